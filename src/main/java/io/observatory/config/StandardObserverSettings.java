@@ -1,0 +1,30 @@
+package io.observatory.config;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Validated settings of the standard observer (Xray "observatory").
+ *
+ * @param subjectSelector tag prefixes; empty means the observer never starts (Xray lazy start)
+ * @param probeUrl http(s) URL requested with GET through each outbound
+ * @param probeInterval sleep after each probe (sequential) or after each round (concurrent); positive
+ * @param enableConcurrency {@code true}: probe all selected outbounds at once per round
+ */
+public record StandardObserverSettings(
+        List<String> subjectSelector, URI probeUrl, Duration probeInterval, boolean enableConcurrency) {
+
+    /** Xray's default probe URL. */
+    public static final URI DEFAULT_PROBE_URL = URI.create("https://www.google.com/generate_204");
+
+    /** Xray's default probe interval. */
+    public static final Duration DEFAULT_PROBE_INTERVAL = Duration.ofSeconds(10);
+
+    /** Xray's probe deadline: 5 s for the whole request (connect, proxy and TLS handshakes, response headers). */
+    public static final Duration PROBE_TIMEOUT = Duration.ofSeconds(5);
+
+    public StandardObserverSettings {
+        subjectSelector = List.copyOf(subjectSelector);
+    }
+}
