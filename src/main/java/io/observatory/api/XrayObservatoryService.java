@@ -1,0 +1,70 @@
+package io.observatory.api;
+
+import io.grpc.stub.StreamObserver;
+import io.observatory.api.xray.GetOutboundStatusRequest;
+import io.observatory.api.xray.GetOutboundStatusResponse;
+import io.observatory.api.xray.HealthPingMeasurementResult;
+import io.observatory.api.xray.ObservationResult;
+import io.observatory.api.xray.ObservatoryServiceGrpc;
+import io.observatory.stats.HealthPingStats;
+import io.observatory.status.Observation;
+import io.observatory.status.ObservationStore;
+import io.observatory.status.OutboundStatus;
+import java.time.Instant;
+import org.springframework.stereotype.Service;
+
+/**
+ * Xray's {@code xray.core.app.observatory.command.ObservatoryService}: {@code GetOutboundStatus} returns the current
+ * observation snapshot with Xray's field meanings and units (delay in milliseconds, times in unix seconds, health-ping
+ * figures in nanoseconds). Reads the snapshot without locking.
+ */
+@Service
+class XrayObservatoryService extends ObservatoryServiceGrpc.ObservatoryServiceImplBase {
+
+    private final ObservationStore store;
+
+    XrayObservatoryService(ObservationStore store) {
+        this.store = store;
+    }
+
+    @Override
+    public void getOutboundStatus(
+            GetOutboundStatusRequest request, StreamObserver<GetOutboundStatusResponse> responseObserver) {
+        responseObserver.onNext(GetOutboundStatusResponse.newBuilder().setStatus(toProto(store.current())).build());
+        responseObserver.onCompleted();
+    }
+
+    /** Maps a snapshot to Xray's {@code ObservationResult}, one entry per outbound, sorted by tag. */
+    static ObservationResult toProto(Observation observation) {
+        ObservationResult.Builder result = ObservationResult.newBuilder();
+        for (OutboundStatus status : observation.statuses()) {
+            io.observatory.api.xray.OutboundStatus.Builder entry = io.observatory.api.xray.OutboundStatus.newBuilder()
+                    .setOutboundTag(status.tag())
+                    .setAlive(status.alive())
+                    .setDelay(status.delayMillis())
+                    .setLastErrorReason(status.lastErrorReason())
+                    .setLastSeenTime(epochSeconds(status.lastSeen()))
+                    .setLastTryTime(epochSeconds(status.lastTry()));
+            if (status.healthPing() != null) {
+                entry.setHealthPing(toProto(status.healthPing()));
+            }
+            result.addStatus(entry);
+        }
+        return result.build();
+    }
+
+    private static HealthPingMeasurementResult toProto(HealthPingStats stats) {
+        return HealthPingMeasurementResult.newBuilder()
+                .setAll(stats.all())
+                .setFail(stats.fail())
+                .setDeviation(stats.deviationNanos())
+                .setAverage(stats.averageNanos())
+                .setMax(stats.maxNanos())
+                .setMin(stats.minNanos())
+                .build();
+    }
+
+    private static long epochSeconds(Instant instant) {
+        return instant == null ? 0 : instant.getEpochSecond();
+    }
+}

@@ -1,0 +1,231 @@
+package io.observatory.observer;
+
+import io.observatory.config.BurstObserverSettings;
+import io.observatory.config.Outbound;
+import io.observatory.config.PingConfig;
+import io.observatory.probe.ProbeRequest;
+import io.observatory.probe.ProbeResult;
+import io.observatory.probe.Prober;
+import io.observatory.stats.RttRing;
+import io.observatory.status.Observation;
+import io.observatory.status.ObservationStore;
+import io.observatory.status.OutboundStatus;
+import io.observatory.status.StatusMapping;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+
+/**
+ * Xray's burst observer ({@code app/observatory/burst/healthping.go}). At start every selected outbound is probed
+ * once at once; every cycle (interval × sampling) each selected outbound gets {@code sampling} probes at uniformly
+ * random offsets within the cycle, and a new cycle cancels the previous cycle's probes that have not started. Results
+ * go into a ring of {@code sampling} slots per outbound, valid for 2 × cycle. After a failure, when a connectivity URL
+ * is configured, it is probed directly; if that fails too the network is down and the sample is discarded.
+ *
+ * <p>Differs from Xray in one place: a result arriving for an outbound deselected in the meantime is dropped instead
+ * of being stored until the next cleanup.
+ *
+ * <p>All state is confined to the scheduler's writer thread.
+ */
+public final class BurstObserver implements Observer {
+
+    private static final Logger log = LoggerFactory.getLogger(BurstObserver.class);
+    private static final Outbound CONNECTIVITY = Outbound.direct("connectivity-check");
+
+    private final PingConfig ping;
+    private final SubjectSelector selector;
+    private final Supplier<List<Outbound>> outbounds;
+    private final Prober prober;
+    private final ObserverScheduler scheduler;
+    private final RandomGenerator random;
+    private final SnapshotPublisher publisher;
+    private final Map<String, RttRing> rings = new TreeMap<>();
+    private final Sinks.Empty<Void> stopSignal = Sinks.empty();
+    private List<ObserverScheduler.Cancellable> pendingProbes = new ArrayList<>();
+    private ObserverScheduler.Cancellable nextCycle = () -> { };
+    private ObserverScheduler.Cancellable expiryRefresh = () -> { };
+    private Set<String> selectedTags = Set.of();
+    private boolean networkDown;
+    // volatile: set by the thread stopping the service, read on the writer thread.
+    private volatile boolean stopped;
+
+    /**
+     * @param settings validated observer settings (defaults and clamps applied)
+     * @param outbounds the configured outbounds, re-read every cycle
+     * @param prober sends the probes
+     * @param scheduler writer thread and time; sample ages are measured on its ticker
+     * @param random source of the probe offsets within a cycle
+     * @param store where snapshots are published
+     */
+    public BurstObserver(
+            BurstObserverSettings settings,
+            Supplier<List<Outbound>> outbounds,
+            Prober prober,
+            ObserverScheduler scheduler,
+            RandomGenerator random,
+            ObservationStore store) {
+        this.ping = settings.pingConfig();
+        this.selector = new SubjectSelector(settings.subjectSelector());
+        this.outbounds = outbounds;
+        this.prober = prober;
+        this.scheduler = scheduler;
+        this.random = random;
+        this.publisher = new SnapshotPublisher(scheduler, store, this::snapshot);
+    }
+
+    @Override
+    public void start() {
+        if (selector.isEmpty()) {
+            log.info("burst observer not started: observatory.burst.subject-selector is empty");
+            return;
+        }
+        log.info("burst observer started: selector {}, destination {}, {} samples per {} cycle, method {}", selector,
+                ping.destination(), ping.sampling(), ping.cycle(), ping.httpMethod());
+        scheduler.execute(() -> {
+            for (Outbound outbound : select()) {
+                probe(outbound);
+            }
+            cycle();
+        });
+    }
+
+    @Override
+    public void stop() {
+        stopped = true;
+        stopSignal.tryEmitEmpty();
+        scheduler.execute(() -> {
+            nextCycle.cancel();
+            expiryRefresh.cancel();
+            pendingProbes.forEach(ObserverScheduler.Cancellable::cancel);
+        });
+    }
+
+    private void cycle() {
+        if (stopped) {
+            return;
+        }
+        pendingProbes.forEach(ObserverScheduler.Cancellable::cancel);
+        List<Outbound> selected = select();
+        cleanup();
+        long cycleNanos = ping.cycle().toNanos();
+        List<ObserverScheduler.Cancellable> scheduled = new ArrayList<>(selected.size() * ping.sampling());
+        for (Outbound outbound : selected) {
+            for (int i = 0; i < ping.sampling(); i++) {
+                Duration offset = Duration.ofNanos(random.nextLong(cycleNanos));
+                scheduled.add(scheduler.schedule(offset, () -> probe(outbound)));
+            }
+        }
+        pendingProbes = scheduled;
+        nextCycle = scheduler.schedule(ping.cycle(), this::cycle);
+    }
+
+    private List<Outbound> select() {
+        List<Outbound> selected = selector.select(outbounds.get());
+        selectedTags = selected.stream().map(Outbound::tag).collect(Collectors.toSet());
+        return selected;
+    }
+
+    private void cleanup() {
+        if (rings.keySet().retainAll(selectedTags)) {
+            publisher.changed();
+        }
+    }
+
+    private void probe(Outbound outbound) {
+        if (stopped) {
+            return;
+        }
+        ProbeRequest request = new ProbeRequest(outbound, outbound.probeUrlOr(ping.destination()),
+                ping.httpMethod(), ping.timeout(), "GET".equals(ping.httpMethod()));
+        send(request).subscribe(result -> scheduler.execute(() -> onResult(result)));
+    }
+
+    private void onResult(ProbeResult result) {
+        if (stopped || !selectedTags.contains(result.outboundTag())) {
+            return;
+        }
+        if (result.success()) {
+            networkUp();
+            ring(result.outboundTag()).putSuccess(result.rttNanos(), scheduler.nanoTime());
+            publisher.changed();
+            return;
+        }
+        log.debug("probe {} failed: {}", result.outboundTag(), result.error().reason());
+        if (ping.connectivity() == null) {
+            recordFailure(result.outboundTag());
+            return;
+        }
+        ProbeRequest check = new ProbeRequest(CONNECTIVITY, ping.connectivity(), ping.httpMethod(), ping.timeout(),
+                "GET".equals(ping.httpMethod()));
+        send(check).subscribe(connectivity -> scheduler.execute(() -> afterConnectivityCheck(result, connectivity)));
+    }
+
+    private void afterConnectivityCheck(ProbeResult failed, ProbeResult connectivity) {
+        if (stopped || !selectedTags.contains(failed.outboundTag())) {
+            return;
+        }
+        if (connectivity.success()) {
+            networkUp();
+            recordFailure(failed.outboundTag());
+            return;
+        }
+        if (!networkDown) {
+            networkDown = true;
+            log.warn("network is down: connectivity check {} failed too ({}); discarding failed samples until it"
+                    + " answers again", ping.connectivity(), connectivity.error().reason());
+        }
+    }
+
+    private void networkUp() {
+        if (networkDown) {
+            networkDown = false;
+            log.info("network is up again: recording failed samples again");
+        }
+    }
+
+    private void recordFailure(String tag) {
+        ring(tag).putFailure(scheduler.nanoTime());
+        publisher.changed();
+    }
+
+    private RttRing ring(String tag) {
+        return rings.computeIfAbsent(tag, t -> new RttRing(ping.sampling(), ping.validity()));
+    }
+
+    private Mono<ProbeResult> send(ProbeRequest request) {
+        return prober.probe(request).takeUntilOther(stopSignal.asMono());
+    }
+
+    private Observation snapshot() {
+        long now = scheduler.nanoTime();
+        List<OutboundStatus> statuses = new ArrayList<>(rings.size());
+        long nextExpiry = Long.MAX_VALUE;
+        for (Map.Entry<String, RttRing> entry : rings.entrySet()) {
+            statuses.add(StatusMapping.fromBurst(entry.getKey(), entry.getValue().stats(now)));
+            OptionalLong expiry = entry.getValue().nextExpiryNanos(now);
+            if (expiry.isPresent()) {
+                nextExpiry = Math.min(nextExpiry, expiry.getAsLong());
+            }
+        }
+        scheduleRefresh(now, nextExpiry);
+        return new Observation(statuses);
+    }
+
+    private void scheduleRefresh(long now, long nextExpiry) {
+        expiryRefresh.cancel();
+        if (nextExpiry != Long.MAX_VALUE && !stopped) {
+            expiryRefresh = scheduler.schedule(Duration.ofNanos(nextExpiry - now), publisher::publishNow);
+        }
+    }
+}

@@ -1,0 +1,11 @@
+package io.observatory.observer;
+
+/** Schedules probes of the selected outbounds and publishes what it learns as observation snapshots. */
+public interface Observer {
+
+    /** Starts probing; returns at once. Does nothing when the subject selector is empty (Xray lazy start). */
+    void start();
+
+    /** Stops probing: cancels scheduled and in-flight probes. The last snapshot stays published. */
+    void stop();
+}

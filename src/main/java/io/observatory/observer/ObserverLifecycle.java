@@ -1,0 +1,39 @@
+package io.observatory.observer;
+
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Starts the active observer once the context is ready and stops it at shutdown, reporting the service-level serving
+ * state on both edges. Runs in the default phase, so it starts after the demo lab (phase below 0) and stops before it.
+ */
+final class ObserverLifecycle implements SmartLifecycle {
+
+    private final Observer observer;
+    private final ServingStatus servingStatus;
+    // volatile: start/stop and isRunning may be called from different Spring threads.
+    private volatile boolean running;
+
+    ObserverLifecycle(Observer observer, ServingStatus servingStatus) {
+        this.observer = observer;
+        this.servingStatus = servingStatus;
+    }
+
+    @Override
+    public void start() {
+        observer.start();
+        running = true;
+        servingStatus.serving();
+    }
+
+    @Override
+    public void stop() {
+        servingStatus.shuttingDown();
+        observer.stop();
+        running = false;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+}

@@ -1,0 +1,178 @@
+package io.observatory.observer;
+
+import io.observatory.config.Outbound;
+import io.observatory.config.StandardObserverSettings;
+import io.observatory.probe.ProbeRequest;
+import io.observatory.probe.ProbeResult;
+import io.observatory.probe.Prober;
+import io.observatory.status.Observation;
+import io.observatory.status.ObservationStore;
+import io.observatory.status.OutboundStatus;
+import io.observatory.status.StatusMapping;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Sinks;
+
+/**
+ * Xray's standard observer ({@code app/observatory/observer.go}). Each round re-reads the selection and drops the
+ * statuses of outbounds no longer selected. Sequential mode probes one outbound, waits the interval, probes the next,
+ * so a round of N outbounds takes about N × interval; concurrent mode probes all at once, waits for all, then waits
+ * the interval. Each probe is an HTTP GET with a 5 s deadline; any response means alive.
+ *
+ * <p>Differs from Xray in one place: with nothing selected, Xray's sequential loop spins without sleeping; this one
+ * waits the interval before looking again.
+ *
+ * <p>All state is confined to the scheduler's writer thread.
+ */
+public final class StandardObserver implements Observer {
+
+    private static final Logger log = LoggerFactory.getLogger(StandardObserver.class);
+
+    private final StandardObserverSettings settings;
+    private final SubjectSelector selector;
+    private final Supplier<List<Outbound>> outbounds;
+    private final Prober prober;
+    private final ObserverScheduler scheduler;
+    private final Clock clock;
+    private final SnapshotPublisher publisher;
+    private final TreeMap<String, OutboundStatus> statuses = new TreeMap<>();
+    private final Sinks.Empty<Void> stopSignal = Sinks.empty();
+    private ObserverScheduler.Cancellable nextStep = () -> { };
+    // volatile: set by the thread stopping the service, read on the writer thread.
+    private volatile boolean stopped;
+
+    /**
+     * @param settings validated observer settings
+     * @param outbounds the configured outbounds, re-read every round
+     * @param prober sends the probes
+     * @param scheduler writer thread and time
+     * @param clock wall clock for the Xray timestamps
+     * @param store where snapshots are published
+     */
+    public StandardObserver(
+            StandardObserverSettings settings,
+            Supplier<List<Outbound>> outbounds,
+            Prober prober,
+            ObserverScheduler scheduler,
+            Clock clock,
+            ObservationStore store) {
+        this.settings = settings;
+        this.selector = new SubjectSelector(settings.subjectSelector());
+        this.outbounds = outbounds;
+        this.prober = prober;
+        this.scheduler = scheduler;
+        this.clock = clock;
+        this.publisher = new SnapshotPublisher(scheduler, store, () -> new Observation(List.copyOf(statuses.values())));
+    }
+
+    @Override
+    public void start() {
+        if (selector.isEmpty()) {
+            log.info("standard observer not started: observatory.standard.subject-selector is empty");
+            return;
+        }
+        log.info("standard observer started: selector {}, probe URL {}, interval {}, {} mode", selector,
+                settings.probeUrl(), settings.probeInterval(),
+                settings.enableConcurrency() ? "concurrent" : "sequential");
+        scheduler.execute(this::round);
+    }
+
+    @Override
+    public void stop() {
+        stopped = true;
+        stopSignal.tryEmitEmpty();
+        scheduler.execute(() -> nextStep.cancel());
+    }
+
+    private void round() {
+        if (stopped) {
+            return;
+        }
+        List<Outbound> selected = selector.select(outbounds.get());
+        prune(selected);
+        if (selected.isEmpty()) {
+            nextStep = scheduler.schedule(settings.probeInterval(), this::round);
+        } else if (settings.enableConcurrency()) {
+            probeAll(selected);
+        } else {
+            probeInTurn(selected, 0);
+        }
+    }
+
+    private void probeInTurn(List<Outbound> selected, int index) {
+        if (stopped) {
+            return;
+        }
+        if (index == selected.size()) {
+            round();
+            return;
+        }
+        probe(selected.get(index), () -> nextStep =
+                scheduler.schedule(settings.probeInterval(), () -> probeInTurn(selected, index + 1)));
+    }
+
+    private void probeAll(List<Outbound> selected) {
+        int[] pending = {selected.size()};
+        for (Outbound outbound : selected) {
+            probe(outbound, () -> {
+                if (--pending[0] == 0) {
+                    nextStep = scheduler.schedule(settings.probeInterval(), this::round);
+                }
+            });
+        }
+    }
+
+    private void probe(Outbound outbound, Runnable then) {
+        ProbeRequest request = new ProbeRequest(outbound, outbound.probeUrlOr(settings.probeUrl()), "GET",
+                StandardObserverSettings.PROBE_TIMEOUT, false);
+        prober.probe(request)
+                .takeUntilOther(stopSignal.asMono())
+                .subscribe(result -> scheduler.execute(() -> {
+                    if (!stopped) {
+                        record(result);
+                        then.run();
+                    }
+                }));
+    }
+
+    private void record(ProbeResult result) {
+        OutboundStatus previous = statuses.get(result.outboundTag());
+        OutboundStatus next = StatusMapping.afterProbe(previous, result, clock.instant());
+        statuses.put(next.tag(), next);
+        logTransition(previous, next);
+        publisher.changed();
+    }
+
+    private void prune(List<Outbound> selected) {
+        Set<String> keep = selected.stream().map(Outbound::tag).collect(Collectors.toSet());
+        List<String> gone = new ArrayList<>(statuses.keySet());
+        gone.removeAll(keep);
+        if (!gone.isEmpty()) {
+            gone.forEach(statuses::remove);
+            log.info("no longer observed (deselected): {}", gone);
+            publisher.changed();
+        }
+    }
+
+    private static void logTransition(OutboundStatus previous, OutboundStatus next) {
+        ProbeResult probe = next.lastProbe();
+        log.debug("probe {}: success={} rtt={}ms status={} reason={}", next.tag(), probe.success(),
+                probe.rttMillis(), probe.httpStatus(), next.lastErrorReason());
+        if (previous == null || previous.alive() != next.alive()) {
+            log.info("outbound {}: {} -> {}{}", next.tag(), previous == null ? "unknown" : aliveWord(previous),
+                    aliveWord(next), next.alive() ? " (delay " + next.delayMillis() + " ms)" : ": "
+                            + next.lastErrorReason());
+        }
+    }
+
+    private static String aliveWord(OutboundStatus status) {
+        return status.alive() ? "alive" : "dead";
+    }
+}

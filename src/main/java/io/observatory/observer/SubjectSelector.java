@@ -1,0 +1,37 @@
+package io.observatory.observer;
+
+import io.observatory.config.Outbound;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Xray's subject selector: an outbound is selected when its tag starts with any of the prefixes. Selections are
+ * sorted by tag (Xray probes in that order in sequential mode).
+ */
+public final class SubjectSelector {
+
+    private final List<String> prefixes;
+
+    /** @param prefixes tag prefixes; empty selects nothing */
+    public SubjectSelector(List<String> prefixes) {
+        this.prefixes = List.copyOf(prefixes);
+    }
+
+    /** Returns {@code true} when no prefix is configured (the observer then never starts). */
+    public boolean isEmpty() {
+        return prefixes.isEmpty();
+    }
+
+    /** Returns the selected outbounds, sorted by tag. */
+    public List<Outbound> select(List<Outbound> outbounds) {
+        return outbounds.stream()
+                .filter(outbound -> prefixes.stream().anyMatch(outbound.tag()::startsWith))
+                .sorted(Comparator.comparing(Outbound::tag))
+                .toList();
+    }
+
+    @Override
+    public String toString() {
+        return prefixes.toString();
+    }
+}

@@ -1,0 +1,50 @@
+package io.observatory.probe;
+
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPromise;
+import io.netty.handler.proxy.ProxyHandler;
+import io.netty.handler.ssl.SslHandler;
+import java.net.SocketAddress;
+
+/**
+ * Sits at the head of a probe connection's pipeline and stamps the connect, proxy handshake and TLS handshake
+ * boundaries on the probe's {@link PhaseTimer}.
+ */
+final class PhaseTimingHandler extends ChannelDuplexHandler {
+
+    private final PhaseTimer timer;
+
+    PhaseTimingHandler(PhaseTimer timer) {
+        this.timer = timer;
+    }
+
+    @Override
+    public void connect(
+            ChannelHandlerContext ctx, SocketAddress remote, SocketAddress local, ChannelPromise promise) {
+        timer.connectStarted();
+        ctx.connect(remote, local, promise);
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        timer.connected();
+        ProxyHandler proxy = ctx.pipeline().get(ProxyHandler.class);
+        if (proxy != null) {
+            proxy.connectFuture().addListener(f -> {
+                if (f.isSuccess()) {
+                    timer.proxyHandshakeDone();
+                }
+            });
+        }
+        SslHandler tls = ctx.pipeline().get(SslHandler.class);
+        if (tls != null) {
+            tls.handshakeFuture().addListener(f -> {
+                if (f.isSuccess()) {
+                    timer.tlsHandshakeDone();
+                }
+            });
+        }
+        ctx.fireChannelActive();
+    }
+}

@@ -1,0 +1,83 @@
+package io.observatory.probe;
+
+import io.netty.channel.ChannelOption;
+import io.observatory.config.Outbound;
+import io.observatory.config.ProbeSettings;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.net.ssl.TrustManagerFactory;
+import reactor.netty.http.Http11SslContextSpec;
+import reactor.netty.http.client.HttpClient;
+import reactor.netty.resources.ConnectionProvider;
+import reactor.netty.resources.LoopResources;
+import reactor.netty.transport.ProxyProvider;
+
+/**
+ * Builds and caches one immutable reactor-netty {@link HttpClient} per (outbound, scheme, timeout), all sharing one
+ * event loop group, one TLS trust configuration and a connection provider that opens a fresh connection per request
+ * and never pools (Xray: {@code DisableKeepAlives}). Building a client is cheap but not free; probing 10,000
+ * outbounds every few seconds should not rebuild them.
+ */
+final class ProbeClients {
+
+    private final HttpClient base;
+    private final Http11SslContextSpec tls;
+    private final Map<Key, HttpClient> clients = new ConcurrentHashMap<>();
+
+    ProbeClients(ProbeSettings settings, LoopResources loops) {
+        TrustManagerFactory trust = TrustedCertificates.withExtra(settings.trustedCertificates());
+        this.tls = Http11SslContextSpec.forClient().configure(builder -> builder.trustManager(trust));
+        this.base = HttpClient.create(ConnectionProvider.newConnection())
+                .runOn(loops)
+                .followRedirect(false)
+                .keepAlive(false)
+                .compress(false)
+                .headers(headers -> settings.headers().forEach(headers::set))
+                .doOnChannelInit((observer, channel, remote) -> {
+                    PhaseTimer timer = observer.currentContext().getOrDefault(PhaseTimer.class, null);
+                    if (timer != null) {
+                        channel.pipeline().addFirst(new PhaseTimingHandler(timer));
+                    }
+                });
+    }
+
+    /** Returns the client for this request's outbound, scheme and deadline. */
+    HttpClient clientFor(ProbeRequest request) {
+        return clients.computeIfAbsent(
+                new Key(request.outbound(), request.secure(), request.timeout()), this::build);
+    }
+
+    /** Forgets every cached client (after the outbound set changed). */
+    void clear() {
+        clients.clear();
+    }
+
+    private HttpClient build(Key key) {
+        int timeoutMillis = (int) Math.min(Integer.MAX_VALUE, key.timeout().toMillis());
+        HttpClient client = base.option(ChannelOption.CONNECT_TIMEOUT_MILLIS, timeoutMillis);
+        if (key.secure()) {
+            client = client.secure(spec -> spec.sslContext(tls).handshakeTimeout(key.timeout()));
+        }
+        Outbound outbound = key.outbound();
+        if (!outbound.proxied()) {
+            return client;
+        }
+        ProxyProvider.Proxy type = switch (outbound.protocol()) {
+            case HTTP -> ProxyProvider.Proxy.HTTP;
+            case SOCKS -> ProxyProvider.Proxy.SOCKS5;
+            case DIRECT -> throw new IllegalStateException("direct outbound has no proxy");
+        };
+        return client.proxy(spec -> {
+            ProxyProvider.Builder proxy = spec.type(type)
+                    .host(outbound.address())
+                    .port(outbound.port())
+                    .connectTimeoutMillis(timeoutMillis);
+            if (outbound.authenticated()) {
+                proxy.username(outbound.username()).password(user -> outbound.password());
+            }
+        });
+    }
+
+    private record Key(Outbound outbound, boolean secure, Duration timeout) {}
+}

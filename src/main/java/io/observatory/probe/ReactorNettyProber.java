@@ -1,0 +1,68 @@
+package io.observatory.probe;
+
+import io.netty.handler.codec.http.HttpMethod;
+import io.observatory.config.ProbeSettings;
+import io.observatory.time.Ticker;
+import java.time.Clock;
+import java.time.Instant;
+import reactor.core.publisher.Mono;
+import reactor.netty.http.client.HttpClient;
+import reactor.netty.http.client.HttpClientResponse;
+import reactor.netty.resources.LoopResources;
+
+/**
+ * The production {@link Prober}: non-blocking HTTP probes on reactor-netty, one fresh connection per probe, directly
+ * or through an HTTP CONNECT or SOCKS5 proxy, with Xray's request semantics (no redirects followed, no keep-alive,
+ * browser-navigation headers, any status counts as a response).
+ */
+public final class ReactorNettyProber implements Prober {
+
+    private final ProbeClients clients;
+    private final ProbePermits permits;
+    private final Clock clock;
+    private final Ticker ticker;
+
+    /**
+     * @param settings shared probe settings (in-flight bound, trusted certificates, headers)
+     * @param loops the event loops that run every probe connection
+     * @param clock wall clock for the result's start/end instants
+     * @param ticker monotonic clock for RTT and phase timings
+     */
+    public ReactorNettyProber(ProbeSettings settings, LoopResources loops, Clock clock, Ticker ticker) {
+        this.clients = new ProbeClients(settings, loops);
+        this.permits = new ProbePermits(settings.maxConcurrent());
+        this.clock = clock;
+        this.ticker = ticker;
+    }
+
+    @Override
+    public Mono<ProbeResult> probe(ProbeRequest request) {
+        return permits.withPermit(() -> Mono.defer(() -> send(request)));
+    }
+
+    private Mono<ProbeResult> send(ProbeRequest request) {
+        PhaseTimer timer = new PhaseTimer(ticker);
+        Instant startedAt = clock.instant();
+        HttpClient.ResponseReceiver<?> exchange = clients.clientFor(request)
+                .request(HttpMethod.valueOf(request.method()))
+                .uri(request.url());
+        Mono<Integer> status = request.readBody()
+                ? exchange.responseConnection((response, connection) -> {
+                            timer.responseHeadersReceived();
+                            return connection.inbound().receive().then(Mono.just(response.status().code()));
+                        })
+                        .next()
+                : exchange.response().map((HttpClientResponse response) -> {
+                    timer.responseHeadersReceived();
+                    return response.status().code();
+                });
+        return status
+                .timeout(request.timeout())
+                .map(code -> new ProbeResult(request.outbound().tag(), true, timer.elapsedNanos(), timer.phases(),
+                        code, startedAt, clock.instant(), null))
+                .onErrorResume(error -> Mono.just(new ProbeResult(request.outbound().tag(), false,
+                        timer.elapsedNanos(), timer.phases(), 0, startedAt, clock.instant(),
+                        ProbeErrorClassifier.classify(request, timer, error))))
+                .contextWrite(context -> context.put(PhaseTimer.class, timer));
+    }
+}

@@ -1,0 +1,196 @@
+package io.observatory.observer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.observatory.config.BurstObserverSettings;
+import io.observatory.config.Outbound;
+import io.observatory.config.PingConfig;
+import io.observatory.stats.HealthPingStats;
+import io.observatory.status.ObservationStore;
+import io.observatory.status.OutboundStatus;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class BurstObserverTest {
+
+    private static final Duration INTERVAL = Duration.ofSeconds(10);
+    private static final int SAMPLING = 3;
+    private static final Duration CYCLE = INTERVAL.multipliedBy(SAMPLING);
+    private static final URI DESTINATION = URI.create("http://probe.test/generate_204");
+    private static final URI CONNECTIVITY = URI.create("http://connectivity.test/generate_204");
+
+    private final FakeObserverScheduler scheduler = new FakeObserverScheduler();
+    private final ScriptedProber prober = new ScriptedProber(scheduler);
+    private final ObservationStore store = new ObservationStore();
+    private final List<Outbound> outbounds = new ArrayList<>(List.of(
+            Outbound.direct("proxy_a"), Outbound.direct("proxy_b"), Outbound.direct("other")));
+
+    private BurstObserver observer(URI connectivity, String method) {
+        PingConfig ping = new PingConfig(DESTINATION, connectivity, INTERVAL, SAMPLING, Duration.ofSeconds(5), method);
+        return new BurstObserver(new BurstObserverSettings(List.of("proxy_"), ping), () -> List.copyOf(outbounds),
+                prober, scheduler, new SplittableRandom(7), store);
+    }
+
+    private List<ScriptedProber.Sent> sentTo(String tag) {
+        return prober.sent().stream().filter(s -> s.tag().equals(tag)).toList();
+    }
+
+    @Test
+    void startWhenSelectedThenOneImmediateProbePerTagAndSamplingProbesAtRandomOffsetsWithinTheCycle() {
+        observer(null, "HEAD").start();
+        scheduler.runDue();
+        assertThat(prober.sent()).extracting(ScriptedProber.Sent::tag).containsExactly("proxy_a", "proxy_b");
+
+        scheduler.advance(CYCLE.minusNanos(1));
+
+        for (String tag : List.of("proxy_a", "proxy_b")) {
+            List<ScriptedProber.Sent> sent = sentTo(tag);
+            assertThat(sent).hasSize(1 + SAMPLING);
+            assertThat(sent.subList(1, sent.size())).allSatisfy(s ->
+                    assertThat(s.sentAtNanos).isBetween(0L, CYCLE.toNanos() - 1));
+            assertThat(sent.stream().mapToLong(s -> s.sentAtNanos).distinct().count()).isGreaterThan(1);
+        }
+        assertThat(sentTo("other")).isEmpty();
+    }
+
+    @Test
+    void cycleWhenRepeatedThenEachCycleSendsSamplingProbesPerTag() {
+        observer(null, "HEAD").start();
+        scheduler.runDue();
+        scheduler.advance(CYCLE.multipliedBy(3).minusNanos(1));
+
+        assertThat(sentTo("proxy_a")).hasSize(1 + 3 * SAMPLING);
+        for (int cycle = 0; cycle < 3; cycle++) {
+            long from = CYCLE.toNanos() * cycle;
+            long to = from + CYCLE.toNanos();
+            assertThat(sentTo("proxy_a").stream().skip(1).filter(s -> s.sentAtNanos >= from && s.sentAtNanos < to))
+                    .hasSize(SAMPLING);
+        }
+    }
+
+    @Test
+    void probeWhenMethodGetThenBodyIsReadAndTimeoutIsPingTimeout() {
+        observer(null, "GET").start();
+        scheduler.runDue();
+
+        assertThat(prober.sent().get(0).request.method()).isEqualTo("GET");
+        assertThat(prober.sent().get(0).request.readBody()).isTrue();
+        assertThat(prober.sent().get(0).request.timeout()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(prober.sent().get(0).request.url()).isEqualTo(DESTINATION);
+    }
+
+    @Test
+    void resultsWhenSuccessesAndFailuresThenStatusCarriesXrayStatistics() {
+        observer(null, "HEAD").start();
+        scheduler.runDue();
+        sentTo("proxy_a").get(0).succeed(60_000_000);
+        scheduler.advance(CYCLE.minusNanos(1));
+        List<ScriptedProber.Sent> a = sentTo("proxy_a");
+        a.get(1).succeed(140_000_000);
+        a.get(2).fail("refused");
+        scheduler.runDue();
+
+        OutboundStatus status = store.current().statuses().get(0);
+        assertThat(status.tag()).isEqualTo("proxy_a");
+        assertThat(status.alive()).isTrue();
+        assertThat(status.delayMillis()).isEqualTo(100);
+        assertThat(status.lastErrorReason()).isEmpty();
+        assertThat(status.lastSeen()).isNull();
+        assertThat(status.healthPing()).isEqualTo(new HealthPingStats(3, 1, 40_000_000, 100_000_000, 140_000_000,
+                60_000_000));
+        assertThat(store.current().statuses()).extracting(OutboundStatus::tag).containsExactly("proxy_a");
+    }
+
+    @Test
+    void samplesWhenOlderThanTwoCyclesThenTheyExpireAndOutboundIsNotAlive() {
+        observer(null, "HEAD").start();
+        scheduler.runDue();
+        sentTo("proxy_a").get(0).succeed(60_000_000);
+        scheduler.runDue();
+
+        scheduler.advance(CYCLE.multipliedBy(2));
+        assertThat(store.current().statuses().get(0).healthPing().all()).isEqualTo(1);
+
+        scheduler.advance(Duration.ofNanos(1));
+        OutboundStatus expired = store.current().statuses().get(0);
+        assertThat(expired.healthPing()).isEqualTo(HealthPingStats.EMPTY);
+        assertThat(expired.alive()).isFalse();
+    }
+
+    @Test
+    void failureWhenConnectivityCheckFailsTooThenSampleDiscarded() {
+        observer(CONNECTIVITY, "HEAD").start();
+        scheduler.runDue();
+        sentTo("proxy_a").get(0).fail("timeout");
+        scheduler.runDue();
+
+        ScriptedProber.Sent check = prober.open().stream()
+                .filter(s -> s.request.url().equals(CONNECTIVITY)).findFirst().orElseThrow();
+        assertThat(check.request.outbound().proxied()).isFalse();
+        check.fail("network unreachable");
+        scheduler.runDue();
+
+        assertThat(store.current().statuses()).isEmpty();
+    }
+
+    @Test
+    void failureWhenConnectivityCheckSucceedsThenFailureRecorded() {
+        observer(CONNECTIVITY, "HEAD").start();
+        scheduler.runDue();
+        sentTo("proxy_a").get(0).fail("timeout");
+        scheduler.runDue();
+        prober.open().stream().filter(s -> s.request.url().equals(CONNECTIVITY)).findFirst().orElseThrow()
+                .succeed(1_000_000);
+        scheduler.runDue();
+
+        OutboundStatus status = store.current().statuses().get(0);
+        assertThat(status.alive()).isFalse();
+        assertThat(status.delayMillis()).isZero();
+        assertThat(status.healthPing()).isEqualTo(new HealthPingStats(1, 1, 0, 0, 0, 0));
+    }
+
+    @Test
+    void cycleWhenTagDeselectedThenItsResultsAreRemovedAndItIsNoLongerProbed() {
+        observer(null, "HEAD").start();
+        scheduler.runDue();
+        prober.open().forEach(p -> p.succeed(10_000_000));
+        scheduler.runDue();
+        assertThat(store.current().statuses()).extracting(OutboundStatus::tag).containsExactly("proxy_a", "proxy_b");
+
+        outbounds.removeIf(o -> o.tag().equals("proxy_b"));
+        scheduler.advance(CYCLE);
+        int probesOfB = sentTo("proxy_b").size();
+        scheduler.advance(CYCLE);
+
+        assertThat(store.current().statuses()).extracting(OutboundStatus::tag).containsExactly("proxy_a");
+        assertThat(sentTo("proxy_b")).hasSize(probesOfB);
+    }
+
+    @Test
+    void stopWhenProbesPendingThenThoseAreCancelledAndNothingMoreIsSent() {
+        BurstObserver observer = observer(null, "HEAD");
+        observer.start();
+        scheduler.runDue();
+        observer.stop();
+        scheduler.advance(CYCLE.multipliedBy(2));
+
+        assertThat(prober.sent()).hasSize(2);
+        assertThat(prober.sent()).allSatisfy(s -> assertThat(s.cancelled).isTrue());
+        assertThat(scheduler.pendingTasks()).isZero();
+    }
+
+    @Test
+    void startWhenSelectorEmptyThenNothingRuns() {
+        PingConfig ping = new PingConfig(DESTINATION, null, INTERVAL, SAMPLING, Duration.ofSeconds(5), "HEAD");
+        new BurstObserver(new BurstObserverSettings(List.of(), ping), () -> outbounds, prober, scheduler,
+                new SplittableRandom(1), store).start();
+        scheduler.advance(CYCLE.multipliedBy(3));
+
+        assertThat(prober.sent()).isEmpty();
+        assertThat(scheduler.pendingTasks()).isZero();
+    }
+}

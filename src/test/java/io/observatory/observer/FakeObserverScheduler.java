@@ -1,0 +1,80 @@
+package io.observatory.observer;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.PriorityQueue;
+
+/**
+ * A deterministic {@link ObserverScheduler}: time stands still until {@link #advance} moves it; due tasks then run on
+ * the calling thread in due-time order (FIFO among equals), like grpc-java's {@code FakeClock}.
+ */
+final class FakeObserverScheduler implements ObserverScheduler {
+
+    private final PriorityQueue<Task> queue = new PriorityQueue<>();
+    private final Instant epoch = Instant.parse("2026-11-29T12:00:00Z");
+    private long nowNanos;
+    private long sequence;
+
+    @Override
+    public Cancellable schedule(Duration delay, Runnable task) {
+        Task scheduled = new Task(nowNanos + delay.toNanos(), sequence++, task);
+        queue.add(scheduled);
+        return () -> queue.remove(scheduled);
+    }
+
+    @Override
+    public long nanoTime() {
+        return nowNanos;
+    }
+
+    /** Runs every task due now, including tasks those tasks schedule for now. */
+    void runDue() {
+        advance(Duration.ZERO);
+    }
+
+    /** Moves time forward by {@code step}, running each task at its due time. */
+    void advance(Duration step) {
+        long target = nowNanos + step.toNanos();
+        while (!queue.isEmpty() && queue.peek().dueNanos <= target) {
+            Task next = queue.poll();
+            nowNanos = Math.max(nowNanos, next.dueNanos);
+            next.runnable.run();
+        }
+        nowNanos = target;
+    }
+
+    /** Tasks waiting to run. */
+    int pendingTasks() {
+        return queue.size();
+    }
+
+    /** A wall clock that follows this scheduler's time. */
+    Clock clock() {
+        return new Clock() {
+            @Override
+            public ZoneOffset getZone() {
+                return ZoneOffset.UTC;
+            }
+
+            @Override
+            public Clock withZone(java.time.ZoneId zone) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public Instant instant() {
+                return epoch.plusNanos(nowNanos);
+            }
+        };
+    }
+
+    private record Task(long dueNanos, long order, Runnable runnable) implements Comparable<Task> {
+        @Override
+        public int compareTo(Task other) {
+            int byTime = Long.compare(dueNanos, other.dueNanos);
+            return byTime != 0 ? byTime : Long.compare(order, other.order);
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package io.observatory.observer;
+
+import io.observatory.probe.ProbeError;
+import io.observatory.probe.ProbePhases;
+import io.observatory.probe.ProbeRequest;
+import io.observatory.probe.ProbeResult;
+import io.observatory.probe.Prober;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+
+/**
+ * A {@link Prober} for scheduling tests: records every probe with the scheduler time it was sent, and lets the test
+ * complete it (success with an RTT, or failure) whenever it chooses.
+ */
+final class ScriptedProber implements Prober {
+
+    private final FakeObserverScheduler scheduler;
+    private final List<Sent> sent = new ArrayList<>();
+
+    ScriptedProber(FakeObserverScheduler scheduler) {
+        this.scheduler = scheduler;
+    }
+
+    @Override
+    public Mono<ProbeResult> probe(ProbeRequest request) {
+        Sinks.One<ProbeResult> result = Sinks.one();
+        Sent probe = new Sent(request, scheduler.nanoTime(), result);
+        sent.add(probe);
+        return result.asMono().doOnCancel(() -> probe.cancelled = true);
+    }
+
+    List<Sent> sent() {
+        return sent;
+    }
+
+    /** Probes not yet answered, oldest first. */
+    List<Sent> open() {
+        return sent.stream().filter(s -> !s.answered && !s.cancelled).toList();
+    }
+
+    /** A probe the observer sent. */
+    static final class Sent {
+        final ProbeRequest request;
+        final long sentAtNanos;
+        private final Sinks.One<ProbeResult> sink;
+        boolean answered;
+        boolean cancelled;
+
+        Sent(ProbeRequest request, long sentAtNanos, Sinks.One<ProbeResult> sink) {
+            this.request = request;
+            this.sentAtNanos = sentAtNanos;
+            this.sink = sink;
+        }
+
+        String tag() {
+            return request.outbound().tag();
+        }
+
+        void succeed(long rttNanos) {
+            answered = true;
+            sink.tryEmitValue(new ProbeResult(tag(), true, rttNanos, ProbePhases.NONE, 204, Instant.EPOCH,
+                    Instant.EPOCH, null));
+        }
+
+        void fail(String reason) {
+            answered = true;
+            sink.tryEmitValue(new ProbeResult(tag(), false, 1_000, ProbePhases.NONE, 0, Instant.EPOCH, Instant.EPOCH,
+                    new ProbeError(ProbeError.Kind.CONNECTION_REFUSED, ProbeError.Hop.TARGET, reason, null)));
+        }
+    }
+}
