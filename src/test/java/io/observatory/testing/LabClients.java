@@ -5,9 +5,11 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.time.Duration;
+import java.util.function.Consumer;
 import reactor.netty.http.Http11SslContextSpec;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.resources.ConnectionProvider;
+import reactor.netty.transport.ProxyProvider;
 
 /** Builds the reactor-netty clients that the lab's own tests drive the lab servers with, one connection per request. */
 final class LabClients {
@@ -32,6 +34,21 @@ final class LabClients {
         Http11SslContextSpec tls = Http11SslContextSpec.forClient()
                 .configure(builder -> builder.trustManager(TestTls.certificatePath().toFile()));
         return client.secure(spec -> spec.sslContext(tls));
+    }
+
+    /** Returns a client going through a SOCKS5 proxy; {@code username} {@code null} means no credentials. */
+    static HttpClient viaSocks5(Socks5TestProxy proxy, String username, String password) {
+        return direct().proxy(proxy(ProxyProvider.Proxy.SOCKS5, proxy.port(), username, password));
+    }
+
+    private static Consumer<? super ProxyProvider.TypeSpec> proxy(
+            ProxyProvider.Proxy type, int port, String username, String password) {
+        return spec -> {
+            ProxyProvider.Builder builder = spec.type(type).host("127.0.0.1").port(port);
+            if (username != null) {
+                builder.username(username).password(user -> password);
+            }
+        };
     }
 
     /** Sends {@code GET url} and returns the response, failing with the client's error if there is none. */
