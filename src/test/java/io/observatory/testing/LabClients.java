@@ -41,6 +41,11 @@ final class LabClients {
         return direct().proxy(proxy(ProxyProvider.Proxy.SOCKS5, proxy.port(), username, password));
     }
 
+    /** Returns a client going through an HTTP CONNECT proxy; {@code username} {@code null} means no credentials. */
+    static HttpClient viaHttpConnect(HttpConnectTestProxy proxy, String username, String password) {
+        return direct().proxy(proxy(ProxyProvider.Proxy.HTTP, proxy.port(), username, password));
+    }
+
     private static Consumer<? super ProxyProvider.TypeSpec> proxy(
             ProxyProvider.Proxy type, int port, String username, String password) {
         return spec -> {
