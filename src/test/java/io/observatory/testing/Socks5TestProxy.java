@@ -1,0 +1,87 @@
+package io.observatory.testing;
+
+import io.netty.handler.codec.socksx.v5.Socks5InitialRequestDecoder;
+import io.netty.handler.codec.socksx.v5.Socks5ServerEncoder;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A real SOCKS5 proxy (RFC 1928) on {@code 127.0.0.1} for integration tests: CONNECT only, optionally with
+ * username/password authentication (RFC 1929), relaying bytes both ways until either side closes.
+ *
+ * <p>Replies a client sees:
+ * <ul>
+ *   <li>method selection: {@code NO_AUTH} (open proxy) or {@code PASSWORD} (see {@link #start(String, String)}); a
+ *       client that does not offer that method gets {@code UNACCEPTED} (0xFF) and the connection closes;
+ *   <li>authentication: {@code SUCCESS}, or {@code FAILURE} (0xFF) and close;
+ *   <li>command: {@code SUCCESS} with the proxy's local address as BND.ADDR/BND.PORT; {@code COMMAND_UNSUPPORTED}
+ *       (0x07) for BIND and UDP ASSOCIATE; {@code CONNECTION_REFUSED} (0x05) when nothing listens at the target;
+ *       {@code TTL_EXPIRED} (0x06) when the target does not complete the TCP handshake within
+ *       {@link #TARGET_CONNECT_TIMEOUT} (microsocks' choice for a timeout); {@code HOST_UNREACHABLE} (0x04) for a
+ *       host name the proxy cannot resolve; {@code FORBIDDEN} (0x02, "not allowed by ruleset") for a non-loopback
+ *       destination; {@code FAILURE} (0x01) for anything else. Every failure reply is followed by a close.
+ * </ul>
+ *
+ * <p>The proxy resolves DOMAIN destinations itself, from the hosts file only (it never sends a DNS query), and dials
+ * loopback addresses only. It uses its own single-threaded event loop; {@link #close()} ends every connection.
+ */
+public final class Socks5TestProxy implements AutoCloseable {
+
+    /** How long the proxy waits for a target's TCP handshake before it replies {@code TTL_EXPIRED}: 500 ms. */
+    public static final Duration TARGET_CONNECT_TIMEOUT = TargetDialer.CONNECT_TIMEOUT;
+
+    private final List<RequestedDestination> requestedDestinations = new CopyOnWriteArrayList<>();
+    private final LoopbackServer server;
+
+    private Socks5TestProxy(Credentials credentials) {
+        server = LoopbackServer.start("socks5-test-proxy", channel -> channel.pipeline()
+                .addLast(Socks5ServerHandler.ENCODER, Socks5ServerEncoder.DEFAULT)
+                .addLast(Socks5ServerHandler.DECODER, new Socks5InitialRequestDecoder())
+                .addLast(new Socks5ServerHandler(credentials, requestedDestinations::add)));
+    }
+
+    /** Starts an open proxy: it selects {@code NO_AUTH} and accepts any client. */
+    public static Socks5TestProxy start() {
+        return new Socks5TestProxy(null);
+    }
+
+    /**
+     * Starts a proxy that requires RFC 1929 username/password authentication with exactly these credentials; a client
+     * offering only {@code NO_AUTH} gets {@code UNACCEPTED} (0xFF).
+     */
+    public static Socks5TestProxy start(String username, String password) {
+        return new Socks5TestProxy(new Credentials(username, password));
+    }
+
+    /** Returns the proxy's address: {@code 127.0.0.1} and its ephemeral port. */
+    public InetSocketAddress address() {
+        return server.address();
+    }
+
+    /** Returns the proxy's ephemeral TCP port. */
+    public int port() {
+        return server.address().getPort();
+    }
+
+    /** Returns the number of client TCP connections the proxy accepted since start. */
+    public int connectionCount() {
+        return server.connectionCount();
+    }
+
+    /**
+     * Returns a snapshot of the destinations of every CONNECT, BIND or UDP ASSOCIATE request, in arrival order and as
+     * the client encoded them (a DOMAIN request for {@code localhost} stays the name {@code localhost}), whether or not
+     * the proxy could serve them.
+     */
+    public List<RequestedDestination> requestedDestinations() {
+        return List.copyOf(requestedDestinations);
+    }
+
+    /** Stops listening and closes every client and target connection. */
+    @Override
+    public void close() {
+        server.close();
+    }
+}
