@@ -1,6 +1,7 @@
 package io.observatory.probe;
 
 import io.netty.channel.ChannelOption;
+import io.netty.resolver.NoopAddressResolverGroup;
 import io.observatory.config.Outbound;
 import io.observatory.config.ProbeSettings;
 import java.time.Duration;
@@ -68,7 +69,9 @@ final class ProbeClients {
             case SOCKS -> ProxyProvider.Proxy.SOCKS5;
             case DIRECT -> throw new IllegalStateException("direct outbound has no proxy");
         };
-        return client.proxy(spec -> {
+        // With custom loop resources reactor-netty resolves the target locally even behind a proxy; the no-op
+        // resolver keeps the probe URL's host name unresolved so the proxy resolves it (as Xray's outbounds do).
+        return client.resolver(NoopAddressResolverGroup.INSTANCE).proxy(spec -> {
             ProxyProvider.Builder proxy = spec.type(type)
                     .host(outbound.address())
                     .port(outbound.port())
