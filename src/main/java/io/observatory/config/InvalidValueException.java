@@ -1,0 +1,84 @@
+package io.observatory.config;
+
+/**
+ * A value that does not have the expected form, reported in one line as {@code value (expected: what)}, e.g.
+ * {@code 1000 (expected: a duration with a unit, e.g. 10s, 1.5s, 2h45m, 300ms)}.
+ *
+ * <p>Values are printed so that the line stays one line and blanks stay visible: {@code null} prints as
+ * {@code (none)}; an empty value, a value with surrounding blanks or with control characters prints quoted, with
+ * control characters escaped.
+ */
+public class InvalidValueException extends IllegalArgumentException {
+
+    private final String value;
+    private final String expected;
+
+    /**
+     * Creates the exception.
+     *
+     * @param value the rejected value as the user wrote it, or {@code null} when it is missing
+     * @param expected what a valid value looks like, e.g. {@code 1-65535}
+     */
+    public InvalidValueException(String value, String expected) {
+        this(value, expected, null);
+    }
+
+    /**
+     * Creates the exception with the failure that revealed the problem.
+     *
+     * @param value the rejected value as the user wrote it, or {@code null} when it is missing
+     * @param expected what a valid value looks like
+     * @param cause the underlying parse failure, or {@code null}
+     */
+    public InvalidValueException(String value, String expected, Throwable cause) {
+        super(describe(value, expected), cause);
+        this.value = value;
+        this.expected = expected;
+    }
+
+    /** Returns the rejected value, or {@code null} when it was missing. */
+    public String value() {
+        return value;
+    }
+
+    /** Returns what a valid value looks like, e.g. {@code 1-65535}. */
+    public String expected() {
+        return expected;
+    }
+
+    /** Returns the one-line form {@code value (expected: what)}. */
+    static String describe(String value, String expected) {
+        return printable(value) + " (expected: " + expected + ")";
+    }
+
+    /** Returns {@code value} as it should appear in a one-line message (see the class comment). */
+    static String printable(String value) {
+        if (value == null) {
+            return "(none)";
+        }
+        boolean plain = !value.isEmpty() && value.strip().equals(value)
+                && value.chars().noneMatch(Character::isISOControl) && !value.startsWith("\"");
+        return plain ? value : quote(value);
+    }
+
+    private static String quote(String value) {
+        StringBuilder quoted = new StringBuilder("\"");
+        value.chars().forEach(c -> {
+            switch (c) {
+                case '\n' -> quoted.append("\\n");
+                case '\r' -> quoted.append("\\r");
+                case '\t' -> quoted.append("\\t");
+                case '"' -> quoted.append("\\\"");
+                case '\\' -> quoted.append("\\\\");
+                default -> {
+                    if (Character.isISOControl(c)) {
+                        quoted.append(String.format("\\u%04x", c));
+                    } else {
+                        quoted.append((char) c);
+                    }
+                }
+            }
+        });
+        return quoted.append('"').toString();
+    }
+}

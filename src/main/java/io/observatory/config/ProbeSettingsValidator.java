@@ -1,0 +1,82 @@
+package io.observatory.config;
+
+import io.observatory.config.ObservatoryProperties.ProbeProperties;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/** Turns {@code observatory.probe} into {@link ProbeSettings}: concurrency bound, extra trusted CAs, headers. */
+final class ProbeSettingsValidator {
+
+    private ProbeSettingsValidator() {
+    }
+
+    /**
+     * Validates {@code observatory.probe}.
+     *
+     * @throws InvalidConfigException for max-concurrent below 1, a trusted-certificates file that is missing or
+     *     unreadable, or a header that could not be sent
+     */
+    static ProbeSettings validate(ProbeProperties probe) {
+        if (probe.getMaxConcurrent() < 1) {
+            throw new InvalidConfigException("observatory.probe.max-concurrent",
+                    Integer.toString(probe.getMaxConcurrent()), "at least 1");
+        }
+        return new ProbeSettings(probe.getMaxConcurrent(), trustedCertificates(probe.getTrustedCertificates()),
+                headers(probe.getHeaders()));
+    }
+
+    private static Path trustedCertificates(String location) {
+        if (ConfigChecks.isBlank(location)) {
+            return null;
+        }
+        String property = "observatory.probe.trusted-certificates";
+        Path path;
+        try {
+            path = Path.of(location);
+        } catch (InvalidPathException e) {
+            throw new InvalidConfigException(property, location, "the path of a PEM file", e);
+        }
+        if (!Files.isRegularFile(path)) {
+            throw new InvalidConfigException(property, location, "the path of an existing PEM file");
+        }
+        if (!Files.isReadable(path)) {
+            throw new InvalidConfigException(property, location, "a PEM file this process may read");
+        }
+        return path;
+    }
+
+    /**
+     * Folds the bound headers (defaults first, then the user's entries) case-insensitively: a later entry replaces
+     * the value of an earlier one with the same name in place; an empty value removes the header.
+     */
+    private static Map<String, String> headers(Map<String, String> configured) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        Map<String, String> nameByLowerCase = new LinkedHashMap<>();
+        configured.forEach((name, value) -> {
+            if (!ConfigChecks.isToken(name)) {
+                throw new InvalidConfigException("observatory.probe.headers", name,
+                        "header names made of " + ConfigChecks.TOKEN_CHARACTERS);
+            }
+            if (value != null && value.chars().anyMatch(c -> c == '\r' || c == '\n' || c == 0)) {
+                throw new InvalidConfigException("observatory.probe.headers[" + name + "]", value,
+                        "a header value on one line");
+            }
+            String key = name.toLowerCase(Locale.ROOT);
+            String existing = nameByLowerCase.get(key);
+            if (value == null || value.isEmpty()) {
+                nameByLowerCase.remove(key);
+                headers.remove(existing);
+            } else if (existing != null) {
+                headers.put(existing, value);
+            } else {
+                nameByLowerCase.put(key, name);
+                headers.put(name, value);
+            }
+        });
+        return headers;
+    }
+}

@@ -1,0 +1,211 @@
+package io.observatory.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.boot.Banner;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.Configuration;
+
+@ExtendWith(OutputCaptureExtension.class)
+class ObservatoryConfigurationTest {
+
+    private static final String UNIT = "(expected: a duration with a unit, e.g. 10s, 1.5s, 2h45m, 300ms)";
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withUserConfiguration(ObservatoryConfiguration.class);
+
+    @Test
+    void contextWhenKebabCasePropertiesThenValidatedConfigBean() {
+        runner.withPropertyValues(
+                        "observatory.outbounds[0].tag=proxy_de",
+                        "observatory.outbounds[0].protocol=SOCKS",
+                        "observatory.outbounds[0].address=10.0.0.5",
+                        "observatory.outbounds[0].port=1080",
+                        "observatory.outbounds[0].username=u",
+                        "observatory.outbounds[0].password=p",
+                        "observatory.outbounds[1].tag=proxy_us",
+                        "observatory.outbounds[1].protocol=http",
+                        "observatory.outbounds[1].address=10.0.0.6",
+                        "observatory.outbounds[1].port=3128",
+                        "observatory.outbounds[1].probe-url=http://10.0.0.6:8080/ready",
+                        "observatory.standard.subject-selector=proxy_,direct",
+                        "observatory.standard.probe-url=https://example.com/generate_204",
+                        "observatory.standard.probe-interval=1.5s",
+                        "observatory.standard.enable-concurrency=true",
+                        "observatory.probe.max-concurrent=8",
+                        "observatory.probe.headers.User-Agent=observatory-test")
+                .run(context -> {
+                    ObservatoryConfig config = context.getBean(ObservatoryConfig.class);
+                    assertThat(config.outbounds()).containsExactly(
+                            new Outbound("proxy_de", Protocol.SOCKS, "10.0.0.5", 1080, "u", "p", null),
+                            new Outbound("proxy_us", Protocol.HTTP, "10.0.0.6", 3128, null, null,
+                                    URI.create("http://10.0.0.6:8080/ready")));
+                    assertThat(config.standard()).contains(new StandardObserverSettings(List.of("proxy_", "direct"),
+                            URI.create("https://example.com/generate_204"), Duration.ofMillis(1_500), true));
+                    assertThat(config.burst()).isEmpty();
+                    assertThat(config.probe().maxConcurrent()).isEqualTo(8);
+                    assertThat(config.probe().headers()).containsEntry("User-Agent", "observatory-test");
+                });
+    }
+
+    @Test
+    void contextWhenBurstDurationsInGoSyntaxThenBoundToTheNanosecond() {
+        runner.withPropertyValues(
+                        "observatory.burst.subject-selector[0]=proxy_",
+                        "observatory.burst.ping-config.interval=2h45m",
+                        "observatory.burst.ping-config.timeout=1.000000007s",
+                        "observatory.burst.ping-config.sampling=3",
+                        "observatory.burst.ping-config.http-method=GET")
+                .run(context -> {
+                    PingConfig ping = context.getBean(ObservatoryConfig.class).burst().orElseThrow().pingConfig();
+                    assertThat(ping.interval()).isEqualTo(Duration.ofMinutes(165));
+                    assertThat(ping.timeout()).isEqualTo(Duration.ofSeconds(1, 7));
+                    assertThat(ping.sampling()).isEqualTo(3);
+                    assertThat(ping.httpMethod()).isEqualTo("GET");
+                });
+    }
+
+    @Test
+    void contextWhenNoObserverSetThenWarningLoggedOnceAtWarn(CapturedOutput output) {
+        runner.run(context -> {
+            ObservatoryConfig config = context.getBean(ObservatoryConfig.class);
+            assertThat(config.standard()).isEmpty();
+            assertThat(config.burst()).isEmpty();
+        });
+
+        String warning = "no observer configured: set observatory.standard or observatory.burst; "
+                + "serving an empty observation";
+        assertThat(output.getAll().lines().filter(line -> line.contains(warning)))
+                .singleElement().asString().contains("WARN");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+            "observatory.standard.probe-interval",
+            "observatory.burst.ping-config.interval",
+            "observatory.burst.ping-config.timeout"})
+    void contextWhenDurationPropertyIsBareNumberThenStartupFailsWithGoDurationMessage(String property) {
+        runner.withPropertyValues(property + "=1000").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(new ObservatoryBindFailureAnalyzer().analyze(context.getStartupFailure()).getDescription())
+                    .isEqualTo(property + ": 1000 " + UNIT);
+        });
+    }
+
+    @Test
+    void contextWhenOtherDurationPropertyThenGoSyntaxAddedAndBareNumberKeepsSpringMeaning() {
+        runner.withUserConfiguration(OtherConfiguration.class)
+                .withPropertyValues("other.go=1.5s", "other.bare=30")
+                .run(context -> {
+                    OtherProperties other = context.getBean(OtherProperties.class);
+                    assertThat(other.getGo()).isEqualTo(Duration.ofMillis(1_500));
+                    assertThat(other.getBare()).isEqualTo(Duration.ofMillis(30));
+                });
+    }
+
+    @Test
+    void startupWhenPortOutOfRangeThenReportIsOneLineNamingPropertyValueAndRange(CapturedOutput output) {
+        assertStartupFails(
+                "--observatory.outbounds[0].tag=proxy_de",
+                "--observatory.outbounds[0].protocol=socks",
+                "--observatory.outbounds[0].address=127.0.0.1",
+                "--observatory.outbounds[0].port=70000");
+
+        assertThat(output).contains(report(
+                "observatory.outbounds[0].port: 70000 (expected: 1-65535)",
+                "Update observatory.outbounds[0].port in the application configuration. Expected: 1-65535."));
+    }
+
+    @Test
+    void startupWhenDurationHasNoUnitThenReportIsOneLineWinningOverSpringBindReport(CapturedOutput output) {
+        assertStartupFails("--observatory.standard.probe-interval=1000");
+
+        assertThat(output).contains(report(
+                "observatory.standard.probe-interval: 1000 " + UNIT,
+                "Update observatory.standard.probe-interval in the application configuration (set in "
+                        + "\"observatory.standard.probe-interval\" from property source \"commandLineArgs\"). "
+                        + "Expected: a duration with a unit, e.g. 10s, 1.5s, 2h45m, 300ms."));
+        assertThat(output).doesNotContain("Failed to bind properties under");
+    }
+
+    @Test
+    void startupWhenOtherPropertyFailsToBindThenSpringBootReportsIt(CapturedOutput output) {
+        assertStartupFails(OtherConfiguration.class, "--other.count=many");
+
+        assertThat(output).contains("Failed to bind properties under 'other.count' to int");
+    }
+
+    private static void assertStartupFails(String... args) {
+        assertStartupFails(ObservatoryConfiguration.class, args);
+    }
+
+    private static void assertStartupFails(Class<?> source, String... args) {
+        SpringApplicationBuilder application = new SpringApplicationBuilder(ObservatoryConfiguration.class, source)
+                .web(WebApplicationType.NONE)
+                .bannerMode(Banner.Mode.OFF)
+                .logStartupInfo(false);
+        // Without config files: the report must come from the arguments, not from an application.yml on the class path.
+        String[] withoutConfigFiles = new String[args.length + 1];
+        withoutConfigFiles[0] = "--spring.config.location=optional:file:./no-config-files/";
+        System.arraycopy(args, 0, withoutConfigFiles, 1, args.length);
+
+        assertThatThrownBy(() -> application.run(withoutConfigFiles)).isInstanceOf(RuntimeException.class);
+    }
+
+    /** The part of Spring Boot's "APPLICATION FAILED TO START" report a user reads. */
+    private static String report(String description, String action) {
+        return String.format("Description:%n%n%s%n%nAction:%n%n%s%n", description, action);
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @EnableConfigurationProperties(OtherProperties.class)
+    static class OtherConfiguration {
+    }
+
+    /** Properties of another component, to check that the Go-duration binding leaves their meaning alone. */
+    @ConfigurationProperties("other")
+    static class OtherProperties {
+
+        private Duration go;
+        private Duration bare;
+        private int count;
+
+        public Duration getGo() {
+            return go;
+        }
+
+        public void setGo(Duration go) {
+            this.go = go;
+        }
+
+        public Duration getBare() {
+            return bare;
+        }
+
+        public void setBare(Duration bare) {
+            this.bare = bare;
+        }
+
+        public int getCount() {
+            return count;
+        }
+
+        public void setCount(int count) {
+            this.count = count;
+        }
+    }
+}
