@@ -11,6 +11,7 @@ final class PhaseTimer {
     private static final long UNSET = Long.MIN_VALUE;
 
     private final Ticker ticker;
+    private final boolean resolvesLocally;
     private final long startNanos;
     // volatile: set on the event loop, read by the completing thread (the deadline may fire on another thread).
     private volatile long connectStartNanos = UNSET;
@@ -19,8 +20,14 @@ final class PhaseTimer {
     private volatile long tlsDoneNanos = UNSET;
     private volatile long responseNanos = UNSET;
 
-    PhaseTimer(Ticker ticker) {
+    /**
+     * @param ticker monotonic clock
+     * @param resolvesLocally whether the first hop is a host name resolved here (not an IP literal); without local
+     *     resolution the time before connect is channel setup, not DNS, and is not reported as a phase
+     */
+    PhaseTimer(Ticker ticker, boolean resolvesLocally) {
         this.ticker = ticker;
+        this.resolvesLocally = resolvesLocally;
         this.startNanos = ticker.nanoTime();
     }
 
@@ -67,7 +74,7 @@ final class PhaseTimer {
 
     /** The phases reached so far. */
     ProbePhases phases() {
-        long dns = span(startNanos, connectStartNanos);
+        long dns = resolvesLocally ? span(startNanos, connectStartNanos) : ProbePhases.NOT_MEASURED;
         long connect = span(connectStartNanos, connectedNanos);
         long proxy = span(connectedNanos, proxyDoneNanos);
         long readyFrom = proxyDoneNanos != UNSET ? proxyDoneNanos : connectedNanos;

@@ -55,7 +55,7 @@ final class ProbeErrorClassifier {
             return proxyFailure(request, proxyError, chain);
         }
         if (chain.get(0) instanceof TimeoutException) {
-            return deadline(request, timer, chain);
+            return deadline(request, timer);
         }
         if (find(chain, UnknownHostException.class) != null) {
             return error(request, Kind.DNS_FAILURE, firstHop, "cannot resolve " + hopName(request, firstHop), chain, null);
@@ -133,7 +133,8 @@ final class ProbeErrorClassifier {
                 "proxy " + hopName(request, Hop.PROXY) + " handshake failed", chain, null);
     }
 
-    private static ProbeError deadline(ProbeRequest request, PhaseTimer timer, List<Throwable> chain) {
+    private static ProbeError deadline(ProbeRequest request, PhaseTimer timer) {
+        List<Throwable> chain = List.of();
         String after = " within " + request.timeout().toMillis() + " ms";
         Outbound outbound = request.outbound();
         if (!timer.isConnected()) {
@@ -159,7 +160,7 @@ final class ProbeErrorClassifier {
             ProbeRequest request, Kind kind, Hop hop, String summary, List<Throwable> chain, Integer code) {
         Outbound outbound = request.outbound();
         String reason = "outbound " + outbound.tag() + " (" + outbound.describe() + "): " + summary
-                + "; caused by: " + describe(chain);
+                + (chain.isEmpty() ? "" : "; caused by: " + describe(chain));
         return new ProbeError(kind, hop, reason, code);
     }
 

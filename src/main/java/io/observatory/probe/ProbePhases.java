@@ -4,7 +4,8 @@ package io.observatory.probe;
  * How long each phase of one probe took, in nanoseconds; {@link #NOT_MEASURED} for a phase that did not happen (no
  * proxy, no TLS) or was not reached before the probe ended.
  *
- * @param dnsNanos local name resolution of the first hop (the target when direct, the proxy otherwise)
+ * @param dnsNanos local name resolution of the first hop (the target when direct, the proxy otherwise); not measured
+ *     when that hop is an IP literal or the proxy resolves the name
  * @param connectNanos TCP connect to the first hop
  * @param proxyHandshakeNanos SOCKS5 negotiation or HTTP CONNECT exchange, including the proxy's dial to the target
  * @param tlsNanos TLS handshake with the target

@@ -1,6 +1,7 @@
 package io.observatory.probe;
 
 import io.netty.handler.codec.http.HttpMethod;
+import io.netty.util.NetUtil;
 import io.observatory.config.ProbeSettings;
 import io.observatory.time.Ticker;
 import java.time.Clock;
@@ -41,7 +42,9 @@ public final class ReactorNettyProber implements Prober {
     }
 
     private Mono<ProbeResult> send(ProbeRequest request) {
-        PhaseTimer timer = new PhaseTimer(ticker);
+        String firstHop = request.outbound().proxied() ? request.outbound().address() : request.url().getHost();
+        PhaseTimer timer = new PhaseTimer(ticker, !NetUtil.isValidIpV4Address(firstHop)
+                && !NetUtil.isValidIpV6Address(firstHop));
         Instant startedAt = clock.instant();
         HttpClient.ResponseReceiver<?> exchange = clients.clientFor(request)
                 .request(HttpMethod.valueOf(request.method()))

@@ -80,6 +80,7 @@ class ReactorNettyProberTest {
         assertThat(result.outboundTag()).isEqualTo("d");
         assertThat(result.httpStatus()).isEqualTo(204);
         assertThat(result.rttNanos()).isPositive().isLessThan(TIMEOUT.toNanos());
+        assertThat(result.phases().dnsNanos()).isEqualTo(ProbePhases.NOT_MEASURED);
         assertThat(result.phases().connectNanos()).isPositive();
         assertThat(result.phases().firstByteNanos()).isPositive();
         assertThat(result.phases().proxyHandshakeNanos()).isEqualTo(ProbePhases.NOT_MEASURED);
@@ -126,10 +127,11 @@ class ReactorNettyProberTest {
     }
 
     @Test
-    void probeWhenHttpsWithTrustedCertificateThenTlsPhaseMeasured() {
+    void probeWhenHttpsWithTrustedCertificateThenDnsAndTlsPhasesMeasured() {
         ProbeResult result = probe(Outbound.direct("d"), https.urlWithHost("localhost", "/generate_204"));
 
         assertThat(result.success()).as("%s", result.error()).isTrue();
+        assertThat(result.phases().dnsNanos()).isPositive();
         assertThat(result.phases().tlsNanos()).isPositive();
     }
 
@@ -175,8 +177,8 @@ class ReactorNettyProberTest {
         ProbeResult result = probe(Outbound.direct("d"), http.url("/hang"), "GET", false, timeout);
 
         assertThat(result.error().kind()).isEqualTo(Kind.RESPONSE_TIMEOUT);
-        assertThat(result.error().reason()).contains("no response headers from 127.0.0.1:" + http.port()
-                + " within 400 ms");
+        assertThat(result.error().reason()).isEqualTo("outbound d (direct): no response headers from 127.0.0.1:"
+                + http.port() + " within 400 ms");
         assertThat(result.rttNanos()).isBetween(timeout.toNanos(), timeout.plusSeconds(1).toNanos());
     }
 
