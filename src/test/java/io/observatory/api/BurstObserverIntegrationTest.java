@@ -3,8 +3,6 @@ package io.observatory.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.grpc.ManagedChannel;
-import io.grpc.ManagedChannelBuilder;
 import io.grpc.reflection.v1.ServerReflectionGrpc;
 import io.grpc.reflection.v1.ServerReflectionRequest;
 import io.grpc.reflection.v1.ServerReflectionResponse;
@@ -20,19 +18,12 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.context.annotation.Bean;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /** The burst observer end to end: its initial check is served with Xray's health-ping figures; reflection is on. */
-@SpringBootTest(properties = "spring.grpc.server.port=0")
-class BurstObserverIntegrationTest {
+class BurstObserverIntegrationTest extends RunningServiceTest {
 
     private static final TestTarget TARGET = TestTarget.http();
     private static final Socks5TestProxy SOCKS = Socks5TestProxy.start();
@@ -57,28 +48,6 @@ class BurstObserverIntegrationTest {
         SOCKS.close();
     }
 
-    @TestConfiguration
-    static class PortCapture {
-        @Bean
-        GrpcPortListener grpcPortListener() {
-            return new GrpcPortListener();
-        }
-    }
-
-    @Autowired
-    private GrpcPortListener grpcPort;
-
-    private ManagedChannel channel;
-
-    @BeforeEach
-    void connect() {
-        channel = ManagedChannelBuilder.forAddress("127.0.0.1", grpcPort.port()).usePlaintext().build();
-    }
-
-    @AfterEach
-    void disconnect() throws InterruptedException {
-        channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-    }
 
     private List<OutboundStatus> statuses() {
         return ObservatoryServiceGrpc.newBlockingStub(channel)

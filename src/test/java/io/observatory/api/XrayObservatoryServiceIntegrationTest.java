@@ -3,8 +3,6 @@ package io.observatory.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.grpc.ManagedChannel;
-import io.grpc.ManagedChannelBuilder;
 import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthCheckResponse;
 import io.grpc.health.v1.HealthGrpc;
@@ -24,13 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.context.annotation.Bean;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -38,8 +30,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * The whole service on a real gRPC port: the standard observer probes through real in-JVM proxies and an Xray-contract
  * client generated from {@code proto/} reads what an Xray balancer would read.
  */
-@SpringBootTest(properties = "spring.grpc.server.port=0")
-class XrayObservatoryServiceIntegrationTest {
+class XrayObservatoryServiceIntegrationTest extends RunningServiceTest {
 
     private static final Instant STARTED = Instant.now();
     private static final TestTarget TARGET = TestTarget.https();
@@ -81,28 +72,6 @@ class XrayObservatoryServiceIntegrationTest {
         HTTP.close();
     }
 
-    @TestConfiguration
-    static class PortCapture {
-        @Bean
-        GrpcPortListener grpcPortListener() {
-            return new GrpcPortListener();
-        }
-    }
-
-    @Autowired
-    private GrpcPortListener grpcPort;
-
-    private ManagedChannel channel;
-
-    @BeforeEach
-    void connect() {
-        channel = ManagedChannelBuilder.forAddress("127.0.0.1", grpcPort.port()).usePlaintext().build();
-    }
-
-    @AfterEach
-    void disconnect() throws InterruptedException {
-        channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-    }
 
     private Map<String, OutboundStatus> statuses() {
         return ObservatoryServiceGrpc.newBlockingStub(channel)

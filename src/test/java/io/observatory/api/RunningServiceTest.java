@@ -1,0 +1,45 @@
+package io.observatory.api;
+
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+
+/**
+ * Base of the end-to-end tests: the whole service with its real gRPC server on an ephemeral port, and a plaintext
+ * channel to it for each test (subclasses add their outbounds with {@code @DynamicPropertySource}).
+ */
+@SpringBootTest(properties = "spring.grpc.server.port=0")
+@Import(RunningServiceTest.PortCapture.class)
+abstract class RunningServiceTest {
+
+    @TestConfiguration
+    static class PortCapture {
+        @Bean
+        GrpcPortListener grpcPortListener() {
+            return new GrpcPortListener();
+        }
+    }
+
+    @Autowired
+    private GrpcPortListener grpcPort;
+
+    /** A channel to the running service, open for the duration of one test. */
+    protected ManagedChannel channel;
+
+    @BeforeEach
+    void connect() {
+        channel = ManagedChannelBuilder.forAddress("127.0.0.1", grpcPort.port()).usePlaintext().build();
+    }
+
+    @AfterEach
+    void disconnect() throws InterruptedException {
+        channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    }
+}
