@@ -45,6 +45,7 @@ public final class StandardObserver implements Observer {
     private final TreeMap<String, OutboundStatus> statuses = new TreeMap<>();
     private final Sinks.Empty<Void> stopSignal = Sinks.empty();
     private ObserverScheduler.Cancellable nextStep = () -> { };
+    private int unansweredInRound;
     // volatile: set by the thread stopping the service, read on the writer thread.
     private volatile boolean stopped;
 
@@ -119,10 +120,10 @@ public final class StandardObserver implements Observer {
     }
 
     private void probeAll(List<Outbound> selected) {
-        int[] pending = {selected.size()};
+        unansweredInRound = selected.size();
         for (Outbound outbound : selected) {
             probe(outbound, () -> {
-                if (--pending[0] == 0) {
+                if (--unansweredInRound == 0) {
                     nextStep = scheduler.schedule(settings.probeInterval(), this::round);
                 }
             });

@@ -49,11 +49,6 @@ final class ProbeClients {
                 new Key(request.outbound(), request.secure(), request.timeout()), this::build);
     }
 
-    /** Forgets every cached client (after the outbound set changed). */
-    void clear() {
-        clients.clear();
-    }
-
     private HttpClient build(Key key) {
         int timeoutMillis = (int) Math.min(Integer.MAX_VALUE, key.timeout().toMillis());
         HttpClient client = base.option(ChannelOption.CONNECT_TIMEOUT_MILLIS, timeoutMillis);
