@@ -164,8 +164,8 @@ public final class StandardObserver implements Observer {
 
     private static void logTransition(OutboundStatus previous, OutboundStatus next) {
         ProbeResult probe = next.lastProbe();
-        log.debug("probe {}: success={} rtt={}ms status={} reason={}", next.tag(), probe.success(),
-                probe.rttMillis(), probe.httpStatus(), next.lastErrorReason());
+        log.debug("probe {}: success={} rtt={}ns status={} phases={} reason={}", next.tag(), probe.success(),
+                probe.rttNanos(), probe.httpStatus(), probe.phases(), next.lastErrorReason());
         if (previous == null || previous.alive() != next.alive()) {
             log.info("outbound {}: {} -> {}{}", next.tag(), previous == null ? "unknown" : aliveWord(previous),
                     aliveWord(next), next.alive() ? " (delay " + next.delayMillis() + " ms)" : ": "
