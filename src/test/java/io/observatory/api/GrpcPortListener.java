@@ -4,8 +4,11 @@ import java.util.concurrent.CompletableFuture;
 import org.springframework.context.ApplicationListener;
 import org.springframework.grpc.server.lifecycle.GrpcServerStartedEvent;
 
-/** Captures the port the real gRPC server bound (tests run it on port 0). */
-final class GrpcPortListener implements ApplicationListener<GrpcServerStartedEvent> {
+/**
+ * Captures the port the real gRPC server bound (tests run it on port 0); register it as a bean in a test
+ * configuration.
+ */
+public final class GrpcPortListener implements ApplicationListener<GrpcServerStartedEvent> {
 
     private final CompletableFuture<Integer> port = new CompletableFuture<>();
 
@@ -15,7 +18,7 @@ final class GrpcPortListener implements ApplicationListener<GrpcServerStartedEve
     }
 
     /** The bound port; the server has started before any test method runs. */
-    int port() {
+    public int port() {
         return port.getNow(-1);
     }
 }
