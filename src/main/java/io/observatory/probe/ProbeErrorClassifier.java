@@ -106,8 +106,8 @@ final class ProbeErrorClassifier {
             int code = Integer.parseInt(status.group(3));
             if (status.group(1) != null) {
                 return error(request, Kind.PROXY_AUTH_REJECTED, Hop.PROXY,
-                        "proxy " + hopName(request, Hop.PROXY) + " rejected the credentials (SOCKS5 auth status "
-                                + status.group(2) + "(" + code + "))", chain, code);
+                        "proxy " + hopName(request, Hop.PROXY) + " rejected the credentials (RFC 1929 status "
+                                + code + ")", chain, code);
             }
             return error(request, Kind.PROXY_REFUSED_TARGET, Hop.TARGET,
                     "proxy " + hopName(request, Hop.PROXY) + " did not connect to " + hopName(request, Hop.TARGET)

@@ -193,7 +193,7 @@ class RealProxiesInteropIT {
 
         int port = proxies.socks().port();
         assertDead(status, "outbound " + SOCKS_WRONG_PASSWORD + " (socks 127.0.0.1:" + port + "): proxy 127.0.0.1:"
-                + port + " rejected the credentials (SOCKS5 auth status ");
+                + port + " rejected the credentials (RFC 1929 status ");
     }
 
     @ParameterizedTest

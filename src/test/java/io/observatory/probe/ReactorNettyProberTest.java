@@ -240,7 +240,7 @@ class ReactorNettyProberTest {
             assertThat(result.error().kind()).isEqualTo(Kind.PROXY_AUTH_REJECTED);
             assertThat(result.error().hop()).isEqualTo(Hop.PROXY);
             assertThat(result.error().reason()).startsWith("outbound s (socks 127.0.0.1:" + proxy.port()
-                    + "): proxy 127.0.0.1:" + proxy.port() + " rejected the credentials (SOCKS5 auth status");
+                    + "): proxy 127.0.0.1:" + proxy.port() + " rejected the credentials (RFC 1929 status 255)");
             assertThat(result.error().reason()).doesNotContain("wrong");
         }
     }
