@@ -2,6 +2,7 @@ package io.observatory.api;
 
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.protobuf.services.HealthStatusManager;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.stereotype.Component;
@@ -9,12 +10,14 @@ import org.springframework.stereotype.Component;
 /**
  * Drives the whole-server grpc.health.v1 status (service name {@code ""}): NOT_SERVING until the observer has
  * started, SERVING after, and a terminal NOT_SERVING as soon as shutdown begins (before the gRPC server drains), so
- * clients watching health move away first (grpc-java's {@code HealthStatusManager#enterTerminalState}).
+ * clients watching health move away first (grpc-java's {@code HealthStatusManager#enterTerminalState}). Shutdown
+ * may be reported twice (the context-closed event and the observer's lifecycle); only the first counts.
  */
 @Component
 class GrpcServingStatus implements io.observatory.observer.ServingStatus, ApplicationListener<ContextClosedEvent> {
 
     private final HealthStatusManager health;
+    private final AtomicBoolean terminal = new AtomicBoolean();
 
     GrpcServingStatus(HealthStatusManager health) {
         this.health = health;
@@ -28,7 +31,9 @@ class GrpcServingStatus implements io.observatory.observer.ServingStatus, Applic
 
     @Override
     public void shuttingDown() {
-        health.enterTerminalState();
+        if (terminal.compareAndSet(false, true)) {
+            health.enterTerminalState();
+        }
     }
 
     @Override

@@ -2,9 +2,11 @@ package io.observatory.probe;
 
 import io.netty.channel.ConnectTimeoutException;
 import io.netty.handler.codec.DecoderException;
+import io.netty.handler.codec.PrematureChannelClosureException;
 import io.netty.handler.proxy.HttpProxyHandler.HttpProxyConnectException;
 import io.netty.handler.proxy.ProxyConnectException;
 import io.observatory.config.Outbound;
+import io.observatory.config.Protocol;
 import io.observatory.probe.ProbeError.Hop;
 import io.observatory.probe.ProbeError.Kind;
 import java.io.IOException;
@@ -13,10 +15,11 @@ import java.net.NoRouteToHostException;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.channels.ClosedChannelException;
+import java.nio.channels.UnresolvedAddressException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
@@ -35,6 +38,8 @@ final class ProbeErrorClassifier {
     private static final Pattern SOCKS_AUTH_METHOD = Pattern.compile("unexpected authMethod: ([A-Z_]+)");
     private static final Pattern HTTP_STATUS = Pattern.compile("status: (\\d{3})");
     private static final int MAX_CAUSES = 6;
+    /** The status Netty's HTTP proxy handler reports when the proxy's reply could not be decoded as HTTP. */
+    private static final int UNDECODABLE_CONNECT_STATUS = 999;
 
     private ProbeErrorClassifier() {}
 
@@ -57,26 +62,38 @@ final class ProbeErrorClassifier {
         if (chain.get(0) instanceof TimeoutException) {
             return deadline(request, timer);
         }
-        if (find(chain, UnknownHostException.class) != null) {
-            return error(request, Kind.DNS_FAILURE, firstHop, "cannot resolve " + hopName(request, firstHop), chain, null);
+        if (find(chain, UnknownHostException.class) != null || find(chain, UnresolvedAddressException.class) != null) {
+            return error(request, Kind.DNS_FAILURE, firstHop, "cannot resolve " + hopName(request, firstHop), chain,
+                    null);
         }
         if (find(chain, ConnectTimeoutException.class) != null) {
             return error(request, Kind.CONNECT_TIMEOUT, firstHop,
                     "connect to " + hopName(request, firstHop) + " timed out", chain, null);
         }
-        if (find(chain, ConnectException.class) != null || find(chain, NoRouteToHostException.class) != null) {
+        boolean closed = find(chain, PrematureCloseException.class) != null
+                || find(chain, PrematureChannelClosureException.class) != null
+                || find(chain, ClosedChannelException.class) != null
+                || resetByPeer(chain);
+        if (!timer.isConnected()
+                && (find(chain, ConnectException.class) != null || find(chain, NoRouteToHostException.class) != null)) {
             return error(request, Kind.CONNECTION_REFUSED, firstHop,
                     "connection refused by " + hopName(request, firstHop), chain, null);
+        }
+        if (outbound.proxied() && !timer.isProxyHandshakeDone()) {
+            return closed
+                    ? error(request, Kind.CONNECTION_RESET, Hop.PROXY, "proxy " + hopName(request, Hop.PROXY)
+                            + " closed the connection during the handshake", chain, null)
+                    : error(request, Kind.PROTOCOL_ERROR, Hop.PROXY, "proxy " + hopName(request, Hop.PROXY)
+                            + " sent an invalid " + handshakeName(outbound) + " reply", chain, null);
         }
         if (find(chain, SSLException.class) != null) {
             return error(request, Kind.TLS_HANDSHAKE_FAILURE, Hop.TARGET,
                     "TLS handshake with " + hopName(request, Hop.TARGET) + " failed", chain, null);
         }
-        if (find(chain, PrematureCloseException.class) != null
-                || find(chain, ClosedChannelException.class) != null
-                || resetByPeer(chain)) {
+        if (closed) {
+            String when = timer.hasResponseHeaders() ? "during the response body" : "before the response";
             return error(request, Kind.CONNECTION_RESET, Hop.TARGET,
-                    "connection closed before the response from " + hopName(request, Hop.TARGET), chain, null);
+                    "connection closed " + when + " from " + hopName(request, Hop.TARGET), chain, null);
         }
         if (find(chain, DecoderException.class) != null || find(chain, IllegalArgumentException.class) != null) {
             return error(request, Kind.PROTOCOL_ERROR, Hop.TARGET,
@@ -91,6 +108,10 @@ final class ProbeErrorClassifier {
             Matcher status = HTTP_STATUS.matcher(message);
             if (status.find()) {
                 int code = Integer.parseInt(status.group(1));
+                if (code == UNDECODABLE_CONNECT_STATUS) {
+                    return error(request, Kind.PROTOCOL_ERROR, Hop.PROXY, "proxy " + hopName(request, Hop.PROXY)
+                            + " sent an invalid HTTP CONNECT reply", chain, null);
+                }
                 if (code == 407 || code == 401) {
                     return error(request, Kind.PROXY_AUTH_REJECTED, Hop.PROXY,
                             "proxy " + hopName(request, Hop.PROXY) + " rejected the credentials (CONNECT status "
@@ -151,9 +172,10 @@ final class ProbeErrorClassifier {
             return error(request, Kind.TLS_HANDSHAKE_FAILURE, Hop.TARGET,
                     "TLS handshake with " + hopName(request, Hop.TARGET) + " did not finish" + after, chain, null);
         }
-        String what = timer.hasResponseHeaders() ? "response body" : "response headers";
-        return error(request, Kind.RESPONSE_TIMEOUT, Hop.TARGET,
-                "no " + what + " from " + hopName(request, Hop.TARGET) + after, chain, null);
+        String what = timer.hasResponseHeaders()
+                ? "response body from " + hopName(request, Hop.TARGET) + " not complete"
+                : "no response headers from " + hopName(request, Hop.TARGET);
+        return error(request, Kind.RESPONSE_TIMEOUT, Hop.TARGET, what + after, chain, null);
     }
 
     private static ProbeError error(
@@ -171,6 +193,10 @@ final class ProbeErrorClassifier {
         URI url = request.url();
         int port = url.getPort() != -1 ? url.getPort() : (request.secure() ? 443 : 80);
         return url.getHost() + ":" + port;
+    }
+
+    private static String handshakeName(Outbound outbound) {
+        return outbound.protocol() == Protocol.SOCKS ? "SOCKS5" : "HTTP CONNECT";
     }
 
     private static String describe(List<Throwable> chain) {
@@ -211,7 +237,7 @@ final class ProbeErrorClassifier {
 
     private static List<Throwable> causeChain(Throwable error) {
         List<Throwable> chain = new ArrayList<>();
-        Set<Throwable> seen = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         for (Throwable t = error; t != null && seen.add(t); t = t.getCause()) {
             chain.add(t);
         }

@@ -51,6 +51,7 @@ class GrpcServingStatusTest {
 
         status.serving();
         status.shuttingDown();
+        status.shuttingDown();
         health.setStatus("", ServingStatus.SERVING);
 
         assertThat(watched).containsExactly(ServingStatus.NOT_SERVING, ServingStatus.SERVING,
