@@ -53,7 +53,7 @@ class DemoLab implements SmartLifecycle {
                                 : noContent(response))
                         .get("/hang", (request, response) -> Mono.never()))
                 .bindNow();
-        log.info("demo targets listening on http://127.0.0.1:{}/{{fast,slow,flaky,hang}}", server.port());
+        log.info("demo targets listening on http://127.0.0.1:{}/ with paths /fast /slow /flaky /hang", server.port());
     }
 
     private static Mono<Void> noContent(HttpServerResponse response) {

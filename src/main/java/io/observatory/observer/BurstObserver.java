@@ -6,6 +6,7 @@ import io.observatory.config.PingConfig;
 import io.observatory.probe.ProbeRequest;
 import io.observatory.probe.ProbeResult;
 import io.observatory.probe.Prober;
+import io.observatory.stats.HealthPingStats;
 import io.observatory.stats.RttRing;
 import io.observatory.status.Observation;
 import io.observatory.status.ObservationStore;
@@ -13,6 +14,7 @@ import io.observatory.status.OutboundStatus;
 import io.observatory.status.StatusMapping;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -51,6 +53,8 @@ public final class BurstObserver implements Observer {
     private final RandomGenerator random;
     private final SnapshotPublisher publisher;
     private final Map<String, RttRing> rings = new TreeMap<>();
+    private final Map<String, String> lastFailureReasons = new HashMap<>();
+    private Map<String, Boolean> publishedAlive = Map.of();
     private final Sinks.Empty<Void> stopSignal = Sinks.empty();
     private List<ObserverScheduler.Cancellable> pendingProbes = new ArrayList<>();
     private ObserverScheduler.Cancellable nextCycle = () -> { };
@@ -137,6 +141,7 @@ public final class BurstObserver implements Observer {
     }
 
     private void cleanup() {
+        lastFailureReasons.keySet().retainAll(selectedTags);
         if (rings.keySet().retainAll(selectedTags)) {
             publisher.changed();
         }
@@ -156,12 +161,13 @@ public final class BurstObserver implements Observer {
             return;
         }
         if (result.success()) {
-            networkUp();
+            lastFailureReasons.remove(result.outboundTag());
             ring(result.outboundTag()).putSuccess(result.rttNanos(), scheduler.nanoTime());
             publisher.changed();
             return;
         }
         log.debug("probe {} failed: {}", result.outboundTag(), result.error().reason());
+        lastFailureReasons.put(result.outboundTag(), result.error().reason());
         if (ping.connectivity() == null) {
             recordFailure(result.outboundTag());
             return;
@@ -190,7 +196,8 @@ public final class BurstObserver implements Observer {
     private void networkUp() {
         if (networkDown) {
             networkDown = false;
-            log.info("network is up again: recording failed samples again");
+            log.info("network is up again: connectivity check {} answers; recording failed samples again",
+                    ping.connectivity());
         }
     }
 
@@ -219,7 +226,31 @@ public final class BurstObserver implements Observer {
             }
         }
         scheduleRefresh(now, nextExpiry);
+        logTransitions(statuses);
         return new Observation(statuses);
+    }
+
+    private void logTransitions(List<OutboundStatus> statuses) {
+        Map<String, Boolean> alive = new HashMap<>();
+        for (OutboundStatus status : statuses) {
+            alive.put(status.tag(), status.alive());
+            Boolean before = publishedAlive.get(status.tag());
+            if (before == null || before != status.alive()) {
+                HealthPingStats stats = status.healthPing();
+                String detail = status.alive()
+                        ? " (average " + status.delayMillis() + " ms, " + stats.fail() + "/" + stats.all() + " failed)"
+                        : ": " + (stats.all() == 0 ? "no valid sample left"
+                                : stats.fail() + "/" + stats.all() + " samples failed, last: "
+                                        + lastFailureReasons.getOrDefault(status.tag(), "unknown"));
+                log.info("outbound {}: {} -> {}{}", status.tag(), before == null ? "unknown" : aliveWord(before),
+                        aliveWord(status.alive()), detail);
+            }
+        }
+        publishedAlive = alive;
+    }
+
+    private static String aliveWord(boolean alive) {
+        return alive ? "alive" : "dead";
     }
 
     private void scheduleRefresh(long now, long nextExpiry) {

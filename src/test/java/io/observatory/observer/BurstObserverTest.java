@@ -14,7 +14,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
+@ExtendWith(OutputCaptureExtension.class)
 class BurstObserverTest {
 
     private static final Duration INTERVAL = Duration.ofSeconds(10);
@@ -151,6 +155,45 @@ class BurstObserverTest {
         assertThat(status.alive()).isFalse();
         assertThat(status.delayMillis()).isZero();
         assertThat(status.healthPing()).isEqualTo(new HealthPingStats(1, 1, 0, 0, 0, 0));
+    }
+
+    @Test
+    void failuresWhenNetworkStaysDownThenLoggedOncePerEpisode(CapturedOutput output) {
+        observer(CONNECTIVITY, "HEAD").start();
+        scheduler.runDue();
+        sentTo("proxy_a").get(0).fail("timeout");
+        sentTo("proxy_b").get(0).fail("timeout");
+        scheduler.runDue();
+        prober.open().stream().filter(s -> s.request.url().equals(CONNECTIVITY)).toList()
+                .forEach(check -> check.fail("network unreachable"));
+        scheduler.runDue();
+        assertThat(output.getOut().split("network is down", -1)).hasSize(2);
+
+        scheduler.advance(CYCLE.minusNanos(1));
+        sentTo("proxy_a").get(1).fail("timeout");
+        scheduler.runDue();
+        prober.open().stream().filter(s -> s.request.url().equals(CONNECTIVITY)).findFirst().orElseThrow()
+                .succeed(1_000_000);
+        scheduler.runDue();
+
+        assertThat(output.getOut().split("network is down", -1)).hasSize(2);
+        assertThat(output.getOut().split("network is up again", -1)).hasSize(2);
+    }
+
+    @Test
+    void statusWhenAliveChangesThenTransitionLoggedOnceWithTheLastFailure(CapturedOutput output) {
+        observer(null, "HEAD").start();
+        scheduler.runDue();
+        sentTo("proxy_a").get(0).fail("outbound proxy_a (direct): connection refused by 127.0.0.1:9");
+        scheduler.runDue();
+        scheduler.advance(CYCLE.minusNanos(1));
+        sentTo("proxy_a").get(1).succeed(20_000_000);
+        scheduler.runDue();
+
+        assertThat(output.getOut()).contains("outbound proxy_a: unknown -> dead: 1/1 samples failed, last: "
+                + "outbound proxy_a (direct): connection refused by 127.0.0.1:9");
+        assertThat(output.getOut()).contains("outbound proxy_a: dead -> alive (average 20 ms, 1/2 failed)");
+        assertThat(output.getOut().split("outbound proxy_a: ", -1)).hasSize(3);
     }
 
     @Test
