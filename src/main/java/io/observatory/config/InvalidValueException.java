@@ -5,8 +5,8 @@ package io.observatory.config;
  * {@code 1000 (expected: a duration with a unit, e.g. 10s, 1.5s, 2h45m, 300ms)}.
  *
  * <p>Values are printed so that the line stays one line and blanks stay visible: {@code null} prints as
- * {@code (none)}; an empty value, a value with surrounding blanks or with control characters prints quoted, with
- * control characters escaped.
+ * {@code (none)}, an empty value as {@code (empty)}; a value with surrounding blanks or with control characters prints
+ * quoted, with control characters escaped.
  */
 public class InvalidValueException extends IllegalArgumentException {
 
@@ -56,7 +56,10 @@ public class InvalidValueException extends IllegalArgumentException {
         if (value == null) {
             return "(none)";
         }
-        boolean plain = !value.isEmpty() && value.strip().equals(value)
+        if (value.isEmpty()) {
+            return "(empty)";
+        }
+        boolean plain = value.strip().equals(value)
                 && value.chars().noneMatch(Character::isISOControl) && !value.startsWith("\"");
         return plain ? value : quote(value);
     }

@@ -1,23 +1,36 @@
 package io.observatory.config;
 
-import java.util.Arrays;
-import java.util.Locale;
-import java.util.stream.Collectors;
+import io.observatory.config.ObservatoryBindHandlerAdvisor.MismatchException;
+import io.observatory.config.PropertyExpectations.Mismatch;
 import org.springframework.boot.context.properties.bind.BindException;
+import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.origin.Origin;
 import org.springframework.core.Ordered;
-import org.springframework.util.ClassUtils;
 
 /**
- * Reports a value under {@code observatory.*} that could not be bound, e.g. a duration without a unit, a port that
- * is not a number or an unknown protocol, as one line:
- * {@code observatory.standard.probe-interval: 1000 (expected: a duration with a unit, e.g. 10s, 1.5s, 2h45m, 300ms)}.
+ * Reports a value under {@code observatory.*} that could not be bound as one line, for example:
+ * <ul>
+ *   <li>a value that does not convert, e.g. a duration without a unit, a port that is not a number or an unknown
+ *       protocol: {@code observatory.standard.probe-interval: 1000 (expected: a duration with a unit, e.g. 10s, 1.5s,
+ *       2h45m, 300ms)};</li>
+ *   <li>a single value where a section belongs: {@code observatory.standard: yes (expected: a section with
+ *       subject-selector, probe-url, probe-interval, enable-concurrency)};</li>
+ *   <li>an unknown key ({@link ObservatoryProperties} binds strictly): {@code observatory.standard.probe-intreval: 5s
+ *       (expected: a known property of observatory.standard: subject-selector, probe-url, probe-interval,
+ *       enable-concurrency)};</li>
+ *   <li>a map or list where something else belongs: {@code observatory.outbounds[0].port: (a nested map) (expected:
+ *       a whole number)} (found while binding by {@link ObservatoryBindHandlerAdvisor}).</li>
+ * </ul>
+ * Of several unknown keys the first in name order is reported. Secrets are masked as in
+ * {@link InvalidConfigException}.
  *
  * <p>Registered in {@code META-INF/spring.factories} with the highest precedence so that it is chosen before Spring
- * Boot's multi-line {@code BindFailureAnalyzer}; failures of other properties are left to Spring Boot.
+ * Boot's multi-line {@code BindFailureAnalyzer} and {@code UnboundConfigurationPropertyFailureAnalyzer}; failures of
+ * other properties are left to Spring Boot.
  */
 public class ObservatoryBindFailureAnalyzer extends AbstractFailureAnalyzer<BindException> implements Ordered {
 
@@ -25,21 +38,42 @@ public class ObservatoryBindFailureAnalyzer extends AbstractFailureAnalyzer<Bind
 
     @Override
     protected FailureAnalysis analyze(Throwable rootFailure, BindException cause) {
+        if (!isObservatory(cause.getName())) {
+            return null;
+        }
+        MismatchException shape = findCause(cause, MismatchException.class);
+        if (shape != null) {
+            return analysis(shape.mismatch(), shape.origin(), cause);
+        }
+        UnboundConfigurationPropertiesException unbound =
+                findCause(cause, UnboundConfigurationPropertiesException.class);
+        if (unbound != null) {
+            ConfigurationProperty first = unbound.getUnboundProperties().iterator().next();
+            return analysis(PropertyExpectations.unbound(first), first.getOrigin(), cause);
+        }
         ConfigurationProperty property = cause.getProperty();
-        if (property == null || !OBSERVATORY.isAncestorOf(cause.getName())) {
+        if (property == null) {
             return null;
         }
         String name = cause.getName().toString();
-        String expected = expected(cause);
-        String description = InvalidConfigException.describe(name, String.valueOf(property.getValue()), expected);
-        return new FailureAnalysis(description,
-                InvalidConfigFailureAnalyzer.action(name, expected, property.getOrigin()), cause);
+        Mismatch mismatch = new Mismatch(name,
+                InvalidConfigException.printable(name, String.valueOf(property.getValue())), expected(cause));
+        return analysis(mismatch, property.getOrigin(), cause);
     }
 
-    /** Ahead of Spring Boot's {@code BindFailureAnalyzer}, which would report the same failure on five lines. */
+    /** Ahead of Spring Boot's analyzers, which would report the same failure on several lines. */
     @Override
     public int getOrder() {
         return Ordered.HIGHEST_PRECEDENCE;
+    }
+
+    private static boolean isObservatory(ConfigurationPropertyName name) {
+        return OBSERVATORY.equals(name) || OBSERVATORY.isAncestorOf(name);
+    }
+
+    private static FailureAnalysis analysis(Mismatch mismatch, Origin origin, BindException cause) {
+        return new FailureAnalysis(mismatch.describe(),
+                InvalidConfigFailureAnalyzer.action(mismatch.property(), mismatch.expected(), origin), cause);
     }
 
     /** The converter's own expectation when it gave one, else one derived from the property's type. */
@@ -48,18 +82,6 @@ public class ObservatoryBindFailureAnalyzer extends AbstractFailureAnalyzer<Bind
         if (invalidValue != null) {
             return invalidValue.expected();
         }
-        Class<?> type = ClassUtils.resolvePrimitiveIfNecessary(cause.getTarget().getType().toClass());
-        if (type.isEnum()) {
-            return Arrays.stream(type.getEnumConstants())
-                    .map(constant -> ((Enum<?>) constant).name().toLowerCase(Locale.ROOT))
-                    .collect(Collectors.joining(", ", "one of ", ""));
-        }
-        if (type == Integer.class || type == Long.class) {
-            return "a whole number";
-        }
-        if (type == Boolean.class) {
-            return "true or false";
-        }
-        return "a value of type " + type.getSimpleName();
+        return PropertyExpectations.expected(cause.getTarget().getType());
     }
 }

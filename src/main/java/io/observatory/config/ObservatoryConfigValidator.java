@@ -14,9 +14,12 @@ import java.util.stream.Collectors;
  * defaults and clamps and rejecting what the service could not run with.
  *
  * <p>Defaults and clamps (Xray {@code app/observatory/observer.go} and {@code app/observatory/burst/healthping.go}
- * {@code NewHealthPing}): standard probe-interval 0 → 10s; burst interval 0 → 1m, below 10s → 10s with a warning;
- * sampling 0 → 10; timeout 0 → 5s; http-method trimmed; blank URLs → the default (connectivity: off). Where Xray
- * silently replaces a negative value by the default, this rejects it.
+ * {@code NewHealthPing}): standard probe-interval 0 → 10s, below 1s kept with a warning; burst interval 0 → 1m,
+ * below 10s → 10s with a warning; sampling 0 → 10; timeout 0 → 5s; http-method trimmed; blank URLs → the default
+ * (connectivity: off). Where Xray silently replaces a negative value by the default, this rejects it.
+ *
+ * <p>Limits Xray does not have (see {@link PingConfig}): burst interval at most 24h, sampling at most 1,000, timeout
+ * at most 10m; URL ports 1-65535.
  */
 public final class ObservatoryConfigValidator {
 
@@ -24,11 +27,11 @@ public final class ObservatoryConfigValidator {
     }
 
     /**
-     * Validates the configuration. Pure apart from checking that the trusted-certificates file is readable.
+     * Validates the configuration. Pure apart from reading the trusted-certificates file.
      *
      * @param properties the bound {@code observatory.*} properties
      * @param warnings receives one line per problem that does not stop the service, e.g. a subject selector that
-     *     matches no outbound or no observer configured
+     *     matches no outbound, a very short probe interval or no observer configured; durations in Go form
      * @return the immutable configuration, every default applied
      * @throws InvalidConfigException for the first unusable setting, e.g.
      *     {@code observatory.outbounds[1].port: 70000 (expected: 1-65535)}
@@ -40,7 +43,7 @@ public final class ObservatoryConfigValidator {
         }
         List<Outbound> outbounds = OutboundValidator.validate(properties.getOutbounds());
         Optional<StandardObserverSettings> standard = Optional.ofNullable(properties.getStandard())
-                .map(ObservatoryConfigValidator::standard);
+                .map(configured -> standard(configured, warnings));
         Optional<BurstObserverSettings> burst = Optional.ofNullable(properties.getBurst())
                 .map(configured -> burst(configured, warnings));
         ProbeSettings probe = ProbeSettingsValidator.validate(properties.getProbe());
@@ -55,14 +58,19 @@ public final class ObservatoryConfigValidator {
         return new ObservatoryConfig(outbounds, standard, burst, probe);
     }
 
-    private static StandardObserverSettings standard(StandardProperties standard) {
+    private static StandardObserverSettings standard(StandardProperties standard, Consumer<String> warnings) {
         String prefix = "observatory.standard.";
+        Duration probeInterval = ConfigChecks.durationOrDefault(prefix + "probe-interval",
+                standard.getProbeInterval(), StandardObserverSettings.DEFAULT_PROBE_INTERVAL);
+        if (probeInterval.compareTo(StandardObserverSettings.SHORT_PROBE_INTERVAL) < 0) {
+            warnings.accept(prefix + "probe-interval: " + GoDuration.format(probeInterval)
+                    + " is very short: outbounds may be probed more than once a second");
+        }
         return new StandardObserverSettings(
                 subjectSelector(prefix + "subject-selector", standard.getSubjectSelector()),
                 ConfigChecks.httpUrl(prefix + "probe-url", standard.getProbeUrl(),
                         StandardObserverSettings.DEFAULT_PROBE_URL),
-                ConfigChecks.durationOrDefault(prefix + "probe-interval", standard.getProbeInterval(),
-                        StandardObserverSettings.DEFAULT_PROBE_INTERVAL),
+                probeInterval,
                 standard.isEnableConcurrency());
     }
 
@@ -75,15 +83,15 @@ public final class ObservatoryConfigValidator {
     private static PingConfig pingConfig(PingConfigProperties ping, Consumer<String> warnings) {
         String prefix = "observatory.burst.ping-config.";
         Duration interval = ConfigChecks.durationOrDefault(prefix + "interval", ping.getInterval(),
-                PingConfig.DEFAULT_INTERVAL);
+                PingConfig.DEFAULT_INTERVAL, PingConfig.MAX_INTERVAL);
         if (interval.compareTo(PingConfig.MIN_INTERVAL) < 0) {
             warnings.accept(prefix + "interval: " + GoDuration.format(interval) + " is too small, "
                     + GoDuration.format(PingConfig.MIN_INTERVAL) + " is applied");
             interval = PingConfig.MIN_INTERVAL;
         }
-        if (ping.getSampling() < 0) {
+        if (ping.getSampling() < 0 || ping.getSampling() > PingConfig.MAX_SAMPLING) {
             throw new InvalidConfigException(prefix + "sampling", Integer.toString(ping.getSampling()),
-                    "a positive number of samples, or 0 for the default " + PingConfig.DEFAULT_SAMPLING);
+                    "1-" + PingConfig.MAX_SAMPLING + " samples, or 0 for the default " + PingConfig.DEFAULT_SAMPLING);
         }
         String method = ping.getHttpMethod() == null ? "" : ping.getHttpMethod().strip();
         if (!ConfigChecks.isToken(method)) {
@@ -95,7 +103,8 @@ public final class ObservatoryConfigValidator {
                 ConfigChecks.httpUrl(prefix + "connectivity", ping.getConnectivity(), null),
                 interval,
                 ping.getSampling() == 0 ? PingConfig.DEFAULT_SAMPLING : ping.getSampling(),
-                ConfigChecks.durationOrDefault(prefix + "timeout", ping.getTimeout(), PingConfig.DEFAULT_TIMEOUT),
+                ConfigChecks.durationOrDefault(prefix + "timeout", ping.getTimeout(), PingConfig.DEFAULT_TIMEOUT,
+                        PingConfig.MAX_TIMEOUT),
                 method);
     }
 

@@ -8,13 +8,14 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
 /**
- * Binds {@code observatory.*} (with Go-style durations) and exposes the validated {@link ObservatoryConfig}.
- * An invalid setting stops startup with a one-line report (see {@link InvalidConfigFailureAnalyzer} and
- * {@link ObservatoryBindFailureAnalyzer}); warnings are logged once at WARN.
+ * Binds {@code observatory.*} (with Go-style durations, from text or YAML numbers) and exposes the validated
+ * {@link ObservatoryConfig}.
+ * An invalid setting stops startup with a one-line report (see {@link InvalidConfigFailureAnalyzer},
+ * {@link ObservatoryBindFailureAnalyzer} and {@link ObservatoryBindHandlerAdvisor}); warnings are logged once at WARN.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(ObservatoryProperties.class)
-@Import(GoDurationConverter.class)
+@Import({GoDurationConverter.class, GoDurationNumberConverter.class, ObservatoryBindHandlerAdvisor.class})
 public class ObservatoryConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(ObservatoryConfiguration.class);

@@ -18,10 +18,16 @@ import org.springframework.boot.convert.DurationStyle;
  * {@code null} unless a property under them is set: that is how a configured observer is recognised.
  *
  * <p>Every {@code Duration} field is annotated {@code @DurationFormat(DurationStyle.ISO8601)}: not to demand ISO-8601,
- * but so that a value {@link GoDurationConverter} rejects (e.g. {@code 1000}) fails the binding instead of being read
- * by Spring's fallback conversion as milliseconds.
+ * but so that a value {@link GoDurationConverter} or {@link GoDurationNumberConverter} rejects (e.g. {@code 1000})
+ * fails the binding instead of being read by Spring's fallback conversion as milliseconds.
+ *
+ * <p>Binding is strict ({@code ignoreUnknownFields = false}): a key that is not declared here, such as a misspelled
+ * {@code probe-intreval} or a map where a list or a single value belongs, stops startup instead of being ignored;
+ * {@link ObservatoryBindFailureAnalyzer} names it with the keys that are known there. Environment variables and system
+ * properties are exempt (Spring Boot does not check them), so an unrelated {@code OBSERVATORY_*} variable does no harm.
+ * The declared fields are the keys, in declaration order, for those reports.
  */
-@ConfigurationProperties("observatory")
+@ConfigurationProperties(prefix = "observatory", ignoreUnknownFields = false)
 public class ObservatoryProperties {
 
     /** Outbounds to observe, in configuration order. Tags must be unique. Default: none. */
@@ -77,7 +83,10 @@ public class ObservatoryProperties {
     /** One {@code observatory.outbounds[i]} entry: a named egress path. */
     public static class OutboundProperties {
 
-        /** Unique, non-blank name of the outbound; subject selectors match its prefix. Required, no default. */
+        /**
+         * Unique, non-blank name of the outbound, without control characters (line breaks, tabs); subject selectors
+         * match its prefix. Required, no default.
+         */
         private String tag;
 
         /**
@@ -86,7 +95,10 @@ public class ObservatoryProperties {
          */
         private Protocol protocol;
 
-        /** Proxy host name or IP address. Required for http and socks, must stay unset for direct. No default. */
+        /**
+         * Proxy host name (ASCII letters, digits, '-', '.', '_') or IP address, IPv6 with or without brackets; no
+         * port here. Required for http and socks, must stay unset for direct. No default.
+         */
         private String address;
 
         /** Proxy TCP port number, 1-65535. Required for http and socks, must stay unset for direct. No default. */
@@ -99,8 +111,8 @@ public class ObservatoryProperties {
         private String password;
 
         /**
-         * Absolute http(s) URL probed through this outbound instead of the observer's. Default: unset, the
-         * observer's URL.
+         * Absolute http(s) URL probed through this outbound instead of the observer's; a port in it must be 1-65535.
+         * Default: unset, the observer's URL.
          */
         private String probeUrl;
 
@@ -168,14 +180,14 @@ public class ObservatoryProperties {
         private List<String> subjectSelector = new ArrayList<>();
 
         /**
-         * Absolute http(s) URL requested with GET through each outbound; blank means the default. Default:
-         * https://www.google.com/generate_204.
+         * Absolute http(s) URL requested with GET through each outbound; a port in it must be 1-65535; blank means
+         * the default. Default: https://www.google.com/generate_204.
          */
         private String probeUrl = "https://www.google.com/generate_204";
 
         /**
          * Pause after each probe (sequential) or after each round (concurrent), a duration such as 10s or 1.5s;
-         * 0 means the default. Default: 10s.
+         * 0 means the default. Values below 1s are kept (as in Xray) but logged as a warning. Default: 10s.
          */
         @DurationFormat(DurationStyle.ISO8601)
         private Duration probeInterval = Duration.ofSeconds(10);
@@ -246,8 +258,8 @@ public class ObservatoryProperties {
     public static class PingConfigProperties {
 
         /**
-         * Absolute http(s) URL probed through each outbound; blank means the default. Default:
-         * https://connectivitycheck.gstatic.com/generate_204.
+         * Absolute http(s) URL probed through each outbound; a port in it must be 1-65535; blank means the default.
+         * Default: https://connectivitycheck.gstatic.com/generate_204.
          */
         private String destination = "https://connectivitycheck.gstatic.com/generate_204";
 
@@ -259,16 +271,22 @@ public class ObservatoryProperties {
 
         /**
          * Average time between two samples of one outbound, a duration such as 1m; a cycle lasts
-         * interval × sampling. 0 means the default; values below 10s are raised to 10s with a warning (as in Xray).
-         * Default: 1m.
+         * interval × sampling. 0 means the default; values below 10s are raised to 10s with a warning (as in Xray);
+         * at most 24h (a limit Xray does not have). Default: 1m.
          */
         @DurationFormat(DurationStyle.ISO8601)
         private Duration interval = Duration.ofMinutes(1);
 
-        /** Number of samples per outbound per cycle, also how many are kept; 0 means the default. Default: 10. */
+        /**
+         * Number of samples per outbound per cycle, also how many are kept, 1-1000 (a limit Xray does not have: the
+         * result ring and each cycle's schedule are sized from it); 0 means the default. Default: 10.
+         */
         private int sampling = 10;
 
-        /** Deadline of one probe, a duration such as 5s; 0 means the default. Default: 5s. */
+        /**
+         * Deadline of one probe, a duration such as 5s, at most 10m (a limit Xray does not have); 0 means the
+         * default. Default: 5s.
+         */
         @DurationFormat(DurationStyle.ISO8601)
         private Duration timeout = Duration.ofSeconds(5);
 
@@ -332,7 +350,7 @@ public class ObservatoryProperties {
 
         /**
          * Path of a PEM file of extra CA certificates trusted in addition to the JDK's, for probe URLs served with a
-         * private CA. Default: none, the JDK's trust store only.
+         * private CA; it must hold at least one X.509 certificate. Default: none, the JDK's trust store only.
          */
         private String trustedCertificates;
 

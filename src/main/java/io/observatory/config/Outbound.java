@@ -7,9 +7,10 @@ import java.util.Objects;
 /**
  * A named egress path that probes go through: validated, immutable.
  *
- * @param tag unique, non-blank name; subject selectors match its prefix (Xray)
+ * @param tag unique, non-blank name without control characters; subject selectors match its prefix (Xray)
  * @param protocol how the path reaches the network
- * @param address proxy host name or IP literal; {@code null} for {@link Protocol#DIRECT}
+ * @param address proxy host name, IPv4 literal or IPv6 literal (without brackets); {@code null} for
+ *     {@link Protocol#DIRECT}
  * @param port proxy port 1–65535; {@code 0} for {@link Protocol#DIRECT}
  * @param username proxy user (HTTP Basic or SOCKS5 RFC 1929), or {@code null} for none
  * @param password proxy password, non-null exactly when {@code username} is
@@ -43,9 +44,16 @@ public record Outbound(
         return probeUrl != null ? probeUrl : observerUrl;
     }
 
-    /** Describes the path for log lines and error reasons, e.g. {@code socks 127.0.0.1:1080} or {@code direct}. */
+    /**
+     * Describes the path for log lines and error reasons, e.g. {@code socks 127.0.0.1:1080}, {@code http [::1]:3128}
+     * or {@code direct}.
+     */
     public String describe() {
-        return proxied() ? protocol.name().toLowerCase(Locale.ROOT) + " " + address + ":" + port : "direct";
+        if (!proxied()) {
+            return "direct";
+        }
+        String host = address.indexOf(':') >= 0 ? "[" + address + "]" : address;
+        return protocol.name().toLowerCase(Locale.ROOT) + " " + host + ":" + port;
     }
 
     /** Never prints the password. */

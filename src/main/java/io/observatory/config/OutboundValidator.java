@@ -11,7 +11,9 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * Turns {@code observatory.outbounds[*]} into {@link Outbound}s, rejecting what could not be probed.
+ * Turns {@code observatory.outbounds[*]} into {@link Outbound}s, rejecting what could not be probed: tags must be
+ * unique, non-blank and free of control characters; a proxy address is a host name or an IP literal without a port
+ * (an IPv6 literal may come with or without brackets and is kept without them).
  *
  * <p>A {@code direct} outbound takes no address, port or credentials: setting one is rejected rather than ignored,
  * because it usually means the protocol was forgotten or mistyped and probes would silently bypass the proxy.
@@ -21,6 +23,8 @@ final class OutboundValidator {
     static final String EXPECTED_PROTOCOL = Arrays.stream(Protocol.values())
             .map(protocol -> protocol.name().toLowerCase(Locale.ROOT))
             .collect(Collectors.joining(", ", "one of ", ""));
+
+    private static final String EXPECTED_ADDRESS = "the proxy's host name or IP address, without a port";
 
     private OutboundValidator() {
     }
@@ -50,6 +54,11 @@ final class OutboundValidator {
         if (ConfigChecks.isBlank(outbound.getTag())) {
             throw new InvalidConfigException(prefix + "tag", outbound.getTag(), "a non-blank tag");
         }
+        if (ConfigChecks.hasControlCharacter(outbound.getTag())) {
+            // A line break in a tag would split every log line that names the outbound.
+            throw new InvalidConfigException(prefix + "tag", outbound.getTag(),
+                    "a tag without control characters");
+        }
         if (outbound.getProtocol() == null) {
             throw new InvalidConfigException(prefix + "protocol", null, EXPECTED_PROTOCOL);
         }
@@ -63,9 +72,9 @@ final class OutboundValidator {
             checkUnsetForDirect(prefix + "password", password);
             return new Outbound(outbound.getTag(), Protocol.DIRECT, null, 0, null, null, probeUrl);
         }
-        if (ConfigChecks.isBlank(outbound.getAddress())) {
-            throw new InvalidConfigException(prefix + "address", outbound.getAddress(),
-                    "the proxy's host name or IP address");
+        String address = outbound.getAddress() == null ? null : ConfigChecks.hostOrIpLiteral(outbound.getAddress());
+        if (address == null) {
+            throw new InvalidConfigException(prefix + "address", outbound.getAddress(), EXPECTED_ADDRESS);
         }
         Integer port = outbound.getPort();
         if (port == null || port < 1 || port > 65_535) {
@@ -79,8 +88,7 @@ final class OutboundValidator {
             throw new InvalidConfigException(prefix + "username", outbound.getUsername(),
                     "a username, since " + prefix + "password is set");
         }
-        return new Outbound(outbound.getTag(), outbound.getProtocol(), outbound.getAddress(), port, username,
-                password, probeUrl);
+        return new Outbound(outbound.getTag(), outbound.getProtocol(), address, port, username, password, probeUrl);
     }
 
     private static void checkUnsetForDirect(String property, String value) {

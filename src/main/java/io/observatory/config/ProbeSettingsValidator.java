@@ -1,9 +1,13 @@
 package io.observatory.config;
 
 import io.observatory.config.ObservatoryProperties.ProbeProperties;
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.security.cert.CertificateException;
+import java.security.cert.CertificateFactory;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -11,14 +15,18 @@ import java.util.Map;
 /** Turns {@code observatory.probe} into {@link ProbeSettings}: concurrency bound, extra trusted CAs, headers. */
 final class ProbeSettingsValidator {
 
+    private static final String TRUSTED_CERTIFICATES = "observatory.probe.trusted-certificates";
+
+    private static final String EXPECTED_PEM = "a PEM file with at least one X.509 certificate";
+
     private ProbeSettingsValidator() {
     }
 
     /**
      * Validates {@code observatory.probe}.
      *
-     * @throws InvalidConfigException for max-concurrent below 1, a trusted-certificates file that is missing or
-     *     unreadable, or a header that could not be sent
+     * @throws InvalidConfigException for max-concurrent below 1, a trusted-certificates file that is missing,
+     *     unreadable or holds no X.509 certificate, or a header that could not be sent
      */
     static ProbeSettings validate(ProbeProperties probe) {
         if (probe.getMaxConcurrent() < 1) {
@@ -29,24 +37,40 @@ final class ProbeSettingsValidator {
                 headers(probe.getHeaders()));
     }
 
+    /**
+     * Checks that the file exists and holds at least one PEM (or DER) X.509 certificate, read as the prober will read
+     * it, so that a wrong file stops startup with one line instead of failing when the probe client is built.
+     */
     private static Path trustedCertificates(String location) {
         if (ConfigChecks.isBlank(location)) {
             return null;
         }
-        String property = "observatory.probe.trusted-certificates";
         Path path;
         try {
             path = Path.of(location);
         } catch (InvalidPathException e) {
-            throw new InvalidConfigException(property, location, "the path of a PEM file", e);
+            throw new InvalidConfigException(TRUSTED_CERTIFICATES, location, "the path of a PEM file", e);
         }
         if (!Files.isRegularFile(path)) {
-            throw new InvalidConfigException(property, location, "the path of an existing PEM file");
+            throw new InvalidConfigException(TRUSTED_CERTIFICATES, location, "the path of an existing PEM file");
         }
-        if (!Files.isReadable(path)) {
-            throw new InvalidConfigException(property, location, "a PEM file this process may read");
+        int certificates;
+        try (InputStream in = Files.newInputStream(path)) {
+            certificates = CertificateFactory.getInstance("X.509").generateCertificates(in).size();
+        } catch (IOException e) {
+            throw new InvalidConfigException(TRUSTED_CERTIFICATES, location, "a PEM file this process may read", e);
+        } catch (CertificateException e) {
+            throw new InvalidConfigException(TRUSTED_CERTIFICATES, location,
+                    EXPECTED_PEM + "; parse error: " + oneLine(e.getMessage()), e);
+        }
+        if (certificates == 0) {
+            throw new InvalidConfigException(TRUSTED_CERTIFICATES, location, EXPECTED_PEM + "; found none");
         }
         return path;
+    }
+
+    private static String oneLine(String message) {
+        return message == null ? "no details" : message.replaceAll("\\s+", " ").strip();
     }
 
     /**

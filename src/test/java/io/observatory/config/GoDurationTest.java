@@ -65,7 +65,7 @@ class GoDurationTest {
         return Stream.of(
                 Arguments.of("1000", "1000 " + UNIT),
                 Arguments.of("1.5", "1.5 " + UNIT),
-                Arguments.of("", "\"\" " + UNIT),
+                Arguments.of("", "(empty) " + UNIT),
                 Arguments.of(" 10s", "\" 10s\" " + UNIT),
                 Arguments.of("-", "- " + UNIT),
                 Arguments.of("s", "s " + UNIT),

@@ -10,7 +10,7 @@ class InvalidValueExceptionTest {
     @ParameterizedTest(name = "[{0}] -> {1}")
     @CsvSource(delimiter = '|', quoteCharacter = '\'', nullValues = "NULL", value = {
             "1000       | 1000 (expected: 1-65535)",
-            "''         | \"\" (expected: 1-65535)",
+            "''         | (empty) (expected: 1-65535)",
             "'  '       | \"  \" (expected: 1-65535)",
             "' 10s'     | \" 10s\" (expected: 1-65535)",
             "NULL       | (none) (expected: 1-65535)",

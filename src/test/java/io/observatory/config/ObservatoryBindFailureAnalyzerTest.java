@@ -2,13 +2,25 @@ package io.observatory.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.PropertySource;
+import org.springframework.core.io.ByteArrayResource;
 
 class ObservatoryBindFailureAnalyzerTest {
+
+    private static final String UNIT = "(expected: a duration with a unit, e.g. 10s, 1.5s, 2h45m, 300ms)";
+    private static final String OUTBOUND_KEYS = "tag, protocol, address, port, username, password, probe-url";
+    private static final String STANDARD_KEYS = "subject-selector, probe-url, probe-interval, enable-concurrency";
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withUserConfiguration(ObservatoryConfiguration.class);
@@ -25,7 +37,7 @@ class ObservatoryBindFailureAnalyzerTest {
             "observatory.burst.ping-config.sampling | ten | a whole number"})
     void analyzeWhenObservatoryValueCannotBindThenOneLineAndAction(String property, String value, String expected) {
         runner.withPropertyValues(property + "=" + value).run(context -> {
-            FailureAnalysis analysis = new ObservatoryBindFailureAnalyzer().analyze(context.getStartupFailure());
+            FailureAnalysis analysis = analyze(context.getStartupFailure());
 
             assertThat(analysis.getDescription()).isEqualTo(property + ": " + value + " (expected: " + expected + ")");
             assertThat(analysis.getAction()).startsWith("Update " + property + " in the application configuration")
@@ -36,8 +48,231 @@ class ObservatoryBindFailureAnalyzerTest {
     @Test
     void analyzeWhenPlaceholderUnresolvableThenLineShowsThePlaceholder() {
         runner.withPropertyValues("observatory.standard.probe-interval=${PROBE_INTERVAL}").run(context ->
-                assertThat(new ObservatoryBindFailureAnalyzer().analyze(context.getStartupFailure()).getDescription())
-                        .isEqualTo("observatory.standard.probe-interval: ${PROBE_INTERVAL} "
-                                + "(expected: a duration with a unit, e.g. 10s, 1.5s, 2h45m, 300ms)"));
+                assertThat(analyze(context.getStartupFailure()).getDescription())
+                        .isEqualTo("observatory.standard.probe-interval: ${PROBE_INTERVAL} " + UNIT));
+    }
+
+    @Test
+    void analyzeWhenYamlIntegerDurationThenSameUnitRequiredLineAsText() {
+        runner.withInitializer(context -> context.getEnvironment().getPropertySources().addFirst(
+                        new MapPropertySource("yaml", Map.of("observatory.standard.probe-interval", 1000))))
+                .run(context -> {
+                    FailureAnalysis analysis = analyze(context.getStartupFailure());
+
+                    assertThat(analysis.getDescription())
+                            .isEqualTo("observatory.standard.probe-interval: 1000 " + UNIT);
+                    assertThat(analysis.getAction()).isEqualTo("Update observatory.standard.probe-interval in the "
+                            + "application configuration (set in \"observatory.standard.probe-interval\" from "
+                            + "property source \"yaml\"). Expected: a duration with a unit, e.g. 10s, 1.5s, 2h45m, "
+                            + "300ms.");
+                });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "'probe-interval: 1000' | observatory.standard.probe-interval: 1000",
+            "'probe-interval: 1.5'  | observatory.standard.probe-interval: 1.5",
+            "'probe-interval: -5'   | observatory.standard.probe-interval: -5"})
+    void analyzeWhenYamlNumberDurationThenUnitRequired(String line, String property) {
+        yaml("observatory:\n  standard:\n    " + line + "\n").run(context ->
+                assertThat(analyze(context.getStartupFailure()).getDescription()).isEqualTo(property + " " + UNIT));
+    }
+
+    @Test
+    void analyzeWhenUnknownKeyThenOneLineListsKnownKeysOfItsSection() {
+        yaml("""
+                observatory:
+                  standard:
+                    probe-intreval: 5s
+                """).run(context -> {
+                    FailureAnalysis analysis = analyze(context.getStartupFailure());
+
+                    assertThat(analysis.getDescription()).isEqualTo("observatory.standard.probe-intreval: 5s "
+                            + "(expected: a known property of observatory.standard: " + STANDARD_KEYS + ")");
+                    assertThat(analysis.getAction()).isEqualTo("Update observatory.standard.probe-intreval in the "
+                            + "application configuration (set in Byte array resource [test.yml] - 3:21). Expected: "
+                            + "a known property of observatory.standard: " + STANDARD_KEYS + ".");
+                });
+    }
+
+    @Test
+    void analyzeWhenUnknownOutboundKeyThenOneLineListsOutboundKeys() {
+        yaml("""
+                observatory:
+                  outbounds:
+                    - tag: proxy_de
+                      protocol: socks
+                      proxy: x
+                """).run(context -> assertThat(analyze(context.getStartupFailure()).getDescription())
+                .isEqualTo("observatory.outbounds[0].proxy: x "
+                        + "(expected: a known property of observatory.outbounds[0]: " + OUTBOUND_KEYS + ")"));
+    }
+
+    @Test
+    void analyzeWhenUnknownTopLevelKeyThenOneLineListsSections() {
+        runner.withPropertyValues("observatory.probe-url=https://example.com/").run(context ->
+                assertThat(analyze(context.getStartupFailure()).getDescription())
+                        .isEqualTo("observatory.probe-url: https://example.com/ "
+                                + "(expected: a known property of observatory: outbounds, standard, burst, probe)"));
+    }
+
+    @Test
+    void analyzeWhenMisspelledPasswordKeyThenValueMasked() {
+        yaml("""
+                observatory:
+                  outbounds:
+                    - { tag: proxy_de, protocol: socks, address: 10.0.0.5, port: 1080, username: u, pasword: hunter2 }
+                """).run(context -> {
+                    FailureAnalysis analysis = analyze(context.getStartupFailure());
+
+                    assertThat(analysis.getDescription()).isEqualTo("observatory.outbounds[0].pasword: ****** "
+                            + "(expected: a known property of observatory.outbounds[0]: " + OUTBOUND_KEYS + ")");
+                    assertThat(analysis.getAction()).doesNotContain("hunter2");
+                });
+    }
+
+    @Test
+    void analyzeWhenOutboundsGivenAsMapThenOneLineSaysListExpected() {
+        yaml("""
+                observatory:
+                  outbounds:
+                    direct: { tag: direct, protocol: direct }
+                """).run(context -> assertThat(analyze(context.getStartupFailure()).getDescription())
+                .isEqualTo("observatory.outbounds: (a nested map) "
+                        + "(expected: a list of sections with " + OUTBOUND_KEYS + ")"));
+    }
+
+    @Test
+    void analyzeWhenOutboundsGivenAsListOfNamesThenOneLineSaysSectionExpected() {
+        yaml("""
+                observatory:
+                  outbounds: [direct]
+                """).run(context -> assertThat(analyze(context.getStartupFailure()).getDescription())
+                .isEqualTo("observatory.outbounds[0]: direct (expected: a section with " + OUTBOUND_KEYS + ")"));
+    }
+
+    @Test
+    void analyzeWhenOutboundsGivenAsWordThenOneLineSaysListExpected() {
+        yaml("""
+                observatory:
+                  outbounds: direct
+                """).run(context -> assertThat(analyze(context.getStartupFailure()).getDescription())
+                .isEqualTo("observatory.outbounds: direct (expected: a list of sections with " + OUTBOUND_KEYS + ")"));
+    }
+
+    @Test
+    void analyzeWhenSectionGivenAsWordThenOneLineSaysSectionExpected() {
+        yaml("""
+                observatory:
+                  standard: yes
+                """).run(context -> assertThat(analyze(context.getStartupFailure()).getDescription())
+                .isEqualTo("observatory.standard: true (expected: a section with " + STANDARD_KEYS + ")"));
+    }
+
+    @Test
+    void analyzeWhenSelectorGivenAsMapThenOneLineSaysListExpected() {
+        yaml("""
+                observatory:
+                  standard:
+                    subject-selector: { x: a }
+                """).run(context -> assertThat(analyze(context.getStartupFailure()).getDescription())
+                .isEqualTo("observatory.standard.subject-selector: (a nested map) (expected: a list of values)"));
+    }
+
+    @Test
+    void analyzeWhenDurationGivenAsListThenOneLineSaysListFound() {
+        yaml("""
+                observatory:
+                  standard:
+                    probe-interval: [1s, 2s]
+                """).run(context -> assertThat(analyze(context.getStartupFailure()).getDescription())
+                .isEqualTo("observatory.standard.probe-interval: (a list) " + UNIT));
+    }
+
+    @Test
+    void analyzeWhenPasswordGivenAsMapThenOneLineSaysMapFoundWithoutItsValue() {
+        yaml("""
+                observatory:
+                  outbounds:
+                    - { tag: proxy_de, protocol: socks, address: 10.0.0.5, port: 1080, username: u,
+                        password: { x: hunter2 } }
+                """).run(context -> {
+                    FailureAnalysis analysis = analyze(context.getStartupFailure());
+
+                    assertThat(analysis.getDescription()).isEqualTo(
+                            "observatory.outbounds[0].password: (a nested map) (expected: a single value)");
+                    assertThat(analysis.getAction()).doesNotContain("hunter2");
+                });
+    }
+
+    @Test
+    void analyzeWhenPortGivenAsMapThenOneLineSaysMapFound() {
+        yaml("""
+                observatory:
+                  outbounds:
+                    - { tag: proxy_de, protocol: socks, address: 10.0.0.5, port: { x: 1 } }
+                """).run(context -> assertThat(analyze(context.getStartupFailure()).getDescription())
+                .isEqualTo("observatory.outbounds[0].port: (a nested map) (expected: a whole number)"));
+    }
+
+    @Test
+    void analyzeWhenSectionGivenAsListThenOneLineSaysListFound() {
+        yaml("""
+                observatory:
+                  standard: [proxy_]
+                """).run(context -> assertThat(analyze(context.getStartupFailure()).getDescription())
+                .isEqualTo("observatory.standard: (a list) (expected: a section with " + STANDARD_KEYS + ")"));
+    }
+
+    @Test
+    void analyzeWhenSelectorEntryGivenAsMapThenOneLineSaysSingleValueExpected() {
+        yaml("""
+                observatory:
+                  standard:
+                    subject-selector:
+                      - { x: a }
+                """).run(context -> assertThat(analyze(context.getStartupFailure()).getDescription())
+                .isEqualTo("observatory.standard.subject-selector[0]: (a nested map) (expected: a single value)"));
+    }
+
+    @Test
+    void analyzeWhenNestedMapUnderSectionValueThenActionNamesItsOrigin() {
+        yaml("""
+                observatory:
+                  burst:
+                    ping-config:
+                      sampling: { x: 1 }
+                """).run(context -> {
+                    FailureAnalysis analysis = analyze(context.getStartupFailure());
+
+                    assertThat(analysis.getDescription()).isEqualTo(
+                            "observatory.burst.ping-config.sampling: (a nested map) (expected: a whole number)");
+                    assertThat(analysis.getAction()).isEqualTo("Update observatory.burst.ping-config.sampling in the "
+                            + "application configuration (set in Byte array resource [test.yml] - 4:22). "
+                            + "Expected: a whole number.");
+                });
+    }
+
+    @Test
+    void analyzeWhenUnrelatedFailureThenLeftToOtherAnalyzers() {
+        assertThat(analyze(new IllegalStateException("unrelated"))).isNull();
+    }
+
+    private static FailureAnalysis analyze(Throwable failure) {
+        return new ObservatoryBindFailureAnalyzer().analyze(failure);
+    }
+
+    /** A runner whose first property source is {@code document} as Spring Boot loads an application.yml. */
+    private ApplicationContextRunner yaml(String document) {
+        return runner.withInitializer(context -> {
+            try {
+                for (PropertySource<?> source : new YamlPropertySourceLoader().load("test.yml",
+                        new ByteArrayResource(document.getBytes(StandardCharsets.UTF_8), "test.yml"))) {
+                    context.getEnvironment().getPropertySources().addFirst(source);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
     }
 }

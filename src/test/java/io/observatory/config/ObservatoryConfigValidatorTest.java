@@ -7,10 +7,14 @@ import io.observatory.config.ObservatoryProperties.BurstProperties;
 import io.observatory.config.ObservatoryProperties.OutboundProperties;
 import io.observatory.config.ObservatoryProperties.PingConfigProperties;
 import io.observatory.config.ObservatoryProperties.StandardProperties;
+import io.observatory.testing.TestTls;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.cert.CertificateException;
+import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -19,8 +23,13 @@ import java.util.Map;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class ObservatoryConfigValidatorTest {
+
+    private static final String EXPECTED_URL =
+            "(expected: an absolute http or https URL with a host, e.g. https://example.com/generate_204)";
 
     private final ObservatoryProperties properties = new ObservatoryProperties();
     private final List<String> warnings = new ArrayList<>();
@@ -101,7 +110,7 @@ class ObservatoryConfigValidatorTest {
         @Test
         void validateWhenTagEmptyThenError() {
             addOutbound("", Protocol.DIRECT, null, null);
-            assertInvalid("observatory.outbounds[0].tag: \"\" (expected: a non-blank tag)");
+            assertInvalid("observatory.outbounds[0].tag: (empty) (expected: a non-blank tag)");
         }
 
         @Test
@@ -127,9 +136,54 @@ class ObservatoryConfigValidatorTest {
         }
 
         @Test
+        void validateWhenTagHasLineBreakThenOneLineRejectsControlCharacters() {
+            addOutbound("a\nb", Protocol.DIRECT, null, null);
+            assertInvalid("observatory.outbounds[0].tag: \"a\\nb\" (expected: a tag without control characters)");
+        }
+
+        @Test
+        void validateWhenTagHasTabThenOneLineRejectsControlCharacters() {
+            addOutbound("proxy\tde", Protocol.DIRECT, null, null);
+            assertInvalid("observatory.outbounds[0].tag: \"proxy\\tde\" "
+                    + "(expected: a tag without control characters)");
+        }
+
+        @Test
         void validateWhenProxyWithoutAddressThenError() {
             addOutbound("proxy_de", Protocol.SOCKS, null, 1080);
-            assertInvalid("observatory.outbounds[0].address: (none) (expected: the proxy's host name or IP address)");
+            assertInvalid("observatory.outbounds[0].address: (none) "
+                    + "(expected: the proxy's host name or IP address, without a port)");
+        }
+
+        @ParameterizedTest(name = "{0}")
+        @CsvSource({
+                "127.0.0.1:1080",
+                "proxy.example:1080",
+                "[::1]:1080",
+                "10.0.0.256",
+                "1.2.3",
+                "proxy host",
+                "http://10.0.0.5",
+                "[proxy.example]"})
+        void validateWhenAddressIsNotHostOrIpThenOneLineSaysWithoutPort(String address) {
+            addOutbound("proxy_de", Protocol.SOCKS, address, 1080);
+            assertInvalid("observatory.outbounds[0].address: " + address
+                    + " (expected: the proxy's host name or IP address, without a port)");
+        }
+
+        @ParameterizedTest(name = "{0}")
+        @CsvSource({
+                "10.0.0.5, 10.0.0.5",
+                "proxy-1.example.com, proxy-1.example.com",
+                "my_proxy.internal, my_proxy.internal",
+                "localhost, localhost",
+                "::1, ::1",
+                "[::1], ::1",
+                "[2001:db8::5], 2001:db8::5",
+                "fe80::1%eth0, fe80::1%eth0"})
+        void validateWhenAddressIsHostOrIpThenKeptWithoutBrackets(String address, String kept) {
+            addOutbound("proxy_de", Protocol.SOCKS, address, 1080);
+            assertThat(validate().outbounds().get(0).address()).isEqualTo(kept);
         }
 
         @Test
@@ -182,6 +236,15 @@ class ObservatoryConfigValidatorTest {
         }
 
         @Test
+        void validateWhenPasswordEmptyWithUsernameThenErrorSaysEmptyNotMasked() {
+            OutboundProperties outbound = addOutbound("proxy_de", Protocol.SOCKS, "10.0.0.5", 1080);
+            outbound.setUsername("u");
+            outbound.setPassword("");
+            assertInvalid("observatory.outbounds[0].password: (empty) "
+                    + "(expected: a password, since observatory.outbounds[0].username is set)");
+        }
+
+        @Test
         void validateWhenPasswordWithoutUsernameThenErrorDoesNotPrintPassword() {
             addOutbound("proxy_de", Protocol.SOCKS, "10.0.0.5", 1080).setPassword("s3cret");
             assertInvalid("observatory.outbounds[0].username: (none) "
@@ -191,8 +254,45 @@ class ObservatoryConfigValidatorTest {
         @Test
         void validateWhenProbeUrlNotHttpThenError() {
             addOutbound("proxy_de", Protocol.SOCKS, "10.0.0.5", 1080).setProbeUrl("ftp://10.0.0.1/health");
-            assertInvalid("observatory.outbounds[0].probe-url: ftp://10.0.0.1/health "
-                    + "(expected: an absolute http or https URL with a host, e.g. https://example.com/generate_204)");
+            assertInvalid("observatory.outbounds[0].probe-url: ftp://10.0.0.1/health " + EXPECTED_URL);
+        }
+
+        @ParameterizedTest(name = "{0}")
+        @CsvSource({"http://127.0.0.1:99999/", "http://127.0.0.1:0/", "https://127.0.0.1:99999999999/health"})
+        void validateWhenProbeUrlPortOutOfRangeThenOneLineNamesPortRange(String url) {
+            addOutbound("direct", Protocol.DIRECT, null, null).setProbeUrl(url);
+            assertInvalid("observatory.outbounds[0].probe-url: " + url + " (expected: port 1-65535)");
+        }
+
+        @Test
+        void validateWhenProbeUrlPortInRangeThenKept() {
+            addOutbound("direct", Protocol.DIRECT, null, null).setProbeUrl("http://127.0.0.1:65535/");
+            assertThat(validate().outbounds().get(0).probeUrl()).isEqualTo(URI.create("http://127.0.0.1:65535/"));
+        }
+
+        @Test
+        void validateWhenProbeUrlHostHasUnderscoreThenOneLineSaysUnderscoreUnsupported() {
+            addOutbound("direct", Protocol.DIRECT, null, null).setProbeUrl("http://my_host.example/");
+            assertInvalid("observatory.outbounds[0].probe-url: http://my_host.example/ (expected: a host name of "
+                    + "letters, digits, '-' and '.' ('_' is not supported in probe URLs))");
+        }
+
+        @Test
+        void validateWhenProbeUrlWithPasswordHasBadPortThenPasswordMasked() {
+            addOutbound("direct", Protocol.DIRECT, null, null).setProbeUrl("http://user:s3cret@127.0.0.1:0/");
+            assertThatThrownBy(ObservatoryConfigValidatorTest.this::validate)
+                    .hasMessage("observatory.outbounds[0].probe-url: http://user:******@127.0.0.1:0/ "
+                            + "(expected: port 1-65535)")
+                    .message().doesNotContain("s3cret");
+        }
+
+        @Test
+        void validateWhenUnparsableProbeUrlWithPasswordThenMaskedInMessageAndCause() {
+            addOutbound("direct", Protocol.DIRECT, null, null).setProbeUrl("http://user:s3cret@ho st/");
+            assertThatThrownBy(ObservatoryConfigValidatorTest.this::validate)
+                    .hasMessage("observatory.outbounds[0].probe-url: http://user:******@ho st/ " + EXPECTED_URL)
+                    .cause().hasMessageNotContaining("s3cret")
+                    .hasMessageContaining("http://user:******@ho st/");
         }
     }
 
@@ -222,6 +322,48 @@ class ObservatoryConfigValidatorTest {
         }
 
         @Test
+        void validateWhenProbeIntervalBelowOneSecondThenKeptWithOneWarning() {
+            standard().setProbeInterval(Duration.ofNanos(1));
+
+            assertThat(validate().standard().orElseThrow().probeInterval()).isEqualTo(Duration.ofNanos(1));
+            assertThat(warnings).containsExactly("observatory.standard.probe-interval: 1ns is very short: "
+                    + "outbounds may be probed more than once a second");
+        }
+
+        @Test
+        void validateWhenProbeIntervalJustBelowOneSecondThenWarningInGoForm() {
+            standard().setProbeInterval(Duration.ofMillis(999));
+
+            validate();
+
+            assertThat(warnings).containsExactly("observatory.standard.probe-interval: 999ms is very short: "
+                    + "outbounds may be probed more than once a second");
+        }
+
+        @Test
+        void validateWhenProbeIntervalOneSecondThenNoWarning() {
+            standard().setProbeInterval(Duration.ofSeconds(1));
+
+            validate();
+
+            assertThat(warnings).isEmpty();
+        }
+
+        @Test
+        void validateWhenProbeIntervalLongestGoDurationThenKeptWithoutLimit() {
+            standard().setProbeInterval(Duration.ofNanos(Long.MAX_VALUE));
+            assertThat(validate().standard().orElseThrow().probeInterval())
+                    .isEqualTo(Duration.ofNanos(Long.MAX_VALUE));
+        }
+
+        @Test
+        void validateWhenProbeUrlWithPasswordHasBadPortThenPasswordMasked() {
+            standard().setProbeUrl("https://user:s3cret@example.com:99999/generate_204");
+            assertInvalid("observatory.standard.probe-url: https://user:******@example.com:99999/generate_204 "
+                    + "(expected: port 1-65535)");
+        }
+
+        @Test
         void validateWhenProbeUrlBlankThenDefault() {
             standard().setProbeUrl("  ");
             assertThat(validate().standard().orElseThrow().probeUrl())
@@ -238,7 +380,7 @@ class ObservatoryConfigValidatorTest {
         @Test
         void validateWhenSelectorEntryBlankThenError() {
             standard("proxy_", "");
-            assertInvalid("observatory.standard.subject-selector[1]: \"\" (expected: a non-blank tag prefix)");
+            assertInvalid("observatory.standard.subject-selector[1]: (empty) (expected: a non-blank tag prefix)");
         }
 
         @Test
@@ -316,21 +458,74 @@ class ObservatoryConfigValidatorTest {
         void validateWhenIntervalNegativeThenError() {
             burst().setInterval(Duration.ofMinutes(-1));
             assertInvalid("observatory.burst.ping-config.interval: -1m0s "
-                    + "(expected: a positive duration, or 0 for the default 1m0s)");
+                    + "(expected: a positive duration up to 24h0m0s, or 0 for the default 1m0s)");
+        }
+
+        @Test
+        void validateWhenIntervalAboveLimitThenOneLineNamesLimit() {
+            burst().setInterval(Duration.ofHours(2_562_047));
+            assertInvalid("observatory.burst.ping-config.interval: 2562047h0m0s "
+                    + "(expected: a positive duration up to 24h0m0s, or 0 for the default 1m0s)");
+        }
+
+        @Test
+        void validateWhenIntervalJustAboveLimitThenOneLineNamesLimit() {
+            burst().setInterval(Duration.ofHours(24).plusNanos(1));
+            assertInvalid("observatory.burst.ping-config.interval: 24h0m0.000000001s "
+                    + "(expected: a positive duration up to 24h0m0s, or 0 for the default 1m0s)");
+        }
+
+        @Test
+        void validateWhenIntervalAndSamplingAtLimitsThenCycleAndValidityComputable() {
+            PingConfigProperties ping = burst();
+            ping.setInterval(Duration.ofHours(24));
+            ping.setSampling(1_000);
+
+            PingConfig config = validate().burst().orElseThrow().pingConfig();
+
+            assertThat(config.cycle()).isEqualTo(Duration.ofDays(1_000));
+            assertThat(config.validity().toNanos()).isEqualTo(Duration.ofDays(2_000).toNanos());
         }
 
         @Test
         void validateWhenTimeoutNegativeThenError() {
             burst().setTimeout(Duration.ofMillis(-300));
             assertInvalid("observatory.burst.ping-config.timeout: -300ms "
-                    + "(expected: a positive duration, or 0 for the default 5s)");
+                    + "(expected: a positive duration up to 10m0s, or 0 for the default 5s)");
+        }
+
+        @Test
+        void validateWhenTimeoutAboveLimitThenOneLineNamesLimit() {
+            burst().setTimeout(Duration.ofMinutes(10).plusMillis(1));
+            assertInvalid("observatory.burst.ping-config.timeout: 10m0.001s "
+                    + "(expected: a positive duration up to 10m0s, or 0 for the default 5s)");
+        }
+
+        @Test
+        void validateWhenTimeoutAtLimitThenKept() {
+            burst().setTimeout(Duration.ofMinutes(10));
+            assertThat(validate().burst().orElseThrow().pingConfig().timeout()).isEqualTo(Duration.ofMinutes(10));
         }
 
         @Test
         void validateWhenSamplingNegativeThenError() {
             burst().setSampling(-1);
             assertInvalid("observatory.burst.ping-config.sampling: -1 "
-                    + "(expected: a positive number of samples, or 0 for the default 10)");
+                    + "(expected: 1-1000 samples, or 0 for the default 10)");
+        }
+
+        @ParameterizedTest(name = "{0}")
+        @CsvSource({"1001", "20000000", "2000000000"})
+        void validateWhenSamplingAboveLimitThenOneLineNamesLimit(int sampling) {
+            burst().setSampling(sampling);
+            assertInvalid("observatory.burst.ping-config.sampling: " + sampling
+                    + " (expected: 1-1000 samples, or 0 for the default 10)");
+        }
+
+        @Test
+        void validateWhenSamplingAtLimitThenKept() {
+            burst().setSampling(1_000);
+            assertThat(validate().burst().orElseThrow().pingConfig().sampling()).isEqualTo(1_000);
         }
 
         @Test
@@ -342,14 +537,26 @@ class ObservatoryConfigValidatorTest {
         @Test
         void validateWhenHttpMethodEmptyThenError() {
             burst().setHttpMethod("");
-            assertInvalid("observatory.burst.ping-config.http-method: \"\" (expected: an HTTP method such as HEAD or GET)");
+            assertInvalid("observatory.burst.ping-config.http-method: (empty) "
+                    + "(expected: an HTTP method such as HEAD or GET)");
         }
 
         @Test
         void validateWhenDestinationHasNoHostThenError() {
             burst().setDestination("http://");
-            assertInvalid("observatory.burst.ping-config.destination: http:// "
-                    + "(expected: an absolute http or https URL with a host, e.g. https://example.com/generate_204)");
+            assertInvalid("observatory.burst.ping-config.destination: http:// " + EXPECTED_URL);
+        }
+
+        @Test
+        void validateWhenDestinationPortZeroThenOneLineNamesPortRange() {
+            burst().setDestination("http://127.0.0.1:0/");
+            assertInvalid("observatory.burst.ping-config.destination: http://127.0.0.1:0/ (expected: port 1-65535)");
+        }
+
+        @Test
+        void validateWhenConnectivityWithPasswordIsNotHttpThenPasswordMasked() {
+            burst().setConnectivity("ftp://user:s3cret@10.0.0.1/");
+            assertInvalid("observatory.burst.ping-config.connectivity: ftp://user:******@10.0.0.1/ " + EXPECTED_URL);
         }
 
         @Test
@@ -406,11 +613,49 @@ class ObservatoryConfigValidatorTest {
         }
 
         @Test
-        void validateWhenTrustedCertificatesExistThenPath() throws IOException {
-            Path pem = Files.writeString(directory.resolve("ca.pem"), "-----BEGIN CERTIFICATE-----\n");
+        void validateWhenTrustedCertificatesHoldCertificateThenPath() {
+            Path pem = TestTls.certificatePath();
             properties.getProbe().setTrustedCertificates(pem.toString());
 
             assertThat(validate().probe().trustedCertificates()).isEqualTo(pem);
+        }
+
+        @Test
+        void validateWhenTrustedCertificatesEmptyThenOneLineFoundNone() throws IOException {
+            Path empty = Files.createFile(directory.resolve("empty.pem"));
+            properties.getProbe().setTrustedCertificates(empty.toString());
+            assertInvalid("observatory.probe.trusted-certificates: " + empty
+                    + " (expected: a PEM file with at least one X.509 certificate; found none)");
+        }
+
+        @Test
+        void validateWhenTrustedCertificatesIsRandomTextThenOneLineParseError() throws IOException {
+            Path text = Files.writeString(directory.resolve("notes.pem"), "not a certificate\nat all\n");
+            properties.getProbe().setTrustedCertificates(text.toString());
+            assertInvalid("observatory.probe.trusted-certificates: " + text + " (expected: a PEM file with at least "
+                    + "one X.509 certificate; parse error: " + parseError(text) + ")");
+        }
+
+        @Test
+        void validateWhenTrustedCertificatesIsPrivateKeyOnlyThenOneLineParseError() {
+            Path key = TestTls.privateKeyPath();
+            properties.getProbe().setTrustedCertificates(key.toString());
+            assertThatThrownBy(ObservatoryConfigValidatorTest.this::validate)
+                    .isInstanceOf(InvalidConfigException.class)
+                    .hasMessage("observatory.probe.trusted-certificates: " + key + " (expected: a PEM file with at "
+                            + "least one X.509 certificate; parse error: " + parseError(key) + ")")
+                    .hasCauseInstanceOf(CertificateException.class)
+                    .message().doesNotContain("\n");
+        }
+
+        /** The JDK's own one-line message for the file, so that the expectation does not depend on the JDK. */
+        private String parseError(Path file) {
+            try (InputStream in = Files.newInputStream(file)) {
+                CertificateFactory.getInstance("X.509").generateCertificates(in);
+            } catch (IOException | CertificateException e) {
+                return e.getMessage().replaceAll("\\s+", " ").strip();
+            }
+            throw new AssertionError(file + " parsed");
         }
 
         @Test

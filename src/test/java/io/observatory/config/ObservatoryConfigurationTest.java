@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -19,6 +20,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.MapPropertySource;
 
 @ExtendWith(OutputCaptureExtension.class)
 class ObservatoryConfigurationTest {
@@ -107,6 +109,40 @@ class ObservatoryConfigurationTest {
     }
 
     @Test
+    void contextWhenShortProbeIntervalThenWarningLoggedOnceAtWarn(CapturedOutput output) {
+        runner.withPropertyValues("observatory.standard.probe-interval=1ns").run(context ->
+                assertThat(context.getBean(ObservatoryConfig.class).standard().orElseThrow().probeInterval())
+                        .isEqualTo(Duration.ofNanos(1)));
+
+        String warning = "observatory.standard.probe-interval: 1ns is very short: "
+                + "outbounds may be probed more than once a second";
+        assertThat(output.getAll().lines().filter(line -> line.contains(warning)))
+                .singleElement().asString().contains("WARN");
+    }
+
+    @Test
+    void contextWhenYamlIntegerZeroDurationsThenDefaultsAsForGoZero() {
+        runner.withInitializer(context -> context.getEnvironment().getPropertySources().addFirst(
+                        new MapPropertySource("yaml", Map.of(
+                                "observatory.burst.ping-config.interval", 0,
+                                "observatory.burst.ping-config.timeout", 0))))
+                .run(context -> {
+                    PingConfig ping = context.getBean(ObservatoryConfig.class).burst().orElseThrow().pingConfig();
+                    assertThat(ping.interval()).isEqualTo(PingConfig.DEFAULT_INTERVAL);
+                    assertThat(ping.timeout()).isEqualTo(PingConfig.DEFAULT_TIMEOUT);
+                });
+    }
+
+    @Test
+    void contextWhenOtherDurationPropertyIsYamlIntegerThenSpringMillisecondsKept() {
+        runner.withUserConfiguration(OtherConfiguration.class)
+                .withInitializer(context -> context.getEnvironment().getPropertySources().addFirst(
+                        new MapPropertySource("yaml", Map.of("other.bare", 30))))
+                .run(context -> assertThat(context.getBean(OtherProperties.class).getBare())
+                        .isEqualTo(Duration.ofMillis(30)));
+    }
+
+    @Test
     void contextWhenOtherDurationPropertyThenGoSyntaxAddedAndBareNumberKeepsSpringMeaning() {
         runner.withUserConfiguration(OtherConfiguration.class)
                 .withPropertyValues("other.go=1.5s", "other.bare=30")
@@ -140,6 +176,30 @@ class ObservatoryConfigurationTest {
                         + "\"observatory.standard.probe-interval\" from property source \"commandLineArgs\"). "
                         + "Expected: a duration with a unit, e.g. 10s, 1.5s, 2h45m, 300ms."));
         assertThat(output).doesNotContain("Failed to bind properties under");
+    }
+
+    @Test
+    void startupWhenUnknownKeyThenReportIsOneLineWinningOverSpringUnboundReport(CapturedOutput output) {
+        assertStartupFails("--observatory.standard.probe-intreval=5s");
+
+        String expected = "a known property of observatory.standard: subject-selector, probe-url, probe-interval, "
+                + "enable-concurrency";
+        assertThat(output).contains(report(
+                "observatory.standard.probe-intreval: 5s (expected: " + expected + ")",
+                "Update observatory.standard.probe-intreval in the application configuration (set in "
+                        + "\"observatory.standard.probe-intreval\" from property source \"commandLineArgs\"). "
+                        + "Expected: " + expected + "."));
+        assertThat(output).doesNotContain("were left unbound");
+    }
+
+    @Test
+    void startupWhenSamplingAboveLimitThenReportIsOneLineNamingLimit(CapturedOutput output) {
+        assertStartupFails("--observatory.burst.ping-config.sampling=20000000");
+
+        assertThat(output).contains(report(
+                "observatory.burst.ping-config.sampling: 20000000 (expected: 1-1000 samples, or 0 for the default 10)",
+                "Update observatory.burst.ping-config.sampling in the application configuration. "
+                        + "Expected: 1-1000 samples, or 0 for the default 10."));
     }
 
     @Test

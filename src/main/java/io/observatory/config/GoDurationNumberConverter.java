@@ -1,0 +1,31 @@
+package io.observatory.config;
+
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationPropertiesBinding;
+import org.springframework.core.convert.converter.Converter;
+
+/**
+ * Binds a number given for a {@link Duration} property, as YAML reads {@code probe-interval: 1000} or
+ * {@code probe-interval: 0}, by the same rule as text ({@link GoDuration#parse(String)} of the number as written):
+ * {@code 0} is zero, as Go accepts a bare {@code "0"}; any other number lacks a unit and is rejected with
+ * {@code 1000 (expected: a duration with a unit, e.g. 10s, 1.5s, 2h45m, 300ms)}.
+ *
+ * <p>Without it a YAML number would skip {@link GoDurationConverter} (which only sees text) and reach Spring's own
+ * number conversion. As with that converter, a rejected value falls back to Spring's conversion, so only properties
+ * annotated {@code @DurationFormat(DurationStyle.ISO8601)}, as every {@code observatory.*} duration is, fail with this
+ * converter's message; other properties keep Spring's meaning of a number (milliseconds). Register it through
+ * {@link ObservatoryConfiguration}.
+ */
+@ConfigurationPropertiesBinding
+public final class GoDurationNumberConverter implements Converter<Number, Duration> {
+
+    /**
+     * Reads {@code 0} as zero.
+     *
+     * @throws InvalidValueException for any other number, e.g. {@code 1000}
+     */
+    @Override
+    public Duration convert(Number source) {
+        return GoDuration.parse(source.toString());
+    }
+}

@@ -1,0 +1,80 @@
+package io.observatory.config;
+
+import java.net.URI;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/**
+ * Keeps secrets out of text the service prints: configuration error lines, warnings and log lines.
+ *
+ * <p>A URL keeps its user name and loses its password, as Go's {@code url.URL.Redacted()} does (Xray users know that
+ * form): {@code http://user:s3cret@host/} prints as {@code http://user:******@host/}. A property whose name looks like
+ * it holds a secret (a password, token, key, credential or authorization) prints as {@link #MASK}.
+ */
+public final class Redaction {
+
+    /** What a secret prints as. */
+    public static final String MASK = "******";
+
+    /**
+     * Name fragments of properties that hold secrets: {@code password} and its usual misspellings ({@code pasword},
+     * {@code passwd}, {@code pwd}), {@code secret}, {@code token}, {@code key}, {@code credential},
+     * {@code authorization}. A heuristic, so that a misspelled key does not print the password it holds.
+     */
+    private static final Pattern SECRET_NAME = Pattern.compile("pass|pa?s+w|pwd|secret|token|key|cred|auth");
+
+    private Redaction() {
+    }
+
+    /**
+     * Returns the URL as text with the password of its user-info masked, e.g. {@code http://user:******@host/}; a URL
+     * without a password, or with an empty one, prints unchanged.
+     */
+    public static String redact(URI url) {
+        return redact(url.toString());
+    }
+
+    /**
+     * Returns {@code text} with the password of a leading {@code scheme://user:password@} masked; works on text that
+     * is not a valid URI too (what a user configured). Follows Go's {@code url.Parse}: the user-info ends at the last
+     * {@code @} of the authority and the password starts after its first {@code :}. Text without a password, or
+     * {@code null}, is returned unchanged.
+     */
+    public static String redact(String text) {
+        if (text == null) {
+            return null;
+        }
+        int schemeEnd = text.indexOf("://");
+        if (schemeEnd < 0 || indexOfAny(text, "/?#", 0, schemeEnd) >= 0) {
+            return text;
+        }
+        int authorityStart = schemeEnd + 3;
+        int authorityEnd = indexOfAny(text, "/?#", authorityStart, text.length());
+        int at = text.lastIndexOf('@', (authorityEnd < 0 ? text.length() : authorityEnd) - 1);
+        if (at < authorityStart) {
+            return text;
+        }
+        int colon = text.indexOf(':', authorityStart);
+        if (colon < 0 || colon + 1 >= at) {
+            return text;
+        }
+        return text.substring(0, colon + 1) + MASK + text.substring(at);
+    }
+
+    /**
+     * Returns {@code true} when a property of this name holds a secret whose value must not be printed, e.g.
+     * {@code observatory.outbounds[0].password} or {@code observatory.probe.headers[Authorization]}.
+     */
+    public static boolean isSecretName(String propertyName) {
+        return SECRET_NAME.matcher(propertyName.toLowerCase(Locale.ROOT)).find();
+    }
+
+    private static int indexOfAny(String text, String characters, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (characters.indexOf(text.charAt(i)) >= 0) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}

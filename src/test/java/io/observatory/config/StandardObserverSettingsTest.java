@@ -1,0 +1,20 @@
+package io.observatory.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class StandardObserverSettingsTest {
+
+    @Test
+    void toStringWhenPrintedThenGoDurationAndNoPassword() {
+        StandardObserverSettings settings = new StandardObserverSettings(List.of("proxy_"),
+                URI.create("http://user:s3cret@10.0.0.1/ready"), Duration.ofHours(2), true);
+
+        assertThat(settings).hasToString("StandardObserverSettings[subjectSelector=[proxy_], "
+                + "probeUrl=http://user:******@10.0.0.1/ready, probeInterval=2h0m0s, enableConcurrency=true]");
+    }
+}
