@@ -1,8 +1,10 @@
 package io.observatory.observer;
 
 import io.observatory.config.BurstObserverSettings;
+import io.observatory.config.GoDuration;
 import io.observatory.config.Outbound;
 import io.observatory.config.PingConfig;
+import io.observatory.config.Redaction;
 import io.observatory.probe.ProbeRequest;
 import io.observatory.probe.ProbeResult;
 import io.observatory.probe.Prober;
@@ -95,7 +97,8 @@ public final class BurstObserver implements Observer {
             return;
         }
         log.info("burst observer started: selector {}, destination {}, {} samples per {} cycle, method {}", selector,
-                ping.destination(), ping.sampling(), ping.cycle(), ping.httpMethod());
+                Redaction.redact(ping.destination()), ping.sampling(), GoDuration.format(ping.cycle()),
+                ping.httpMethod());
         scheduler.execute(() -> {
             for (Outbound outbound : select()) {
                 probe(outbound);
@@ -189,7 +192,7 @@ public final class BurstObserver implements Observer {
         if (!networkDown) {
             networkDown = true;
             log.warn("network is down: connectivity check {} failed too ({}); discarding failed samples until it"
-                    + " answers again", ping.connectivity(), connectivity.error().reason());
+                    + " answers again", Redaction.redact(ping.connectivity()), connectivity.error().reason());
         }
     }
 
@@ -197,7 +200,7 @@ public final class BurstObserver implements Observer {
         if (networkDown) {
             networkDown = false;
             log.info("network is up again: connectivity check {} answers; recording failed samples again",
-                    ping.connectivity());
+                    Redaction.redact(ping.connectivity()));
         }
     }
 

@@ -1,6 +1,8 @@
 package io.observatory.observer;
 
+import io.observatory.config.GoDuration;
 import io.observatory.config.Outbound;
+import io.observatory.config.Redaction;
 import io.observatory.config.StandardObserverSettings;
 import io.observatory.probe.ProbeRequest;
 import io.observatory.probe.ProbeResult;
@@ -80,7 +82,7 @@ public final class StandardObserver implements Observer {
             return;
         }
         log.info("standard observer started: selector {}, probe URL {}, interval {}, {} mode", selector,
-                settings.probeUrl(), settings.probeInterval(),
+                Redaction.redact(settings.probeUrl()), GoDuration.format(settings.probeInterval()),
                 settings.enableConcurrency() ? "concurrent" : "sequential");
         scheduler.execute(this::round);
     }

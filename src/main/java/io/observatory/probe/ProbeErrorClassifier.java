@@ -5,6 +5,7 @@ import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.PrematureChannelClosureException;
 import io.netty.handler.proxy.HttpProxyHandler.HttpProxyConnectException;
 import io.netty.handler.proxy.ProxyConnectException;
+import io.observatory.config.GoDuration;
 import io.observatory.config.Outbound;
 import io.observatory.config.Protocol;
 import io.observatory.probe.ProbeError.Hop;
@@ -156,7 +157,7 @@ final class ProbeErrorClassifier {
 
     private static ProbeError deadline(ProbeRequest request, PhaseTimer timer) {
         List<Throwable> chain = List.of();
-        String after = " within " + request.timeout().toMillis() + " ms";
+        String after = " within " + GoDuration.format(request.timeout());
         Outbound outbound = request.outbound();
         if (!timer.isConnected()) {
             Hop hop = outbound.proxied() ? Hop.PROXY : Hop.TARGET;

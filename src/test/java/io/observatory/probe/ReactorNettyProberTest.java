@@ -178,7 +178,7 @@ class ReactorNettyProberTest {
 
         assertThat(result.error().kind()).isEqualTo(Kind.RESPONSE_TIMEOUT);
         assertThat(result.error().reason()).isEqualTo("outbound d (direct): no response headers from 127.0.0.1:"
-                + http.port() + " within 400 ms");
+                + http.port() + " within 400ms");
         assertThat(result.rttNanos()).isBetween(timeout.toNanos(), timeout.plusSeconds(1).toNanos());
     }
 
