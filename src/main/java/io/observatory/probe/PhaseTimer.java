@@ -14,6 +14,7 @@ final class PhaseTimer {
     private final boolean resolvesLocally;
     private final long startNanos;
     // volatile: set on the event loop, read by the completing thread (the deadline may fire on another thread).
+    private volatile long resolveStartNanos = UNSET;
     private volatile long connectStartNanos = UNSET;
     private volatile long connectedNanos = UNSET;
     private volatile long proxyDoneNanos = UNSET;
@@ -22,13 +23,17 @@ final class PhaseTimer {
 
     /**
      * @param ticker monotonic clock
-     * @param resolvesLocally whether the first hop is a host name resolved here (not an IP literal); without local
-     *     resolution the time before connect is channel setup, not DNS, and is not reported as a phase
+     * @param resolvesLocally whether the first hop is a host name resolved here (not an IP literal); only then is a
+     *     DNS phase reported
      */
     PhaseTimer(Ticker ticker, boolean resolvesLocally) {
         this.ticker = ticker;
         this.resolvesLocally = resolvesLocally;
         this.startNanos = ticker.nanoTime();
+    }
+
+    void resolveStarted() {
+        resolveStartNanos = ticker.nanoTime();
     }
 
     void connectStarted() {
@@ -72,9 +77,24 @@ final class PhaseTimer {
         return ticker.nanoTime() - startNanos;
     }
 
+    /**
+     * Nanoseconds from the probe's first network operation (local name resolution, else the TCP connect) until now:
+     * the path's RTT, without the client's own connection setup, comparable to what curl or Go's client measure.
+     * Before any network operation, the time since the probe started.
+     */
+    long rttNanos() {
+        long now = ticker.nanoTime();
+        long networkStart = dnsMeasured() ? resolveStartNanos : connectStartNanos;
+        return now - (networkStart == UNSET ? startNanos : networkStart);
+    }
+
+    private boolean dnsMeasured() {
+        return resolvesLocally && resolveStartNanos != UNSET;
+    }
+
     /** The phases reached so far. */
     ProbePhases phases() {
-        long dns = resolvesLocally ? span(startNanos, connectStartNanos) : ProbePhases.NOT_MEASURED;
+        long dns = dnsMeasured() ? span(resolveStartNanos, connectStartNanos) : ProbePhases.NOT_MEASURED;
         long connect = span(connectStartNanos, connectedNanos);
         long proxy = span(connectedNanos, proxyDoneNanos);
         long readyFrom = proxyDoneNanos != UNSET ? proxyDoneNanos : connectedNanos;

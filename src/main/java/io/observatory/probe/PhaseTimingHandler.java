@@ -6,10 +6,11 @@ import io.netty.channel.ChannelPromise;
 import io.netty.handler.proxy.ProxyHandler;
 import io.netty.handler.ssl.SslHandler;
 import java.net.SocketAddress;
+import reactor.netty.Connection;
 
 /**
- * Sits at the head of a probe connection's pipeline and stamps the connect, proxy handshake and TLS handshake
- * boundaries on the probe's {@link PhaseTimer}.
+ * Sits at the head of a probe connection's pipeline and stamps the name resolution, connect, proxy handshake and TLS
+ * handshake boundaries on the probe's {@link PhaseTimer}.
  */
 final class PhaseTimingHandler extends ChannelDuplexHandler {
 
@@ -17,6 +18,14 @@ final class PhaseTimingHandler extends ChannelDuplexHandler {
 
     PhaseTimingHandler(PhaseTimer timer) {
         this.timer = timer;
+    }
+
+    /** Stamps the start of name resolution on the timer of the probe that owns {@code connection}, if any. */
+    static void resolveStarted(Connection connection) {
+        PhaseTimingHandler handler = connection.channel().pipeline().get(PhaseTimingHandler.class);
+        if (handler != null) {
+            handler.timer.resolveStarted();
+        }
     }
 
     @Override

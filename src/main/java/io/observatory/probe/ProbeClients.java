@@ -35,6 +35,7 @@ final class ProbeClients {
                 .keepAlive(false)
                 .compress(false)
                 .headers(headers -> settings.headers().forEach(headers::set))
+                .doOnResolve(PhaseTimingHandler::resolveStarted)
                 .doOnChannelInit((observer, channel, remote) -> {
                     PhaseTimer timer = observer.currentContext().getOrDefault(PhaseTimer.class, null);
                     if (timer != null) {

@@ -8,8 +8,11 @@ import java.util.Objects;
  *
  * @param outboundTag the outbound probed
  * @param success {@code true} when an HTTP response arrived (Xray: any status counts as alive)
- * @param rttNanos request start to response headers (or to the end of the body when it is read); measured on the
- *     monotonic clock; on failure the time until the failure was noticed
+ * @param rttNanos from the probe's first network operation (local name resolution, else the TCP connect to the first
+ *     hop) to the response headers, or to the end of the body when it is read; the client's own connection setup
+ *     (channel creation and registration, well under a millisecond) is not part of the path and not counted, so the
+ *     figure compares with curl's {@code time_starttransfer}; measured on the monotonic clock. On failure: the time
+ *     from the probe's start until the failure was noticed
  * @param phases per-phase timings
  * @param httpStatus HTTP status of the response, or 0 when none arrived
  * @param startedAt wall-clock start

@@ -61,7 +61,7 @@ public final class ReactorNettyProber implements Prober {
                 });
         return status
                 .timeout(request.timeout())
-                .map(code -> new ProbeResult(request.outbound().tag(), true, timer.elapsedNanos(), timer.phases(),
+                .map(code -> new ProbeResult(request.outbound().tag(), true, timer.rttNanos(), timer.phases(),
                         code, startedAt, clock.instant(), null))
                 .onErrorResume(error -> Mono.just(new ProbeResult(request.outbound().tag(), false,
                         timer.elapsedNanos(), timer.phases(), 0, startedAt, clock.instant(),
