@@ -48,6 +48,9 @@ public class ObservatoryProperties {
     /** Settings shared by every probe, whichever observer runs. */
     private ProbeProperties probe = new ProbeProperties();
 
+    /** Live reload of the external configuration files the service was started with. */
+    private ReloadProperties reload = new ReloadProperties();
+
     public List<OutboundProperties> getOutbounds() {
         return outbounds;
     }
@@ -78,6 +81,44 @@ public class ObservatoryProperties {
 
     public void setProbe(ProbeProperties probe) {
         this.probe = probe;
+    }
+
+    public ReloadProperties getReload() {
+        return reload;
+    }
+
+    public void setReload(ReloadProperties reload) {
+        this.reload = reload;
+    }
+
+    /**
+     * {@code observatory.reload}: watching the files named by {@code spring.config.location} and
+     * {@code spring.config.additional-location} and applying their changes without a restart.
+     */
+    public static class ReloadProperties {
+
+        /** Whether to watch the external configuration files and apply changes live. Default: true. */
+        private boolean enabled = true;
+
+        /** How often the files are checked for changes; positive, at most 1h. Default: 5s. */
+        @DurationFormat(DurationStyle.ISO8601)
+        private Duration interval = ReloadSettings.DEFAULT_INTERVAL;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public Duration getInterval() {
+            return interval;
+        }
+
+        public void setInterval(Duration interval) {
+            this.interval = interval;
+        }
     }
 
     /** One {@code observatory.outbounds[i]} entry: a named egress path. */

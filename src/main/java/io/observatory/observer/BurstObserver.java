@@ -55,6 +55,7 @@ public final class BurstObserver implements Observer {
     private final RandomGenerator random;
     private final SnapshotPublisher publisher;
     private final Map<String, RttRing> rings = new TreeMap<>();
+    private final Map<String, OutboundStatus> carriedOver = new TreeMap<>();
     private final Map<String, String> lastFailureReasons = new HashMap<>();
     private Map<String, Boolean> publishedAlive = Map.of();
     private final Sinks.Empty<Void> stopSignal = Sinks.empty();
@@ -73,6 +74,8 @@ public final class BurstObserver implements Observer {
      * @param scheduler writer thread and time; sample ages are measured on its ticker
      * @param random source of the probe offsets within a cycle
      * @param store where snapshots are published
+     * @param carriedOver statuses to show (a predecessor's, after a configuration reload) for selected outbounds
+     *     until their first sample arrives
      */
     public BurstObserver(
             BurstObserverSettings settings,
@@ -80,14 +83,16 @@ public final class BurstObserver implements Observer {
             Prober prober,
             ObserverScheduler scheduler,
             RandomGenerator random,
-            ObservationStore store) {
+            ObservationStore store,
+            List<OutboundStatus> carriedOver) {
         this.ping = settings.pingConfig();
         this.selector = new SubjectSelector(settings.subjectSelector());
         this.outbounds = outbounds;
         this.prober = prober;
         this.scheduler = scheduler;
         this.random = random;
-        this.publisher = new SnapshotPublisher(scheduler, store, this::snapshot);
+        this.publisher = new SnapshotPublisher(scheduler, store, this::snapshot, () -> stopped);
+        carriedOver.forEach(status -> this.carriedOver.put(status.tag(), status));
     }
 
     @Override
@@ -103,7 +108,24 @@ public final class BurstObserver implements Observer {
             for (Outbound outbound : select()) {
                 probe(outbound);
             }
+            cleanup();
             cycle();
+        });
+    }
+
+    @Override
+    public void outboundsChanged() {
+        scheduler.execute(() -> {
+            if (stopped) {
+                return;
+            }
+            Set<String> before = selectedTags;
+            for (Outbound outbound : select()) {
+                if (!before.contains(outbound.tag())) {
+                    probe(outbound);
+                }
+            }
+            cleanup();
         });
     }
 
@@ -145,7 +167,8 @@ public final class BurstObserver implements Observer {
 
     private void cleanup() {
         lastFailureReasons.keySet().retainAll(selectedTags);
-        if (rings.keySet().retainAll(selectedTags)) {
+        boolean carriedDropped = carriedOver.keySet().retainAll(selectedTags);
+        if (rings.keySet().retainAll(selectedTags) || carriedDropped) {
             publisher.changed();
         }
     }
@@ -219,7 +242,7 @@ public final class BurstObserver implements Observer {
 
     private Observation snapshot() {
         long now = scheduler.nanoTime();
-        List<OutboundStatus> statuses = new ArrayList<>(rings.size());
+        List<OutboundStatus> statuses = new ArrayList<>(rings.size() + carriedOver.size());
         long nextExpiry = Long.MAX_VALUE;
         for (Map.Entry<String, RttRing> entry : rings.entrySet()) {
             statuses.add(StatusMapping.fromBurst(entry.getKey(), entry.getValue().stats(now)));
@@ -230,6 +253,8 @@ public final class BurstObserver implements Observer {
         }
         scheduleRefresh(now, nextExpiry);
         logTransitions(statuses);
+        carriedOver.keySet().removeAll(rings.keySet());
+        statuses.addAll(carriedOver.values());
         return new Observation(statuses);
     }
 

@@ -12,4 +12,9 @@ final class IdleObserver implements Observer {
     public void stop() {
         // Nothing runs.
     }
+
+    @Override
+    public void outboundsChanged() {
+        // Nothing is observed.
+    }
 }

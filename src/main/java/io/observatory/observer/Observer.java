@@ -8,4 +8,10 @@ public interface Observer {
 
     /** Stops probing: cancels scheduled and in-flight probes. The last snapshot stays published. */
     void stop();
+
+    /**
+     * The configured outbounds changed: drop the statuses of outbounds no longer selected at once; newly selected
+     * ones are probed from the next round (standard) or at once and then every cycle (burst). Returns at once.
+     */
+    void outboundsChanged();
 }

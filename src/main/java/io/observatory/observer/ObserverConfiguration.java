@@ -9,8 +9,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Creates the one active observer chosen by configuration: standard, burst, or none (validation has already rejected
- * both being set).
+ * Creates the runtime that owns the one active observer chosen by configuration: standard, burst, or none (validation
+ * has already rejected both being set).
  */
 @Configuration(proxyBeanMethods = false)
 public class ObserverConfiguration {
@@ -21,23 +21,17 @@ public class ObserverConfiguration {
     }
 
     @Bean
-    Observer observer(
+    ObserverRuntime observerRuntime(
             ObservatoryConfig config,
             Prober prober,
             ExecutorObserverScheduler scheduler,
             Clock clock,
             ObservationStore store) {
-        if (config.standard().isPresent()) {
-            return new StandardObserver(config.standard().get(), config::outbounds, prober, scheduler, clock, store);
-        }
-        if (config.burst().isPresent()) {
-            return new BurstObserver(config.burst().get(), config::outbounds, prober, scheduler, new Random(), store);
-        }
-        return new IdleObserver();
+        return new ObserverRuntime(config, prober, scheduler, clock, new Random(), store);
     }
 
     @Bean
-    ObserverLifecycle observerLifecycle(Observer observer, ServingStatus servingStatus) {
-        return new ObserverLifecycle(observer, servingStatus);
+    ObserverLifecycle observerLifecycle(ObserverRuntime runtime, ServingStatus servingStatus) {
+        return new ObserverLifecycle(runtime, servingStatus);
     }
 }

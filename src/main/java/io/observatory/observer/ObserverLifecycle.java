@@ -8,12 +8,12 @@ import org.springframework.context.SmartLifecycle;
  */
 final class ObserverLifecycle implements SmartLifecycle {
 
-    private final Observer observer;
+    private final ObserverRuntime observer;
     private final ServingStatus servingStatus;
     // volatile: start/stop and isRunning may be called from different Spring threads.
     private volatile boolean running;
 
-    ObserverLifecycle(Observer observer, ServingStatus servingStatus) {
+    ObserverLifecycle(ObserverRuntime observer, ServingStatus servingStatus) {
         this.observer = observer;
         this.servingStatus = servingStatus;
     }

@@ -2,23 +2,28 @@ package io.observatory.observer;
 
 import io.observatory.status.Observation;
 import io.observatory.status.ObservationStore;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
  * Publishes an observer's state as a new snapshot, coalescing bursts of updates: many results handled back to back
- * on the writer thread produce one snapshot. Writer thread only.
+ * on the writer thread produce one snapshot. Once its observer has stopped it publishes nothing, so a replaced
+ * observer's queued publication cannot overwrite its successor's snapshot. Writer thread only.
  */
 final class SnapshotPublisher {
 
     private final ObserverScheduler scheduler;
     private final ObservationStore store;
     private final Supplier<Observation> snapshot;
+    private final BooleanSupplier stopped;
     private boolean queued;
 
-    SnapshotPublisher(ObserverScheduler scheduler, ObservationStore store, Supplier<Observation> snapshot) {
+    SnapshotPublisher(ObserverScheduler scheduler, ObservationStore store, Supplier<Observation> snapshot,
+            BooleanSupplier stopped) {
         this.scheduler = scheduler;
         this.store = store;
         this.snapshot = snapshot;
+        this.stopped = stopped;
     }
 
     /** Publishes after the tasks already queued on the writer thread. */
@@ -32,6 +37,8 @@ final class SnapshotPublisher {
     /** Publishes at once. */
     void publishNow() {
         queued = false;
-        store.publish(snapshot.get());
+        if (!stopped.getAsBoolean()) {
+            store.publish(snapshot.get());
+        }
     }
 }

@@ -58,6 +58,8 @@ public final class StandardObserver implements Observer {
      * @param scheduler writer thread and time
      * @param clock wall clock for the Xray timestamps
      * @param store where snapshots are published
+     * @param carriedOver statuses to start from (a predecessor's, after a configuration reload); those of outbounds
+     *     this observer does not select are dropped at its first round
      */
     public StandardObserver(
             StandardObserverSettings settings,
@@ -65,14 +67,17 @@ public final class StandardObserver implements Observer {
             Prober prober,
             ObserverScheduler scheduler,
             Clock clock,
-            ObservationStore store) {
+            ObservationStore store,
+            List<OutboundStatus> carriedOver) {
         this.settings = settings;
         this.selector = new SubjectSelector(settings.subjectSelector());
         this.outbounds = outbounds;
         this.prober = prober;
         this.scheduler = scheduler;
         this.clock = clock;
-        this.publisher = new SnapshotPublisher(scheduler, store, () -> new Observation(List.copyOf(statuses.values())));
+        this.publisher = new SnapshotPublisher(scheduler, store, () -> new Observation(List.copyOf(statuses.values())),
+                () -> stopped);
+        carriedOver.forEach(status -> statuses.put(status.tag(), status));
     }
 
     @Override
@@ -92,6 +97,15 @@ public final class StandardObserver implements Observer {
         stopped = true;
         stopSignal.tryEmitEmpty();
         scheduler.execute(() -> nextStep.cancel());
+    }
+
+    @Override
+    public void outboundsChanged() {
+        scheduler.execute(() -> {
+            if (!stopped) {
+                prune(selector.select(outbounds.get()));
+            }
+        });
     }
 
     private void round() {

@@ -113,7 +113,7 @@ class ObservatoryBindFailureAnalyzerTest {
         runner.withPropertyValues("observatory.probe-url=https://example.com/").run(context ->
                 assertThat(analyze(context.getStartupFailure()).getDescription())
                         .isEqualTo("observatory.probe-url: https://example.com/ "
-                                + "(expected: a known property of observatory: outbounds, standard, burst, probe)"));
+                                + "(expected: a known property of observatory: outbounds, standard, burst, probe, reload)"));
     }
 
     @Test

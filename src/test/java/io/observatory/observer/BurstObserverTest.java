@@ -36,7 +36,7 @@ class BurstObserverTest {
     private BurstObserver observer(URI connectivity, String method) {
         PingConfig ping = new PingConfig(DESTINATION, connectivity, INTERVAL, SAMPLING, Duration.ofSeconds(5), method);
         return new BurstObserver(new BurstObserverSettings(List.of("proxy_"), ping), () -> List.copyOf(outbounds),
-                prober, scheduler, new SplittableRandom(7), store);
+                prober, scheduler, new SplittableRandom(7), store, List.of());
     }
 
     private List<ScriptedProber.Sent> sentTo(String tag) {
@@ -230,7 +230,7 @@ class BurstObserverTest {
     void startWhenSelectorEmptyThenNothingRuns() {
         PingConfig ping = new PingConfig(DESTINATION, null, INTERVAL, SAMPLING, Duration.ofSeconds(5), "HEAD");
         new BurstObserver(new BurstObserverSettings(List.of(), ping), () -> outbounds, prober, scheduler,
-                new SplittableRandom(1), store).start();
+                new SplittableRandom(1), store, List.of()).start();
         scheduler.advance(CYCLE.multipliedBy(3));
 
         assertThat(prober.sent()).isEmpty();

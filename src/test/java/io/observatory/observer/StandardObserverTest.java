@@ -27,7 +27,7 @@ class StandardObserverTest {
 
     private StandardObserver observer(boolean concurrent, List<String> selector) {
         return new StandardObserver(new StandardObserverSettings(selector, PROBE_URL, INTERVAL, concurrent),
-                () -> List.copyOf(outbounds), prober, scheduler, scheduler.clock(), store);
+                () -> List.copyOf(outbounds), prober, scheduler, scheduler.clock(), store, List.of());
     }
 
     @Test

@@ -1,0 +1,121 @@
+package io.observatory.observer;
+
+import io.observatory.config.ObservatoryConfig;
+import io.observatory.config.Outbound;
+import io.observatory.probe.Prober;
+import io.observatory.status.ObservationStore;
+import io.observatory.status.OutboundStatus;
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.random.RandomGenerator;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Owns the one active observer and applies configurations to it, at start and on every reload. A new outbound list
+ * is swapped in atomically and the running observer told (statuses of removed outbounds disappear at once); changed
+ * observer settings replace the observer, and the successor starts from its predecessor's statuses, so outbounds
+ * that still exist keep theirs. Probe settings ({@code observatory.probe}) are fixed for the process: changing them
+ * needs a restart, and a reload that changes them applies everything else and says so.
+ */
+public final class ObserverRuntime {
+
+    private static final Logger log = LoggerFactory.getLogger(ObserverRuntime.class);
+
+    private final Prober prober;
+    private final ObserverScheduler scheduler;
+    private final Clock clock;
+    private final RandomGenerator random;
+    private final ObservationStore store;
+    private final AtomicReference<List<Outbound>> outbounds;
+    // Guarded by this: start, stop and reloads arrive on different threads (lifecycle, config watcher).
+    private ObservatoryConfig config;
+    private Observer observer;
+    private boolean stopped;
+
+    /**
+     * @param initial the configuration validated at startup
+     * @param prober sends every probe
+     * @param scheduler the observers' writer thread and time
+     * @param clock wall clock for Xray timestamps
+     * @param random source of burst offsets
+     * @param store where the active observer publishes
+     */
+    public ObserverRuntime(ObservatoryConfig initial, Prober prober, ObserverScheduler scheduler, Clock clock,
+            RandomGenerator random, ObservationStore store) {
+        this.config = initial;
+        this.prober = prober;
+        this.scheduler = scheduler;
+        this.clock = clock;
+        this.random = random;
+        this.store = store;
+        this.outbounds = new AtomicReference<>(initial.outbounds());
+    }
+
+    /** Creates and starts the observer the initial configuration asks for. */
+    public synchronized void start() {
+        observer = create(config, List.of());
+        observer.start();
+    }
+
+    /** Stops the active observer for good; later reloads are ignored. */
+    public synchronized void stop() {
+        stopped = true;
+        if (observer != null) {
+            observer.stop();
+        }
+    }
+
+    /**
+     * Applies a new, already validated configuration atomically: outbounds first, then the observer if its settings
+     * changed. Does nothing once stopped.
+     */
+    public synchronized void apply(ObservatoryConfig next) {
+        if (stopped || observer == null) {
+            return;
+        }
+        if (!next.probe().equals(config.probe())) {
+            log.warn("observatory.probe changed: probe settings take effect after a restart; applying the rest");
+        }
+        ObservatoryConfig applied = new ObservatoryConfig(next.outbounds(), next.standard(), next.burst(),
+                config.probe());
+        boolean outboundsChanged = !applied.outbounds().equals(config.outbounds());
+        boolean observerChanged = !applied.standard().equals(config.standard())
+                || !applied.burst().equals(config.burst());
+        if (!outboundsChanged && !observerChanged) {
+            log.info("configuration reloaded: no change to outbounds or observer settings");
+            return;
+        }
+        outbounds.set(applied.outbounds());
+        if (observerChanged) {
+            observer.stop();
+            observer = create(applied, store.current().statuses());
+            observer.start();
+        } else {
+            observer.outboundsChanged();
+        }
+        log.info("configuration reloaded: {} outbounds ({}), observer {}", applied.outbounds().size(),
+                applied.outbounds().stream().map(Outbound::tag).collect(Collectors.joining(", ")),
+                observerChanged ? "restarted with new settings" : "unchanged");
+        config = applied;
+    }
+
+    /** The configuration in force. */
+    public synchronized ObservatoryConfig config() {
+        return config;
+    }
+
+    private Observer create(ObservatoryConfig settings, List<OutboundStatus> carriedOver) {
+        if (settings.standard().isPresent()) {
+            return new StandardObserver(settings.standard().get(), outbounds::get, prober, scheduler, clock, store,
+                    carriedOver);
+        }
+        if (settings.burst().isPresent()) {
+            return new BurstObserver(settings.burst().get(), outbounds::get, prober, scheduler, random, store,
+                    carriedOver);
+        }
+        return new IdleObserver();
+    }
+}
