@@ -1,0 +1,200 @@
+{{/*
+The chart name, or nameOverride: the app.kubernetes.io/name label.
+*/}}
+{{- define "observatory.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/*
+The name of every object of the release: fullnameOverride, else "<release>-<name>" (just the release name when it
+already contains the chart name). 63 characters at most (DNS label).
+*/}}
+{{- define "observatory.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/*
+The helm.sh/chart label: "<chart>-<version>".
+*/}}
+{{- define "observatory.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/*
+The labels of every object.
+*/}}
+{{- define "observatory.labels" -}}
+helm.sh/chart: {{ include "observatory.chart" . }}
+{{ include "observatory.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/component: health-checker
+app.kubernetes.io/part-of: observatory
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- end }}
+
+{{/*
+The labels that select the release's pods (never change them on upgrade: a Deployment's selector is immutable).
+*/}}
+{{- define "observatory.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "observatory.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{/*
+The ServiceAccount of the pods.
+*/}}
+{{- define "observatory.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}
+{{- default (include "observatory.fullname" .) .Values.serviceAccount.name }}
+{{- else }}
+{{- default "default" .Values.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{/*
+The container image: repository and tag, the tag defaulting to the chart's appVersion.
+*/}}
+{{- define "observatory.image" -}}
+{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
+{{- end }}
+
+{{/*
+The environment variable carrying one credential of outbound number N (0-based, the order of
+observatory.outbounds): (list N "USERNAME") -> OBSERVATORY_OUTBOUND_N_USERNAME. The rendered application.yml
+references it as a Spring placeholder. The name is deliberately not OBSERVATORY_OUTBOUNDS_N_...: Spring Boot would
+bind that one to observatory.outbounds[N] itself and replace the whole outbound list with it.
+*/}}
+{{- define "observatory.credentialEnv" -}}
+{{- printf "OBSERVATORY_OUTBOUND_%d_%s" (index . 0 | int) (index . 1) }}
+{{- end }}
+
+{{/*
+Whether outbound (a values entry) has proxy credentials, inline or in an existing Secret: "true" or "".
+*/}}
+{{- define "observatory.hasCredentials" -}}
+{{- if or .username .password .existingSecret }}true{{ end }}
+{{- end }}
+
+{{/*
+The data of the chart's Secret as YAML (key: base64 value), empty when there is nothing to keep: the inline proxy
+credentials (keys named like their environment variables) and secretEnv.
+*/}}
+{{- define "observatory.secretData" -}}
+{{- $data := dict }}
+{{- range $i, $outbound := .Values.observatory.outbounds }}
+{{- if and (include "observatory.hasCredentials" $outbound) (not $outbound.existingSecret) }}
+{{- $_ := set $data (include "observatory.credentialEnv" (list $i "USERNAME")) (toString $outbound.username | b64enc) }}
+{{- $_ := set $data (include "observatory.credentialEnv" (list $i "PASSWORD")) (toString $outbound.password | b64enc) }}
+{{- end }}
+{{- end }}
+{{- range $name, $value := .Values.secretEnv }}
+{{- $_ := set $data $name (toString $value | b64enc) }}
+{{- end }}
+{{- if $data }}
+{{- toYaml $data }}
+{{- end }}
+{{- end }}
+
+{{/*
+The container's environment: JVM flags, every credential and secretEnv entry from its Secret (secretKeyRef), then
+extraEnv. A YAML list.
+*/}}
+{{- define "observatory.env" -}}
+{{- $secret := include "observatory.fullname" . }}
+{{- $env := list (dict "name" "JAVA_TOOL_OPTIONS" "value" .Values.jvm.toolOptions) }}
+{{- range $i, $outbound := .Values.observatory.outbounds }}
+{{- if include "observatory.hasCredentials" $outbound }}
+{{- range $credential := list "USERNAME" "PASSWORD" }}
+{{- $name := include "observatory.credentialEnv" (list $i $credential) }}
+{{- $ref := dict "name" $secret "key" $name }}
+{{- with $outbound.existingSecret }}
+{{- $key := eq $credential "USERNAME" | ternary (.usernameKey | default "username") (.passwordKey | default "password") }}
+{{- $ref = dict "name" .name "key" $key }}
+{{- end }}
+{{- $env = append $env (dict "name" $name "valueFrom" (dict "secretKeyRef" $ref)) }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- range $name := keys .Values.secretEnv | sortAlpha }}
+{{- $env = append $env (dict "name" $name "valueFrom" (dict "secretKeyRef" (dict "name" $secret "key" $name))) }}
+{{- end }}
+{{- toYaml (concat $env .Values.extraEnv) }}
+{{- end }}
+
+{{/*
+The service's application.yml as a dict, built from values and rendered with toYaml (never by pasting strings), so
+any value is quoted as YAML needs. Credentials appear only as ${ENV} placeholders. Fails on a duplicate tag.
+*/}}
+{{- define "observatory.applicationConfig" -}}
+{{- $values := .Values.observatory }}
+{{- $outbounds := list }}
+{{- $tags := dict }}
+{{- range $i, $outbound := $values.outbounds }}
+{{- if hasKey $tags $outbound.tag }}
+{{- fail (printf "observatory.outbounds[%d].tag: %q is used by another outbound (tags must be unique)" $i $outbound.tag) }}
+{{- end }}
+{{- $_ := set $tags $outbound.tag true }}
+{{- $rendered := dict "tag" $outbound.tag "protocol" $outbound.protocol }}
+{{- if hasKey $outbound "address" }}
+{{- $_ := set $rendered "address" $outbound.address }}
+{{- end }}
+{{- if hasKey $outbound "port" }}
+{{- $_ := set $rendered "port" $outbound.port }}
+{{- end }}
+{{- if include "observatory.hasCredentials" $outbound }}
+{{- range $credential := list "username" "password" }}
+{{- if contains "${" (get $outbound $credential | toString) }}
+{{- /* Spring resolves placeholders inside the resolved value too, and its escape works only in some positions. */}}
+{{- fail (printf "observatory.outbounds[%d].%s: contains \"${\", which Spring would read as a placeholder (use a credential without \"${\")" $i $credential) }}
+{{- end }}
+{{- end }}
+{{- $_ := set $rendered "username" (printf "${%s}" (include "observatory.credentialEnv" (list $i "USERNAME"))) }}
+{{- $_ := set $rendered "password" (printf "${%s}" (include "observatory.credentialEnv" (list $i "PASSWORD"))) }}
+{{- end }}
+{{- with $outbound.probeUrl }}
+{{- $_ := set $rendered "probe-url" . }}
+{{- end }}
+{{- $outbounds = append $outbounds $rendered }}
+{{- end }}
+{{- $headers := dict }}
+{{- range $name, $value := $values.probe.headers }}
+{{- /* Brackets keep a map key as written (case, dashes) in Spring Boot's binding. */}}
+{{- $_ := set $headers (printf "[%s]" $name) $value }}
+{{- end }}
+{{- $probe := dict "max-concurrent" $values.probe.maxConcurrent "headers" $headers }}
+{{- if $values.probe.trustedCertificates }}
+{{- $_ := set $probe "trusted-certificates" "/etc/observatory/trusted-certificates.pem" }}
+{{- end }}
+{{- $observatory := dict "outbounds" $outbounds "probe" $probe }}
+{{- if eq $values.observer "standard" }}
+{{- $standard := dict "subject-selector" $values.standard.subjectSelector "probe-interval" $values.standard.probeInterval "enable-concurrency" $values.standard.enableConcurrency }}
+{{- with $values.standard.probeUrl }}
+{{- $_ := set $standard "probe-url" . }}
+{{- end }}
+{{- $_ := set $observatory "standard" $standard }}
+{{- else if eq $values.observer "burst" }}
+{{- $ping := $values.burst.pingConfig }}
+{{- $pingConfig := dict "interval" $ping.interval "sampling" $ping.sampling "timeout" $ping.timeout "http-method" $ping.httpMethod }}
+{{- with $ping.destination }}
+{{- $_ := set $pingConfig "destination" . }}
+{{- end }}
+{{- with $ping.connectivity }}
+{{- $_ := set $pingConfig "connectivity" . }}
+{{- end }}
+{{- $_ := set $observatory "burst" (dict "subject-selector" $values.burst.subjectSelector "ping-config" $pingConfig) }}
+{{- end }}
+{{- $config := dict
+  "observatory" $observatory
+  "spring" (dict "grpc" (dict "server" (dict "port" .Values.containerPorts.grpc)))
+  "management" (dict "server" (dict "port" .Values.containerPorts.management)) }}
+{{- toYaml (mustMergeOverwrite (deepCopy .Values.extraConfig) $config) }}
+{{- end }}

@@ -1,0 +1,709 @@
+package io.observatory.helm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
+
+import com.marcnuri.helm.Helm;
+import com.marcnuri.helm.LintResult;
+import com.marcnuri.helm.TemplateCommand;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Probe;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretKeySelector;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.ServicePort;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyIngressRule;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.observatory.config.GoDurationConverter;
+import io.observatory.config.ObservatoryConfig;
+import io.observatory.config.ObservatoryConfigValidator;
+import io.observatory.config.ObservatoryProperties;
+import io.observatory.config.Outbound;
+import io.observatory.config.Protocol;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import javax.xml.parsers.DocumentBuilderFactory;
+import javax.xml.xpath.XPathFactory;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestInstance.Lifecycle;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.PropertySourcesPlaceholdersResolver;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.convert.ApplicationConversionService;
+import org.springframework.boot.env.YamlPropertySourceLoader;
+import org.springframework.core.convert.support.GenericConversionService;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.MutablePropertySources;
+import org.springframework.core.env.PropertySource;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
+import org.springframework.core.io.ByteArrayResource;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+
+/**
+ * The Helm chart at {@code helm/observatory}, checked offline with an embedded Helm (helm-java): lint, the objects
+ * rendered from the defaults and from {@code src/test/resources/helm/full-values.yaml}, the values schema, and the
+ * rendered {@code application.yml} bound and validated by the service's own configuration classes, so that the chart
+ * and the service cannot drift apart.
+ */
+class ObservatoryChartTest {
+
+    private static final Path CHART = Path.of("helm/observatory");
+    private static final Path FULL_VALUES = Path.of("src/test/resources/helm/full-values.yaml");
+    private static final String RELEASE = "obs";
+    private static final String NAMESPACE = "observability";
+    /** Object names: "<release>-<chart>". */
+    private static final String FULLNAME = "obs-observatory";
+    /** Native gRPC probes are GA since 1.27; a recent version as a cluster would report it. */
+    private static final String KUBE_VERSION = "1.31.0";
+    private static final String CONFIG_DIR = "/etc/observatory";
+    private static final String CONFIG_FILE = CONFIG_DIR + "/application.yml";
+
+    private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+
+    @Test
+    void lintWhenStrictThenPassesWithoutWarnings() {
+        LintResult result = new Helm(CHART).lint().strict().call();
+
+        assertThat(result.isFailed()).as("helm lint --strict: %s", result.getMessages()).isFalse();
+        assertThat(result.getMessages())
+                .noneMatch(message -> message.contains("[WARNING]") || message.contains("[ERROR]"));
+    }
+
+    @Test
+    void chartWhenReadThenAppVersionIsTheReleasePartOfTheProjectVersion() throws Exception {
+        Map<String, Object> chart = parseYaml(Files.readString(CHART.resolve("Chart.yaml")));
+        String projectVersion = XPathFactory.newInstance().newXPath().evaluate("/project/version",
+                DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(Path.of("pom.xml").toFile()));
+
+        assertThat(chart).containsEntry("apiVersion", "v2").containsEntry("name", "observatory")
+                .containsEntry("version", "0.1.0");
+        assertThat(projectVersion).startsWith("0.1.0");
+        assertThat(chart.get("appVersion")).isEqualTo(projectVersion.replaceFirst("-SNAPSHOT$", ""));
+    }
+
+    @Test
+    void renderWhenKubernetesOlderThanNativeGrpcProbesThenRejected() {
+        TemplateCommand template = new Helm(CHART).template().withName(RELEASE).withKubeVersion("1.26.0");
+
+        assertThatThrownBy(template::call).hasMessageContaining("kubeVersion: >=1.27.0-0");
+    }
+
+    @Nested
+    @TestInstance(Lifecycle.PER_CLASS)
+    class Defaults {
+
+        private final Manifest manifest = Manifest.render(Map.of());
+
+        @Test
+        void renderWhenDefaultsThenOnlyTheCoreObjects() {
+            assertThat(manifest.kinds()).containsExactlyInAnyOrder(
+                    "ServiceAccount", "ConfigMap", "Service", "Deployment");
+            assertThat(manifest.objects()).allSatisfy(object -> {
+                assertThat(object.getMetadata().getName()).isEqualTo(FULLNAME);
+                assertThat(object.getMetadata().getLabels())
+                        .containsEntry("app.kubernetes.io/name", "observatory")
+                        .containsEntry("app.kubernetes.io/instance", RELEASE)
+                        .containsEntry("app.kubernetes.io/version", "0.1.0")
+                        .containsEntry("app.kubernetes.io/managed-by", "Helm")
+                        .containsEntry("helm.sh/chart", "observatory-0.1.0");
+            });
+        }
+
+        @Test
+        void serviceWhenDefaultsThenNamedGrpcAndManagementPorts() {
+            Service service = manifest.one(Service.class);
+
+            assertThat(service.getSpec().getType()).isEqualTo("ClusterIP");
+            assertThat(service.getSpec().getSelector()).containsExactlyInAnyOrderEntriesOf(Map.of(
+                    "app.kubernetes.io/name", "observatory", "app.kubernetes.io/instance", RELEASE));
+            assertThat(service.getSpec().getPorts())
+                    .extracting(ServicePort::getName, ServicePort::getPort, port -> port.getTargetPort().getStrVal())
+                    .containsExactly(
+                            tuple("grpc", 9090, "grpc"),
+                            tuple("http-management", 8081, "http-management"));
+        }
+
+        @Test
+        void deploymentWhenDefaultsThenImageArgsAndContainerPorts() {
+            Deployment deployment = manifest.one(Deployment.class);
+            Container container = manifest.container();
+
+            assertThat(deployment.getSpec().getReplicas()).isEqualTo(1);
+            assertThat(deployment.getSpec().getSelector().getMatchLabels())
+                    .isEqualTo(manifest.one(Service.class).getSpec().getSelector());
+            assertThat(deployment.getSpec().getTemplate().getMetadata().getLabels())
+                    .containsAllEntriesOf(deployment.getSpec().getSelector().getMatchLabels());
+            assertThat(container.getImage()).isEqualTo("observatory:0.1.0");
+            assertThat(container.getImagePullPolicy()).isEqualTo("IfNotPresent");
+            assertThat(container.getArgs()).containsExactly("--spring.config.additional-location=" + CONFIG_FILE);
+            assertThat(container.getPorts())
+                    .extracting(ContainerPort::getName, ContainerPort::getContainerPort, ContainerPort::getProtocol)
+                    .containsExactly(
+                            tuple("grpc", 9090, "TCP"),
+                            tuple("http-management", 8081, "TCP"));
+        }
+
+        @Test
+        void probesWhenDefaultsThenNativeGrpcHealthChecksOfTheWholeServer() {
+            Container container = manifest.container();
+            Probe startup = container.getStartupProbe();
+            Probe readiness = container.getReadinessProbe();
+            Probe liveness = container.getLivenessProbe();
+
+            assertThat(List.of(startup, readiness, liveness)).allSatisfy(probe -> {
+                assertThat(probe.getGrpc().getPort()).isEqualTo(9090);
+                assertThat(probe.getGrpc().getService()).isEmpty();
+                assertThat(probe.getHttpGet()).isNull();
+                assertThat(probe.getExec()).isNull();
+                assertThat(probe.getTcpSocket()).isNull();
+            });
+            // The JVM gets two minutes to start; liveness tolerates longer outages than readiness.
+            assertThat(startup.getPeriodSeconds() * startup.getFailureThreshold()).isEqualTo(120);
+            assertThat(readiness.getPeriodSeconds() * readiness.getFailureThreshold()).isEqualTo(10);
+            assertThat(liveness.getPeriodSeconds() * liveness.getFailureThreshold()).isEqualTo(60);
+        }
+
+        @Test
+        void securityWhenDefaultsThenNonRootReadOnlyNoCapabilitiesNoToken() {
+            PodSpec pod = manifest.pod();
+            Container container = manifest.container();
+
+            assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
+            assertThat(pod.getSecurityContext().getRunAsUser()).isEqualTo(10001L);
+            assertThat(pod.getSecurityContext().getRunAsGroup()).isEqualTo(10001L);
+            assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
+            assertThat(container.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+            assertThat(container.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+            assertThat(container.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+            assertThat(container.getSecurityContext().getPrivileged()).isNull();
+            assertThat(pod.getAutomountServiceAccountToken()).isFalse();
+            assertThat(pod.getServiceAccountName()).isEqualTo(FULLNAME);
+            assertThat(manifest.one(ServiceAccount.class).getAutomountServiceAccountToken()).isFalse();
+        }
+
+        @Test
+        void volumesWhenDefaultsThenConfigDirectoryAndWritableTmp() {
+            Map<String, VolumeMount> mounts = manifest.container().getVolumeMounts().stream()
+                    .collect(Collectors.toMap(VolumeMount::getMountPath, Function.identity()));
+            Map<String, Volume> volumes = manifest.pod().getVolumes().stream()
+                    .collect(Collectors.toMap(Volume::getName, Function.identity()));
+
+            VolumeMount config = mounts.get(CONFIG_DIR);
+            assertThat(config.getReadOnly()).isTrue();
+            // A directory mount, not a subPath: the kubelet updates it in place (live reload).
+            assertThat(config.getSubPath()).isNull();
+            assertThat(volumes.get(config.getName()).getConfigMap().getName()).isEqualTo(FULLNAME);
+            Volume tmp = volumes.get(mounts.get("/tmp").getName());
+            assertThat(tmp.getEmptyDir().getSizeLimit()).isEqualTo(new Quantity("64Mi"));
+        }
+
+        @Test
+        void resourcesWhenDefaultsThenLimitedAndHeapFollowsTheLimit() {
+            Container container = manifest.container();
+
+            assertThat(container.getResources().getRequests()).containsKeys("cpu", "memory");
+            assertThat(container.getResources().getLimits())
+                    .containsEntry("memory", new Quantity("512Mi")).containsKey("cpu");
+            assertThat(manifest.env()).containsEntry("JAVA_TOOL_OPTIONS",
+                    "-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError");
+        }
+
+        @Test
+        void configMapWhenDefaultsThenStandardObserverGrpcAndManagementPorts() {
+            Map<String, Object> config = manifest.applicationYml();
+
+            assertThat(path(config, "spring", "grpc", "server", "port")).isEqualTo(9090);
+            assertThat(path(config, "management", "server", "port")).isEqualTo(8081);
+            assertThat(path(config, "observatory", "outbounds")).isEqualTo(List.of());
+            assertThat(path(config, "observatory", "standard", "probe-interval")).isEqualTo("10s");
+            assertThat(path(config, "observatory", "burst")).isNull();
+            assertThat(manifest.one(ConfigMap.class).getData()).containsOnlyKeys("application.yml");
+        }
+
+        @Test
+        void bindWhenDefaultsThenTheServiceAcceptsTheConfig(@TempDir Path mount) throws IOException {
+            ObservatoryConfig config = manifest.bindAndValidate(mount);
+
+            assertThat(config.outbounds()).isEmpty();
+            assertThat(config.standard()).hasValueSatisfying(standard -> {
+                assertThat(standard.subjectSelector()).isEmpty();
+                assertThat(standard.probeInterval()).isEqualTo(Duration.ofSeconds(10));
+                assertThat(standard.probeUrl()).isEqualTo(URI.create("https://www.google.com/generate_204"));
+            });
+            assertThat(config.burst()).isEmpty();
+            assertThat(config.probe().maxConcurrent()).isEqualTo(1024);
+        }
+
+        @Test
+        void annotationsWhenDefaultsThenConfigChecksumAndNoSecret() {
+            assertThat(manifest.podAnnotations()).containsOnlyKeys("checksum/config");
+            assertThat(manifest.podAnnotations().get("checksum/config")).matches("[0-9a-f]{64}");
+        }
+
+        @Test
+        void notesWhenInstalledThenPortForwardAndGrpcurlLines() {
+            String notes = new Helm(CHART).install().withName(RELEASE).withNamespace(NAMESPACE)
+                    .withKubeVersion(KUBE_VERSION).dryRun().clientOnly().call().getOutput();
+
+            assertThat(notes).contains(
+                    "kubectl --namespace observability port-forward service/obs-observatory 9090:9090",
+                    "grpcurl -plaintext localhost:9090 "
+                            + "xray.core.app.observatory.command.ObservatoryService/GetOutboundStatus",
+                    "observatory.outbounds is empty");
+        }
+    }
+
+    @Test
+    void checksumWhenConfigChangesThenChangesAndOtherwiseStays() {
+        String base = Manifest.render(Map.of()).podAnnotations().get("checksum/config");
+
+        assertThat(Manifest.render(Map.of("replicaCount", "3")).podAnnotations())
+                .containsEntry("checksum/config", base);
+        assertThat(Manifest.render(Map.of("observatory.standard.probeInterval", "30s")).podAnnotations()
+                .get("checksum/config")).isNotEqualTo(base);
+    }
+
+    @Nested
+    @TestInstance(Lifecycle.PER_CLASS)
+    class FullValues {
+
+        private final Manifest manifest = Manifest.render(Map.of(), FULL_VALUES);
+        private final Map<String, Object> values = parseYaml(read(FULL_VALUES));
+
+        @Test
+        void renderWhenEverythingOnThenOptionalObjectsToo() {
+            assertThat(manifest.kinds()).containsExactlyInAnyOrder("ServiceAccount", "ConfigMap", "Secret", "Service",
+                    "Deployment", "PodDisruptionBudget", "ServiceMonitor", "NetworkPolicy");
+            assertThat(manifest.one(Deployment.class).getSpec().getReplicas()).isEqualTo(2);
+            assertThat(manifest.container().getImage())
+                    .isEqualTo("registry.example.com/platform/observatory:0.1.0-rc1");
+            assertThat(manifest.container().getImagePullPolicy()).isEqualTo("Always");
+        }
+
+        @Test
+        void secretWhenInlineCredentialsThenKeptUnderTheirEnvironmentNames() {
+            Map<String, String> data = manifest.secretData();
+
+            assertThat(manifest.one(Secret.class).getType()).isEqualTo("Opaque");
+            assertThat(data).containsExactlyInAnyOrderEntriesOf(Map.of(
+                    "OBSERVATORY_OUTBOUND_0_USERNAME", "alice",
+                    "OBSERVATORY_OUTBOUND_0_PASSWORD", "pa:ss #1 \"quoted\" {x} $TZ",
+                    "OBSERVATORY_OUTBOUND_1_USERNAME", "bob",
+                    "OBSERVATORY_OUTBOUND_1_PASSWORD", "s3cr3t-http",
+                    "OBSERVATORY_API_TOKEN", "token-for-a-later-version"));
+        }
+
+        @Test
+        void envWhenCredentialsThenSecretKeyRefsToTheChartSecretOrTheExistingOne() {
+            Map<String, SecretKeySelector> refs = manifest.container().getEnv().stream()
+                    .filter(env -> env.getValueFrom() != null)
+                    .collect(Collectors.toMap(EnvVar::getName, env -> env.getValueFrom().getSecretKeyRef()));
+
+            assertThat(refs).hasSize(7);
+            for (int i = 0; i < 2; i++) {
+                for (String credential : List.of("USERNAME", "PASSWORD")) {
+                    String name = "OBSERVATORY_OUTBOUND_" + i + "_" + credential;
+                    assertThat(refs.get(name).getName()).isEqualTo(FULLNAME);
+                    assertThat(refs.get(name).getKey()).isEqualTo(name);
+                }
+            }
+            assertThat(refs.get("OBSERVATORY_OUTBOUND_2_USERNAME"))
+                    .extracting(SecretKeySelector::getName, SecretKeySelector::getKey)
+                    .containsExactly("proxy-jp-credentials", "user");
+            assertThat(refs.get("OBSERVATORY_OUTBOUND_2_PASSWORD"))
+                    .extracting(SecretKeySelector::getName, SecretKeySelector::getKey)
+                    .containsExactly("proxy-jp-credentials", "password");
+            assertThat(refs.get("OBSERVATORY_API_TOKEN").getName()).isEqualTo(FULLNAME);
+            assertThat(manifest.env()).containsEntry("TZ", "UTC").containsKey("JAVA_TOOL_OPTIONS");
+            assertThat(manifest.container().getEnv()).extracting(EnvVar::getName)
+                    .doesNotContain("OBSERVATORY_OUTBOUND_3_USERNAME", "OBSERVATORY_OUTBOUND_3_PASSWORD");
+        }
+
+        @Test
+        void configMapWhenCredentialsThenOnlyPlaceholdersAndNoSecretValue() {
+            ConfigMap configMap = manifest.one(ConfigMap.class);
+            List<Map<String, Object>> outbounds = listAt(manifest.applicationYml(), "observatory", "outbounds");
+
+            assertThat(outbounds).extracting(outbound -> outbound.get("tag"))
+                    .containsExactly("proxy_de", "proxy_us", "proxy_jp", "direct");
+            assertThat(outbounds.get(0)).containsEntry("protocol", "socks").containsEntry("address", "10.0.0.5")
+                    .containsEntry("port", 1080)
+                    .containsEntry("username", "${OBSERVATORY_OUTBOUND_0_USERNAME}")
+                    .containsEntry("password", "${OBSERVATORY_OUTBOUND_0_PASSWORD}");
+            assertThat(outbounds.get(1)).containsEntry("protocol", "http")
+                    .containsEntry("probe-url", "http://10.0.0.6:8080/ready?full=1#frag");
+            assertThat(outbounds.get(2)).containsEntry("password", "${OBSERVATORY_OUTBOUND_2_PASSWORD}");
+            assertThat(outbounds.get(3)).containsOnlyKeys("tag", "protocol", "probe-url");
+            for (String secret : manifest.secretData().values()) {
+                assertThat(configMap.getData().values()).allSatisfy(file -> assertThat(file).doesNotContain(secret));
+            }
+        }
+
+        @Test
+        void configMapWhenBurstThenObserverSettingsProbeSettingsAndExtraConfig() {
+            Map<String, Object> config = manifest.applicationYml();
+
+            assertThat(path(config, "observatory", "standard")).isNull();
+            assertThat(path(config, "observatory", "burst", "subject-selector")).isEqualTo(List.of("proxy_", "direct"));
+            assertThat(mapAt(config, "observatory", "burst", "ping-config")).containsAllEntriesOf(
+                    Map.of("interval", "1m30s", "sampling", 5, "timeout", "2.5s", "http-method", "GET",
+                            "connectivity", "http://connectivitycheck.platform.hicloud.com/generate_204"));
+            assertThat(path(config, "observatory", "probe", "max-concurrent")).isEqualTo(64);
+            assertThat(path(config, "observatory", "probe", "trusted-certificates"))
+                    .isEqualTo(CONFIG_DIR + "/trusted-certificates.pem");
+            assertThat(manifest.one(ConfigMap.class).getData().get("trusted-certificates.pem"))
+                    .startsWith("-----BEGIN CERTIFICATE-----\n");
+            assertThat(path(config, "logging", "level", "io.observatory")).isEqualTo("DEBUG");
+        }
+
+        @Test
+        void bindWhenPodEnvironmentResolvedThenTheServiceGetsEveryOutboundWithItsCredentials(@TempDir Path mount)
+                throws IOException {
+            ObservatoryConfig config = manifest.bindAndValidate(mount);
+            List<Map<String, Object>> outbounds = listAt(values, "observatory", "outbounds");
+
+            assertThat(config.outbounds()).containsExactly(
+                    new Outbound("proxy_de", Protocol.SOCKS, "10.0.0.5", 1080, "alice",
+                            (String) outbounds.get(0).get("password"), null),
+                    new Outbound("proxy_us", Protocol.HTTP, "proxy.us.example.com", 3128, "bob", "s3cr3t-http",
+                            URI.create("http://10.0.0.6:8080/ready?full=1#frag")),
+                    new Outbound("proxy_jp", Protocol.SOCKS, "10.0.0.7", 1081,
+                            "existing:proxy-jp-credentials/user", "existing:proxy-jp-credentials/password", null),
+                    new Outbound("direct", Protocol.DIRECT, null, 0, null, null,
+                            URI.create("https://example.com/health")));
+            assertThat(config.standard()).isEmpty();
+            assertThat(config.burst()).hasValueSatisfying(burst -> {
+                assertThat(burst.subjectSelector()).containsExactly("proxy_", "direct");
+                assertThat(burst.pingConfig().interval()).isEqualTo(Duration.ofSeconds(90));
+                assertThat(burst.pingConfig().timeout()).isEqualTo(Duration.ofMillis(2_500));
+                assertThat(burst.pingConfig().sampling()).isEqualTo(5);
+                assertThat(burst.pingConfig().httpMethod()).isEqualTo("GET");
+                assertThat(burst.pingConfig().connectivity())
+                        .isEqualTo(URI.create("http://connectivitycheck.platform.hicloud.com/generate_204"));
+            });
+            assertThat(config.probe().maxConcurrent()).isEqualTo(64);
+            assertThat(config.probe().trustedCertificates()).isEqualTo(mount.resolve("trusted-certificates.pem"));
+            assertThat(config.probe().headers()).containsEntry("User-Agent", "observatory-test/1.0")
+                    .doesNotContainKey("Accept-Language");
+        }
+
+        @Test
+        void annotationsWhenSecretThenBothChecksums() {
+            assertThat(manifest.podAnnotations()).containsOnlyKeys("checksum/config", "checksum/secret");
+        }
+
+        @Test
+        void annotationsWhenLiveReloadThenNoConfigChecksumButStillTheSecretOne() {
+            Manifest liveReload = Manifest.render(Map.of("config.liveReload", "true"), FULL_VALUES);
+
+            assertThat(liveReload.podAnnotations()).containsOnlyKeys("checksum/secret")
+                    .containsEntry("checksum/secret", manifest.podAnnotations().get("checksum/secret"));
+        }
+
+        @Test
+        void podDisruptionBudgetWhenEnabledThenSelectsThePods() {
+            PodDisruptionBudget pdb = manifest.one(PodDisruptionBudget.class);
+
+            assertThat(pdb.getSpec().getMinAvailable().getIntVal()).isEqualTo(1);
+            assertThat(pdb.getSpec().getMaxUnavailable()).isNull();
+            assertThat(pdb.getSpec().getSelector().getMatchLabels())
+                    .isEqualTo(manifest.one(Deployment.class).getSpec().getSelector().getMatchLabels());
+        }
+
+        @Test
+        void serviceMonitorWhenEnabledThenScrapesTheManagementPort() {
+            GenericKubernetesResource monitor = manifest.generic("ServiceMonitor");
+            Map<String, Object> spec = monitor.get("spec");
+
+            assertThat(monitor.getApiVersion()).isEqualTo("monitoring.coreos.com/v1");
+            assertThat(monitor.getMetadata().getLabels()).containsEntry("release", "prometheus");
+            assertThat(path(spec, "selector", "matchLabels"))
+                    .isEqualTo(manifest.one(Service.class).getSpec().getSelector());
+            assertThat(listAt(spec, "endpoints")).singleElement().isEqualTo(Map.of(
+                    "port", "http-management", "path", "/actuator/prometheus", "interval", "15s",
+                    "scrapeTimeout", "5s"));
+        }
+
+        @Test
+        void networkPolicyWhenEnabledThenIngressOnlyToTheNamedPortsFromTheAllowedPeersAndEgressOpen() {
+            NetworkPolicy policy = manifest.one(NetworkPolicy.class);
+            List<NetworkPolicyIngressRule> ingress = policy.getSpec().getIngress();
+
+            assertThat(policy.getSpec().getPodSelector().getMatchLabels())
+                    .isEqualTo(manifest.one(Deployment.class).getSpec().getSelector().getMatchLabels());
+            assertThat(policy.getSpec().getPolicyTypes()).containsExactly("Ingress");
+            assertThat(policy.getSpec().getEgress()).isEmpty();
+            assertThat(ingress).hasSize(2);
+            assertThat(ingress.get(0).getPorts()).singleElement()
+                    .satisfies(port -> assertThat(port.getPort().getStrVal()).isEqualTo("grpc"));
+            assertThat(ingress.get(0).getFrom()).singleElement().satisfies(peer -> assertThat(
+                    peer.getPodSelector().getMatchLabels()).containsEntry("app.kubernetes.io/name", "balancer"));
+            assertThat(ingress.get(1).getPorts()).singleElement()
+                    .satisfies(port -> assertThat(port.getPort().getStrVal()).isEqualTo("http-management"));
+            assertThat(ingress.get(1).getFrom()).singleElement().satisfies(peer -> assertThat(
+                    peer.getNamespaceSelector().getMatchLabels())
+                    .containsEntry("kubernetes.io/metadata.name", "monitoring"));
+        }
+    }
+
+    static Stream<Arguments> invalidValues() {
+        return Stream.of(
+                Arguments.of("replicaCount: \"two\"\n", "at '/replicaCount': got string, want integer"),
+                Arguments.of("""
+                        observatory:
+                          outbounds:
+                            - {tag: proxy_de, protocol: socks, address: 10.0.0.5, port: "abc"}
+                        """, "at '/observatory/outbounds/0/port': got string, want integer"),
+                Arguments.of("""
+                        observatory:
+                          standard:
+                            probeIntervall: 10s
+                        """, "at '/observatory/standard': additional properties 'probeIntervall' not allowed"),
+                Arguments.of("replicas: 2\n", "additional properties 'replicas' not allowed"),
+                Arguments.of("""
+                        observatory:
+                          outbounds:
+                            - {tag: proxy_de, protocol: https, address: 10.0.0.5, port: 1080}
+                        """, "at '/observatory/outbounds/0/protocol': value must be one of 'direct', 'http', 'socks'"),
+                Arguments.of("""
+                        observatory:
+                          outbounds:
+                            - {tag: proxy_de, protocol: socks, address: 10.0.0.5, port: 70000}
+                        """, "at '/observatory/outbounds/0/port': maximum"),
+                Arguments.of("""
+                        observatory:
+                          outbounds:
+                            - {tag: proxy_de, protocol: socks, address: 10.0.0.5, port: 1080, username: u}
+                        """, "at '/observatory/outbounds/0': properties 'password' required"),
+                Arguments.of("""
+                        observatory:
+                          outbounds:
+                            - {tag: direct, protocol: direct, port: 80}
+                        """, "at '/observatory/outbounds/0/port': false schema"),
+                Arguments.of("""
+                        observatory:
+                          standard:
+                            probeInterval: 10
+                        """, "at '/observatory/standard/probeInterval': got number, want string"),
+                Arguments.of("""
+                        observatory:
+                          burst:
+                            pingConfig:
+                              interval: 1000
+                        """, "at '/observatory/burst/pingConfig/interval': got number, want string"),
+                Arguments.of("""
+                        observatory:
+                          observer: xray
+                        """, "at '/observatory/observer': value must be one of 'standard', 'burst', 'none'"),
+                Arguments.of("""
+                        observatory:
+                          outbounds:
+                            - {tag: a, protocol: direct}
+                            - {tag: a, protocol: direct}
+                        """, "observatory.outbounds[1].tag: \"a\" is used by another outbound"),
+                Arguments.of("""
+                        observatory:
+                          outbounds:
+                            - {tag: a, protocol: http, address: h, port: 3128, username: u, password: "p${HOME}"}
+                        """, "observatory.outbounds[0].password: contains \"${\", which Spring would read as a "
+                        + "placeholder"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("invalidValues")
+    void renderWhenValuesInvalidThenRejectedNamingTheField(String values, String expectedError, @TempDir Path dir)
+            throws IOException {
+        Path file = Files.writeString(dir.resolve("values.yaml"), values);
+        TemplateCommand template = new Helm(CHART).template().withName(RELEASE).withKubeVersion(KUBE_VERSION)
+                .withValuesFile(file);
+
+        assertThatThrownBy(template::call).hasMessageContaining(expectedError);
+    }
+
+    /** The objects of one rendering, parsed into fabric8's model (custom kinds as generic resources). */
+    record Manifest(List<HasMetadata> objects) {
+
+        static Manifest render(Map<String, String> sets, Path... valuesFiles) {
+            TemplateCommand template = new Helm(CHART).template().withName(RELEASE).withNamespace(NAMESPACE)
+                    .withKubeVersion(KUBE_VERSION);
+            for (Path valuesFile : valuesFiles) {
+                template = template.withValuesFile(valuesFile);
+            }
+            for (Map.Entry<String, String> set : sets.entrySet()) {
+                template = template.set(set.getKey(), set.getValue());
+            }
+            List<HasMetadata> objects = SERIALIZATION.unmarshal(template.call());
+            return new Manifest(objects);
+        }
+
+        List<String> kinds() {
+            return objects.stream().map(HasMetadata::getKind).toList();
+        }
+
+        <T extends HasMetadata> T one(Class<T> type) {
+            List<T> found = objects.stream().filter(type::isInstance).map(type::cast).toList();
+            assertThat(found).as("rendered %s objects", type.getSimpleName()).hasSize(1);
+            return found.get(0);
+        }
+
+        GenericKubernetesResource generic(String kind) {
+            return objects.stream().filter(object -> object.getKind().equals(kind))
+                    .map(GenericKubernetesResource.class::cast).findFirst().orElseThrow();
+        }
+
+        PodSpec pod() {
+            return one(Deployment.class).getSpec().getTemplate().getSpec();
+        }
+
+        Container container() {
+            assertThat(pod().getContainers()).hasSize(1);
+            return pod().getContainers().get(0);
+        }
+
+        Map<String, String> podAnnotations() {
+            Map<String, String> annotations = one(Deployment.class).getSpec().getTemplate().getMetadata()
+                    .getAnnotations();
+            return annotations == null ? Map.of() : annotations;
+        }
+
+        /** The container's plain (non-secret) environment values. */
+        Map<String, String> env() {
+            Map<String, String> env = new LinkedHashMap<>();
+            container().getEnv().stream().filter(var -> var.getValueFrom() == null)
+                    .forEach(var -> env.put(var.getName(), var.getValue()));
+            return env;
+        }
+
+        /** The chart Secret's data, decoded; empty when the chart rendered no Secret. */
+        Map<String, String> secretData() {
+            Map<String, String> data = new LinkedHashMap<>();
+            objects.stream().filter(Secret.class::isInstance).map(Secret.class::cast).findFirst()
+                    .ifPresent(secret -> secret.getData().forEach((key, value) -> data.put(key,
+                            new String(Base64.getDecoder().decode(value), StandardCharsets.UTF_8))));
+            return data;
+        }
+
+        Map<String, Object> applicationYml() {
+            return parseYaml(one(ConfigMap.class).getData().get("application.yml"));
+        }
+
+        /**
+         * Does what a started pod does with this rendering and returns the service's validated configuration: the
+         * ConfigMap's files are written to {@code mount} (standing in for /etc/observatory), the container's
+         * environment is resolved as the kubelet would (values, and secretKeyRefs from the rendered Secret; keys of a
+         * Secret the chart does not own become "existing:NAME/KEY"), and the service's classes bind the
+         * {@code application.yml} with that environment taking precedence, resolve the placeholders and validate.
+         */
+        ObservatoryConfig bindAndValidate(Path mount) throws IOException {
+            ConfigMap configMap = one(ConfigMap.class);
+            for (Map.Entry<String, String> file : configMap.getData().entrySet()) {
+                Files.writeString(mount.resolve(file.getKey()), file.getValue());
+            }
+            Map<String, Object> environment = new LinkedHashMap<>();
+            Map<String, String> secret = secretData();
+            for (EnvVar var : container().getEnv()) {
+                if (var.getValueFrom() == null) {
+                    environment.put(var.getName(), var.getValue());
+                } else {
+                    SecretKeySelector ref = var.getValueFrom().getSecretKeyRef();
+                    environment.put(var.getName(), ref.getName().equals(FULLNAME)
+                            ? secret.get(ref.getKey()) : "existing:" + ref.getName() + "/" + ref.getKey());
+                }
+            }
+            assertThat(environment).doesNotContainValue(null);
+
+            MutablePropertySources sources = new MutablePropertySources();
+            sources.addLast(new SystemEnvironmentPropertySource("systemEnvironment", environment));
+            List<PropertySource<?>> yaml = new YamlPropertySourceLoader().load(CONFIG_FILE,
+                    new ByteArrayResource(configMap.getData().get("application.yml").getBytes(StandardCharsets.UTF_8)));
+            yaml.forEach(sources::addLast);
+            // The pod mounts the ConfigMap at /etc/observatory; here it lives in the temporary directory.
+            Object certificates = yaml.get(0).getProperty("observatory.probe.trusted-certificates");
+            if (certificates != null) {
+                assertThat(certificates.toString()).startsWith(CONFIG_DIR + "/");
+                sources.addFirst(new MapPropertySource("mount", Map.of("observatory.probe.trusted-certificates",
+                        mount.resolve(Path.of(certificates.toString()).getFileName()).toString())));
+            }
+
+            GenericConversionService goDurations = new GenericConversionService();
+            goDurations.addConverter(new GoDurationConverter());
+            Binder binder = new Binder(ConfigurationPropertySources.from(sources),
+                    new PropertySourcesPlaceholdersResolver(sources),
+                    List.of(goDurations, ApplicationConversionService.getSharedInstance()), null, null, null);
+            ObservatoryProperties properties = binder.bind("observatory", ObservatoryProperties.class)
+                    .orElseGet(ObservatoryProperties::new);
+            List<String> warnings = new ArrayList<>();
+            ObservatoryConfig config = ObservatoryConfigValidator.validate(properties, warnings::add);
+            assertThat(warnings).noneMatch(warning -> warning.contains("matches no outbound"));
+            return config;
+        }
+    }
+
+    private static Map<String, Object> parseYaml(String text) {
+        return new Yaml(new SafeConstructor(new LoaderOptions())).load(text);
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Follows nested map keys; {@code null} when one is missing. */
+    private static Object path(Map<String, Object> map, String... keys) {
+        Object current = map;
+        for (String key : keys) {
+            if (!(current instanceof Map<?, ?> level)) {
+                return null;
+            }
+            current = level.get(key);
+        }
+        return current;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> mapAt(Map<String, Object> map, String... keys) {
+        return (Map<String, Object>) path(map, keys);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> listAt(Map<String, Object> map, String... keys) {
+        return (List<Map<String, Object>>) path(map, keys);
+    }
+}
