@@ -174,7 +174,7 @@ any value is quoted as YAML needs. Credentials appear only as ${ENV} placeholder
 {{- if $values.probe.trustedCertificates }}
 {{- $_ := set $probe "trusted-certificates" "/etc/observatory/trusted-certificates.pem" }}
 {{- end }}
-{{- $observatory := dict "outbounds" $outbounds "probe" $probe }}
+{{- $observatory := dict "outbounds" $outbounds "probe" $probe "reload" (dict "enabled" $.Values.config.liveReload) }}
 {{- if eq $values.observer "standard" }}
 {{- $standard := dict "subject-selector" $values.standard.subjectSelector "probe-interval" $values.standard.probeInterval "enable-concurrency" $values.standard.enableConcurrency }}
 {{- with $values.standard.probeUrl }}

@@ -251,6 +251,7 @@ class ObservatoryChartTest {
             assertThat(path(config, "observatory", "outbounds")).isEqualTo(List.of());
             assertThat(path(config, "observatory", "standard", "probe-interval")).isEqualTo("10s");
             assertThat(path(config, "observatory", "burst")).isNull();
+            assertThat(path(config, "observatory", "reload", "enabled")).isEqualTo(false);
             assertThat(manifest.one(ConfigMap.class).getData()).containsOnlyKeys("application.yml");
         }
 
@@ -432,6 +433,7 @@ class ObservatoryChartTest {
 
             assertThat(liveReload.podAnnotations()).containsOnlyKeys("checksum/secret")
                     .containsEntry("checksum/secret", manifest.podAnnotations().get("checksum/secret"));
+            assertThat(path(liveReload.applicationYml(), "observatory", "reload", "enabled")).isEqualTo(true);
         }
 
         @Test
