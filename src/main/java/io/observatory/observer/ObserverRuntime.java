@@ -3,6 +3,7 @@ package io.observatory.observer;
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.config.Outbound;
 import io.observatory.probe.Prober;
+import io.observatory.status.Observation;
 import io.observatory.status.ObservationStore;
 import io.observatory.status.OutboundStatus;
 import java.time.Clock;
@@ -92,6 +93,9 @@ public final class ObserverRuntime {
         if (observerChanged) {
             observer.stop();
             observer = create(applied, store.current().statuses());
+            if (applied.standard().isEmpty() && applied.burst().isEmpty()) {
+                store.publish(Observation.EMPTY);
+            }
             observer.start();
         } else {
             observer.outboundsChanged();

@@ -24,8 +24,9 @@ import org.springframework.context.SmartLifecycle;
  * Checks the external configuration files every interval and, when their content changed, applies the new
  * configuration to the running observer. Content is compared by digest, so kubelet's atomic symlink swap of a mounted
  * ConfigMap, an editor's rename-and-replace and an in-place write all count, and a touch without change does not.
- * An invalid new content is rejected with one ERROR line and the running configuration keeps working; the same
- * broken content is not reported again, and fixing it is applied at the next check.
+ * An invalid new content — or a watched file that disappeared — is rejected with one ERROR line and the running
+ * configuration keeps working; the same broken content is not reported again, and fixing it is applied at the next
+ * check.
  */
 final class ConfigFileWatcher implements SmartLifecycle {
 

@@ -85,7 +85,7 @@ final class ConfigLoader {
 
     private static List<PropertySource<?>> read(Path file) {
         if (!Files.isRegularFile(file)) {
-            return List.of();
+            throw new RejectedConfigException(file + ": missing or not a regular file", null);
         }
         PropertySourceLoader loader = file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".properties")
                 ? new PropertiesPropertySourceLoader()

@@ -125,4 +125,16 @@ class LiveReloadIntegrationTest {
         write(List.of("p-fixed"), "200ms");
         await().atMost(WAIT).until(() -> observedTags().equals(List.of("p-fixed")));
     }
+
+    @Test
+    void editWhenFileDeletedThenRejectedAndObservationKept(CapturedOutput output) throws IOException {
+        await().atMost(WAIT).until(() -> observedTags().equals(List.of("p-keep", "p-old")));
+
+        Files.delete(config);
+
+        await().atMost(WAIT).until(() -> output.getOut().contains(config + ": missing or not a regular file"));
+        long before = status("p-keep").lastTry().toEpochMilli();
+        await().atMost(WAIT).until(() -> status("p-keep").lastTry().toEpochMilli() > before);
+        assertThat(observedTags()).containsExactly("p-keep", "p-old");
+    }
 }
