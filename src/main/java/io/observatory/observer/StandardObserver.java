@@ -48,6 +48,7 @@ public final class StandardObserver implements Observer {
     private final Sinks.Empty<Void> stopSignal = Sinks.empty();
     private ObserverScheduler.Cancellable nextStep = () -> { };
     private int unansweredInRound;
+    private Set<String> selectedTags = Set.of();
     // volatile: set by the thread stopping the service, read on the writer thread.
     private volatile boolean stopped;
 
@@ -153,7 +154,9 @@ public final class StandardObserver implements Observer {
                 .takeUntilOther(stopSignal.asMono())
                 .subscribe(result -> scheduler.execute(() -> {
                     if (!stopped) {
-                        record(result);
+                        if (selectedTags.contains(result.outboundTag())) {
+                            record(result);
+                        }
                         then.run();
                     }
                 }));
@@ -168,9 +171,9 @@ public final class StandardObserver implements Observer {
     }
 
     private void prune(List<Outbound> selected) {
-        Set<String> keep = selected.stream().map(Outbound::tag).collect(Collectors.toSet());
+        selectedTags = selected.stream().map(Outbound::tag).collect(Collectors.toSet());
         List<String> gone = new ArrayList<>(statuses.keySet());
-        gone.removeAll(keep);
+        gone.removeAll(selectedTags);
         if (!gone.isEmpty()) {
             gone.forEach(statuses::remove);
             log.info("no longer observed (deselected): {}", gone);

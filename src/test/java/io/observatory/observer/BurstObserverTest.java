@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.system.CapturedOutput;
@@ -211,6 +212,44 @@ class BurstObserverTest {
 
         assertThat(store.current().statuses()).extracting(OutboundStatus::tag).containsExactly("proxy_a");
         assertThat(sentTo("proxy_b")).hasSize(probesOfB);
+    }
+
+    @Test
+    void outboundsChangedWhenTagAddedAndRemovedThenNewOneProbedAtOnceAndOldOneGone() {
+        BurstObserver observer = observer(null, "HEAD");
+        observer.start();
+        scheduler.runDue();
+        prober.open().forEach(p -> p.succeed(10_000_000));
+        scheduler.runDue();
+
+        outbounds.removeIf(o -> o.tag().equals("proxy_b"));
+        outbounds.add(Outbound.direct("proxy_c"));
+        observer.outboundsChanged();
+        scheduler.runDue();
+
+        assertThat(sentTo("proxy_c")).hasSize(1);
+        assertThat(sentTo("proxy_c").get(0).sentAtNanos).isZero();
+        assertThat(store.current().statuses()).extracting(OutboundStatus::tag).containsExactly("proxy_a");
+    }
+
+    @Test
+    void startWhenCarriedOverStatusesThenShownUntilFirstSample() {
+        OutboundStatus previous = new OutboundStatus("proxy_a", true, 42, "", null, null, null, null);
+        PingConfig ping = new PingConfig(DESTINATION, null, INTERVAL, SAMPLING, Duration.ofSeconds(5), "HEAD");
+        new BurstObserver(new BurstObserverSettings(List.of("proxy_"), ping), () -> List.copyOf(outbounds), prober,
+                scheduler, new SplittableRandom(3), store, List.of(previous)).start();
+        scheduler.runDue();
+        sentTo("proxy_b").get(0).succeed(5_000_000);
+        scheduler.runDue();
+        assertThat(store.current().statuses()).extracting(OutboundStatus::tag, OutboundStatus::delayMillis)
+                .containsExactly(Tuple.tuple("proxy_a", 42L),
+                        Tuple.tuple("proxy_b", 5L));
+
+        sentTo("proxy_a").get(0).succeed(7_000_000);
+        scheduler.runDue();
+
+        assertThat(store.current().statuses().get(0).delayMillis()).isEqualTo(7);
+        assertThat(store.current().statuses().get(0).healthPing().all()).isEqualTo(1);
     }
 
     @Test

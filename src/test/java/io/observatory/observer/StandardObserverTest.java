@@ -138,6 +138,40 @@ class StandardObserverTest {
     }
 
     @Test
+    void outboundsChangedWhenProbeOfRemovedOutboundStillInFlightThenItsResultIsDropped() {
+        StandardObserver observer = observer(false, List.of("proxy_"));
+        observer.start();
+        scheduler.runDue();
+        prober.open().get(0).succeed(1_000_000);
+        scheduler.runDue();
+        scheduler.advance(INTERVAL);
+        assertThat(prober.open()).extracting(ScriptedProber.Sent::tag).containsExactly("proxy_b");
+
+        outbounds.removeIf(o -> o.tag().equals("proxy_b"));
+        observer.outboundsChanged();
+        scheduler.runDue();
+        prober.open().get(0).succeed(1_000_000);
+        scheduler.runDue();
+
+        assertThat(store.current().statuses()).extracting(OutboundStatus::tag).containsExactly("proxy_a");
+    }
+
+    @Test
+    void outboundsChangedWhenOutboundRemovedThenItsStatusGoesAtOnce() {
+        StandardObserver observer = observer(true, List.of("proxy_"));
+        observer.start();
+        scheduler.runDue();
+        prober.open().forEach(p -> p.succeed(1_000_000));
+        scheduler.runDue();
+
+        outbounds.removeIf(o -> o.tag().equals("proxy_c"));
+        observer.outboundsChanged();
+        scheduler.runDue();
+
+        assertThat(store.current().statuses()).extracting(OutboundStatus::tag).containsExactly("proxy_a", "proxy_b");
+    }
+
+    @Test
     void startWhenSelectorEmptyThenNothingRuns() {
         observer(false, List.of()).start();
         scheduler.advance(Duration.ofMinutes(5));
