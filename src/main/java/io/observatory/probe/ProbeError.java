@@ -1,5 +1,6 @@
 package io.observatory.probe;
 
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -40,7 +41,12 @@ public record ProbeError(Kind kind, Hop hop, String reason, Integer proxyReplyCo
         /** The peer spoke something that is not valid HTTP (or not the expected proxy protocol). */
         PROTOCOL_ERROR,
         /** Anything else; the reason carries the cause chain. */
-        OTHER
+        OTHER;
+
+        /** Returns the kind as metrics and the management endpoint show it: lower case, e.g. {@code dns_failure}. */
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
     }
 
     /** Which hop of the path failed. */
@@ -48,6 +54,11 @@ public record ProbeError(Kind kind, Hop hop, String reason, Integer proxyReplyCo
         /** The proxy itself (unreachable, auth, handshake). */
         PROXY,
         /** The probe URL's host, directly or as dialled by the proxy. */
-        TARGET
+        TARGET;
+
+        /** Returns the hop as the management endpoint shows it: {@code proxy} or {@code target}. */
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
     }
 }

@@ -1,5 +1,9 @@
 package io.observatory.probe;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 /**
  * How long each phase of one probe took, in nanoseconds; {@link #NOT_MEASURED} for a phase that did not happen (no
  * proxy, no TLS) or was not reached before the probe ended.
@@ -20,4 +24,25 @@ public record ProbePhases(
     /** No phase measured. */
     public static final ProbePhases NONE =
             new ProbePhases(NOT_MEASURED, NOT_MEASURED, NOT_MEASURED, NOT_MEASURED, NOT_MEASURED);
+
+    /**
+     * Returns the measured phases in path order, in nanoseconds, keyed by the names metrics and the management
+     * endpoint use: {@code dns}, {@code connect}, {@code proxy_handshake}, {@code tls}, {@code first_byte}. A phase
+     * that was not measured is absent.
+     */
+    public Map<String, Long> measured() {
+        Map<String, Long> measured = new LinkedHashMap<>();
+        putMeasured(measured, "dns", dnsNanos);
+        putMeasured(measured, "connect", connectNanos);
+        putMeasured(measured, "proxy_handshake", proxyHandshakeNanos);
+        putMeasured(measured, "tls", tlsNanos);
+        putMeasured(measured, "first_byte", firstByteNanos);
+        return Collections.unmodifiableMap(measured);
+    }
+
+    private static void putMeasured(Map<String, Long> measured, String phase, long nanos) {
+        if (nanos != NOT_MEASURED) {
+            measured.put(phase, nanos);
+        }
+    }
 }

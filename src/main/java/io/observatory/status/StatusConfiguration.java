@@ -1,5 +1,6 @@
 package io.observatory.status;
 
+import io.observatory.time.Ticker;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -8,7 +9,7 @@ import org.springframework.context.annotation.Configuration;
 public class StatusConfiguration {
 
     @Bean
-    ObservationStore observationStore() {
-        return new ObservationStore();
+    ObservationStore observationStore(Ticker ticker) {
+        return new ObservationStore(ticker);
     }
 }

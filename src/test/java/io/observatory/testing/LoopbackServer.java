@@ -31,6 +31,7 @@ final class LoopbackServer implements AutoCloseable {
     private static final long SHUTDOWN_TIMEOUT_SECONDS = 5;
 
     private final AtomicInteger connections = new AtomicInteger();
+    private final AtomicInteger closedConnections = new AtomicInteger();
     private final EventLoopGroup group;
     private final Channel listener;
 
@@ -43,6 +44,7 @@ final class LoopbackServer implements AutoCloseable {
                     @Override
                     protected void initChannel(SocketChannel channel) {
                         connections.incrementAndGet();
+                        channel.closeFuture().addListener(closed -> closedConnections.incrementAndGet());
                         childInitializer.accept(channel);
                     }
                 })
@@ -74,6 +76,11 @@ final class LoopbackServer implements AutoCloseable {
     /** Returns the number of TCP connections accepted since start. */
     int connectionCount() {
         return connections.get();
+    }
+
+    /** Returns the number of accepted TCP connections that have closed since (by either side). */
+    int closedConnectionCount() {
+        return closedConnections.get();
     }
 
     /** Closes the listener and every connection, and waits (at most 5 s) for the event loop thread to end. */

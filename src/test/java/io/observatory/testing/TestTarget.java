@@ -106,6 +106,14 @@ public final class TestTarget implements AutoCloseable {
         return count == null ? 0 : count.get();
     }
 
+    /**
+     * Returns the number of accepted TCP connections that have closed since start, by either side: a client that gives
+     * up on {@code /hang} shows here.
+     */
+    public int closedConnectionCount() {
+        return server.closedConnectionCount();
+    }
+
     /** Returns the most recent request received, or {@code null} before the first one. */
     public RecordedRequest lastRequest() {
         return lastRequest.get();

@@ -1,0 +1,114 @@
+package io.observatory.management;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.observatory.probe.ProbeError;
+import io.observatory.probe.ProbeResult;
+import io.observatory.stats.HealthPingStats;
+import io.observatory.status.Observation;
+import io.observatory.status.OutboundStatus;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The JSON body of the {@code observatory} endpoint: Xray's {@code ObservationResult} with its field names and units,
+ * and the last probe of each standard-observer outbound.
+ *
+ * @param status one entry per observed outbound, sorted by tag
+ */
+record ObservationView(List<Outbound> status) {
+
+    /** Maps a snapshot; the order is the snapshot's (by tag). */
+    static ObservationView of(Observation observation) {
+        return new ObservationView(observation.statuses().stream().map(Outbound::of).toList());
+    }
+
+    /**
+     * One outbound, as Xray's {@code OutboundStatus}.
+     *
+     * @param outboundTag the outbound's tag
+     * @param alive usable now
+     * @param delay milliseconds: the last RTT (standard), {@code 99999999} when the last probe failed, the average RTT
+     *     (burst)
+     * @param lastErrorReason why the last probe failed; empty when alive and always for burst
+     * @param lastSeenTime unix seconds of the last success, 0 if never (always 0 for burst)
+     * @param lastTryTime unix seconds of the last attempt, 0 if none (always 0 for burst)
+     * @param healthPing burst statistics, absent for the standard observer
+     * @param lastProbe the last probe, absent for burst
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record Outbound(
+            @JsonProperty("outbound_tag") String outboundTag,
+            @JsonProperty("alive") boolean alive,
+            @JsonProperty("delay") long delay,
+            @JsonProperty("last_error_reason") String lastErrorReason,
+            @JsonProperty("last_seen_time") long lastSeenTime,
+            @JsonProperty("last_try_time") long lastTryTime,
+            @JsonProperty("health_ping") HealthPing healthPing,
+            @JsonProperty("last_probe") LastProbe lastProbe) {
+
+        static Outbound of(OutboundStatus status) {
+            return new Outbound(status.tag(), status.alive(), status.delayMillis(), status.lastErrorReason(),
+                    epochSeconds(status.lastSeen()), epochSeconds(status.lastTry()),
+                    status.healthPing() == null ? null : HealthPing.of(status.healthPing()),
+                    status.lastProbe() == null ? null : LastProbe.of(status.lastProbe()));
+        }
+
+        private static long epochSeconds(Instant instant) {
+            return instant == null ? 0 : instant.getEpochSecond();
+        }
+    }
+
+    /**
+     * Burst statistics over the valid samples, as Xray's {@code HealthPingMeasurementResult}; durations in nanoseconds.
+     *
+     * @param all valid samples
+     * @param fail failed samples among them
+     * @param deviation population standard deviation of the successful RTTs
+     * @param average average RTT
+     * @param max longest RTT
+     * @param min shortest RTT
+     */
+    record HealthPing(
+            @JsonProperty("all") long all,
+            @JsonProperty("fail") long fail,
+            @JsonProperty("deviation") long deviation,
+            @JsonProperty("average") long average,
+            @JsonProperty("max") long max,
+            @JsonProperty("min") long min) {
+
+        static HealthPing of(HealthPingStats stats) {
+            return new HealthPing(stats.all(), stats.fail(), stats.deviationNanos(), stats.averageNanos(),
+                    stats.maxNanos(), stats.minNanos());
+        }
+    }
+
+    /**
+     * The last probe of a standard-observer outbound (not part of Xray's contract).
+     *
+     * @param success an HTTP response arrived
+     * @param rttNanos RTT in nanoseconds; on failure, the time until the failure was noticed
+     * @param httpStatus the response's status, absent when none arrived
+     * @param phasesNanos the measured phases in nanoseconds, keyed {@code dns}, {@code connect},
+     *     {@code proxy_handshake}, {@code tls}, {@code first_byte}
+     * @param errorKind the failure's {@link ProbeError.Kind#label()}, absent on success
+     * @param errorHop the failing hop, {@code proxy} or {@code target}, absent on success
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record LastProbe(
+            @JsonProperty("success") boolean success,
+            @JsonProperty("rtt_nanos") long rttNanos,
+            @JsonProperty("http_status") Integer httpStatus,
+            @JsonProperty("phases_nanos") Map<String, Long> phasesNanos,
+            @JsonProperty("error_kind") String errorKind,
+            @JsonProperty("error_hop") String errorHop) {
+
+        static LastProbe of(ProbeResult result) {
+            ProbeError error = result.error();
+            return new LastProbe(result.success(), result.rttNanos(),
+                    result.httpStatus() == 0 ? null : result.httpStatus(), result.phases().measured(),
+                    error == null ? null : error.kind().label(), error == null ? null : error.hop().label());
+        }
+    }
+}

@@ -1,0 +1,79 @@
+package io.observatory.management;
+
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.observatory.probe.MeteredProber;
+import io.observatory.status.ObservationStore;
+import io.observatory.status.ObservationStore.Publication;
+import io.observatory.status.OutboundStatus;
+import io.observatory.time.Ticker;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.springframework.stereotype.Component;
+
+/**
+ * Removes the probe meters ({@link MeteredProber}'s timers and counter, tagged by outbound) of outbounds that are not
+ * in the observation, so the number of series stays bounded however often outbounds are added and removed. The
+ * prober records whatever it probes and cannot tell; this follows the published snapshots. Checked at each
+ * publication:
+ * <ul>
+ *   <li>an outbound that was in the previous snapshot and is not in this one loses its meters at once;
+ *   <li>meters of an outbound that is not in the observation otherwise (a probe that completed after its outbound was
+ *       removed) are removed at the first publication {@link #UNOBSERVED_GRACE} or more after they were first seen.
+ *       The grace lets a new outbound's first probe, recorded just before the snapshot that adds the outbound, keep
+ *       its meters.
+ * </ul>
+ */
+@Component
+class ProbeMeterPruner {
+
+    /** How long meters of an outbound missing from the observation are kept when it did not just leave it. */
+    static final Duration UNOBSERVED_GRACE = Duration.ofSeconds(30);
+
+    private static final Set<String> PROBE_METERS =
+            Set.of(MeteredProber.RTT, MeteredProber.PHASE, MeteredProber.RESULTS);
+    private static final String OUTBOUND_TAG = "outbound";
+
+    private final MeterRegistry registry;
+    private final Ticker ticker;
+    // Both guarded by this: publications come from the store's one writer, but a replaced observer may hand over to a
+    // new writer thread; the lock keeps the bookkeeping consistent across such a change.
+    private Set<String> observedBefore = Set.of();
+    private final Map<String, Long> unobservedSinceNanos = new HashMap<>();
+
+    /**
+     * Starts listening to {@code store}; created before the observer starts, so it sees every publication.
+     *
+     * @param ticker measures {@link #UNOBSERVED_GRACE}
+     */
+    ProbeMeterPruner(ObservationStore store, MeterRegistry registry, Ticker ticker) {
+        this.registry = registry;
+        this.ticker = ticker;
+        store.addListener(this::onPublish);
+    }
+
+    private synchronized void onPublish(Publication publication) {
+        long now = ticker.nanoTime();
+        Set<String> observed = publication.observation().statuses().stream()
+                .map(OutboundStatus::tag)
+                .collect(Collectors.toUnmodifiableSet());
+        Map<String, List<Meter>> unobserved = registry.getMeters().stream()
+                .filter(meter -> PROBE_METERS.contains(meter.getId().getName()))
+                .filter(meter -> meter.getId().getTag(OUTBOUND_TAG) != null)
+                .filter(meter -> !observed.contains(meter.getId().getTag(OUTBOUND_TAG)))
+                .collect(Collectors.groupingBy(meter -> meter.getId().getTag(OUTBOUND_TAG)));
+        unobservedSinceNanos.keySet().retainAll(unobserved.keySet());
+        unobserved.forEach((tag, meters) -> {
+            long since = unobservedSinceNanos.computeIfAbsent(tag, unused -> now);
+            if (observedBefore.contains(tag) || now - since >= UNOBSERVED_GRACE.toNanos()) {
+                meters.forEach(registry::remove);
+                unobservedSinceNanos.remove(tag);
+            }
+        });
+        observedBefore = observed;
+    }
+}

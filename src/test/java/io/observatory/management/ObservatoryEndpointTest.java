@@ -1,0 +1,60 @@
+package io.observatory.management;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.observatory.probe.ProbeError;
+import io.observatory.probe.ProbePhases;
+import io.observatory.probe.ProbeResult;
+import io.observatory.stats.HealthPingStats;
+import io.observatory.status.Observation;
+import io.observatory.status.ObservationStore;
+import io.observatory.status.OutboundStatus;
+import io.observatory.status.StatusMapping;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
+
+class ObservatoryEndpointTest {
+
+    private static final Instant SEEN = Instant.parse("2026-11-29T10:00:00Z");
+    private static final Instant TRIED = Instant.parse("2026-11-29T10:00:30Z");
+
+    private final ObservationStore store = new ObservationStore();
+    private final ObservatoryEndpoint endpoint = new ObservatoryEndpoint(store);
+    private final JsonMapper json = JsonMapper.builder().build();
+
+    @Test
+    void observationWhenNothingPublishedThenEmptyStatusList() {
+        assertThat(json.writeValueAsString(endpoint.observation())).isEqualTo("{\"status\":[]}");
+    }
+
+    @Test
+    void observationWhenStandardProbeFailedThenXrayFieldsAndTheClassifiedLastProbe() {
+        ProbeResult refused = new ProbeResult("proxy_de", false, 1_500_000,
+                new ProbePhases(ProbePhases.NOT_MEASURED, 1_200_000, ProbePhases.NOT_MEASURED,
+                        ProbePhases.NOT_MEASURED, ProbePhases.NOT_MEASURED),
+                0, TRIED, TRIED, new ProbeError(ProbeError.Kind.CONNECTION_REFUSED, ProbeError.Hop.PROXY,
+                        "outbound proxy_de (socks 10.0.0.5:1080): connection refused by 10.0.0.5:1080", null));
+        OutboundStatus alive = new OutboundStatus("proxy_de", true, 8, "", SEEN, SEEN, null, null);
+        store.publish(new Observation(List.of(StatusMapping.afterProbe(alive, refused, TRIED))));
+
+        assertThat(json.writeValueAsString(endpoint.observation())).isEqualTo("{\"status\":[{"
+                + "\"outbound_tag\":\"proxy_de\",\"alive\":false,\"delay\":99999999,"
+                + "\"last_error_reason\":\"outbound proxy_de (socks 10.0.0.5:1080): connection refused by "
+                + "10.0.0.5:1080\",\"last_seen_time\":1795946400,\"last_try_time\":1795946430,"
+                + "\"last_probe\":{\"success\":false,\"rtt_nanos\":1500000,\"phases_nanos\":{\"connect\":1200000},"
+                + "\"error_kind\":\"connection_refused\",\"error_hop\":\"proxy\"}}]}");
+    }
+
+    @Test
+    void observationWhenBurstThenHealthPingInNanosAndNoLastProbe() {
+        store.publish(new Observation(List.of(StatusMapping.fromBurst("burst_us",
+                new HealthPingStats(10, 2, 1_000_000, 61_999_999, 70_000_000, 50_000_000)))));
+
+        assertThat(json.writeValueAsString(endpoint.observation())).isEqualTo("{\"status\":[{"
+                + "\"outbound_tag\":\"burst_us\",\"alive\":true,\"delay\":61,\"last_error_reason\":\"\","
+                + "\"last_seen_time\":0,\"last_try_time\":0,\"health_ping\":{\"all\":10,\"fail\":2,"
+                + "\"deviation\":1000000,\"average\":61999999,\"max\":70000000,\"min\":50000000}}]}");
+    }
+}
