@@ -195,6 +195,9 @@ any value is quoted as YAML needs. Credentials appear only as ${ENV} placeholder
 {{- $config := dict
   "observatory" $observatory
   "spring" (dict "grpc" (dict "server" (dict "port" .Values.containerPorts.grpc)))
-  "management" (dict "server" (dict "port" .Values.containerPorts.management)) }}
+  "server" (dict "port" .Values.containerPorts.management) }}
+{{- if .Values.logging.json }}
+{{- $_ := set $config "logging" (dict "structured" (dict "format" (dict "console" "ecs"))) }}
+{{- end }}
 {{- toYaml (mustMergeOverwrite (deepCopy .Values.extraConfig) $config) }}
 {{- end }}

@@ -178,19 +178,22 @@ class ObservatoryChartTest {
         }
 
         @Test
-        void probesWhenDefaultsThenNativeGrpcHealthChecksOfTheWholeServer() {
+        void probesWhenDefaultsThenGrpcHealthForStartupAndLivenessAndTheReadinessGroupForReadiness() {
             Container container = manifest.container();
             Probe startup = container.getStartupProbe();
             Probe readiness = container.getReadinessProbe();
             Probe liveness = container.getLivenessProbe();
 
-            assertThat(List.of(startup, readiness, liveness)).allSatisfy(probe -> {
+            assertThat(List.of(startup, liveness)).allSatisfy(probe -> {
                 assertThat(probe.getGrpc().getPort()).isEqualTo(9090);
                 assertThat(probe.getGrpc().getService()).isEmpty();
                 assertThat(probe.getHttpGet()).isNull();
                 assertThat(probe.getExec()).isNull();
                 assertThat(probe.getTcpSocket()).isNull();
             });
+            assertThat(readiness.getGrpc()).isNull();
+            assertThat(readiness.getHttpGet().getPath()).isEqualTo("/actuator/health/readiness");
+            assertThat(readiness.getHttpGet().getPort().getStrVal()).isEqualTo("http-management");
             // The JVM gets two minutes to start; liveness tolerates longer outages than readiness.
             assertThat(startup.getPeriodSeconds() * startup.getFailureThreshold()).isEqualTo(120);
             assertThat(readiness.getPeriodSeconds() * readiness.getFailureThreshold()).isEqualTo(10);
@@ -247,7 +250,8 @@ class ObservatoryChartTest {
             Map<String, Object> config = manifest.applicationYml();
 
             assertThat(path(config, "spring", "grpc", "server", "port")).isEqualTo(9090);
-            assertThat(path(config, "management", "server", "port")).isEqualTo(8081);
+            assertThat(path(config, "server", "port")).isEqualTo(8081);
+            assertThat(path(config, "logging", "structured", "format", "console")).isEqualTo("ecs");
             assertThat(path(config, "observatory", "outbounds")).isEqualTo(List.of());
             assertThat(path(config, "observatory", "standard", "probe-interval")).isEqualTo("10s");
             assertThat(path(config, "observatory", "burst")).isNull();
