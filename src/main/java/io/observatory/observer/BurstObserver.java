@@ -101,7 +101,8 @@ public final class BurstObserver implements Observer {
             log.info("burst observer not started: observatory.burst.subject-selector is empty");
             return;
         }
-        log.info("burst observer started: selector {}, destination {}, {} samples per {} cycle, method {}", selector,
+        log.info("burst observer started: selector {}, destination {} (unless an outbound sets its own probe URL), {}"
+                + " samples per {} cycle, method {}", selector,
                 Redaction.redact(ping.destination()), ping.sampling(), GoDuration.format(ping.cycle()),
                 ping.httpMethod());
         scheduler.execute(() -> {

@@ -66,6 +66,7 @@ public final class ObserverRuntime {
         stopped = true;
         if (observer != null) {
             observer.stop();
+            log.info("observer stopped: probes cancelled");
         }
     }
 
@@ -100,9 +101,8 @@ public final class ObserverRuntime {
         } else {
             observer.outboundsChanged();
         }
-        log.info("configuration reloaded: {} outbounds ({}), observer {}", applied.outbounds().size(),
-                applied.outbounds().stream().map(Outbound::tag).collect(Collectors.joining(", ")),
-                observerChanged ? "restarted with new settings" : "unchanged");
+        log.info("configuration reloaded: outbounds [{}], observer {}",
+                applied.outbounds().stream().map(Outbound::tag).collect(Collectors.joining(", ")), observerChanged ? "restarted with new settings" : "unchanged");
         config = applied;
     }
 

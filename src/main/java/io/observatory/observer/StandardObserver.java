@@ -87,7 +87,8 @@ public final class StandardObserver implements Observer {
             log.info("standard observer not started: observatory.standard.subject-selector is empty");
             return;
         }
-        log.info("standard observer started: selector {}, probe URL {}, interval {}, {} mode", selector,
+        log.info("standard observer started: selector {}, probe URL {} (unless an outbound sets its own), interval {},"
+                + " {} mode", selector,
                 Redaction.redact(settings.probeUrl()), GoDuration.format(settings.probeInterval()),
                 settings.enableConcurrency() ? "concurrent" : "sequential");
         scheduler.execute(this::round);
@@ -176,7 +177,7 @@ public final class StandardObserver implements Observer {
         gone.removeAll(selectedTags);
         if (!gone.isEmpty()) {
             gone.forEach(statuses::remove);
-            log.info("no longer observed (deselected): {}", gone);
+            log.info("no longer observed (removed or deselected): {}", gone);
             publisher.changed();
         }
     }

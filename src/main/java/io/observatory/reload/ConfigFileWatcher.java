@@ -24,6 +24,8 @@ import org.springframework.context.SmartLifecycle;
  * Checks the external configuration files every interval and, when their content changed, applies the new
  * configuration to the running observer. Content is compared by digest, so kubelet's atomic symlink swap of a mounted
  * ConfigMap, an editor's rename-and-replace and an in-place write all count, and a touch without change does not.
+ * New content is applied once it has stayed the same for one more check, so a file caught in the middle of a slow
+ * in-place write is not applied half-written.
  * An invalid new content — or a watched file that disappeared — is rejected with one ERROR line and the running
  * configuration keeps working; the same broken content is not reported again, and fixing it is applied at the next
  * check.
@@ -39,6 +41,7 @@ final class ConfigFileWatcher implements SmartLifecycle {
     // volatile: written by the watcher thread, read by Spring's lifecycle thread.
     private volatile ScheduledExecutorService executor;
     private String lastDigest;
+    private String pendingDigest;
 
     /**
      * @param files the files to watch; empty for a watcher that never starts (reload off)
@@ -73,8 +76,15 @@ final class ConfigFileWatcher implements SmartLifecycle {
     void check() {
         String digest = digest();
         if (digest.equals(lastDigest)) {
+            pendingDigest = null;
             return;
         }
+        if (!digest.equals(pendingDigest)) {
+            // A write in progress: apply only content that stayed the same for a whole interval.
+            pendingDigest = digest;
+            return;
+        }
+        pendingDigest = null;
         lastDigest = digest;
         try {
             ObservatoryConfig next = loader.load(warning -> log.warn("{}", warning));

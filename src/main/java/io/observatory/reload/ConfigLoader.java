@@ -91,6 +91,10 @@ final class ConfigLoader {
                 ? new PropertiesPropertySourceLoader()
                 : new YamlPropertySourceLoader();
         try {
+            if (Files.readString(file).isBlank()) {
+                throw new RejectedConfigException(file + ": empty; an empty configuration file is taken for a "
+                        + "truncated write (to observe nothing, configure no observer explicitly)", null);
+            }
             return loader.load(sourceName(file), new FileSystemResource(file));
         } catch (IOException | RuntimeException e) {
             throw new RejectedConfigException(file + ": cannot be read as configuration: " + oneLine(e), e);

@@ -127,6 +127,19 @@ class LiveReloadIntegrationTest {
     }
 
     @Test
+    void editWhenFileEmptiedThenTakenForATruncatedWriteAndRejected(CapturedOutput output) throws IOException {
+        await().atMost(WAIT).until(() -> observedTags().equals(List.of("p-keep", "p-old")));
+
+        replace("\n");
+
+        await().atMost(WAIT).until(() -> output.getOut().contains(config + ": empty; an empty configuration file is "
+                + "taken for a truncated write"));
+        long before = status("p-keep").lastTry().toEpochMilli();
+        await().atMost(WAIT).until(() -> status("p-keep").lastTry().toEpochMilli() > before);
+        assertThat(observedTags()).containsExactly("p-keep", "p-old");
+    }
+
+    @Test
     void editWhenFileDeletedThenRejectedAndObservationKept(CapturedOutput output) throws IOException {
         await().atMost(WAIT).until(() -> observedTags().equals(List.of("p-keep", "p-old")));
 
