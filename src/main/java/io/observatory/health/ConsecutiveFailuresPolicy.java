@@ -1,0 +1,97 @@
+package io.observatory.health;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Passive health from consecutive failed calls (silky's endpoint monitor, {@code unHealthCeilingTimes};
+ * {@code observatory.passive} policy {@code consecutive-failures}): every failed call, of either kind, extends the run
+ * and a successful call ends it and makes the outbound {@link HealthState#HEALTHY}. When the run reaches the ceiling
+ * the outbound becomes {@link HealthState#UNHEALTHY}; below it the previous state stays. An UNHEALTHY state is reset
+ * to {@link HealthState#UNKNOWN} (with the run cleared) once the reactivation period has passed since it became
+ * UNHEALTHY (YARP's reactivation; silky instead removes the endpoint until it registers again).
+ *
+ * <p>Time is passed in as {@link System#nanoTime()}-style readings; nothing here reads a clock.
+ *
+ * @param ceiling            consecutive failures that make the outbound UNHEALTHY; default 3, {@code 0} (like 1)
+ *                           means the first failure ({@code ceiling})
+ * @param reactivationPeriod time after becoming UNHEALTHY before the state returns to UNKNOWN; positive, default 60 s
+ *                           ({@code reactivation-period})
+ */
+public record ConsecutiveFailuresPolicy(int ceiling, Duration reactivationPeriod) {
+
+    /** silky's ceiling of 3 and YARP's default reactivation period of 60 s. */
+    public static final ConsecutiveFailuresPolicy DEFAULT = new ConsecutiveFailuresPolicy(3, Duration.ofSeconds(60));
+
+    /** @throws IllegalArgumentException if the ceiling is negative or the reactivation period is not positive */
+    public ConsecutiveFailuresPolicy {
+        if (ceiling < 0) {
+            throw new IllegalArgumentException("ceiling: " + ceiling + " (expected: >= 0)");
+        }
+        Objects.requireNonNull(reactivationPeriod, "reactivationPeriod");
+        if (reactivationPeriod.isNegative() || reactivationPeriod.isZero()) {
+            throw new IllegalArgumentException("reactivation-period: " + reactivationPeriod + " (expected: > 0)");
+        }
+    }
+
+    /**
+     * Immutable passive state of one outbound under this policy.
+     *
+     * @param state               current passive state
+     * @param consecutiveFailures failed calls since the last success or reactivation (saturates at
+     *                            {@link Integer#MAX_VALUE})
+     * @param unhealthySinceNanos when the state became UNHEALTHY, in {@link System#nanoTime()} units; meaningful
+     *                            only while the state is UNHEALTHY, {@code 0} otherwise
+     */
+    public record State(HealthState state, int consecutiveFailures, long unhealthySinceNanos) {
+
+        /** The state of an outbound no call was reported for: UNKNOWN, no failures. */
+        public static final State INITIAL = new State(HealthState.UNKNOWN, 0, 0);
+
+        /** @throws IllegalArgumentException if {@code consecutiveFailures} is negative */
+        public State {
+            Objects.requireNonNull(state, "state");
+            if (consecutiveFailures < 0) {
+                throw new IllegalArgumentException(
+                        "consecutive failures: " + consecutiveFailures + " (expected: >= 0)");
+            }
+        }
+    }
+
+    /**
+     * The state after one more reported call, first applying {@link #advance} up to {@code nowNanos}.
+     *
+     * @param previous the state before the call; {@link State#INITIAL} for a new outbound
+     * @param outcome  how the call ended
+     * @param nowNanos when the call ended, in {@link System#nanoTime()} units
+     */
+    public State next(State previous, CallOutcome outcome, long nowNanos) {
+        State current = advance(previous, nowNanos);
+        if (!outcome.failed()) {
+            return new State(HealthState.HEALTHY, 0, 0);
+        }
+        int failures = current.consecutiveFailures() == Integer.MAX_VALUE
+                ? Integer.MAX_VALUE : current.consecutiveFailures() + 1;
+        if (current.state() == HealthState.UNHEALTHY) {
+            return new State(HealthState.UNHEALTHY, failures, current.unhealthySinceNanos());
+        }
+        if (failures >= ceiling) {
+            return new State(HealthState.UNHEALTHY, failures, nowNanos);
+        }
+        return new State(current.state(), failures, 0);
+    }
+
+    /**
+     * The state once time has reached {@code nowNanos} without a new call: UNHEALTHY becomes UNKNOWN (run cleared)
+     * when the reactivation period has passed since it became UNHEALTHY (exactly at the period counts as passed).
+     *
+     * @return {@code previous} itself when nothing changes
+     */
+    public State advance(State previous, long nowNanos) {
+        if (previous.state() == HealthState.UNHEALTHY
+                && nowNanos - previous.unhealthySinceNanos() >= reactivationPeriod.toNanos()) {
+            return State.INITIAL;
+        }
+        return previous;
+    }
+}

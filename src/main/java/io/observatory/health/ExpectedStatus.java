@@ -1,0 +1,87 @@
+package io.observatory.health;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Which HTTP statuses count as a successful probe ({@code observatory.*.expected-status}): a single status
+ * ({@code 204}), an inclusive range ({@code 200-299}) or a {@code /}-separated list of both
+ * ({@code 200/204/301-399}). The default, {@link #ANY}, accepts every status, as Xray does.
+ */
+public final class ExpectedStatus {
+
+    /** Accepts every status (Xray's behaviour, the default). */
+    public static final ExpectedStatus ANY = new ExpectedStatus(List.of(new Range(100, 599)), "any");
+
+    private static final Pattern PART = Pattern.compile("(\\d{3})(?:-(\\d{3}))?");
+
+    private final List<Range> ranges;
+    private final String text;
+
+    private ExpectedStatus(List<Range> ranges, String text) {
+        this.ranges = ranges;
+        this.text = text;
+    }
+
+    /**
+     * Parses {@code N}, {@code N-M} or a {@code /}-separated list of them, each status in 100-599 and {@code N <= M}.
+     *
+     * @throws IllegalArgumentException if {@code text} does not parse, e.g.
+     *     {@code expected-status: 99 (expected: HTTP statuses 100-599 as N, N-M or a /-separated list)}
+     */
+    public static ExpectedStatus parse(String text) {
+        if (text == null) {
+            throw invalid(null);
+        }
+        List<Range> ranges = new ArrayList<>();
+        for (String part : text.split("/", -1)) {
+            Matcher matcher = PART.matcher(part.strip());
+            if (!matcher.matches()) {
+                throw invalid(text);
+            }
+            int from = Integer.parseInt(matcher.group(1));
+            int to = matcher.group(2) == null ? from : Integer.parseInt(matcher.group(2));
+            if (from < 100 || to > 599 || from > to) {
+                throw invalid(text);
+            }
+            ranges.add(new Range(from, to));
+        }
+        return new ExpectedStatus(List.copyOf(ranges), text.strip());
+    }
+
+    /** Whether a probe that received HTTP status {@code status} succeeded. */
+    public boolean matches(int status) {
+        for (Range range : ranges) {
+            if (status >= range.from && status <= range.to) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The text this was parsed from ({@code "any"} for {@link #ANY}). */
+    @Override
+    public String toString() {
+        return text;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof ExpectedStatus that && ranges.equals(that.ranges);
+    }
+
+    @Override
+    public int hashCode() {
+        return ranges.hashCode();
+    }
+
+    private static IllegalArgumentException invalid(String text) {
+        return new IllegalArgumentException("expected-status: " + text
+                + " (expected: HTTP statuses 100-599 as N, N-M or a /-separated list)");
+    }
+
+    private record Range(int from, int to) {
+    }
+}

@@ -1,0 +1,160 @@
+package io.observatory.health;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Passive health from the rate of transport failures over a sliding window (YARP's {@code TransportFailureRate}
+ * policy; {@code observatory.passive} policy {@code transport-failure-rate}). Calls are counted in 1 s buckets; a
+ * bucket leaves the detection window once {@code detectionWindow} has passed since the start of its second. Only
+ * {@link CallOutcome#TRANSPORT_FAILURE} counts as failed; every reported call counts toward the total. While the
+ * window holds fewer than {@code minimalTotalCount} calls nothing is judged and the previous state stays; otherwise the
+ * outbound is {@link HealthState#UNHEALTHY} when failed/total reaches {@code failureRateLimit} and
+ * {@link HealthState#HEALTHY} below it (YARP compares with {@code <}). An UNHEALTHY state is reset to
+ * {@link HealthState#UNKNOWN} once the effective reactivation period has passed since it became UNHEALTHY; the
+ * effective period is never shorter than the detection window, so the failures that caused it have left the window.
+ *
+ * <p>Time is passed in as {@link System#nanoTime()}-style readings; nothing here reads a clock. Readings for one
+ * outbound must not go backwards; an earlier reading is counted in the latest bucket.
+ *
+ * @param detectionWindow    length of the sliding window; a whole number of seconds, at least 1 s, default 60 s
+ *                           ({@code detection-window})
+ * @param minimalTotalCount  calls the window must hold before judging; at least 1, default 10
+ *                           ({@code minimal-total-count})
+ * @param failureRateLimit   failed/total ratio at and above which the outbound is UNHEALTHY; in (0, 1], default 0.3
+ *                           ({@code failure-rate-limit})
+ * @param reactivationPeriod time after becoming UNHEALTHY before the state returns to UNKNOWN; positive, default
+ *                           60 s, raised to {@code detectionWindow} when shorter ({@code reactivation-period})
+ */
+public record TransportFailureRatePolicy(Duration detectionWindow, int minimalTotalCount, double failureRateLimit,
+        Duration reactivationPeriod) {
+
+    /** YARP's defaults: 60 s window, 10 calls, limit 0.3, reactivation after 60 s. */
+    public static final TransportFailureRatePolicy DEFAULT =
+            new TransportFailureRatePolicy(Duration.ofSeconds(60), 10, 0.3, Duration.ofSeconds(60));
+
+    /** Width of one bucket of the detection window: 1 s, in nanoseconds. */
+    public static final long BUCKET_NANOS = Duration.ofSeconds(1).toNanos();
+
+    /**
+     * @throws IllegalArgumentException if an argument is out of range, e.g.
+     *     {@code minimal-total-count: 0 (expected: >= 1)}
+     */
+    public TransportFailureRatePolicy {
+        Objects.requireNonNull(detectionWindow, "detectionWindow");
+        Objects.requireNonNull(reactivationPeriod, "reactivationPeriod");
+        if (detectionWindow.compareTo(Duration.ofSeconds(1)) < 0 || detectionWindow.getNano() != 0) {
+            throw new IllegalArgumentException(
+                    "detection-window: " + detectionWindow + " (expected: a whole number of seconds, >= 1s)");
+        }
+        if (minimalTotalCount < 1) {
+            throw new IllegalArgumentException("minimal-total-count: " + minimalTotalCount + " (expected: >= 1)");
+        }
+        if (!(failureRateLimit > 0 && failureRateLimit <= 1)) {
+            throw new IllegalArgumentException(
+                    "failure-rate-limit: " + failureRateLimit + " (expected: > 0 and <= 1)");
+        }
+        if (reactivationPeriod.isNegative() || reactivationPeriod.isZero()) {
+            throw new IllegalArgumentException("reactivation-period: " + reactivationPeriod + " (expected: > 0)");
+        }
+    }
+
+    /** The reactivation period actually applied: the longer of {@code reactivationPeriod} and the detection window. */
+    public Duration effectiveReactivationPeriod() {
+        return reactivationPeriod.compareTo(detectionWindow) < 0 ? detectionWindow : reactivationPeriod;
+    }
+
+    /**
+     * Calls counted in one second of the window.
+     *
+     * @param second {@code floorDiv(nanos, BUCKET_NANOS)} of the calls it counts
+     * @param total  calls of any outcome
+     * @param failed transport failures among them
+     */
+    public record Bucket(long second, int total, int failed) {
+    }
+
+    /**
+     * Immutable passive state of one outbound under this policy.
+     *
+     * @param state               current passive state
+     * @param buckets             non-empty buckets still in the window, oldest first
+     * @param unhealthySinceNanos when the state became UNHEALTHY, in {@link System#nanoTime()} units; meaningful
+     *                            only while the state is UNHEALTHY, {@code 0} otherwise
+     */
+    public record State(HealthState state, List<Bucket> buckets, long unhealthySinceNanos) {
+
+        /** The state of an outbound no call was reported for: UNKNOWN, empty window. */
+        public static final State INITIAL = new State(HealthState.UNKNOWN, List.of(), 0);
+
+        /** Copies {@code buckets}. */
+        public State {
+            Objects.requireNonNull(state, "state");
+            buckets = List.copyOf(buckets);
+        }
+
+        /** Calls of any outcome in the window. */
+        public int totalCount() {
+            return buckets.stream().mapToInt(Bucket::total).sum();
+        }
+
+        /** Transport failures in the window. */
+        public int failedCount() {
+            return buckets.stream().mapToInt(Bucket::failed).sum();
+        }
+    }
+
+    /**
+     * The state after one more reported call, first applying {@link #advance} up to {@code nowNanos}.
+     *
+     * @param previous the state before the call; {@link State#INITIAL} for a new outbound
+     * @param outcome  how the call ended; only {@link CallOutcome#TRANSPORT_FAILURE} counts as failed
+     * @param nowNanos when the call ended, in {@link System#nanoTime()} units
+     */
+    public State next(State previous, CallOutcome outcome, long nowNanos) {
+        State current = advance(previous, nowNanos);
+        List<Bucket> buckets = new ArrayList<>(current.buckets());
+        int failed = outcome == CallOutcome.TRANSPORT_FAILURE ? 1 : 0;
+        long second = Math.floorDiv(nowNanos, BUCKET_NANOS);
+        Bucket last = buckets.isEmpty() ? null : buckets.get(buckets.size() - 1);
+        if (last != null && last.second() >= second) {
+            buckets.set(buckets.size() - 1, new Bucket(last.second(), last.total() + 1, last.failed() + failed));
+        } else {
+            buckets.add(new Bucket(second, 1, failed));
+        }
+        State counted = new State(current.state(), buckets, current.unhealthySinceNanos());
+        int total = counted.totalCount();
+        if (total < minimalTotalCount) {
+            return counted;
+        }
+        if ((double) counted.failedCount() / total < failureRateLimit) {
+            return new State(HealthState.HEALTHY, buckets, 0);
+        }
+        long since = current.state() == HealthState.UNHEALTHY ? current.unhealthySinceNanos() : nowNanos;
+        return new State(HealthState.UNHEALTHY, buckets, since);
+    }
+
+    /**
+     * The state once time has reached {@code nowNanos} without a new call: buckets whose second started
+     * {@code detectionWindow} or more before {@code nowNanos}'s second leave the window, and UNHEALTHY becomes UNKNOWN
+     * when the effective reactivation period has passed since it became UNHEALTHY (exactly at the period counts as
+     * passed). Neither changes a HEALTHY or UNKNOWN state: without enough calls the previous state stays.
+     *
+     * @return {@code previous} itself when nothing changes
+     */
+    public State advance(State previous, long nowNanos) {
+        long oldestKept = Math.floorDiv(nowNanos, BUCKET_NANOS) - detectionWindow.toSeconds() + 1;
+        List<Bucket> kept = previous.buckets().stream().filter(bucket -> bucket.second() >= oldestKept).toList();
+        boolean reactivated = previous.state() == HealthState.UNHEALTHY
+                && nowNanos - previous.unhealthySinceNanos() >= effectiveReactivationPeriod().toNanos();
+        if (reactivated) {
+            return new State(HealthState.UNKNOWN, kept, 0);
+        }
+        if (kept.size() == previous.buckets().size()) {
+            return previous;
+        }
+        return new State(previous.state(), kept, previous.unhealthySinceNanos());
+    }
+}

@@ -1,0 +1,95 @@
+package io.observatory.health;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class AvailabilityPolicyTest {
+
+    /** Verdicts as a string, one letter per outbound tagged {@code o0, o1, ...}: {@code H}, {@code U}, {@code X}. */
+    private static List<OutboundVerdict> selection(String verdicts) {
+        List<OutboundVerdict> outbounds = new ArrayList<>();
+        for (int i = 0; i < verdicts.length(); i++) {
+            HealthState verdict = switch (verdicts.charAt(i)) {
+                case 'H' -> HealthState.HEALTHY;
+                case 'U' -> HealthState.UNKNOWN;
+                case 'X' -> HealthState.UNHEALTHY;
+                default -> throw new IllegalArgumentException(verdicts);
+            };
+            outbounds.add(new OutboundVerdict("o" + i, verdict));
+        }
+        return outbounds;
+    }
+
+    private static String tags(Availability availability) {
+        return String.join(",", availability.usable().stream().map(OutboundVerdict::tag).toList());
+    }
+
+    @ParameterizedTest(name = "{0} {1} with threshold {2}% -> [{3}], panic {4}")
+    @CsvSource({
+            // HEALTHY_AND_UNKNOWN excludes only UNHEALTHY and never panics, even when nothing is left
+            "HEALTHY_AND_UNKNOWN, HUX,  50,  'o0,o1',       false",
+            "HEALTHY_AND_UNKNOWN, XXX,  50,  '',            false",
+            "HEALTHY_AND_UNKNOWN, HXXX, 100, 'o0',          false",
+            // HEALTHY_OR_PANIC, default threshold 50%: exactly 50% usable is not panic, below is
+            "HEALTHY_OR_PANIC,    HUX,  50,  'o0,o1',       false",
+            "HEALTHY_OR_PANIC,    HUXX, 50,  'o0,o1',       false",
+            "HEALTHY_OR_PANIC,    HX,   50,  'o0',          false",
+            "HEALTHY_OR_PANIC,    HXX,  50,  'o0,o1,o2',    true",
+            "HEALTHY_OR_PANIC,    UXXX, 50,  'o0,o1,o2,o3', true",
+            // all unhealthy: panic returns every outbound (YARP), whatever the threshold
+            "HEALTHY_OR_PANIC,    XXX,  50,  'o0,o1,o2',    true",
+            "HEALTHY_OR_PANIC,    X,    0,   'o0',          true",
+            // threshold 0 keeps only YARP's rule
+            "HEALTHY_OR_PANIC,    HXXX, 0,   'o0',          false",
+            // threshold boundary: 1 of 3 is 33.3%
+            "HEALTHY_OR_PANIC,    HXX,  33,  'o0',          false",
+            "HEALTHY_OR_PANIC,    HXX,  34,  'o0,o1,o2',    true",
+            // threshold 100: any unhealthy outbound is panic
+            "HEALTHY_OR_PANIC,    HHH,  100, 'o0,o1,o2',    false",
+            "HEALTHY_OR_PANIC,    HHX,  100, 'o0,o1,o2',    true",
+            // nothing unhealthy: unchanged
+            "HEALTHY_OR_PANIC,    UUU,  50,  'o0,o1,o2',    false",
+    })
+    void selectReturnsTheUsableOutboundsAndThePanicFlag(AvailabilityPolicy policy, String verdicts, int threshold,
+            String usable, boolean panic) {
+        Availability availability = policy.select(selection(verdicts), threshold);
+
+        assertThat(tags(availability)).isEqualTo(usable);
+        assertThat(availability.panic()).isEqualTo(panic);
+    }
+
+    @Test
+    void selectKeepsTheVerdictsOfThePanicSet() {
+        Availability availability = AvailabilityPolicy.HEALTHY_OR_PANIC.select(selection("XX"),
+                AvailabilityPolicy.DEFAULT_PANIC_THRESHOLD_PERCENT);
+
+        assertThat(availability.usable()).containsExactly(new OutboundVerdict("o0", HealthState.UNHEALTHY),
+                new OutboundVerdict("o1", HealthState.UNHEALTHY));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"HEALTHY_AND_UNKNOWN", "HEALTHY_OR_PANIC"})
+    void selectWhenSelectionEmptyThenEmptyWithoutPanic(AvailabilityPolicy policy) {
+        assertThat(policy.select(List.of(), 50)).isEqualTo(new Availability(List.of(), false));
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {-1, 101})
+    void selectWhenThresholdOutOfRangeThenRejected(int threshold) {
+        assertThatThrownBy(() -> AvailabilityPolicy.HEALTHY_OR_PANIC.select(selection("H"), threshold))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("panic-threshold: " + threshold + " (expected: 0-100)");
+    }
+
+    @Test
+    void defaultThresholdIsEnvoys() {
+        assertThat(AvailabilityPolicy.DEFAULT_PANIC_THRESHOLD_PERCENT).isEqualTo(50);
+    }
+}
