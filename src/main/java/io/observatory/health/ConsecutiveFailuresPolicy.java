@@ -1,5 +1,6 @@
 package io.observatory.health;
 
+import io.observatory.config.GoDuration;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -30,7 +31,7 @@ public record ConsecutiveFailuresPolicy(int ceiling, Duration reactivationPeriod
         }
         Objects.requireNonNull(reactivationPeriod, "reactivationPeriod");
         if (reactivationPeriod.isNegative() || reactivationPeriod.isZero()) {
-            throw new IllegalArgumentException("reactivation-period: " + reactivationPeriod + " (expected: > 0)");
+            throw new IllegalArgumentException("reactivation-period: " + GoDuration.format(reactivationPeriod) + " (expected: > 0)");
         }
     }
 

@@ -1,5 +1,6 @@
 package io.observatory.health;
 
+import io.observatory.config.GoDuration;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,7 +48,7 @@ public record TransportFailureRatePolicy(Duration detectionWindow, int minimalTo
         Objects.requireNonNull(reactivationPeriod, "reactivationPeriod");
         if (detectionWindow.compareTo(Duration.ofSeconds(1)) < 0 || detectionWindow.getNano() != 0) {
             throw new IllegalArgumentException(
-                    "detection-window: " + detectionWindow + " (expected: a whole number of seconds, >= 1s)");
+                    "detection-window: " + GoDuration.format(detectionWindow) + " (expected: a whole number of seconds, >= 1s)");
         }
         if (minimalTotalCount < 1) {
             throw new IllegalArgumentException("minimal-total-count: " + minimalTotalCount + " (expected: >= 1)");
@@ -57,7 +58,7 @@ public record TransportFailureRatePolicy(Duration detectionWindow, int minimalTo
                     "failure-rate-limit: " + failureRateLimit + " (expected: > 0 and <= 1)");
         }
         if (reactivationPeriod.isNegative() || reactivationPeriod.isZero()) {
-            throw new IllegalArgumentException("reactivation-period: " + reactivationPeriod + " (expected: > 0)");
+            throw new IllegalArgumentException("reactivation-period: " + GoDuration.format(reactivationPeriod) + " (expected: > 0)");
         }
     }
 

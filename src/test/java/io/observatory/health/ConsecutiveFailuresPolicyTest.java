@@ -144,7 +144,7 @@ class ConsecutiveFailuresPolicyTest {
     @ParameterizedTest
     @CsvSource({
             "-1, 60, 'ceiling: -1 (expected: >= 0)'",
-            "3,  0,  'reactivation-period: PT0S (expected: > 0)'",
+            "3,  0,  'reactivation-period: 0s (expected: > 0)'",
             "3,  -1, 'reactivation-period: PT-1S (expected: > 0)'",
     })
     void constructorWhenOutOfRangeThenRejected(int ceiling, long periodSeconds, String message) {

@@ -204,14 +204,14 @@ class TransportFailureRatePolicyTest {
 
     @ParameterizedTest
     @CsvSource({
-            "0,     10, 0.3, 60, 'detection-window: PT0S (expected: a whole number of seconds, >= 1s)'",
-            "-1000, 10, 0.3, 60, 'detection-window: PT-1S (expected: a whole number of seconds, >= 1s)'",
-            "1500,  10, 0.3, 60, 'detection-window: PT1.5S (expected: a whole number of seconds, >= 1s)'",
+            "0,     10, 0.3, 60, 'detection-window: 0s (expected: a whole number of seconds, >= 1s)'",
+            "-1000, 10, 0.3, 60, 'detection-window: -1s (expected: a whole number of seconds, >= 1s)'",
+            "1500,  10, 0.3, 60, 'detection-window: 1.5s (expected: a whole number of seconds, >= 1s)'",
             "60000, 0,  0.3, 60, 'minimal-total-count: 0 (expected: >= 1)'",
             "60000, 10, 0,   60, 'failure-rate-limit: 0.0 (expected: > 0 and <= 1)'",
             "60000, 10, 1.1, 60, 'failure-rate-limit: 1.1 (expected: > 0 and <= 1)'",
             "60000, 10, NaN, 60, 'failure-rate-limit: NaN (expected: > 0 and <= 1)'",
-            "60000, 10, 0.3, 0,  'reactivation-period: PT0S (expected: > 0)'",
+            "60000, 10, 0.3, 0,  'reactivation-period: 0s (expected: > 0)'",
     })
     void constructorWhenOutOfRangeThenRejected(long windowMillis, int minimalTotalCount, double limit,
             long periodSeconds, String message) {
