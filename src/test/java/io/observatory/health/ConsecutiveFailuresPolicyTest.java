@@ -145,7 +145,7 @@ class ConsecutiveFailuresPolicyTest {
     @CsvSource({
             "-1, 60, 'ceiling: -1 (expected: >= 0)'",
             "3,  0,  'reactivation-period: 0s (expected: > 0)'",
-            "3,  -1, 'reactivation-period: PT-1S (expected: > 0)'",
+            "3,  -1, 'reactivation-period: -1s (expected: > 0)'",
     })
     void constructorWhenOutOfRangeThenRejected(int ceiling, long periodSeconds, String message) {
         assertThatThrownBy(() -> new ConsecutiveFailuresPolicy(ceiling, Duration.ofSeconds(periodSeconds)))
