@@ -10,7 +10,6 @@ import io.observatory.stats.HealthPingStats;
 import io.observatory.status.Observation;
 import io.observatory.status.ObservationStore;
 import io.observatory.status.OutboundStatus;
-import java.time.Instant;
 import org.springframework.stereotype.Service;
 
 /**
@@ -43,8 +42,8 @@ class XrayObservatoryService extends ObservatoryServiceGrpc.ObservatoryServiceIm
                     .setAlive(status.alive())
                     .setDelay(status.delayMillis())
                     .setLastErrorReason(status.lastErrorReason())
-                    .setLastSeenTime(epochSeconds(status.lastSeen()))
-                    .setLastTryTime(epochSeconds(status.lastTry()));
+                    .setLastSeenTime(status.lastSeenEpochSeconds())
+                    .setLastTryTime(status.lastTryEpochSeconds());
             if (status.healthPing() != null) {
                 entry.setHealthPing(toProto(status.healthPing()));
             }
@@ -62,9 +61,5 @@ class XrayObservatoryService extends ObservatoryServiceGrpc.ObservatoryServiceIm
                 .setMax(stats.maxNanos())
                 .setMin(stats.minNanos())
                 .build();
-    }
-
-    private static long epochSeconds(Instant instant) {
-        return instant == null ? 0 : instant.getEpochSecond();
     }
 }

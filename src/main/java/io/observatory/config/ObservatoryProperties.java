@@ -386,7 +386,10 @@ public class ObservatoryProperties {
     /** {@code observatory.probe}: settings shared by every probe. */
     public static class ProbeProperties {
 
-        /** Maximum number of probes in flight, at least 1; further probes wait for a free slot. Default: 1024. */
+        /**
+         * Maximum number of probes in flight, at least 1; further probes wait for a free slot. Each probe holds one
+         * socket, and the JVM raises its soft descriptor limit to the hard limit on Linux. Default: 1024.
+         */
         private int maxConcurrent = 1024;
 
         /**

@@ -7,7 +7,6 @@ import io.observatory.probe.ProbeResult;
 import io.observatory.stats.HealthPingStats;
 import io.observatory.status.Observation;
 import io.observatory.status.OutboundStatus;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -50,13 +49,9 @@ record ObservationView(List<Outbound> status) {
 
         static Outbound of(OutboundStatus status) {
             return new Outbound(status.tag(), status.alive(), status.delayMillis(), status.lastErrorReason(),
-                    epochSeconds(status.lastSeen()), epochSeconds(status.lastTry()),
+                    status.lastSeenEpochSeconds(), status.lastTryEpochSeconds(),
                     status.healthPing() == null ? null : HealthPing.of(status.healthPing()),
                     status.lastProbe() == null ? null : LastProbe.of(status.lastProbe()));
-        }
-
-        private static long epochSeconds(Instant instant) {
-            return instant == null ? 0 : instant.getEpochSecond();
         }
     }
 

@@ -106,11 +106,6 @@ public final class ObserverRuntime {
         config = applied;
     }
 
-    /** The configuration in force. */
-    public synchronized ObservatoryConfig config() {
-        return config;
-    }
-
     private Observer create(ObservatoryConfig settings, List<OutboundStatus> carriedOver) {
         if (settings.standard().isPresent()) {
             return new StandardObserver(settings.standard().get(), outbounds::get, prober, scheduler, clock, store,

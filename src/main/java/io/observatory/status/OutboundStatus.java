@@ -36,4 +36,14 @@ public record OutboundStatus(
         Objects.requireNonNull(tag, "tag");
         Objects.requireNonNull(lastErrorReason, "lastErrorReason");
     }
+
+    /** {@link #lastSeen} in Xray's unit, unix seconds; 0 when never seen. */
+    public long lastSeenEpochSeconds() {
+        return lastSeen == null ? 0 : lastSeen.getEpochSecond();
+    }
+
+    /** {@link #lastTry} in Xray's unit, unix seconds; 0 when never tried. */
+    public long lastTryEpochSeconds() {
+        return lastTry == null ? 0 : lastTry.getEpochSecond();
+    }
 }
