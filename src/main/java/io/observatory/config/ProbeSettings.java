@@ -15,6 +15,12 @@ import java.util.Map;
 public record ProbeSettings(int maxConcurrent, Path trustedCertificates, Map<String, String> headers) {
 
     /**
+     * Default bound on probes in flight. Each probe holds one socket; the JVM raises its soft descriptor limit to the
+     * hard limit on Linux, and 1,024 sockets keep a 10,000-outbound round well inside it.
+     */
+    public static final int DEFAULT_MAX_CONCURRENT = 1024;
+
+    /**
      * Default probe headers: what desktop Chrome 158 on Windows (stable in November 2026) sends for a top-level
      * navigation over HTTP/1.1, in Chrome's order and spelling, so that probes look like ordinary browsing (Xray's
      * observer imitates a browser the same way). {@code Accept-Encoding} is left out: the probe does not decode
