@@ -5,14 +5,13 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 
 /**
  * A misbehaving peer for hostile-input tests: on the first bytes a client sends it answers with a fixed reply, then
  * either closes or stays silent with the connection open. Plays broken proxies and broken HTTP servers.
  */
-public final class ScriptedReplyServer implements AutoCloseable {
+public final class ScriptedReplyServer extends LoopbackFixture {
 
     /** What the server does after writing its reply. */
     public enum Then {
@@ -22,10 +21,8 @@ public final class ScriptedReplyServer implements AutoCloseable {
         STAY_SILENT
     }
 
-    private final LoopbackServer server;
-
     private ScriptedReplyServer(byte[] reply, Then then) {
-        server = LoopbackServer.start("scripted-reply", channel -> channel.pipeline()
+        super("scripted-reply", channel -> channel.pipeline()
                 .addLast(new SimpleChannelInboundHandler<ByteBuf>() {
                     private boolean replied;
 
@@ -51,21 +48,5 @@ public final class ScriptedReplyServer implements AutoCloseable {
     /** Starts a server that answers {@code reply} (ISO-8859-1 text, e.g. an HTTP response) and then does {@code then}. */
     public static ScriptedReplyServer start(String reply, Then then) {
         return new ScriptedReplyServer(reply.getBytes(StandardCharsets.ISO_8859_1), then);
-    }
-
-    /** Returns the listening address, {@code 127.0.0.1} and an ephemeral port. */
-    public InetSocketAddress address() {
-        return server.address();
-    }
-
-    /** Returns the listening port. */
-    public int port() {
-        return server.address().getPort();
-    }
-
-    /** Stops listening and closes every connection. */
-    @Override
-    public void close() {
-        server.close();
     }
 }

@@ -2,10 +2,7 @@ package io.observatory.testing;
 
 import io.netty.handler.codec.socksx.v5.Socks5InitialRequestDecoder;
 import io.netty.handler.codec.socksx.v5.Socks5ServerEncoder;
-import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A real SOCKS5 proxy (RFC 1928) on {@code 127.0.0.1} for integration tests: CONNECT only, optionally with
@@ -27,19 +24,16 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * <p>The proxy resolves DOMAIN destinations itself, from the hosts file only (it never sends a DNS query), and dials
  * loopback addresses only. It uses its own single-threaded event loop; {@link #close()} ends every connection.
  */
-public final class Socks5TestProxy implements AutoCloseable {
+public final class Socks5TestProxy extends LabProxy {
 
     /** How long the proxy waits for a target's TCP handshake before it replies {@code TTL_EXPIRED}: 500 ms. */
     public static final Duration TARGET_CONNECT_TIMEOUT = TargetDialer.CONNECT_TIMEOUT;
 
-    private final List<RequestedDestination> requestedDestinations = new CopyOnWriteArrayList<>();
-    private final LoopbackServer server;
-
     private Socks5TestProxy(Credentials credentials) {
-        server = LoopbackServer.start("socks5-test-proxy", channel -> channel.pipeline()
+        super("socks5-test-proxy", recorder -> channel -> channel.pipeline()
                 .addLast(Socks5ServerHandler.ENCODER, Socks5ServerEncoder.DEFAULT)
                 .addLast(Socks5ServerHandler.DECODER, new Socks5InitialRequestDecoder())
-                .addLast(new Socks5ServerHandler(credentials, requestedDestinations::add)));
+                .addLast(new Socks5ServerHandler(credentials, recorder)));
     }
 
     /** Starts an open proxy: it selects {@code NO_AUTH} and accepts any client. */
@@ -53,35 +47,5 @@ public final class Socks5TestProxy implements AutoCloseable {
      */
     public static Socks5TestProxy start(String username, String password) {
         return new Socks5TestProxy(new Credentials(username, password));
-    }
-
-    /** Returns the proxy's address: {@code 127.0.0.1} and its ephemeral port. */
-    public InetSocketAddress address() {
-        return server.address();
-    }
-
-    /** Returns the proxy's ephemeral TCP port. */
-    public int port() {
-        return server.address().getPort();
-    }
-
-    /** Returns the number of client TCP connections the proxy accepted since start. */
-    public int connectionCount() {
-        return server.connectionCount();
-    }
-
-    /**
-     * Returns a snapshot of the destinations of every CONNECT, BIND or UDP ASSOCIATE request, in arrival order and as
-     * the client encoded them (a DOMAIN request for {@code localhost} stays the name {@code localhost}), whether or not
-     * the proxy could serve them.
-     */
-    public List<RequestedDestination> requestedDestinations() {
-        return List.copyOf(requestedDestinations);
-    }
-
-    /** Stops listening and closes every client and target connection. */
-    @Override
-    public void close() {
-        server.close();
     }
 }
