@@ -17,18 +17,23 @@ import org.springframework.context.annotation.Import;
  */
 @SpringBootTest(properties = "spring.grpc.server.port=0")
 @Import(RunningServiceTest.PortCapture.class)
-abstract class RunningServiceTest {
+public abstract class RunningServiceTest {
 
     @TestConfiguration
-    static class PortCapture {
+    public static class PortCapture {
         @Bean
-        GrpcPortListener grpcPortListener() {
+        public GrpcPortListener grpcPortListener() {
             return new GrpcPortListener();
         }
     }
 
     @Autowired
     private GrpcPortListener grpcPort;
+
+    /** The port the running service's gRPC server bound. */
+    protected int grpcPort() {
+        return grpcPort.port();
+    }
 
     /** A channel to the running service, open for the duration of one test. */
     protected ManagedChannel channel;

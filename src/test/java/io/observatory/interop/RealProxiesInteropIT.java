@@ -5,9 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
-import io.grpc.ManagedChannel;
-import io.grpc.ManagedChannelBuilder;
-import io.observatory.api.GrpcPortListener;
+import io.observatory.api.RunningServiceTest;
 import io.observatory.api.xray.GetOutboundStatusRequest;
 import io.observatory.api.xray.ObservatoryServiceGrpc;
 import io.observatory.api.xray.OutboundStatus;
@@ -26,15 +24,10 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.context.annotation.Bean;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -44,8 +37,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * {@code proto/} and the independently written Python client in {@code src/test/interop/xray-client/}. Every test runs
  * once per client and asserts the values that client prints.
  */
-@SpringBootTest(properties = "spring.grpc.server.port=0")
-class RealProxiesInteropIT {
+class RealProxiesInteropIT extends RunningServiceTest {
 
     private static final Instant STARTED = Instant.now();
     private static final TestTarget HTTP_TARGET = TestTarget.http();
@@ -142,29 +134,11 @@ class RealProxiesInteropIT {
         HTTPS_TARGET.close();
     }
 
-    @TestConfiguration
-    static class PortCapture {
-        @Bean
-        GrpcPortListener grpcPortListener() {
-            return new GrpcPortListener();
-        }
-    }
-
-    @Autowired
-    private GrpcPortListener grpcPort;
-
-    private ManagedChannel channel;
 
     @BeforeEach
-    void connectAndAwaitFirstRound() {
-        channel = ManagedChannelBuilder.forAddress("127.0.0.1", grpcPort.port()).usePlaintext().build();
+    void awaitFirstRound() {
         await().atMost(Duration.ofSeconds(30))
                 .until(() -> byTag(statusesFromJavaStubs()).keySet().containsAll(TAGS_SORTED));
-    }
-
-    @AfterEach
-    void disconnect() throws InterruptedException {
-        channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
     }
 
     @ParameterizedTest
@@ -283,7 +257,7 @@ class RealProxiesInteropIT {
         assertThat(PYTHON_CLIENT).as("the Python Xray client (run from the project root)").isRegularFile();
         assertThat(Files.isExecutable(PYTHON)).as("%s (Debian python3 with python3-grpcio)", PYTHON).isTrue();
         String output = ExternalProgram.run(PYTHON_CLIENT_LIMIT,
-                List.of(PYTHON.toString(), PYTHON_CLIENT.toString(), "127.0.0.1:" + grpcPort.port()));
+                List.of(PYTHON.toString(), PYTHON_CLIENT.toString(), "127.0.0.1:" + grpcPort()));
         return output.lines().filter(line -> !line.isBlank()).map(RealProxiesInteropIT::seen).toList();
     }
 
