@@ -9,9 +9,12 @@ import io.observatory.status.OutboundStatus;
 import io.observatory.time.Ticker;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 import org.springframework.stereotype.Component;
 
@@ -40,19 +43,30 @@ class ProbeMeterPruner {
 
     private final MeterRegistry registry;
     private final Ticker ticker;
+    // Probe meters by outbound tag, kept current by the registry's add/remove callbacks (prober threads), so a
+    // publication looks at the outbounds that have meters instead of walking every meter in the registry.
+    private final Map<String, Set<Meter.Id>> probeMetersByOutbound = new ConcurrentHashMap<>();
     // Both guarded by this: publications come from the store's one writer, but a replaced observer may hand over to a
     // new writer thread; the lock keeps the bookkeeping consistent across such a change.
     private Set<String> observedBefore = Set.of();
     private final Map<String, Long> unobservedSinceNanos = new HashMap<>();
 
     /**
-     * Starts listening to {@code store}; created before the observer starts, so it sees every publication.
+     * Starts listening to {@code store} and {@code registry}; created before the observer starts, so it sees every
+     * publication and every probe meter.
      *
      * @param ticker measures {@link #UNOBSERVED_GRACE}
      */
     ProbeMeterPruner(ObservationStore store, MeterRegistry registry, Ticker ticker) {
         this.registry = registry;
         this.ticker = ticker;
+        registry.config().onMeterAdded(meter -> track(meter.getId()));
+        registry.config().onMeterRemoved(meter -> outboundOf(meter.getId()).ifPresent(tag ->
+                probeMetersByOutbound.computeIfPresent(tag, (unused, ids) -> {
+                    ids.remove(meter.getId());
+                    return ids.isEmpty() ? null : ids;
+                })));
+        registry.getMeters().forEach(meter -> track(meter.getId()));
         store.addListener(this::onPublish);
     }
 
@@ -61,19 +75,25 @@ class ProbeMeterPruner {
         Set<String> observed = publication.observation().statuses().stream()
                 .map(OutboundStatus::tag)
                 .collect(Collectors.toUnmodifiableSet());
-        Map<String, List<Meter>> unobserved = registry.getMeters().stream()
-                .filter(meter -> PROBE_METERS.contains(meter.getId().getName()))
-                .filter(meter -> meter.getId().getTag(OUTBOUND_TAG) != null)
-                .filter(meter -> !observed.contains(meter.getId().getTag(OUTBOUND_TAG)))
-                .collect(Collectors.groupingBy(meter -> meter.getId().getTag(OUTBOUND_TAG)));
-        unobservedSinceNanos.keySet().retainAll(unobserved.keySet());
-        unobserved.forEach((tag, meters) -> {
+        Set<String> unobserved = new HashSet<>(probeMetersByOutbound.keySet());
+        unobserved.removeAll(observed);
+        unobservedSinceNanos.keySet().retainAll(unobserved);
+        for (String tag : unobserved) {
             long since = unobservedSinceNanos.computeIfAbsent(tag, unused -> now);
             if (observedBefore.contains(tag) || now - since >= UNOBSERVED_GRACE.toNanos()) {
-                meters.forEach(registry::remove);
+                List.copyOf(probeMetersByOutbound.getOrDefault(tag, Set.of())).forEach(registry::remove);
                 unobservedSinceNanos.remove(tag);
             }
-        });
+        }
         observedBefore = observed;
+    }
+
+    private void track(Meter.Id id) {
+        outboundOf(id).ifPresent(tag ->
+                probeMetersByOutbound.computeIfAbsent(tag, unused -> ConcurrentHashMap.newKeySet()).add(id));
+    }
+
+    private static Optional<String> outboundOf(Meter.Id id) {
+        return PROBE_METERS.contains(id.getName()) ? Optional.ofNullable(id.getTag(OUTBOUND_TAG)) : Optional.empty();
     }
 }
