@@ -10,8 +10,8 @@ import org.springframework.stereotype.Component;
 /**
  * Drives the whole-server grpc.health.v1 status (service name {@code ""}): NOT_SERVING until the observer has
  * started, SERVING after, and a terminal NOT_SERVING as soon as shutdown begins (before the gRPC server drains), so
- * clients watching health move away first (grpc-java's {@code HealthStatusManager#enterTerminalState}). Shutdown
- * may be reported twice (the context-closed event and the observer's lifecycle); only the first counts.
+ * clients watching health move away first (grpc-java's {@code HealthStatusManager#enterTerminalState}). Shutdown is
+ * taken from the context-closed event, which precedes the stop of every lifecycle bean.
  */
 @Component
 class GrpcServingStatus implements io.observatory.observer.ServingStatus, ApplicationListener<ContextClosedEvent> {
@@ -29,7 +29,7 @@ class GrpcServingStatus implements io.observatory.observer.ServingStatus, Applic
         health.setStatus(HealthStatusManager.SERVICE_NAME_ALL_SERVICES, ServingStatus.SERVING);
     }
 
-    @Override
+    /** Enters the terminal NOT_SERVING state; only the first call counts. */
     public void shuttingDown() {
         if (terminal.compareAndSet(false, true)) {
             health.enterTerminalState();

@@ -3,8 +3,8 @@ package io.observatory.observer;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Starts the active observer once the context is ready and stops it at shutdown, reporting the service-level serving
- * state on both edges. Runs in the default phase, so it starts after the demo lab (phase below 0) and stops before it.
+ * Starts the active observer once the context is ready (then reports the service as serving) and stops it at
+ * shutdown. Runs in the default phase, so it starts after the demo lab (phase below 0) and stops before it.
  */
 final class ObserverLifecycle implements SmartLifecycle {
 
@@ -27,7 +27,6 @@ final class ObserverLifecycle implements SmartLifecycle {
 
     @Override
     public void stop() {
-        servingStatus.shuttingDown();
         observer.stop();
         running = false;
     }
