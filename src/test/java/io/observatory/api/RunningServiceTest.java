@@ -3,6 +3,7 @@ package io.observatory.api;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -10,6 +11,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
  * Base of the end-to-end tests: the whole service with its real gRPC server on an ephemeral port, and a plaintext
@@ -18,6 +20,23 @@ import org.springframework.context.annotation.Import;
 @SpringBootTest(properties = "spring.grpc.server.port=0")
 @Import(RunningServiceTest.PortCapture.class)
 public abstract class RunningServiceTest {
+
+    /**
+     * Registers {@code observatory.outbounds[index]} as a proxy on 127.0.0.1; values are read lazily, when the
+     * context starts. {@code username} {@code null} registers no credentials.
+     */
+    protected static void registerProxyOutbound(DynamicPropertyRegistry registry, int index, String tag,
+            String protocol, Supplier<Object> port, Supplier<Object> username, Supplier<Object> password) {
+        String prefix = "observatory.outbounds[" + index + "].";
+        registry.add(prefix + "tag", () -> tag);
+        registry.add(prefix + "protocol", () -> protocol);
+        registry.add(prefix + "address", () -> "127.0.0.1");
+        registry.add(prefix + "port", port);
+        if (username != null) {
+            registry.add(prefix + "username", username);
+            registry.add(prefix + "password", password);
+        }
+    }
 
     @TestConfiguration
     public static class PortCapture {

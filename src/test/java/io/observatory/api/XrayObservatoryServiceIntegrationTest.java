@@ -45,24 +45,12 @@ class XrayObservatoryServiceIntegrationTest extends RunningServiceTest {
         registry.add("observatory.standard.probe-url", () -> TARGET.urlWithHost("localhost", "/generate_204"));
         registry.add("observatory.standard.probe-interval", () -> "200ms");
         registry.add("observatory.standard.enable-concurrency", () -> "true");
-        outbound(registry, 0, "proxy_socks", "socks", SOCKS.port(), "alice", "s3cret");
-        outbound(registry, 1, "proxy_http", "http", HTTP.port(), "bob", "hunter2");
-        outbound(registry, 2, "proxy_dead", "socks", DEAD_PORT, null, null);
-        outbound(registry, 3, "proxy_wrong_password", "socks", SOCKS.port(), "alice", "guess");
-        outbound(registry, 4, "unobserved", "http", HTTP.port(), null, null);
-    }
-
-    private static void outbound(DynamicPropertyRegistry registry, int index, String tag, String protocol, int port,
-            String user, String password) {
-        String prefix = "observatory.outbounds[" + index + "].";
-        registry.add(prefix + "tag", () -> tag);
-        registry.add(prefix + "protocol", () -> protocol);
-        registry.add(prefix + "address", () -> "127.0.0.1");
-        registry.add(prefix + "port", () -> port);
-        if (user != null) {
-            registry.add(prefix + "username", () -> user);
-            registry.add(prefix + "password", () -> password);
-        }
+        registerProxyOutbound(registry, 0, "proxy_socks", "socks", () -> SOCKS.port(), () -> "alice", () -> "s3cret");
+        registerProxyOutbound(registry, 1, "proxy_http", "http", () -> HTTP.port(), () -> "bob", () -> "hunter2");
+        registerProxyOutbound(registry, 2, "proxy_dead", "socks", () -> DEAD_PORT, null, null);
+        registerProxyOutbound(registry, 3, "proxy_wrong_password", "socks", () -> SOCKS.port(), () -> "alice",
+                () -> "guess");
+        registerProxyOutbound(registry, 4, "unobserved", "http", () -> HTTP.port(), null, null);
     }
 
     @AfterAll

@@ -21,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -98,34 +97,21 @@ class RealProxiesInteropIT extends RunningServiceTest {
         registry.add("observatory.standard.probe-url", () -> HTTP_TARGET.urlWithHost("localhost", "/generate_204"));
         registry.add("observatory.standard.probe-interval", () -> "200ms");
         registry.add("observatory.standard.enable-concurrency", () -> "true");
-        outbound(registry, 0, SOCKS, "socks", () -> proxies.socks().port(), () -> proxies.socks().username(),
+        registerProxyOutbound(registry, 0, SOCKS, "socks", () -> proxies.socks().port(), () -> proxies.socks().username(),
                 () -> proxies.socks().password());
-        outbound(registry, 1, SOCKS_HTTPS, "socks", () -> proxies.socks().port(), () -> proxies.socks().username(),
+        registerProxyOutbound(registry, 1, SOCKS_HTTPS, "socks", () -> proxies.socks().port(), () -> proxies.socks().username(),
                 () -> proxies.socks().password());
         registry.add("observatory.outbounds[1].probe-url",
                 () -> HTTPS_TARGET.urlWithHost("localhost", "/generate_204"));
-        outbound(registry, 2, SOCKS_WRONG_PASSWORD, "socks", () -> proxies.socks().port(),
+        registerProxyOutbound(registry, 2, SOCKS_WRONG_PASSWORD, "socks", () -> proxies.socks().port(),
                 () -> proxies.socks().username(), () -> WRONG_PASSWORD);
-        outbound(registry, 3, HTTP, "http", () -> proxies.http().port(), () -> proxies.http().username(),
+        registerProxyOutbound(registry, 3, HTTP, "http", () -> proxies.http().port(), () -> proxies.http().username(),
                 () -> proxies.http().password());
-        outbound(registry, 4, HTTP_WRONG_PASSWORD, "http", () -> proxies.http().port(),
+        registerProxyOutbound(registry, 4, HTTP_WRONG_PASSWORD, "http", () -> proxies.http().port(),
                 () -> proxies.http().username(), () -> WRONG_PASSWORD);
-        outbound(registry, 5, HTTP_NO_CREDENTIALS, "http", () -> proxies.http().port(), null, null);
-        outbound(registry, 6, DEAD, "http", () -> DEAD_PORT, () -> proxies.http().username(),
+        registerProxyOutbound(registry, 5, HTTP_NO_CREDENTIALS, "http", () -> proxies.http().port(), null, null);
+        registerProxyOutbound(registry, 6, DEAD, "http", () -> DEAD_PORT, () -> proxies.http().username(),
                 () -> proxies.http().password());
-    }
-
-    private static void outbound(DynamicPropertyRegistry registry, int index, String tag, String protocol,
-            Supplier<Object> port, Supplier<Object> username, Supplier<Object> password) {
-        String prefix = "observatory.outbounds[" + index + "].";
-        registry.add(prefix + "tag", () -> tag);
-        registry.add(prefix + "protocol", () -> protocol);
-        registry.add(prefix + "address", () -> "127.0.0.1");
-        registry.add(prefix + "port", port);
-        if (username != null) {
-            registry.add(prefix + "username", username);
-            registry.add(prefix + "password", password);
-        }
     }
 
     @AfterAll
