@@ -1,5 +1,7 @@
 package io.observatory.config;
 
+import io.observatory.health.ActiveCheck;
+import java.util.OptionalDouble;
 import io.observatory.config.ObservatoryProperties.BurstProperties;
 import io.observatory.config.ObservatoryProperties.PingConfigProperties;
 import io.observatory.config.ObservatoryProperties.StandardProperties;
@@ -55,7 +57,8 @@ public final class ObservatoryConfigValidator {
             warnings.accept("no observer configured: set observatory.standard or observatory.burst; "
                     + "serving an empty observation");
         }
-        return new ObservatoryConfig(outbounds, standard, burst, probe);
+        return new ObservatoryConfig(outbounds, standard, burst, probe, PassiveSettings.DEFAULT,
+                AvailabilitySettings.DEFAULT, ApiAuthSettings.DEFAULT);
     }
 
     private static StandardObserverSettings standard(StandardProperties standard, Consumer<String> warnings) {
@@ -71,13 +74,14 @@ public final class ObservatoryConfigValidator {
                 ConfigChecks.httpUrl(prefix + "probe-url", standard.getProbeUrl(),
                         StandardObserverSettings.DEFAULT_PROBE_URL),
                 probeInterval,
-                standard.isEnableConcurrency());
+                standard.isEnableConcurrency(),
+                ActiveCheck.DEFAULT);
     }
 
     private static BurstObserverSettings burst(BurstProperties burst, Consumer<String> warnings) {
         return new BurstObserverSettings(
                 subjectSelector("observatory.burst.subject-selector", burst.getSubjectSelector()),
-                pingConfig(burst.getPingConfig(), warnings));
+                pingConfig(burst.getPingConfig(), warnings), ActiveCheck.DEFAULT, OptionalDouble.empty());
     }
 
     private static PingConfig pingConfig(PingConfigProperties ping, Consumer<String> warnings) {

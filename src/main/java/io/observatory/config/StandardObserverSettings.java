@@ -1,8 +1,10 @@
 package io.observatory.config;
 
+import io.observatory.health.ActiveCheck;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Validated settings of the standard observer (Xray "observatory").
@@ -12,9 +14,11 @@ import java.util.List;
  * @param probeInterval sleep after each probe (sequential) or after each round (concurrent); positive, no upper bound
  *     (it only delays the next step)
  * @param enableConcurrency {@code true}: probe all selected outbounds at once per round
+ * @param activeCheck how probe results are judged (expected status, thresholds); {@link ActiveCheck#DEFAULT} = Xray
  */
 public record StandardObserverSettings(
-        List<String> subjectSelector, URI probeUrl, Duration probeInterval, boolean enableConcurrency) {
+        List<String> subjectSelector, URI probeUrl, Duration probeInterval, boolean enableConcurrency,
+        ActiveCheck activeCheck) {
 
     /** Xray's default probe URL. */
     public static final URI DEFAULT_PROBE_URL = URI.create("https://www.google.com/generate_204");
@@ -33,6 +37,7 @@ public record StandardObserverSettings(
 
     public StandardObserverSettings {
         subjectSelector = List.copyOf(subjectSelector);
+        Objects.requireNonNull(activeCheck, "activeCheck");
     }
 
     /** The interval in Go form ({@code 10s}), the URL's password masked. */
@@ -41,6 +46,7 @@ public record StandardObserverSettings(
         return "StandardObserverSettings[subjectSelector=" + subjectSelector
                 + ", probeUrl=" + Redaction.redact(probeUrl)
                 + ", probeInterval=" + GoDuration.format(probeInterval)
-                + ", enableConcurrency=" + enableConcurrency + "]";
+                + ", enableConcurrency=" + enableConcurrency
+                + ", activeCheck=" + activeCheck + "]";
     }
 }

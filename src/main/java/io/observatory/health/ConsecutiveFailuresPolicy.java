@@ -19,7 +19,11 @@ import java.util.Objects;
  * @param reactivationPeriod time after becoming UNHEALTHY before the state returns to UNKNOWN; positive, default 60 s
  *                           ({@code reactivation-period})
  */
-public record ConsecutiveFailuresPolicy(int ceiling, Duration reactivationPeriod) {
+public record ConsecutiveFailuresPolicy(int ceiling, Duration reactivationPeriod)
+        implements PassivePolicy<ConsecutiveFailuresPolicy.State> {
+
+    /** This policy's name in {@code observatory.passive.policy}. */
+    public static final String NAME = "consecutive-failures";
 
     /** silky's ceiling of 3 and YARP's default reactivation period of 60 s. */
     public static final ConsecutiveFailuresPolicy DEFAULT = new ConsecutiveFailuresPolicy(3, Duration.ofSeconds(60));
@@ -44,7 +48,8 @@ public record ConsecutiveFailuresPolicy(int ceiling, Duration reactivationPeriod
      * @param unhealthySinceNanos when the state became UNHEALTHY, in {@link System#nanoTime()} units; meaningful
      *                            only while the state is UNHEALTHY, {@code 0} otherwise
      */
-    public record State(HealthState state, int consecutiveFailures, long unhealthySinceNanos) {
+    public record State(HealthState state, int consecutiveFailures, long unhealthySinceNanos)
+            implements PassiveState {
 
         /** The state of an outbound no call was reported for: UNKNOWN, no failures. */
         public static final State INITIAL = new State(HealthState.UNKNOWN, 0, 0);
@@ -59,6 +64,22 @@ public record ConsecutiveFailuresPolicy(int ceiling, Duration reactivationPeriod
         }
     }
 
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public State initial() {
+        return State.INITIAL;
+    }
+
+    /** The reactivation period itself: this policy has no window to wait for. */
+    @Override
+    public Duration effectiveReactivationPeriod() {
+        return reactivationPeriod;
+    }
+
     /**
      * The state after one more reported call, first applying {@link #advance} up to {@code nowNanos}.
      *
@@ -66,6 +87,7 @@ public record ConsecutiveFailuresPolicy(int ceiling, Duration reactivationPeriod
      * @param outcome  how the call ended
      * @param nowNanos when the call ended, in {@link System#nanoTime()} units
      */
+    @Override
     public State next(State previous, CallOutcome outcome, long nowNanos) {
         State current = advance(previous, nowNanos);
         if (!outcome.failed()) {
@@ -88,6 +110,7 @@ public record ConsecutiveFailuresPolicy(int ceiling, Duration reactivationPeriod
      *
      * @return {@code previous} itself when nothing changes
      */
+    @Override
     public State advance(State previous, long nowNanos) {
         if (previous.state() == HealthState.UNHEALTHY
                 && nowNanos - previous.unhealthySinceNanos() >= reactivationPeriod.toNanos()) {

@@ -30,7 +30,10 @@ import java.util.Objects;
  *                           60 s, raised to {@code detectionWindow} when shorter ({@code reactivation-period})
  */
 public record TransportFailureRatePolicy(Duration detectionWindow, int minimalTotalCount, double failureRateLimit,
-        Duration reactivationPeriod) {
+        Duration reactivationPeriod) implements PassivePolicy<TransportFailureRatePolicy.State> {
+
+    /** This policy's name in {@code observatory.passive.policy}. */
+    public static final String NAME = "transport-failure-rate";
 
     /** YARP's defaults: 60 s window, 10 calls, limit 0.3, reactivation after 60 s. */
     public static final TransportFailureRatePolicy DEFAULT =
@@ -62,7 +65,18 @@ public record TransportFailureRatePolicy(Duration detectionWindow, int minimalTo
         }
     }
 
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public State initial() {
+        return State.INITIAL;
+    }
+
     /** The reactivation period actually applied: the longer of {@code reactivationPeriod} and the detection window. */
+    @Override
     public Duration effectiveReactivationPeriod() {
         return reactivationPeriod.compareTo(detectionWindow) < 0 ? detectionWindow : reactivationPeriod;
     }
@@ -85,7 +99,7 @@ public record TransportFailureRatePolicy(Duration detectionWindow, int minimalTo
      * @param unhealthySinceNanos when the state became UNHEALTHY, in {@link System#nanoTime()} units; meaningful
      *                            only while the state is UNHEALTHY, {@code 0} otherwise
      */
-    public record State(HealthState state, List<Bucket> buckets, long unhealthySinceNanos) {
+    public record State(HealthState state, List<Bucket> buckets, long unhealthySinceNanos) implements PassiveState {
 
         /** The state of an outbound no call was reported for: UNKNOWN, empty window. */
         public static final State INITIAL = new State(HealthState.UNKNOWN, List.of(), 0);
@@ -114,6 +128,7 @@ public record TransportFailureRatePolicy(Duration detectionWindow, int minimalTo
      * @param outcome  how the call ended; only {@link CallOutcome#TRANSPORT_FAILURE} counts as failed
      * @param nowNanos when the call ended, in {@link System#nanoTime()} units
      */
+    @Override
     public State next(State previous, CallOutcome outcome, long nowNanos) {
         State current = advance(previous, nowNanos);
         List<Bucket> buckets = new ArrayList<>(current.buckets());
@@ -145,6 +160,7 @@ public record TransportFailureRatePolicy(Duration detectionWindow, int minimalTo
      *
      * @return {@code previous} itself when nothing changes
      */
+    @Override
     public State advance(State previous, long nowNanos) {
         long oldestKept = Math.floorDiv(nowNanos, BUCKET_NANOS) - detectionWindow.toSeconds() + 1;
         List<Bucket> kept = previous.buckets().stream().filter(bucket -> bucket.second() >= oldestKept).toList();

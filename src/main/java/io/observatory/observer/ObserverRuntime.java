@@ -82,7 +82,7 @@ public final class ObserverRuntime {
             log.warn("observatory.probe changed: probe settings take effect after a restart; applying the rest");
         }
         ObservatoryConfig applied = new ObservatoryConfig(next.outbounds(), next.standard(), next.burst(),
-                config.probe());
+                config.probe(), next.passive(), next.availability(), next.apiAuth());
         boolean outboundsChanged = !applied.outbounds().equals(config.outbounds());
         boolean observerChanged = !applied.standard().equals(config.standard())
                 || !applied.burst().equals(config.burst());

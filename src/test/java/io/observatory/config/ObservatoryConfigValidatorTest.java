@@ -1,5 +1,6 @@
 package io.observatory.config;
 
+import io.observatory.health.ActiveCheck;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -305,7 +306,8 @@ class ObservatoryConfigValidatorTest {
             standard("proxy_");
 
             assertThat(validate().standard()).contains(new StandardObserverSettings(List.of("proxy_"),
-                    URI.create("https://www.google.com/generate_204"), Duration.ofSeconds(10), false));
+                    URI.create("https://www.google.com/generate_204"), Duration.ofSeconds(10), false,
+                ActiveCheck.DEFAULT));
         }
 
         @Test

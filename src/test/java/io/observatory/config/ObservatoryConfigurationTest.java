@@ -1,5 +1,6 @@
 package io.observatory.config;
 
+import io.observatory.health.ActiveCheck;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -57,7 +58,8 @@ class ObservatoryConfigurationTest {
                             new Outbound("proxy_us", Protocol.HTTP, "10.0.0.6", 3128, null, null,
                                     URI.create("http://10.0.0.6:8080/ready")));
                     assertThat(config.standard()).contains(new StandardObserverSettings(List.of("proxy_", "direct"),
-                            URI.create("https://example.com/generate_204"), Duration.ofMillis(1_500), true));
+                            URI.create("https://example.com/generate_204"), Duration.ofMillis(1_500), true,
+                ActiveCheck.DEFAULT));
                     assertThat(config.burst()).isEmpty();
                     assertThat(config.probe().maxConcurrent()).isEqualTo(8);
                     assertThat(config.probe().headers()).containsEntry("User-Agent", "observatory-test");

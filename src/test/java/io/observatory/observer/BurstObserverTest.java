@@ -1,5 +1,9 @@
 package io.observatory.observer;
 
+import io.observatory.health.ActiveCheck;
+import java.util.OptionalDouble;
+import io.observatory.health.ActiveCheck;
+import java.util.OptionalDouble;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.observatory.config.BurstObserverSettings;
@@ -36,7 +40,7 @@ class BurstObserverTest {
 
     private BurstObserver observer(URI connectivity, String method) {
         PingConfig ping = new PingConfig(DESTINATION, connectivity, INTERVAL, SAMPLING, Duration.ofSeconds(5), method);
-        return new BurstObserver(new BurstObserverSettings(List.of("proxy_"), ping), () -> List.copyOf(outbounds),
+        return new BurstObserver(new BurstObserverSettings(List.of("proxy_"), ping, ActiveCheck.DEFAULT, OptionalDouble.empty()), () -> List.copyOf(outbounds),
                 prober, scheduler, new SplittableRandom(7), store, List.of());
     }
 
@@ -236,7 +240,7 @@ class BurstObserverTest {
     void startWhenCarriedOverStatusesThenShownUntilFirstSample() {
         OutboundStatus previous = new OutboundStatus("proxy_a", true, 42, "", null, null, null, null);
         PingConfig ping = new PingConfig(DESTINATION, null, INTERVAL, SAMPLING, Duration.ofSeconds(5), "HEAD");
-        new BurstObserver(new BurstObserverSettings(List.of("proxy_"), ping), () -> List.copyOf(outbounds), prober,
+        new BurstObserver(new BurstObserverSettings(List.of("proxy_"), ping, ActiveCheck.DEFAULT, OptionalDouble.empty()), () -> List.copyOf(outbounds), prober,
                 scheduler, new SplittableRandom(3), store, List.of(previous)).start();
         scheduler.runDue();
         sentTo("proxy_b").get(0).succeed(5_000_000);
@@ -268,7 +272,7 @@ class BurstObserverTest {
     @Test
     void startWhenSelectorEmptyThenNothingRuns() {
         PingConfig ping = new PingConfig(DESTINATION, null, INTERVAL, SAMPLING, Duration.ofSeconds(5), "HEAD");
-        new BurstObserver(new BurstObserverSettings(List.of(), ping), () -> outbounds, prober, scheduler,
+        new BurstObserver(new BurstObserverSettings(List.of(), ping, ActiveCheck.DEFAULT, OptionalDouble.empty()), () -> outbounds, prober, scheduler,
                 new SplittableRandom(1), store, List.of()).start();
         scheduler.advance(CYCLE.multipliedBy(3));
 

@@ -1,5 +1,6 @@
 package io.observatory.observer;
 
+import io.observatory.health.ActiveCheck;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.observatory.config.Outbound;
@@ -26,7 +27,8 @@ class StandardObserverTest {
             Outbound.direct("proxy_c")));
 
     private StandardObserver observer(boolean concurrent, List<String> selector) {
-        return new StandardObserver(new StandardObserverSettings(selector, PROBE_URL, INTERVAL, concurrent),
+        return new StandardObserver(new StandardObserverSettings(selector, PROBE_URL, INTERVAL, concurrent,
+                ActiveCheck.DEFAULT),
                 () -> List.copyOf(outbounds), prober, scheduler, scheduler.clock(), store, List.of());
     }
 

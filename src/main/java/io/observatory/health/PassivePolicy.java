@@ -1,0 +1,39 @@
+package io.observatory.health;
+
+import java.time.Duration;
+
+/**
+ * A passive health policy ({@code observatory.passive.policy}): judges the call outcomes balancers report for one
+ * outbound. Implementations are pure: an immutable state per outbound goes in with the evidence and time, a new state
+ * comes out; time is a {@link System#nanoTime()}-style reading passed in by the caller.
+ *
+ * @param <S> the policy's per-outbound state
+ */
+public sealed interface PassivePolicy<S extends PassivePolicy.PassiveState>
+        permits ConsecutiveFailuresPolicy, TransportFailureRatePolicy {
+
+    /** The state of one outbound under a passive policy. */
+    interface PassiveState {
+
+        /** The passive health state. */
+        HealthState state();
+
+        /** When the state became UNHEALTHY, in {@link System#nanoTime()} units; meaningful only while UNHEALTHY. */
+        long unhealthySinceNanos();
+    }
+
+    /** The policy's name in configuration, e.g. {@code consecutive-failures}. */
+    String name();
+
+    /** The state of an outbound no call was reported for. */
+    S initial();
+
+    /** The state after one more reported call that ended at {@code nowNanos}. */
+    S next(S previous, CallOutcome outcome, long nowNanos);
+
+    /** The state once time has reached {@code nowNanos} without a new call (reactivation, window expiry). */
+    S advance(S previous, long nowNanos);
+
+    /** How long an UNHEALTHY state lasts before it returns to UNKNOWN. */
+    Duration effectiveReactivationPeriod();
+}
