@@ -5,6 +5,9 @@ import io.observatory.config.GoDuration;
 import io.observatory.config.Outbound;
 import io.observatory.config.PingConfig;
 import io.observatory.config.Redaction;
+import io.observatory.health.ActiveCheck;
+import io.observatory.health.ActiveHealth;
+import io.observatory.probe.ProbeError;
 import io.observatory.probe.ProbeRequest;
 import io.observatory.probe.ProbeResult;
 import io.observatory.probe.Prober;
@@ -19,6 +22,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
@@ -37,6 +41,11 @@ import reactor.core.publisher.Sinks;
  * go into a ring of {@code sampling} slots per outbound, valid for 2 × cycle. After a failure, when a connectivity URL
  * is configured, it is probed directly; if that fails too the network is down and the sample is discarded.
  *
+ * <p>Each time an outbound's window changes (a sample recorded, a sample expired) it is evaluated once: it passes with
+ * at least one valid success and, when {@code max-failure-ratio} is set, a failure ratio at or below it; the
+ * thresholds of the {@link ActiveCheck} count consecutive evaluations. A response whose status is not expected is a
+ * failed sample (no connectivity check: the path worked).
+ *
  * <p>Differs from Xray in one place: a result arriving for an outbound deselected in the meantime is dropped instead
  * of being stored until the next cleanup.
  *
@@ -48,6 +57,8 @@ public final class BurstObserver implements Observer {
     private static final Outbound CONNECTIVITY = Outbound.direct("connectivity-check");
 
     private final PingConfig ping;
+    private final ActiveCheck check;
+    private final OptionalDouble maxFailureRatio;
     private final SubjectSelector selector;
     private final Supplier<List<Outbound>> outbounds;
     private final Prober prober;
@@ -57,7 +68,8 @@ public final class BurstObserver implements Observer {
     private final Map<String, RttRing> rings = new TreeMap<>();
     private final Map<String, OutboundStatus> carriedOver = new TreeMap<>();
     private final Map<String, String> lastFailureReasons = new HashMap<>();
-    private Map<String, Boolean> publishedAlive = Map.of();
+    private final Map<String, Evaluation> evaluations = new HashMap<>();
+    private final Map<String, Long> recordedSamples = new HashMap<>();
     private final Sinks.Empty<Void> stopSignal = Sinks.empty();
     private List<ObserverScheduler.Cancellable> pendingProbes = new ArrayList<>();
     private ObserverScheduler.Cancellable nextCycle = () -> { };
@@ -86,6 +98,8 @@ public final class BurstObserver implements Observer {
             ObservationStore store,
             List<OutboundStatus> carriedOver) {
         this.ping = settings.pingConfig();
+        this.check = settings.activeCheck();
+        this.maxFailureRatio = settings.maxFailureRatio();
         this.selector = new SubjectSelector(settings.subjectSelector());
         this.outbounds = outbounds;
         this.prober = prober;
@@ -168,6 +182,8 @@ public final class BurstObserver implements Observer {
 
     private void cleanup() {
         lastFailureReasons.keySet().retainAll(selectedTags);
+        evaluations.keySet().retainAll(selectedTags);
+        recordedSamples.keySet().retainAll(selectedTags);
         boolean carriedDropped = carriedOver.keySet().retainAll(selectedTags);
         if (rings.keySet().retainAll(selectedTags) || carriedDropped) {
             publisher.changed();
@@ -183,19 +199,20 @@ public final class BurstObserver implements Observer {
         send(request).subscribe(result -> scheduler.execute(() -> onResult(result)));
     }
 
-    private void onResult(ProbeResult result) {
-        if (stopped || !selectedTags.contains(result.outboundTag())) {
+    private void onResult(ProbeResult raw) {
+        if (stopped || !selectedTags.contains(raw.outboundTag())) {
             return;
         }
+        ProbeResult result = StatusMapping.judged(raw, check);
         if (result.success()) {
             lastFailureReasons.remove(result.outboundTag());
             ring(result.outboundTag()).putSuccess(result.rttNanos(), scheduler.nanoTime());
-            publisher.changed();
+            sampleRecorded(result.outboundTag());
             return;
         }
         log.debug("probe {} failed: {}", result.outboundTag(), result.error().reason());
         lastFailureReasons.put(result.outboundTag(), result.error().reason());
-        if (ping.connectivity() == null) {
+        if (ping.connectivity() == null || result.error().kind() == ProbeError.Kind.UNEXPECTED_STATUS) {
             recordFailure(result.outboundTag());
             return;
         }
@@ -230,6 +247,11 @@ public final class BurstObserver implements Observer {
 
     private void recordFailure(String tag) {
         ring(tag).putFailure(scheduler.nanoTime());
+        sampleRecorded(tag);
+    }
+
+    private void sampleRecorded(String tag) {
+        recordedSamples.merge(tag, 1L, Long::sum);
         publisher.changed();
     }
 
@@ -246,40 +268,42 @@ public final class BurstObserver implements Observer {
         List<OutboundStatus> statuses = new ArrayList<>(rings.size() + carriedOver.size());
         long nextExpiry = Long.MAX_VALUE;
         for (Map.Entry<String, RttRing> entry : rings.entrySet()) {
-            statuses.add(StatusMapping.fromBurst(entry.getKey(), entry.getValue().stats(now)));
+            statuses.add(evaluate(entry.getKey(), entry.getValue().stats(now)));
             OptionalLong expiry = entry.getValue().nextExpiryNanos(now);
             if (expiry.isPresent()) {
                 nextExpiry = Math.min(nextExpiry, expiry.getAsLong());
             }
         }
         scheduleRefresh(now, nextExpiry);
-        logTransitions(statuses);
         carriedOver.keySet().removeAll(rings.keySet());
         statuses.addAll(carriedOver.values());
         return new Observation(statuses);
     }
 
-    private void logTransitions(List<OutboundStatus> statuses) {
-        Map<String, Boolean> alive = new HashMap<>();
-        for (OutboundStatus status : statuses) {
-            alive.put(status.tag(), status.alive());
-            Boolean before = publishedAlive.get(status.tag());
-            if (before == null || before != status.alive()) {
-                HealthPingStats stats = status.healthPing();
-                String detail = status.alive()
-                        ? " (average " + status.delayMillis() + " ms, " + stats.fail() + "/" + stats.all() + " failed)"
-                        : ": " + (stats.all() == 0 ? "no valid sample left"
-                                : stats.fail() + "/" + stats.all() + " samples failed, last: "
-                                        + lastFailureReasons.getOrDefault(status.tag(), "unknown"));
-                log.info("outbound {}: {} -> {}{}", status.tag(), before == null ? "unknown" : aliveWord(before),
-                        aliveWord(status.alive()), detail);
+    /**
+     * The outbound's status for this window; the active state moves only when the window changed since the last
+     * evaluation (a sample recorded or expired), so republishing for another outbound does not count as evidence.
+     */
+    private OutboundStatus evaluate(String tag, HealthPingStats stats) {
+        long samples = recordedSamples.getOrDefault(tag, 0L);
+        Evaluation last = evaluations.get(tag);
+        if (last == null || last.samples() != samples || !last.stats().equals(stats)) {
+            ActiveHealth before = last != null ? last.active()
+                    : carriedOver.containsKey(tag) ? carriedOver.get(tag).active() : ActiveHealth.INITIAL;
+            ActiveHealth active = check.thresholds().next(before,
+                    StatusMapping.burstWindowPasses(stats, maxFailureRatio));
+            String detail = StatusMapping.burstDetail(stats, maxFailureRatio);
+            if (stats.fail() > 0 && lastFailureReasons.containsKey(tag)) {
+                detail += "; last failure: " + lastFailureReasons.get(tag);
             }
+            last = new Evaluation(samples, stats, active, detail);
+            evaluations.put(tag, last);
         }
-        publishedAlive = alive;
+        return StatusMapping.fromBurst(tag, stats, last.active(), last.detail());
     }
 
-    private static String aliveWord(boolean alive) {
-        return alive ? "alive" : "dead";
+    /** The window an outbound was last evaluated on, and the result. */
+    private record Evaluation(long samples, HealthPingStats stats, ActiveHealth active, String detail) {
     }
 
     private void scheduleRefresh(long now, long nextExpiry) {

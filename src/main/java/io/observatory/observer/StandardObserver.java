@@ -165,9 +165,11 @@ public final class StandardObserver implements Observer {
 
     private void record(ProbeResult result) {
         OutboundStatus previous = statuses.get(result.outboundTag());
-        OutboundStatus next = StatusMapping.afterProbe(previous, result, clock.instant());
+        OutboundStatus next = StatusMapping.afterProbe(previous, result, clock.instant(), settings.activeCheck());
         statuses.put(next.tag(), next);
-        logTransition(previous, next);
+        ProbeResult probe = next.lastProbe();
+        log.debug("probe {}: success={} rtt={}ns status={} phases={} reason={}", next.tag(), probe.success(),
+                probe.rttNanos(), probe.httpStatus(), probe.phases(), next.lastErrorReason());
         publisher.changed();
     }
 
@@ -180,20 +182,5 @@ public final class StandardObserver implements Observer {
             log.info("no longer observed (removed or deselected): {}", gone);
             publisher.changed();
         }
-    }
-
-    private static void logTransition(OutboundStatus previous, OutboundStatus next) {
-        ProbeResult probe = next.lastProbe();
-        log.debug("probe {}: success={} rtt={}ns status={} phases={} reason={}", next.tag(), probe.success(),
-                probe.rttNanos(), probe.httpStatus(), probe.phases(), next.lastErrorReason());
-        if (previous == null || previous.alive() != next.alive()) {
-            log.info("outbound {}: {} -> {}{}", next.tag(), previous == null ? "unknown" : aliveWord(previous),
-                    aliveWord(next), next.alive() ? " (delay " + next.delayMillis() + " ms)" : ": "
-                            + next.lastErrorReason());
-        }
-    }
-
-    private static String aliveWord(OutboundStatus status) {
-        return status.alive() ? "alive" : "dead";
     }
 }

@@ -40,6 +40,8 @@ public record ProbeError(Kind kind, Hop hop, String reason, Integer proxyReplyCo
         CONNECTION_RESET,
         /** The peer spoke something that is not valid HTTP (or not the expected proxy protocol). */
         PROTOCOL_ERROR,
+        /** A response arrived, but its HTTP status is not one the observer's {@code expected-status} accepts. */
+        UNEXPECTED_STATUS,
         /** Anything else; the reason carries the cause chain. */
         OTHER;
 

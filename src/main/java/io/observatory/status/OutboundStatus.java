@@ -1,5 +1,6 @@
 package io.observatory.status;
 
+import io.observatory.health.ActiveHealth;
 import io.observatory.probe.ProbeResult;
 import io.observatory.stats.HealthPingStats;
 import java.time.Instant;
@@ -17,7 +18,12 @@ import java.util.Objects;
  * @param lastSeen wall time of the last success (kept while dead), or {@code null} if never (always for burst)
  * @param lastTry wall time of the last attempt, or {@code null} (always for burst)
  * @param healthPing burst statistics, or {@code null} for the standard observer
- * @param lastProbe the last probe result with phases and classified error, or {@code null} (burst)
+ * @param lastProbe the last probe result with phases and classified error (judged against the expected status), or
+ *     {@code null} (burst)
+ * @param active the active health after the last evaluation (hysteresis state); {@code alive} is
+ *     {@code active.state() == HEALTHY}, which under the default active check is exactly Xray's alive
+ * @param activeDetail one line on the evidence of the last evaluation, e.g. {@code probe succeeded: HTTP 204 in 12 ms}
+ *     or {@code 3/10 samples failed}; the reason a change of the active state is reported with
  */
 public record OutboundStatus(
         String tag,
@@ -27,7 +33,9 @@ public record OutboundStatus(
         Instant lastSeen,
         Instant lastTry,
         HealthPingStats healthPing,
-        ProbeResult lastProbe) {
+        ProbeResult lastProbe,
+        ActiveHealth active,
+        String activeDetail) {
 
     /** Xray's delay for a dead outbound: effectively infinite for sorting. */
     public static final long DEAD_DELAY_MILLIS = 99_999_999L;
@@ -35,6 +43,8 @@ public record OutboundStatus(
     public OutboundStatus {
         Objects.requireNonNull(tag, "tag");
         Objects.requireNonNull(lastErrorReason, "lastErrorReason");
+        Objects.requireNonNull(active, "active");
+        Objects.requireNonNull(activeDetail, "activeDetail");
     }
 
     /** {@link #lastSeen} in Xray's unit, unix seconds; 0 when never seen. */

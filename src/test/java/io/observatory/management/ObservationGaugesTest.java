@@ -1,5 +1,7 @@
 package io.observatory.management;
 
+import io.observatory.health.HealthState;
+import io.observatory.health.ActiveHealth;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -30,12 +32,12 @@ class ObservationGaugesTest {
     }
 
     private static OutboundStatus alive(String tag, Instant lastSeen) {
-        return new OutboundStatus(tag, true, 8, "", lastSeen, lastSeen, null, null);
+        return new OutboundStatus(tag, true, 8, "", lastSeen, lastSeen, null, null, new ActiveHealth(HealthState.HEALTHY, 1, 0), "");
     }
 
     private static OutboundStatus dead(String tag, Instant lastSeen) {
         return new OutboundStatus(tag, false, OutboundStatus.DEAD_DELAY_MILLIS, "outbound " + tag + ": refused",
-                lastSeen, NOW, null, null);
+                lastSeen, NOW, null, null, new ActiveHealth(HealthState.UNHEALTHY, 0, 1), "");
     }
 
     private double gauge(String name, String outbound) {
@@ -72,7 +74,8 @@ class ObservationGaugesTest {
     void publishWhenStatusLosesItsLastSuccessThenLastSuccessAgeRemoved() {
         store.publish(new Observation(List.of(alive("a", NOW))));
 
-        store.publish(new Observation(List.of(StatusMapping.fromBurst("a", new HealthPingStats(1, 0, 0, 5, 5, 5)))));
+        store.publish(new Observation(List.of(StatusMapping.fromBurst("a", new HealthPingStats(1, 0, 0, 5, 5, 5),
+                new ActiveHealth(HealthState.HEALTHY, 1, 0), ""))));
 
         assertThat(registry.find(ObservationGauges.LAST_SUCCESS_AGE).gauges()).isEmpty();
         assertThat(gauge(ObservationGauges.ALIVE, "a")).isEqualTo(1.0);

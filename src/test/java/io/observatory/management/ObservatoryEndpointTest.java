@@ -1,5 +1,8 @@
 package io.observatory.management;
 
+import io.observatory.health.ActiveCheck;
+import io.observatory.health.HealthState;
+import io.observatory.health.ActiveHealth;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.observatory.probe.ProbeError;
@@ -36,8 +39,8 @@ class ObservatoryEndpointTest {
                         ProbePhases.NOT_MEASURED, ProbePhases.NOT_MEASURED),
                 0, TRIED, TRIED, new ProbeError(ProbeError.Kind.CONNECTION_REFUSED, ProbeError.Hop.PROXY,
                         "outbound proxy_de (socks 10.0.0.5:1080): connection refused by 10.0.0.5:1080", null));
-        OutboundStatus alive = new OutboundStatus("proxy_de", true, 8, "", SEEN, SEEN, null, null);
-        store.publish(new Observation(List.of(StatusMapping.afterProbe(alive, refused, TRIED))));
+        OutboundStatus alive = new OutboundStatus("proxy_de", true, 8, "", SEEN, SEEN, null, null, new ActiveHealth(HealthState.HEALTHY, 1, 0), "");
+        store.publish(new Observation(List.of(StatusMapping.afterProbe(alive, refused, TRIED, ActiveCheck.DEFAULT))));
 
         assertThat(json.writeValueAsString(endpoint.observation())).isEqualTo("{\"status\":[{"
                 + "\"outbound_tag\":\"proxy_de\",\"alive\":false,\"delay\":99999999,"
@@ -50,7 +53,8 @@ class ObservatoryEndpointTest {
     @Test
     void observationWhenBurstThenHealthPingInNanosAndNoLastProbe() {
         store.publish(new Observation(List.of(StatusMapping.fromBurst("burst_us",
-                new HealthPingStats(10, 2, 1_000_000, 61_999_999, 70_000_000, 50_000_000)))));
+                new HealthPingStats(10, 2, 1_000_000, 61_999_999, 70_000_000, 50_000_000),
+                new ActiveHealth(HealthState.HEALTHY, 1, 0), "2/10 samples failed"))));
 
         assertThat(json.writeValueAsString(endpoint.observation())).isEqualTo("{\"status\":[{"
                 + "\"outbound_tag\":\"burst_us\",\"alive\":true,\"delay\":61,\"last_error_reason\":\"\","

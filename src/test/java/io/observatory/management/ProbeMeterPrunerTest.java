@@ -1,5 +1,7 @@
 package io.observatory.management;
 
+import io.observatory.health.HealthState;
+import io.observatory.health.ActiveHealth;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.Counter;
@@ -29,7 +31,7 @@ class ProbeMeterPrunerTest {
     private void publish(String... tags) {
         List<OutboundStatus> statuses = new ArrayList<>();
         for (String tag : tags) {
-            statuses.add(new OutboundStatus(tag, true, 8, "", null, null, null, null));
+            statuses.add(new OutboundStatus(tag, true, 8, "", null, null, null, null, new ActiveHealth(HealthState.HEALTHY, 1, 0), ""));
         }
         store.publish(new Observation(statuses));
     }

@@ -1,5 +1,9 @@
 package io.observatory.observer;
 
+import io.observatory.health.ExpectedStatus;
+import io.observatory.health.ActiveHealthPolicy;
+import io.observatory.health.HealthState;
+import io.observatory.health.ActiveHealth;
 import io.observatory.health.ActiveCheck;
 import java.util.OptionalDouble;
 import io.observatory.health.ActiveCheck;
@@ -39,9 +43,17 @@ class BurstObserverTest {
             Outbound.direct("proxy_a"), Outbound.direct("proxy_b"), Outbound.direct("other")));
 
     private BurstObserver observer(URI connectivity, String method) {
+        return observer(connectivity, method, ActiveCheck.DEFAULT, OptionalDouble.empty());
+    }
+
+    private BurstObserver observer(URI connectivity, String method, ActiveCheck check, OptionalDouble maxFailureRatio) {
         PingConfig ping = new PingConfig(DESTINATION, connectivity, INTERVAL, SAMPLING, Duration.ofSeconds(5), method);
-        return new BurstObserver(new BurstObserverSettings(List.of("proxy_"), ping, ActiveCheck.DEFAULT, OptionalDouble.empty()), () -> List.copyOf(outbounds),
-                prober, scheduler, new SplittableRandom(7), store, List.of());
+        return new BurstObserver(new BurstObserverSettings(List.of("proxy_"), ping, check, maxFailureRatio),
+                () -> List.copyOf(outbounds), prober, scheduler, new SplittableRandom(7), store, List.of());
+    }
+
+    private OutboundStatus status(String tag) {
+        return store.current().statuses().stream().filter(s -> s.tag().equals(tag)).findFirst().orElseThrow();
     }
 
     private List<ScriptedProber.Sent> sentTo(String tag) {
@@ -186,19 +198,78 @@ class BurstObserverTest {
     }
 
     @Test
-    void statusWhenAliveChangesThenTransitionLoggedOnceWithTheLastFailure(CapturedOutput output) {
+    void statusWhenWindowChangesThenActiveStateFollowsWithDetailNamingTheLastFailureUntilASuccess() {
         observer(null, "HEAD").start();
         scheduler.runDue();
         sentTo("proxy_a").get(0).fail("outbound proxy_a (direct): connection refused by 127.0.0.1:9");
         scheduler.runDue();
+        OutboundStatus dead = status("proxy_a");
         scheduler.advance(CYCLE.minusNanos(1));
         sentTo("proxy_a").get(1).succeed(20_000_000);
         scheduler.runDue();
+        OutboundStatus alive = status("proxy_a");
 
-        assertThat(output.getOut()).contains("outbound proxy_a: unknown -> dead: 1/1 samples failed, last: "
+        assertThat(dead.active().state()).isEqualTo(HealthState.UNHEALTHY);
+        assertThat(dead.activeDetail()).isEqualTo("1/1 samples failed; last failure: "
                 + "outbound proxy_a (direct): connection refused by 127.0.0.1:9");
-        assertThat(output.getOut()).contains("outbound proxy_a: dead -> alive (average 20 ms, 1/2 failed)");
-        assertThat(output.getOut().split("outbound proxy_a: ", -1)).hasSize(3);
+        assertThat(alive.active().state()).isEqualTo(HealthState.HEALTHY);
+        assertThat(alive.activeDetail()).isEqualTo("1/2 samples failed, average 20 ms");
+    }
+
+    @Test
+    void resultWhenStatusNotExpectedThenFailedSampleWithoutConnectivityCheck() {
+        ActiveCheck only204 = new ActiveCheck(ExpectedStatus.parse("204"), ActiveHealthPolicy.DEFAULT);
+        observer(CONNECTIVITY, "HEAD", only204, OptionalDouble.empty()).start();
+        scheduler.runDue();
+
+        sentTo("proxy_a").get(0).respond(403, 5_000_000);
+        scheduler.runDue();
+
+        assertThat(status("proxy_a").healthPing().fail()).isEqualTo(1);
+        assertThat(status("proxy_a").alive()).isFalse();
+        assertThat(status("proxy_a").activeDetail()).endsWith("unexpected HTTP status 403 (expected: 204)");
+        assertThat(prober.sent()).noneMatch(s -> s.request.url().equals(CONNECTIVITY));
+    }
+
+    @Test
+    void windowWhenFailureRatioAboveMaximumThenNotAliveDespiteSuccesses() {
+        observer(null, "HEAD", ActiveCheck.DEFAULT, OptionalDouble.of(0.5)).start();
+        scheduler.runDue();
+        sentTo("proxy_a").get(0).succeed(10_000_000);
+        scheduler.runDue();
+        assertThat(status("proxy_a").alive()).isTrue();
+
+        scheduler.advance(CYCLE.minusNanos(1));
+        sentTo("proxy_a").get(1).fail("reset");
+        scheduler.runDue();
+        assertThat(status("proxy_a").alive()).as("1/2 failed is at the maximum").isTrue();
+        sentTo("proxy_a").get(2).fail("reset");
+        scheduler.runDue();
+
+        assertThat(status("proxy_a").alive()).as("2/3 failed is above the maximum").isFalse();
+        assertThat(status("proxy_a").active().state()).isEqualTo(HealthState.UNHEALTHY);
+    }
+
+    @Test
+    void windowWhenHealthyThresholdIsTwoThenAliveOnlyAfterTheSecondPassingEvaluation() {
+        ActiveCheck check = new ActiveCheck(ExpectedStatus.ANY, new ActiveHealthPolicy(2, 1));
+        observer(null, "HEAD", check, OptionalDouble.empty()).start();
+        scheduler.runDue();
+        sentTo("proxy_a").get(0).succeed(10_000_000);
+        scheduler.runDue();
+        OutboundStatus first = status("proxy_a");
+        sentTo("proxy_b").get(0).succeed(10_000_000);
+        scheduler.runDue();
+        OutboundStatus afterOtherOutbound = status("proxy_a");
+
+        scheduler.advance(CYCLE.minusNanos(1));
+        sentTo("proxy_a").get(1).succeed(10_000_000);
+        scheduler.runDue();
+
+        assertThat(first.active().state()).isEqualTo(HealthState.UNKNOWN);
+        assertThat(afterOtherOutbound.active()).as("another outbound's sample is no evidence").isEqualTo(first.active());
+        assertThat(status("proxy_a").active().state()).isEqualTo(HealthState.HEALTHY);
+        assertThat(status("proxy_a").alive()).isTrue();
     }
 
     @Test
@@ -238,7 +309,7 @@ class BurstObserverTest {
 
     @Test
     void startWhenCarriedOverStatusesThenShownUntilFirstSample() {
-        OutboundStatus previous = new OutboundStatus("proxy_a", true, 42, "", null, null, null, null);
+        OutboundStatus previous = new OutboundStatus("proxy_a", true, 42, "", null, null, null, null, new ActiveHealth(HealthState.HEALTHY, 1, 0), "");
         PingConfig ping = new PingConfig(DESTINATION, null, INTERVAL, SAMPLING, Duration.ofSeconds(5), "HEAD");
         new BurstObserver(new BurstObserverSettings(List.of("proxy_"), ping, ActiveCheck.DEFAULT, OptionalDouble.empty()), () -> List.copyOf(outbounds), prober,
                 scheduler, new SplittableRandom(3), store, List.of(previous)).start();

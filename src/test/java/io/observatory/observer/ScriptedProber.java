@@ -60,8 +60,12 @@ final class ScriptedProber implements Prober {
         }
 
         void succeed(long rttNanos) {
+            respond(204, rttNanos);
+        }
+
+        void respond(int httpStatus, long rttNanos) {
             answered = true;
-            sink.tryEmitValue(new ProbeResult(tag(), true, rttNanos, ProbePhases.NONE, 204, Instant.EPOCH,
+            sink.tryEmitValue(new ProbeResult(tag(), true, rttNanos, ProbePhases.NONE, httpStatus, Instant.EPOCH,
                     Instant.EPOCH, null));
         }
 

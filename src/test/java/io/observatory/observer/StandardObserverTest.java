@@ -1,5 +1,7 @@
 package io.observatory.observer;
 
+import io.observatory.health.ExpectedStatus;
+import io.observatory.health.ActiveHealthPolicy;
 import io.observatory.health.ActiveCheck;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -47,6 +49,21 @@ class StandardObserverTest {
         scheduler.advance(Duration.ofNanos(1));
         assertThat(prober.sent()).extracting(ScriptedProber.Sent::tag).containsExactly("proxy_a", "proxy_b");
         assertThat(prober.sent().get(1).sentAtNanos).isEqualTo(Duration.ofMillis(10_300).toNanos());
+    }
+
+    @Test
+    void probeWhenStatusNotExpectedThenOutboundDeadWithReasonNamingTheStatus() {
+        new StandardObserver(new StandardObserverSettings(List.of("proxy_a"), PROBE_URL, INTERVAL, false,
+                new ActiveCheck(ExpectedStatus.parse("200-299"), ActiveHealthPolicy.DEFAULT)),
+                () -> List.copyOf(outbounds), prober, scheduler, scheduler.clock(), store, List.of()).start();
+        scheduler.runDue();
+
+        prober.open().get(0).respond(302, 1_000_000);
+        scheduler.runDue();
+
+        OutboundStatus status = store.current().statuses().get(0);
+        assertThat(status.alive()).isFalse();
+        assertThat(status.lastErrorReason()).isEqualTo("outbound proxy_a: unexpected HTTP status 302 (expected: 200-299)");
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.observatory.status;
 
+import io.observatory.health.HealthState;
+import io.observatory.health.ActiveHealth;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.observatory.status.ObservationStore.Publication;
@@ -16,7 +18,7 @@ class ObservationStoreTest {
     private static Observation observationOf(String... tags) {
         List<OutboundStatus> statuses = new ArrayList<>();
         for (String tag : tags) {
-            statuses.add(new OutboundStatus(tag, true, 1, "", null, null, null, null));
+            statuses.add(new OutboundStatus(tag, true, 1, "", null, null, null, null, new ActiveHealth(HealthState.HEALTHY, 1, 0), ""));
         }
         return new Observation(statuses);
     }

@@ -2,19 +2,32 @@ package io.observatory.status;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.observatory.health.ActiveCheck;
+import io.observatory.health.ActiveHealth;
+import io.observatory.health.ActiveHealthPolicy;
+import io.observatory.health.ExpectedStatus;
+import io.observatory.health.HealthState;
 import io.observatory.probe.ProbeError;
 import io.observatory.probe.ProbePhases;
 import io.observatory.probe.ProbeResult;
 import io.observatory.stats.HealthPingStats;
 import java.time.Instant;
+import java.util.OptionalDouble;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class StatusMappingTest {
 
     private static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
+    private static final ActiveCheck XRAY = ActiveCheck.DEFAULT;
 
     private static ProbeResult success(long rttNanos) {
-        return new ProbeResult("p", true, rttNanos, ProbePhases.NONE, 204, T0, T0, null);
+        return response(204, rttNanos);
+    }
+
+    private static ProbeResult response(int status, long rttNanos) {
+        return new ProbeResult("p", true, rttNanos, ProbePhases.NONE, status, T0, T0, null);
     }
 
     private static ProbeResult failure(String reason) {
@@ -24,33 +37,36 @@ class StatusMappingTest {
 
     @Test
     void afterProbeWhenFirstProbeFailsThenNeverSeen() {
-        OutboundStatus status = StatusMapping.afterProbe(null, failure("no connection"), T0);
+        OutboundStatus status = StatusMapping.afterProbe(null, failure("no connection"), T0, XRAY);
 
         assertThat(status.alive()).isFalse();
         assertThat(status.delayMillis()).isEqualTo(99_999_999L);
         assertThat(status.lastErrorReason()).isEqualTo("no connection");
         assertThat(status.lastSeen()).isNull();
         assertThat(status.lastTry()).isEqualTo(T0);
+        assertThat(status.active().state()).isEqualTo(HealthState.UNHEALTHY);
+        assertThat(status.activeDetail()).isEqualTo("probe failed: no connection");
     }
 
     @Test
     void afterProbeWhenSuccessThenDelayTruncatedToMillisAndReasonCleared() {
-        OutboundStatus dead = StatusMapping.afterProbe(null, failure("x"), T0);
+        OutboundStatus dead = StatusMapping.afterProbe(null, failure("x"), T0, XRAY);
 
-        OutboundStatus alive = StatusMapping.afterProbe(dead, success(1_999_999), T0.plusSeconds(10));
+        OutboundStatus alive = StatusMapping.afterProbe(dead, success(1_999_999), T0.plusSeconds(10), XRAY);
 
         assertThat(alive.alive()).isTrue();
         assertThat(alive.delayMillis()).isEqualTo(1);
         assertThat(alive.lastErrorReason()).isEmpty();
         assertThat(alive.lastSeen()).isEqualTo(T0.plusSeconds(10));
         assertThat(alive.lastTry()).isEqualTo(T0.plusSeconds(10));
+        assertThat(alive.activeDetail()).isEqualTo("probe succeeded: HTTP 204 in 1 ms");
     }
 
     @Test
     void afterProbeWhenFailureAfterSuccessThenLastSeenKept() {
-        OutboundStatus alive = StatusMapping.afterProbe(null, success(3_000_000), T0);
+        OutboundStatus alive = StatusMapping.afterProbe(null, success(3_000_000), T0, XRAY);
 
-        OutboundStatus dead = StatusMapping.afterProbe(alive, failure("reset"), T0.plusSeconds(20));
+        OutboundStatus dead = StatusMapping.afterProbe(alive, failure("reset"), T0.plusSeconds(20), XRAY);
 
         assertThat(dead.lastSeen()).isEqualTo(T0);
         assertThat(dead.lastTry()).isEqualTo(T0.plusSeconds(20));
@@ -58,22 +74,99 @@ class StatusMappingTest {
     }
 
     @Test
+    void afterProbeWhenAnyStatusExpectedThenServerErrorIsAliveAsInXray() {
+        OutboundStatus status = StatusMapping.afterProbe(null, response(500, 2_000_000), T0, XRAY);
+
+        assertThat(status.alive()).isTrue();
+        assertThat(status.delayMillis()).isEqualTo(2);
+    }
+
+    @Test
+    void afterProbeWhenStatusNotExpectedThenFailureNamingStatusAndLastSeenKept() {
+        ActiveCheck only204 = new ActiveCheck(ExpectedStatus.parse("204"), ActiveHealthPolicy.DEFAULT);
+        OutboundStatus alive = StatusMapping.afterProbe(null, success(3_000_000), T0, only204);
+
+        OutboundStatus blocked = StatusMapping.afterProbe(alive, response(403, 2_000_000), T0.plusSeconds(5), only204);
+
+        assertThat(blocked.alive()).isFalse();
+        assertThat(blocked.delayMillis()).isEqualTo(OutboundStatus.DEAD_DELAY_MILLIS);
+        assertThat(blocked.lastErrorReason()).isEqualTo("outbound p: unexpected HTTP status 403 (expected: 204)");
+        assertThat(blocked.lastProbe().error().kind()).isEqualTo(ProbeError.Kind.UNEXPECTED_STATUS);
+        assertThat(blocked.lastProbe().httpStatus()).isEqualTo(403);
+        assertThat(blocked.lastSeen()).isEqualTo(T0);
+    }
+
+    @Test
+    void afterProbeWhenFailureBelowUnhealthyThresholdThenStillAliveWithLastDelay() {
+        ActiveCheck check = new ActiveCheck(ExpectedStatus.ANY, new ActiveHealthPolicy(1, 2));
+        OutboundStatus alive = StatusMapping.afterProbe(null, success(7_000_000), T0, check);
+
+        OutboundStatus once = StatusMapping.afterProbe(alive, failure("reset"), T0.plusSeconds(1), check);
+        OutboundStatus twice = StatusMapping.afterProbe(once, failure("reset"), T0.plusSeconds(2), check);
+
+        assertThat(once.alive()).isTrue();
+        assertThat(once.delayMillis()).isEqualTo(7);
+        assertThat(once.lastErrorReason()).isEqualTo("reset");
+        assertThat(twice.alive()).isFalse();
+        assertThat(twice.delayMillis()).isEqualTo(OutboundStatus.DEAD_DELAY_MILLIS);
+    }
+
+    @Test
+    void afterProbeWhenSuccessBelowHealthyThresholdThenUnknownAndNotAlive() {
+        ActiveCheck check = new ActiveCheck(ExpectedStatus.ANY, new ActiveHealthPolicy(2, 1));
+
+        OutboundStatus first = StatusMapping.afterProbe(null, success(7_000_000), T0, check);
+        OutboundStatus second = StatusMapping.afterProbe(first, success(7_000_000), T0.plusSeconds(1), check);
+
+        assertThat(first.active().state()).isEqualTo(HealthState.UNKNOWN);
+        assertThat(first.alive()).isFalse();
+        assertThat(second.alive()).isTrue();
+    }
+
+    @Test
     void fromBurstWhenAllSamplesFailedThenNotAliveWithZeroDelay() {
-        OutboundStatus status = StatusMapping.fromBurst("b", new HealthPingStats(4, 4, 0, 0, 0, 0));
+        HealthPingStats stats = new HealthPingStats(4, 4, 0, 0, 0, 0);
+        OutboundStatus status = StatusMapping.fromBurst("b", stats,
+                ActiveHealthPolicy.DEFAULT.next(ActiveHealth.INITIAL,
+                        StatusMapping.burstWindowPasses(stats, OptionalDouble.empty())),
+                StatusMapping.burstDetail(stats, OptionalDouble.empty()));
 
         assertThat(status.alive()).isFalse();
         assertThat(status.delayMillis()).isZero();
         assertThat(status.lastSeen()).isNull();
         assertThat(status.lastTry()).isNull();
+        assertThat(status.activeDetail()).isEqualTo("4/4 samples failed");
     }
 
     @Test
     void fromBurstWhenOneSuccessThenAliveWithAverageInMillis() {
-        OutboundStatus status = StatusMapping.fromBurst("b", new HealthPingStats(3, 2, 30_500_000, 61_999_999,
-                61_999_999, 61_999_999));
+        HealthPingStats stats = new HealthPingStats(3, 2, 30_500_000, 61_999_999, 61_999_999, 61_999_999);
+        OutboundStatus status = StatusMapping.fromBurst("b", stats,
+                ActiveHealthPolicy.DEFAULT.next(ActiveHealth.INITIAL,
+                        StatusMapping.burstWindowPasses(stats, OptionalDouble.empty())),
+                StatusMapping.burstDetail(stats, OptionalDouble.empty()));
 
         assertThat(status.alive()).isTrue();
         assertThat(status.delayMillis()).isEqualTo(61);
         assertThat(status.healthPing().fail()).isEqualTo(2);
+        assertThat(status.activeDetail()).isEqualTo("2/3 samples failed, average 61 ms");
+    }
+
+    @ParameterizedTest(name = "{0}/{1} failed, max {2} -> passes {3}")
+    @CsvSource({
+        "0, 0, , false",
+        "4, 4, , false",
+        "4, 3, , true",
+        "10, 3, 0.3, true",
+        "10, 4, 0.3, false",
+        "10, 0, 0.0, true",
+        "10, 1, 0.0, false",
+        "10, 9, 1.0, true",
+    })
+    void burstWindowPassesWhenRatioAtOrBelowMaximumAndOneSuccess(int all, int fail, Double max, boolean passes) {
+        HealthPingStats stats = new HealthPingStats(all, fail, 0, 0, 0, 0);
+
+        assertThat(StatusMapping.burstWindowPasses(stats,
+                max == null ? OptionalDouble.empty() : OptionalDouble.of(max))).isEqualTo(passes);
     }
 }
