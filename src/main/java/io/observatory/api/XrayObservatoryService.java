@@ -6,40 +6,51 @@ import io.observatory.api.xray.GetOutboundStatusResponse;
 import io.observatory.api.xray.HealthPingMeasurementResult;
 import io.observatory.api.xray.ObservationResult;
 import io.observatory.api.xray.ObservatoryServiceGrpc;
+import io.observatory.health.HealthState;
 import io.observatory.stats.HealthPingStats;
 import io.observatory.status.Observation;
 import io.observatory.status.ObservationStore;
 import io.observatory.status.OutboundStatus;
+import io.observatory.verdict.HealthBoard;
+import io.observatory.verdict.VerdictKeeper;
 import org.springframework.stereotype.Service;
 
 /**
  * Xray's {@code xray.core.app.observatory.command.ObservatoryService}: {@code GetOutboundStatus} returns the current
  * observation snapshot with Xray's field meanings and units (delay in milliseconds, times in unix seconds, health-ping
  * figures in nanoseconds). Reads the snapshot without locking.
+ *
+ * <p>{@code alive} is the observer's (Xray's rule, or the active check's thresholds when configured), and false while
+ * passive health says the outbound is unhealthy; without passive reports it is exactly the observer's.
  */
 @Service
 class XrayObservatoryService extends ObservatoryServiceGrpc.ObservatoryServiceImplBase {
 
     private final ObservationStore store;
+    private final VerdictKeeper verdicts;
 
-    XrayObservatoryService(ObservationStore store) {
+    XrayObservatoryService(ObservationStore store, VerdictKeeper verdicts) {
         this.store = store;
+        this.verdicts = verdicts;
     }
 
     @Override
     public void getOutboundStatus(
             GetOutboundStatusRequest request, StreamObserver<GetOutboundStatusResponse> responseObserver) {
-        responseObserver.onNext(GetOutboundStatusResponse.newBuilder().setStatus(toProto(store.current())).build());
+        responseObserver.onNext(GetOutboundStatusResponse.newBuilder().setStatus(toProto(store.current(), verdicts.board())).build());
         responseObserver.onCompleted();
     }
 
-    /** Maps a snapshot to Xray's {@code ObservationResult}, one entry per outbound, sorted by tag. */
-    static ObservationResult toProto(Observation observation) {
+    /**
+     * Maps a snapshot to Xray's {@code ObservationResult}, one entry per outbound, sorted by tag; an outbound whose
+     * verdict on {@code board} is UNHEALTHY is not alive.
+     */
+    static ObservationResult toProto(Observation observation, HealthBoard board) {
         ObservationResult.Builder result = ObservationResult.newBuilder();
         for (OutboundStatus status : observation.statuses()) {
             io.observatory.api.xray.OutboundStatus.Builder entry = io.observatory.api.xray.OutboundStatus.newBuilder()
                     .setOutboundTag(status.tag())
-                    .setAlive(status.alive())
+                    .setAlive(status.alive() && !passivelyUnhealthy(board, status.tag()))
                     .setDelay(status.delayMillis())
                     .setLastErrorReason(status.lastErrorReason())
                     .setLastSeenTime(status.lastSeenEpochSeconds())
@@ -50,6 +61,10 @@ class XrayObservatoryService extends ObservatoryServiceGrpc.ObservatoryServiceIm
             result.addStatus(entry);
         }
         return result.build();
+    }
+
+    private static boolean passivelyUnhealthy(HealthBoard board, String tag) {
+        return board.get(tag).map(health -> health.passive().state() == HealthState.UNHEALTHY).orElse(false);
     }
 
     private static HealthPingMeasurementResult toProto(HealthPingStats stats) {

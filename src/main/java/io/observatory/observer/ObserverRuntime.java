@@ -8,7 +8,9 @@ import io.observatory.status.ObservationStore;
 import io.observatory.status.OutboundStatus;
 import java.time.Clock;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.random.RandomGenerator;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -31,6 +33,7 @@ public final class ObserverRuntime {
     private final RandomGenerator random;
     private final ObservationStore store;
     private final AtomicReference<List<Outbound>> outbounds;
+    private final List<Consumer<ObservatoryConfig>> listeners = new CopyOnWriteArrayList<>();
     // Guarded by this: start, stop and reloads arrive on different threads (lifecycle, config watcher).
     private ObservatoryConfig config;
     private Observer observer;
@@ -53,6 +56,14 @@ public final class ObserverRuntime {
         this.random = random;
         this.store = store;
         this.outbounds = new AtomicReference<>(initial.outbounds());
+    }
+
+    /**
+     * Registers {@code listener} for every configuration applied by a reload (not the initial one), called on the
+     * reloading thread after the observer took it.
+     */
+    public void addListener(Consumer<ObservatoryConfig> listener) {
+        listeners.add(listener);
     }
 
     /** Creates and starts the observer the initial configuration asks for. */
@@ -86,8 +97,11 @@ public final class ObserverRuntime {
         boolean outboundsChanged = !applied.outbounds().equals(config.outbounds());
         boolean observerChanged = !applied.standard().equals(config.standard())
                 || !applied.burst().equals(config.burst());
-        if (!outboundsChanged && !observerChanged) {
-            log.info("configuration reloaded: no change to outbounds or observer settings");
+        boolean verdictsChanged = !applied.passive().equals(config.passive())
+                || !applied.availability().equals(config.availability())
+                || !applied.apiAuth().equals(config.apiAuth());
+        if (!outboundsChanged && !observerChanged && !verdictsChanged) {
+            log.info("configuration reloaded: no change to outbounds, observer, passive, availability or API settings");
             return;
         }
         outbounds.set(applied.outbounds());
@@ -98,12 +112,14 @@ public final class ObserverRuntime {
                 store.publish(Observation.EMPTY);
             }
             observer.start();
-        } else {
+        } else if (outboundsChanged) {
             observer.outboundsChanged();
         }
         log.info("configuration reloaded: outbounds [{}], observer {}",
-                applied.outbounds().stream().map(Outbound::tag).collect(Collectors.joining(", ")), observerChanged ? "restarted with new settings" : "unchanged");
+                applied.outbounds().stream().map(Outbound::tag).collect(Collectors.joining(", ")),
+                observerChanged ? "restarted with new settings" : "unchanged");
         config = applied;
+        listeners.forEach(listener -> listener.accept(applied));
     }
 
     private Observer create(ObservatoryConfig settings, List<OutboundStatus> carriedOver) {

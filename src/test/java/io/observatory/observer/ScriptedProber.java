@@ -1,5 +1,6 @@
 package io.observatory.observer;
 
+import io.observatory.testing.FakeObserverScheduler;
 import io.observatory.probe.ProbeError;
 import io.observatory.probe.ProbePhases;
 import io.observatory.probe.ProbeRequest;

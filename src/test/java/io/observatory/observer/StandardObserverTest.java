@@ -1,5 +1,6 @@
 package io.observatory.observer;
 
+import io.observatory.testing.FakeObserverScheduler;
 import io.observatory.health.ExpectedStatus;
 import io.observatory.health.ActiveHealthPolicy;
 import io.observatory.health.ActiveCheck;

@@ -1,5 +1,6 @@
-package io.observatory.observer;
+package io.observatory.testing;
 
+import io.observatory.observer.ObserverScheduler;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -10,7 +11,7 @@ import java.util.PriorityQueue;
  * A deterministic {@link ObserverScheduler}: time stands still until {@link #advance} moves it; due tasks then run on
  * the calling thread in due-time order (FIFO among equals), like grpc-java's {@code FakeClock}.
  */
-final class FakeObserverScheduler implements ObserverScheduler {
+public final class FakeObserverScheduler implements ObserverScheduler {
 
     private final PriorityQueue<Task> queue = new PriorityQueue<>();
     private final Instant epoch = Instant.parse("2026-11-29T12:00:00Z");
@@ -30,12 +31,12 @@ final class FakeObserverScheduler implements ObserverScheduler {
     }
 
     /** Runs every task due now, including tasks those tasks schedule for now. */
-    void runDue() {
+    public void runDue() {
         advance(Duration.ZERO);
     }
 
     /** Moves time forward by {@code step}, running each task at its due time. */
-    void advance(Duration step) {
+    public void advance(Duration step) {
         long target = nowNanos + step.toNanos();
         while (!queue.isEmpty() && queue.peek().dueNanos <= target) {
             Task next = queue.poll();
@@ -46,12 +47,12 @@ final class FakeObserverScheduler implements ObserverScheduler {
     }
 
     /** Tasks waiting to run. */
-    int pendingTasks() {
+    public int pendingTasks() {
         return queue.size();
     }
 
     /** A wall clock that follows this scheduler's time. */
-    Clock clock() {
+    public Clock clock() {
         return new Clock() {
             @Override
             public ZoneOffset getZone() {

@@ -1,0 +1,79 @@
+package io.observatory.verdict;
+
+import io.observatory.config.AvailabilitySettings;
+import io.observatory.health.Availability;
+import io.observatory.health.OutboundVerdict;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * An immutable snapshot of every configured outbound's health, sorted by tag, with the availability settings it is
+ * read under: what the v1 API serves. Published whole by the {@link VerdictKeeper}.
+ *
+ * @param outbounds    by tag, sorted
+ * @param availability how {@link #available} builds the usable set
+ */
+public record HealthBoard(Map<String, OutboundHealth> outbounds, AvailabilitySettings availability) {
+
+    /** No outbound. */
+    public static final HealthBoard EMPTY = new HealthBoard(Map.of(), AvailabilitySettings.DEFAULT);
+
+    /** Copies {@code outbounds} into a sorted, unmodifiable map. */
+    public HealthBoard {
+        outbounds = Collections.unmodifiableMap(new TreeMap<>(outbounds));
+    }
+
+    /** Every outbound, sorted by tag. */
+    public Collection<OutboundHealth> all() {
+        return outbounds.values();
+    }
+
+    /** The outbound with this tag, if configured. */
+    public Optional<OutboundHealth> get(String tag) {
+        return Optional.ofNullable(outbounds.get(tag));
+    }
+
+    /** The outbounds whose tag starts with one of {@code prefixes}, sorted by tag; all of them for no prefix. */
+    public List<OutboundHealth> matching(List<String> prefixes) {
+        if (prefixes.isEmpty()) {
+            return List.copyOf(outbounds.values());
+        }
+        return outbounds.values().stream()
+                .filter(outbound -> prefixes.stream().anyMatch(outbound.tag()::startsWith))
+                .toList();
+    }
+
+    /**
+     * The usable outbounds of a selection under the availability policy (YARP's HealthyAndUnknown / HealthyOrPanic
+     * with Envoy's panic threshold).
+     *
+     * @param selector tag prefixes; must not be empty
+     * @return the usable outbounds, sorted by tag, and whether the policy is in panic
+     */
+    public Selection available(List<String> selector) {
+        List<OutboundHealth> selected = matching(selector);
+        Availability availability = this.availability.policy().select(
+                selected.stream().map(outbound -> new OutboundVerdict(outbound.tag(), outbound.verdict())).toList(),
+                this.availability.panicThresholdPercent());
+        List<OutboundHealth> usable = availability.usable().stream().map(verdict -> outbounds.get(verdict.tag()))
+                .toList();
+        return new Selection(usable, availability.panic());
+    }
+
+    /**
+     * The usable outbounds of a selection.
+     *
+     * @param usable sorted by tag
+     * @param panic  whether every selected outbound is returned because too few were usable
+     */
+    public record Selection(List<OutboundHealth> usable, boolean panic) {
+
+        public Selection {
+            usable = List.copyOf(usable);
+        }
+    }
+}

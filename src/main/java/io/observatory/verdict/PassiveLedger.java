@@ -1,0 +1,92 @@
+package io.observatory.verdict;
+
+import io.observatory.config.GoDuration;
+import io.observatory.health.CallOutcome;
+import io.observatory.health.ConsecutiveFailuresPolicy;
+import io.observatory.health.HealthState;
+import io.observatory.health.PassivePolicy;
+import io.observatory.health.TransportFailureRatePolicy;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+
+/**
+ * The passive-policy state of every outbound under one {@link PassivePolicy}. Confined to the verdict writer thread.
+ *
+ * @param <S> the policy's state type
+ */
+final class PassiveLedger<S extends PassivePolicy.PassiveState> {
+
+    private final PassivePolicy<S> policy;
+    private final Map<String, S> states = new HashMap<>();
+
+    private PassiveLedger(PassivePolicy<S> policy) {
+        this.policy = policy;
+    }
+
+    /** An empty ledger judging by {@code policy}. */
+    static PassiveLedger<?> of(PassivePolicy<?> policy) {
+        return typed(policy);
+    }
+
+    private static <S extends PassivePolicy.PassiveState> PassiveLedger<S> typed(PassivePolicy<S> policy) {
+        return new PassiveLedger<>(policy);
+    }
+
+    PassivePolicy<S> policy() {
+        return policy;
+    }
+
+    /** Applies one call that ended at {@code nanos} (ticker time). */
+    void record(String tag, CallOutcome outcome, long nanos) {
+        states.put(tag, policy.next(states.getOrDefault(tag, policy.initial()), outcome, nanos));
+    }
+
+    /** Moves every outbound's state to {@code nanos}: reactivation and window expiry. */
+    void advance(long nanos) {
+        states.replaceAll((tag, state) -> policy.advance(state, nanos));
+    }
+
+    /** Forgets outbounds not in {@code tags}. */
+    void retain(Set<String> tags) {
+        states.keySet().retainAll(tags);
+    }
+
+    /** The ticker time of the next reactivation of an UNHEALTHY outbound, if any is UNHEALTHY. */
+    OptionalLong nextReactivationNanos() {
+        long period = policy.effectiveReactivationPeriod().toNanos();
+        return states.values().stream()
+                .filter(state -> state.state() == HealthState.UNHEALTHY)
+                .mapToLong(state -> state.unhealthySinceNanos() + period)
+                .min();
+    }
+
+    /** The outbound's passive view with {@code calls} attached. */
+    PassiveView view(String tag, CallStatistics calls) {
+        S state = states.get(tag);
+        if (state == null) {
+            return new PassiveView(HealthState.UNKNOWN, 0, 0, 0, calls);
+        }
+        if (state instanceof TransportFailureRatePolicy.State window) {
+            return new PassiveView(state.state(), window.totalCount(), window.failedCount(), 0, calls);
+        }
+        ConsecutiveFailuresPolicy.State run = (ConsecutiveFailuresPolicy.State) state;
+        return new PassiveView(state.state(), 0, 0, run.consecutiveFailures(), calls);
+    }
+
+    /** One line on why the passive state is what it is, for a transition from {@code before}. */
+    String describe(HealthState before, PassiveView now) {
+        if (before == HealthState.UNHEALTHY && now.state() == HealthState.UNKNOWN) {
+            return "reactivation period " + GoDuration.format(policy.effectiveReactivationPeriod()) + " passed";
+        }
+        if (policy instanceof TransportFailureRatePolicy rate) {
+            return now.windowFailures() + "/" + now.windowCalls() + " calls in the "
+                    + GoDuration.format(rate.detectionWindow()) + " window failed in transport (limit "
+                    + rate.failureRateLimit() + ", minimal total count " + rate.minimalTotalCount() + ")";
+        }
+        ConsecutiveFailuresPolicy run = (ConsecutiveFailuresPolicy) policy;
+        return now.state() == HealthState.HEALTHY ? "a call succeeded"
+                : now.consecutiveFailures() + " consecutive failed calls (ceiling " + run.ceiling() + ")";
+    }
+}

@@ -1,0 +1,229 @@
+package io.observatory.verdict;
+
+import io.observatory.config.AvailabilitySettings;
+import io.observatory.config.ObservatoryConfig;
+import io.observatory.config.Outbound;
+import io.observatory.health.CombinedVerdict;
+import io.observatory.health.HealthState;
+import io.observatory.observer.ObserverScheduler;
+import io.observatory.status.ObservationStore;
+import io.observatory.status.OutboundStatus;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Decides every configured outbound's verdict from the observer's statuses (active state) and the reported call
+ * outcomes (passive state), and publishes the result as an immutable {@link HealthBoard} with the real changes that
+ * led to it (YARP's health updater). The single writer is the observers' writer thread: observer publications,
+ * passive reports, reactivation timers and configuration changes are all applied there, so there are no locks;
+ * readers take {@link #board()} without locking. Each change of a verdict, active or passive state is logged once at
+ * INFO: {@code outbound <tag>: <old verdict> -> <new verdict> (<what changed>: <why>)}.
+ */
+public final class VerdictKeeper {
+
+    private static final Logger log = LoggerFactory.getLogger(VerdictKeeper.class);
+
+    private final ObserverScheduler scheduler;
+    private final Clock clock;
+    private final ObservationStore store;
+    private final AtomicReference<HealthBoard> board = new AtomicReference<>(HealthBoard.EMPTY);
+    private final List<Consumer<BoardUpdate>> listeners = new CopyOnWriteArrayList<>();
+    // Set by any thread asking for a refresh, cleared on the writer thread: coalesces bursts into one refresh.
+    private final AtomicBoolean refreshQueued = new AtomicBoolean();
+    // Writer-thread state below.
+    private Set<String> tags;
+    private PassiveLedger<?> ledger;
+    private AvailabilitySettings availability;
+    private final Map<String, CallStatistics> calls = new HashMap<>();
+    private ObserverScheduler.Cancellable reactivation = () -> { };
+    private long scheduledReactivationNanos = Long.MAX_VALUE;
+
+    /**
+     * @param initial   the configuration validated at startup: outbounds, passive policy, availability
+     * @param scheduler the observers' writer thread and ticker; passive windows and reactivation run on its time
+     * @param clock     wall clock for change times
+     * @param store     the observer's statuses; every publication refreshes the board
+     */
+    public VerdictKeeper(ObservatoryConfig initial, ObserverScheduler scheduler, Clock clock, ObservationStore store) {
+        this.scheduler = scheduler;
+        this.clock = clock;
+        this.store = store;
+        this.tags = tagsOf(initial);
+        this.ledger = PassiveLedger.of(initial.passive().policy());
+        this.availability = initial.availability();
+        store.addListener(publication -> requestRefresh());
+        requestRefresh();
+    }
+
+    /** The current board; {@link HealthBoard#EMPTY} until the first refresh ran. Never blocks. */
+    public HealthBoard board() {
+        return board.get();
+    }
+
+    /**
+     * Registers {@code listener} for every later publication. It runs on the writer thread, so it must be quick and
+     * must not block; an exception it throws is logged and does not reach other listeners.
+     */
+    public void addListener(Consumer<BoardUpdate> listener) {
+        listeners.add(listener);
+    }
+
+    /**
+     * Applies reported call outcomes, in order, on the writer thread, then publishes once. Reports for tags that are
+     * no longer configured by then are dropped.
+     *
+     * @param reports validated reports; their {@code endedAt} must not be after the current wall time by more than
+     *                the API allows (later times are taken as now)
+     */
+    public void report(List<PassiveReport> reports) {
+        List<PassiveReport> batch = List.copyOf(reports);
+        scheduler.execute(() -> {
+            long nowNanos = scheduler.nanoTime();
+            Instant now = clock.instant();
+            for (PassiveReport report : batch) {
+                if (!tags.contains(report.tag())) {
+                    continue;
+                }
+                Duration age = Duration.between(report.endedAt(), now);
+                long endedNanos = age.isNegative() ? nowNanos : nowNanos - age.toNanos();
+                ledger.record(report.tag(), report.outcome(), endedNanos);
+                calls.merge(report.tag(), CallStatistics.first(report.outcome(), report.latencyNanos(),
+                        report.endedAt()), (old, one) -> old.plus(report.outcome(), report.latencyNanos(),
+                        report.endedAt()));
+            }
+            refresh();
+        });
+    }
+
+    /**
+     * Applies a reloaded configuration on the writer thread: the set of outbounds, the availability settings, and the
+     * passive policy (a different policy starts every outbound's passive state over at UNKNOWN; call statistics stay).
+     */
+    public void apply(ObservatoryConfig config) {
+        scheduler.execute(() -> {
+            tags = tagsOf(config);
+            availability = config.availability();
+            if (!config.passive().policy().equals(ledger.policy())) {
+                log.info("passive policy changed to {}: passive states start over at unknown",
+                        config.passive().policy());
+                ledger = PassiveLedger.of(config.passive().policy());
+            }
+            refresh();
+        });
+    }
+
+    private void requestRefresh() {
+        if (refreshQueued.compareAndSet(false, true)) {
+            scheduler.execute(this::refresh);
+        }
+    }
+
+    private void refresh() {
+        refreshQueued.set(false);
+        long nowNanos = scheduler.nanoTime();
+        Instant now = clock.instant();
+        ledger.advance(nowNanos);
+        ledger.retain(tags);
+        calls.keySet().retainAll(tags);
+        Map<String, OutboundStatus> statuses = new HashMap<>();
+        store.current().statuses().forEach(status -> statuses.put(status.tag(), status));
+        HealthBoard previous = board.get();
+        Map<String, OutboundHealth> next = new HashMap<>();
+        List<VerdictEvent> events = new ArrayList<>();
+        for (String tag : tags) {
+            OutboundHealth before = previous.outbounds().get(tag);
+            OutboundHealth health = judge(tag, statuses.get(tag), before, now);
+            next.put(tag, health);
+            if (before == null) {
+                events.add(new VerdictEvent.Changed(health, null, null, null));
+            } else if (health.statesDiffer(before)) {
+                events.add(new VerdictEvent.Changed(health, before.verdict(), before.activeState(),
+                        before.passive().state()));
+                log.info("outbound {}: {} -> {} ({})", tag, word(before.verdict()), word(health.verdict()),
+                        health.lastChangeReason());
+            }
+        }
+        for (String tag : previous.outbounds().keySet()) {
+            if (!next.containsKey(tag)) {
+                events.add(new VerdictEvent.Removed(tag, now));
+            }
+        }
+        events.sort((a, b) -> a.tag().compareTo(b.tag()));
+        HealthBoard published = new HealthBoard(next, availability);
+        board.set(published);
+        scheduleReactivation(nowNanos);
+        BoardUpdate update = new BoardUpdate(published, events);
+        for (Consumer<BoardUpdate> listener : listeners) {
+            try {
+                listener.accept(update);
+            } catch (RuntimeException e) {
+                log.error("verdict listener {} failed; other listeners still run", listener, e);
+            }
+        }
+    }
+
+    private OutboundHealth judge(String tag, OutboundStatus status, OutboundHealth before, Instant now) {
+        PassiveView passive = ledger.view(tag, calls.get(tag));
+        HealthState active = status == null ? HealthState.UNKNOWN : status.active().state();
+        HealthState verdict = CombinedVerdict.of(active, passive.state());
+        if (before == null) {
+            return new OutboundHealth(tag, status, passive, verdict, now, "outbound added");
+        }
+        List<String> reasons = new ArrayList<>(2);
+        if (active != before.activeState()) {
+            reasons.add("active " + word(before.activeState()) + " -> " + word(active) + ": "
+                    + (status == null ? "no longer observed" : status.activeDetail()));
+        }
+        if (passive.state() != before.passive().state()) {
+            reasons.add("passive " + word(before.passive().state()) + " -> " + word(passive.state()) + ": "
+                    + ledger.describe(before.passive().state(), passive));
+        }
+        if (reasons.isEmpty() && verdict == before.verdict()) {
+            return new OutboundHealth(tag, status, passive, verdict, before.lastChange(), before.lastChangeReason());
+        }
+        return new OutboundHealth(tag, status, passive, verdict, now, String.join("; ", reasons));
+    }
+
+    private void scheduleReactivation(long nowNanos) {
+        OptionalLong next = ledger.nextReactivationNanos();
+        long at = next.orElse(Long.MAX_VALUE);
+        if (at == scheduledReactivationNanos) {
+            return;
+        }
+        reactivation.cancel();
+        scheduledReactivationNanos = at;
+        if (next.isPresent()) {
+            reactivation = scheduler.schedule(Duration.ofNanos(Math.max(0, at - nowNanos)), () -> {
+                scheduledReactivationNanos = Long.MAX_VALUE;
+                refresh();
+            });
+        }
+    }
+
+    private static Set<String> tagsOf(ObservatoryConfig config) {
+        Set<String> tags = new LinkedHashSet<>();
+        for (Outbound outbound : config.outbounds()) {
+            tags.add(outbound.tag());
+        }
+        return tags;
+    }
+
+    private static String word(HealthState state) {
+        return state.name().toLowerCase(Locale.ROOT);
+    }
+}
