@@ -84,6 +84,21 @@ public final class VerdictKeeper {
     }
 
     /**
+     * Starts following the board: on the writer thread, {@code start} receives the current board and
+     * {@code updates} every later publication, so nothing published in between is missed or seen twice. Both run on
+     * the writer thread and must be quick.
+     *
+     * @return cancels the subscription on the writer thread, after the publications already queued there
+     */
+    public Runnable watch(Consumer<HealthBoard> start, Consumer<BoardUpdate> updates) {
+        scheduler.execute(() -> {
+            start.accept(board.get());
+            listeners.add(updates);
+        });
+        return () -> scheduler.execute(() -> listeners.remove(updates));
+    }
+
+    /**
      * Applies reported call outcomes, in order, on the writer thread, then publishes once. Reports for tags that are
      * no longer configured by then are dropped.
      *

@@ -1,0 +1,71 @@
+package io.observatory.api;
+
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import io.observatory.api.v1.WatchObservationResponse;
+import io.observatory.verdict.VerdictKeeper;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.event.ContextClosedEvent;
+import org.springframework.stereotype.Component;
+
+/**
+ * The open {@code WatchObservation} streams. Each stream starts from the board on the verdict writer thread and then
+ * hears every publication, buffered per stream (see {@link WatchStream}); on shutdown (the context closing, before the
+ * gRPC server stops) every stream receives a final {@code ServingEnded} event and is completed.
+ */
+@Component
+public class ObservationWatchers implements ApplicationListener<ContextClosedEvent> {
+
+    /** Events one stream may have queued before it is resynchronised with a snapshot. */
+    static final int BUFFERED_EVENTS = 1_024;
+
+    private final VerdictKeeper verdicts;
+    private final Set<WatchStream> streams = ConcurrentHashMap.newKeySet();
+    // volatile: set by the thread closing the context, read by gRPC threads opening streams.
+    private volatile boolean shuttingDown;
+
+    ObservationWatchers(VerdictKeeper verdicts) {
+        this.verdicts = verdicts;
+    }
+
+    /**
+     * Opens a stream for {@code responses}: the full observation of the outbounds matching {@code tagPrefixes} (all
+     * for none), then their changes.
+     *
+     * @param tagPrefixes validated tag prefixes
+     * @param responses   the call's observer; must be a {@link ServerCallStreamObserver} (it is, for a gRPC call)
+     */
+    public void watch(List<String> tagPrefixes, StreamObserver<WatchObservationResponse> responses) {
+        ServerCallStreamObserver<WatchObservationResponse> call =
+                (ServerCallStreamObserver<WatchObservationResponse>) responses;
+        WatchStream stream = new WatchStream(call, tagPrefixes, BUFFERED_EVENTS);
+        if (shuttingDown) {
+            stream.end();
+            return;
+        }
+        streams.add(stream);
+        Runnable unsubscribe = verdicts.watch(stream::start, stream::offer);
+        call.setOnCancelHandler(() -> {
+            streams.remove(stream);
+            unsubscribe.run();
+        });
+        call.setOnReadyHandler(stream::drain);
+    }
+
+    /** Number of open streams. */
+    int openStreams() {
+        return streams.size();
+    }
+
+    @Override
+    public void onApplicationEvent(ContextClosedEvent event) {
+        shuttingDown = true;
+        for (WatchStream stream : streams) {
+            stream.end();
+        }
+        streams.clear();
+    }
+}
