@@ -1,0 +1,58 @@
+package io.observatory.pick;
+
+import com.google.re2j.Matcher;
+import com.google.re2j.Pattern;
+import java.util.List;
+
+/**
+ * The weight of each outbound under least-load's {@code costs}, found the way Xray's {@code WeightManager} finds it
+ * ({@code app/router/weight.go}).
+ */
+final class CostWeights {
+
+    /** The weight of a tag that no entry matches, or whose matched text has no number. */
+    static final double DEFAULT_WEIGHT = 1;
+
+    /** A whole or decimal number in matched text ({@code \d} is ASCII-only, as in Go). */
+    private static final Pattern NUMBER = Pattern.compile("\\d+(\\.\\d+)?");
+
+    private final List<Entry> entries;
+
+    /** An entry with its regular expression compiled once ({@code null} for a substring entry). */
+    private record Entry(CostWeight weight, Pattern pattern) {
+    }
+
+    CostWeights(List<CostWeight> costs) {
+        this.entries = costs.stream()
+                .map(cost -> new Entry(cost, cost.regexp() ? CostWeight.compile(cost.match()) : null))
+                .toList();
+    }
+
+    /**
+     * Returns the weight of {@code tag}: from the first entry whose match finds non-empty text in it, its
+     * {@code value} if above 0, else the first number in the matched text, else {@value #DEFAULT_WEIGHT}.
+     */
+    double weightOf(String tag) {
+        for (Entry entry : entries) {
+            String matched = matchedText(entry, tag);
+            if (matched.isEmpty()) {
+                continue;
+            }
+            if (entry.weight().value() > 0) {
+                return entry.weight().value();
+            }
+            Matcher number = NUMBER.matcher(matched);
+            return number.find() ? Double.parseDouble(number.group()) : DEFAULT_WEIGHT;
+        }
+        return DEFAULT_WEIGHT;
+    }
+
+    /** Returns the text the entry matches in {@code tag}; empty when it does not match (or matches only ""). */
+    private static String matchedText(Entry entry, String tag) {
+        if (entry.pattern() == null) {
+            return tag.contains(entry.weight().match()) ? entry.weight().match() : "";
+        }
+        Matcher matcher = entry.pattern().matcher(tag);
+        return matcher.find() ? matcher.group() : "";
+    }
+}
