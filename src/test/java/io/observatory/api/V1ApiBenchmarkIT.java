@@ -1,0 +1,156 @@
+package io.observatory.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.grpc.stub.StreamObserver;
+import io.observatory.api.v1.GetObservationRequest;
+import io.observatory.api.v1.GetObservationResponse;
+import io.observatory.api.v1.ObservatoryServiceGrpc;
+import io.observatory.api.v1.WatchObservationRequest;
+import io.observatory.api.v1.WatchObservationResponse;
+import io.observatory.health.ActiveHealth;
+import io.observatory.health.HealthState;
+import io.observatory.observer.ExecutorObserverScheduler;
+import io.observatory.status.Observation;
+import io.observatory.status.ObservationStore;
+import io.observatory.status.OutboundStatus;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * Benchmark harness of the v1 API on the running service with 1,000 configured outbounds (no observer: statuses are
+ * published on the observer's writer thread by the harness, as an observer would). Prints the latency of Watch events
+ * from the transition to the client over 100 transitions, and of GetObservation at 1,000 outbounds. Asserts only what
+ * the client sees (every transition arrives, in order, with the right verdict), never a speed.
+ */
+class V1ApiBenchmarkIT extends RunningServiceTest {
+
+    private static final int OUTBOUNDS = 1_000;
+    private static final int TRANSITIONS = 100;
+    private static final int CALLS = 500;
+
+    @DynamicPropertySource
+    static void outbounds(DynamicPropertyRegistry registry) {
+        for (int i = 0; i < OUTBOUNDS; i++) {
+            int index = i;
+            registry.add("observatory.outbounds[" + i + "].tag", () -> tag(index));
+            registry.add("observatory.outbounds[" + i + "].protocol", () -> "direct");
+        }
+    }
+
+    @Autowired
+    private ObservationStore store;
+
+    @Autowired
+    private ExecutorObserverScheduler writer;
+
+    private static String tag(int i) {
+        return String.format("proxy_%04d", i);
+    }
+
+    private static OutboundStatus status(String tag, boolean alive) {
+        HealthState state = alive ? HealthState.HEALTHY : HealthState.UNHEALTHY;
+        return new OutboundStatus(tag, alive, alive ? 42 : OutboundStatus.DEAD_DELAY_MILLIS,
+                alive ? "" : "outbound " + tag + ": connection refused", null, null, null, null,
+                new ActiveHealth(state, alive ? 1 : 0, alive ? 0 : 1), alive ? "probe succeeded" : "probe failed");
+    }
+
+    private void publish(boolean firstAlive) {
+        List<OutboundStatus> statuses = new ArrayList<>(OUTBOUNDS);
+        statuses.add(status(tag(0), firstAlive));
+        IntStream.range(1, OUTBOUNDS).forEach(i -> statuses.add(status(tag(i), true)));
+        Observation observation = new Observation(statuses);
+        writer.execute(() -> store.publish(observation));
+    }
+
+    @Test
+    void watchEventLatencyAndGetObservationLatencyAtOneThousandOutbounds() throws InterruptedException {
+        BlockingQueue<Long> arrivals = new LinkedBlockingQueue<>();
+        List<WatchObservationResponse> changes = new ArrayList<>();
+        ObservatoryServiceGrpc.newStub(channel).watchObservation(
+                WatchObservationRequest.newBuilder().addTagPrefixes(tag(0)).build(),
+                new StreamObserver<>() {
+                    @Override
+                    public void onNext(WatchObservationResponse value) {
+                        long now = System.nanoTime();
+                        synchronized (changes) {
+                            changes.add(value);
+                        }
+                        arrivals.add(now);
+                    }
+
+                    @Override
+                    public void onError(Throwable t) {
+                        arrivals.add(-1L);
+                    }
+
+                    @Override
+                    public void onCompleted() {
+                    }
+                });
+        assertThat(arrivals.poll(10, TimeUnit.SECONDS)).as("initial snapshot").isPositive();
+        publish(true);
+        assertThat(arrivals.poll(10, TimeUnit.SECONDS)).as("first probe result").isPositive();
+
+        long[] watchNanos = new long[TRANSITIONS];
+        for (int i = 0; i < TRANSITIONS; i++) {
+            long start = System.nanoTime();
+            publish(i % 2 == 1);
+            Long arrived = arrivals.poll(10, TimeUnit.SECONDS);
+            assertThat(arrived).as("transition %d", i).isNotNull().isPositive();
+            watchNanos[i] = arrived - start;
+        }
+
+        synchronized (changes) {
+            List<WatchObservationResponse> transitions = changes.subList(2, changes.size());
+            assertThat(transitions).hasSize(TRANSITIONS);
+            for (int i = 0; i < TRANSITIONS; i++) {
+                assertThat(transitions.get(i).getChanged().getOutbound().getVerdict()).isEqualTo(i % 2 == 1
+                        ? io.observatory.api.v1.HealthState.HEALTH_STATE_HEALTHY
+                        : io.observatory.api.v1.HealthState.HEALTH_STATE_UNHEALTHY);
+            }
+        }
+
+        ObservatoryServiceGrpc.ObservatoryServiceBlockingStub stub = ObservatoryServiceGrpc.newBlockingStub(channel);
+        GetObservationResponse response = null;
+        for (int i = 0; i < 100; i++) {
+            response = stub.getObservation(GetObservationRequest.getDefaultInstance());
+        }
+        assertThat(response.getOutboundsCount()).isEqualTo(OUTBOUNDS);
+        long[] getNanos = new long[CALLS];
+        for (int i = 0; i < CALLS; i++) {
+            long start = System.nanoTime();
+            response = stub.getObservation(GetObservationRequest.getDefaultInstance());
+            getNanos[i] = System.nanoTime() - start;
+        }
+        assertThat(response.getOutboundsCount()).isEqualTo(OUTBOUNDS);
+
+        System.out.printf("Watch event latency, transition to client, over %d transitions with %d outbounds:"
+                + " median %.3f ms, p99 %.3f ms, max %.3f ms%n", TRANSITIONS, OUTBOUNDS,
+                millis(percentile(watchNanos, 50)), millis(percentile(watchNanos, 99)),
+                millis(percentile(watchNanos, 100)));
+        System.out.printf("GetObservation latency at %d outbounds (%d bytes), over %d calls after 100 warm-up:"
+                + " median %.3f ms, p99 %.3f ms%n", OUTBOUNDS, response.getSerializedSize(), CALLS,
+                millis(percentile(getNanos, 50)), millis(percentile(getNanos, 99)));
+    }
+
+    private static long percentile(long[] values, int percent) {
+        long[] sorted = values.clone();
+        Arrays.sort(sorted);
+        int index = (int) Math.ceil(percent / 100.0 * sorted.length) - 1;
+        return sorted[Math.max(0, index)];
+    }
+
+    private static double millis(long nanos) {
+        return nanos / 1e6;
+    }
+}
