@@ -1,0 +1,328 @@
+package io.observatory.api;
+
+import static io.observatory.api.TagPrefixes.invalid;
+import static io.observatory.api.TagPrefixes.quote;
+
+import com.google.protobuf.Timestamp;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.StreamObserver;
+import io.observatory.api.v1.GetObservationRequest;
+import io.observatory.api.v1.GetObservationResponse;
+import io.observatory.api.v1.ListAvailableRequest;
+import io.observatory.api.v1.ListAvailableResponse;
+import io.observatory.api.v1.ObservatoryServiceGrpc;
+import io.observatory.api.v1.Outcome;
+import io.observatory.api.v1.PickRequest;
+import io.observatory.api.v1.PickResponse;
+import io.observatory.api.v1.RejectedOutcome;
+import io.observatory.api.v1.ReportOutcomesRequest;
+import io.observatory.api.v1.ReportOutcomesResponse;
+import io.observatory.api.v1.TransportFailure;
+import io.observatory.health.CallOutcome;
+import io.observatory.verdict.HealthBoard;
+import io.observatory.verdict.OutboundHealth;
+import io.observatory.verdict.PassiveReport;
+import io.observatory.verdict.VerdictKeeper;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
+import java.util.stream.Collectors;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.stereotype.Service;
+
+/**
+ * The v1 API's {@code observatory.v1.ObservatoryService} ({@code proto/observatory/v1/observatory.proto}):
+ * GetObservation, ListAvailable, Pick and ReportOutcomes. WatchObservation is served elsewhere (this class answers it
+ * UNIMPLEMENTED). ReportOutcomes is not authenticated here.
+ *
+ * <p>Every call reads the {@link VerdictKeeper}'s current {@link HealthBoard} once and answers from that snapshot; no
+ * handler blocks or locks. Bad input is answered with {@link Status#INVALID_ARGUMENT} and a description naming the
+ * field, the value and what was expected, e.g. {@code strategy: "fastest" (expected: random, round-robin, least-ping,
+ * least-load)}.
+ */
+@Service
+public final class ObservatoryV1Service extends ObservatoryServiceGrpc.ObservatoryServiceImplBase {
+
+    /** Most outcomes one ReportOutcomes call may carry. */
+    public static final int MAX_OUTCOMES = 10_000;
+
+    /** How far before the server's clock a reported call may have ended: 5 minutes. */
+    public static final Duration MAX_OUTCOME_AGE = Duration.ofMinutes(5);
+
+    /** How far after the server's clock a reported call may have ended (client clock skew): 1 minute. */
+    public static final Duration MAX_OUTCOME_LEAD = Duration.ofMinutes(1);
+
+    /** Pick's strategy names, Xray's balancer strategies in the contract's spelling. */
+    static final List<String> STRATEGIES = List.of("random", "round-robin", "least-ping", "least-load");
+
+    /** protobuf's Timestamp range: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z, in unix seconds. */
+    private static final long MIN_TIMESTAMP_SECONDS = -62_135_596_800L;
+    private static final long MAX_TIMESTAMP_SECONDS = 253_402_300_799L;
+
+    /** How many prefixes of a selector a NOT_FOUND description names; the rest are counted. */
+    private static final int SELECTOR_PREFIXES_SHOWN = 8;
+
+    private static final String OUTCOMES_EXPECTED =
+            "OUTCOME_SUCCESS, OUTCOME_TRANSPORT_FAILURE or OUTCOME_APPLICATION_FAILURE";
+    private static final String TRANSPORT_FAILURES_EXPECTED = "TRANSPORT_FAILURE_UNSPECIFIED, "
+            + "TRANSPORT_FAILURE_CONNECT, TRANSPORT_FAILURE_TIMEOUT or TRANSPORT_FAILURE_RESET";
+
+    private final VerdictKeeper verdicts;
+    private final Clock clock;
+    private final RandomGenerator random;
+
+    /**
+     * The service as Spring builds it: the random strategy draws from the calling thread's
+     * {@link ThreadLocalRandom}, so concurrent calls share no generator state.
+     *
+     * @param verdicts the board every call answers from; accepted reports go to it
+     * @param clock    wall clock: the time of a report without {@code time}, and the reference of the time window
+     */
+    @Autowired
+    public ObservatoryV1Service(VerdictKeeper verdicts, Clock clock) {
+        this(verdicts, clock, () -> ThreadLocalRandom.current().nextLong());
+    }
+
+    /**
+     * @param random the random strategy's source; called from gRPC's threads, so it must be safe for concurrent use
+     */
+    ObservatoryV1Service(VerdictKeeper verdicts, Clock clock, RandomGenerator random) {
+        this.verdicts = verdicts;
+        this.clock = clock;
+        this.random = random;
+    }
+
+    /**
+     * Every outbound whose tag starts with one of {@code tag_prefixes} (every outbound for none), sorted by tag, with
+     * its active and passive states, verdict, probe evidence and statistics ({@link ObservationProtos#outbound}).
+     * INVALID_ARGUMENT when {@code tag_prefixes} breaks the limits ({@link TagPrefixes}).
+     */
+    @Override
+    public void getObservation(GetObservationRequest request, StreamObserver<GetObservationResponse> responses) {
+        respond(responses, () -> {
+            TagPrefixes.validate("tag_prefixes", request.getTagPrefixesList(), false);
+            GetObservationResponse.Builder response = GetObservationResponse.newBuilder();
+            for (OutboundHealth outbound : verdicts.board().matching(request.getTagPrefixesList())) {
+                response.addOutbounds(ObservationProtos.outbound(outbound));
+            }
+            return response.build();
+        });
+    }
+
+    /**
+     * The outbounds of {@code selector} a balancer may use now, sorted by tag, after the configured availability
+     * policy (YARP's HealthyAndUnknown / HealthyOrPanic with Envoy's panic threshold): only UNHEALTHY verdicts are
+     * excluded, and in panic every selected outbound is returned with {@code panic = true}. INVALID_ARGUMENT when
+     * {@code selector} is empty or breaks the limits.
+     */
+    @Override
+    public void listAvailable(ListAvailableRequest request, StreamObserver<ListAvailableResponse> responses) {
+        respond(responses, () -> {
+            TagPrefixes.validate("selector", request.getSelectorList(), true);
+            HealthBoard.Selection selection = verdicts.board().available(request.getSelectorList());
+            ListAvailableResponse.Builder response = ListAvailableResponse.newBuilder().setPanic(selection.panic());
+            for (OutboundHealth outbound : selection.usable()) {
+                response.addOutbounds(ObservationProtos.outbound(outbound));
+            }
+            return response.build();
+        });
+    }
+
+    /**
+     * Picks one outbound of {@code selector} with one of Xray's balancer strategies. The candidates are the available
+     * outbounds (as {@link #listAvailable}) that an observer has probed at least once; {@code panic} says whether the
+     * availability policy was in panic. When nothing can be picked, {@code fallback_tag} is returned with
+     * {@code fallback = true}; without one the call fails with NOT_FOUND, e.g. {@code nothing to pick for selector
+     * ["edge_"]: 3 selected, 1 available, 0 of them probed}. INVALID_ARGUMENT for a bad selector or an unknown
+     * strategy; UNIMPLEMENTED for a strategy not yet available here (only {@code random} is).
+     */
+    @Override
+    public void pick(PickRequest request, StreamObserver<PickResponse> responses) {
+        respond(responses, () -> {
+            List<String> selector = request.getSelectorList();
+            TagPrefixes.validate("selector", selector, true);
+            Strategy strategy = strategy(request);
+            HealthBoard board = verdicts.board();
+            HealthBoard.Selection selection = board.available(selector);
+            List<OutboundHealth> candidates = selection.usable().stream().filter(OutboundHealth::probed).toList();
+            String picked = candidates.isEmpty() ? null : strategy.pick(candidates);
+            PickResponse.Builder response = PickResponse.newBuilder().setPanic(selection.panic());
+            if (picked != null) {
+                return response.setTag(picked).build();
+            }
+            if (!request.getFallbackTag().isEmpty()) {
+                return response.setTag(request.getFallbackTag()).setFallback(true).build();
+            }
+            throw Status.NOT_FOUND.withDescription("nothing to pick for selector " + describe(selector) + ": "
+                    + board.matching(selector).size() + " selected, " + selection.usable().size() + " available, "
+                    + candidates.size() + " of them probed"
+                    + (candidates.isEmpty() ? "" : ", none qualified for " + request.getStrategy()))
+                    .asRuntimeException();
+        });
+    }
+
+    /**
+     * Applies outcomes of real calls to passive health. Each item is checked on its own; a refused item is listed in
+     * {@code rejected} with its index and reason, every other item is applied (in one batch, in order) and counted
+     * in {@code accepted}. Reasons: {@code tag: "" (expected: a configured outbound tag)}, {@code unknown outbound tag
+     * "x"}, {@code outcome: OUTCOME_UNSPECIFIED (expected: ...)}, {@code transport_failure: TRANSPORT_FAILURE_CONNECT
+     * (expected: TRANSPORT_FAILURE_UNSPECIFIED unless outcome is OUTCOME_TRANSPORT_FAILURE)}, {@code latency_nanos: -1
+     * (expected: >= 0)}, or a {@code time} not a valid timestamp, more than {@link #MAX_OUTCOME_AGE} before or more
+     * than {@link #MAX_OUTCOME_LEAD} after the server's clock. An unset time is the server's now; a time ahead of it
+     * (within the lead) is taken as now. INVALID_ARGUMENT for more than {@link #MAX_OUTCOMES} outcomes; an empty list
+     * is accepted (0).
+     */
+    @Override
+    public void reportOutcomes(ReportOutcomesRequest request, StreamObserver<ReportOutcomesResponse> responses) {
+        respond(responses, () -> {
+            int count = request.getOutcomesCount();
+            if (count > MAX_OUTCOMES) {
+                throw invalid("outcomes: " + count + " items (expected: at most " + MAX_OUTCOMES + ")");
+            }
+            HealthBoard board = verdicts.board();
+            Instant now = clock.instant();
+            ReportOutcomesResponse.Builder response = ReportOutcomesResponse.newBuilder();
+            List<PassiveReport> accepted = new ArrayList<>(count);
+            for (int i = 0; i < count; i++) {
+                io.observatory.api.v1.CallOutcome item = request.getOutcomes(i);
+                String problem = problem(item, board, now);
+                if (problem == null) {
+                    accepted.add(report(item, now));
+                } else {
+                    response.addRejected(RejectedOutcome.newBuilder().setIndex(i).setReason(problem));
+                }
+            }
+            if (!accepted.isEmpty()) {
+                verdicts.report(accepted);
+            }
+            return response.setAccepted(accepted.size()).build();
+        });
+    }
+
+    /**
+     * The strategy seam: turns {@code request}'s strategy into one ready to pick. Only {@code random} is here; the
+     * other names are recognised but UNIMPLEMENTED. To plug in {@code io.observatory.pick}, replace this method's
+     * body with its strategy parsing of {@code request.getStrategy()} and {@code request.getLeastLoad()} (bad values
+     * INVALID_ARGUMENT) and return {@code candidates -> <its selection>} over
+     * {@code new PickCandidate(c.tag(), c.alive(), c.probe().delayMillis(), c.probe().healthPing())} of each
+     * candidate; round-robin's position would live in a field of this service.
+     */
+    private Strategy strategy(PickRequest request) {
+        String name = request.getStrategy();
+        if (!STRATEGIES.contains(name)) {
+            throw invalid("strategy: " + quote(name) + " (expected: " + String.join(", ", STRATEGIES) + ")");
+        }
+        if (!name.equals("random")) {
+            throw Status.UNIMPLEMENTED.withDescription("strategy: " + quote(name)
+                    + " is not implemented yet (available: random)").asRuntimeException();
+        }
+        return candidates -> candidates.get(random.nextInt(candidates.size())).tag();
+    }
+
+    /** One of Xray's balancer strategies, ready to pick. */
+    @FunctionalInterface
+    private interface Strategy {
+
+        /**
+         * @param candidates the available, probed outbounds of the selector, sorted by tag; never empty
+         * @return the picked tag, or {@code null} when none qualifies (e.g. least-load's max RTT)
+         */
+        String pick(List<OutboundHealth> candidates);
+    }
+
+    /** Why {@code item} is refused, or {@code null} when it is fine. */
+    private static String problem(io.observatory.api.v1.CallOutcome item, HealthBoard board, Instant now) {
+        if (item.getTag().isEmpty()) {
+            return "tag: \"\" (expected: a configured outbound tag)";
+        }
+        if (board.get(item.getTag()).isEmpty()) {
+            return "unknown outbound tag " + quote(item.getTag());
+        }
+        Outcome outcome = item.getOutcome();
+        if (outcome == Outcome.OUTCOME_UNSPECIFIED || outcome == Outcome.UNRECOGNIZED) {
+            return "outcome: " + name(outcome, item.getOutcomeValue()) + " (expected: " + OUTCOMES_EXPECTED + ")";
+        }
+        TransportFailure failure = item.getTransportFailure();
+        if (failure == TransportFailure.UNRECOGNIZED) {
+            return "transport_failure: " + item.getTransportFailureValue() + " (expected: "
+                    + TRANSPORT_FAILURES_EXPECTED + ")";
+        }
+        if (failure != TransportFailure.TRANSPORT_FAILURE_UNSPECIFIED && outcome != Outcome.OUTCOME_TRANSPORT_FAILURE) {
+            return "transport_failure: " + failure.name()
+                    + " (expected: TRANSPORT_FAILURE_UNSPECIFIED unless outcome is OUTCOME_TRANSPORT_FAILURE)";
+        }
+        if (item.getLatencyNanos() < 0) {
+            return "latency_nanos: " + item.getLatencyNanos() + " (expected: >= 0)";
+        }
+        return item.hasTime() ? timeProblem(item.getTime(), now) : null;
+    }
+
+    private static String timeProblem(Timestamp time, Instant now) {
+        if (time.getSeconds() < MIN_TIMESTAMP_SECONDS || time.getSeconds() > MAX_TIMESTAMP_SECONDS) {
+            return "time: seconds " + time.getSeconds()
+                    + " (expected: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z)";
+        }
+        if (time.getNanos() < 0 || time.getNanos() > 999_999_999) {
+            return "time: nanos " + time.getNanos() + " (expected: 0-999999999)";
+        }
+        Instant ended = instant(time);
+        if (ended.isBefore(now.minus(MAX_OUTCOME_AGE))) {
+            return "time: " + ended + " (expected: at most 5 minutes before the server's clock, " + now + ")";
+        }
+        if (ended.isAfter(now.plus(MAX_OUTCOME_LEAD))) {
+            return "time: " + ended + " (expected: at most 1 minute after the server's clock, " + now + ")";
+        }
+        return null;
+    }
+
+    /** A checked item as the keeper takes it: the server's now for an unset time or one ahead of the server. */
+    private static PassiveReport report(io.observatory.api.v1.CallOutcome item, Instant now) {
+        Instant ended = item.hasTime() ? instant(item.getTime()) : now;
+        return new PassiveReport(item.getTag(), outcome(item.getOutcome()), item.getLatencyNanos(),
+                ended.isAfter(now) ? now : ended);
+    }
+
+    private static CallOutcome outcome(Outcome outcome) {
+        return switch (outcome) {
+            case OUTCOME_SUCCESS -> CallOutcome.SUCCESS;
+            case OUTCOME_TRANSPORT_FAILURE -> CallOutcome.TRANSPORT_FAILURE;
+            case OUTCOME_APPLICATION_FAILURE -> CallOutcome.APPLICATION_FAILURE;
+            case OUTCOME_UNSPECIFIED, UNRECOGNIZED -> throw new IllegalArgumentException("unchecked outcome " + outcome);
+        };
+    }
+
+    private static String name(Outcome outcome, int number) {
+        return outcome == Outcome.UNRECOGNIZED ? Integer.toString(number) : outcome.name();
+    }
+
+    private static Instant instant(Timestamp time) {
+        return Instant.ofEpochSecond(time.getSeconds(), time.getNanos());
+    }
+
+    /** A selector for a description: its first prefixes, quoted, and how many more there are. */
+    private static String describe(List<String> selector) {
+        String shown = selector.stream().limit(SELECTOR_PREFIXES_SHOWN).map(TagPrefixes::quote)
+                .collect(Collectors.joining(", "));
+        int more = selector.size() - SELECTOR_PREFIXES_SHOWN;
+        return "[" + shown + (more > 0 ? ", ... " + more + " more" : "") + "]";
+    }
+
+    /** Answers with {@code handler}'s response, or with the status it threw. */
+    private static <T> void respond(StreamObserver<T> responses, Supplier<T> handler) {
+        T response;
+        try {
+            response = handler.get();
+        } catch (StatusRuntimeException e) {
+            responses.onError(e);
+            return;
+        }
+        responses.onNext(response);
+        responses.onCompleted();
+    }
+}
