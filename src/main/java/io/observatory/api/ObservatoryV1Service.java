@@ -10,6 +10,7 @@ import io.grpc.stub.StreamObserver;
 import io.observatory.api.v1.GetObservationRequest;
 import io.observatory.api.v1.GetObservationResponse;
 import io.observatory.api.v1.ListAvailableRequest;
+import io.observatory.api.v1.LeastLoadSettings;
 import io.observatory.api.v1.ListAvailableResponse;
 import io.observatory.api.v1.ObservatoryServiceGrpc;
 import io.observatory.api.v1.Outcome;
@@ -19,7 +20,16 @@ import io.observatory.api.v1.RejectedOutcome;
 import io.observatory.api.v1.ReportOutcomesRequest;
 import io.observatory.api.v1.ReportOutcomesResponse;
 import io.observatory.api.v1.TransportFailure;
+import io.observatory.api.v1.WatchObservationRequest;
+import io.observatory.api.v1.WatchObservationResponse;
 import io.observatory.health.CallOutcome;
+import io.observatory.pick.BalancerStrategy;
+import io.observatory.pick.CostWeight;
+import io.observatory.pick.PickCandidate;
+import io.observatory.pick.PickResult;
+import io.observatory.pick.PickSettings;
+import io.observatory.pick.Picker;
+import io.observatory.pick.RoundRobinPositions;
 import io.observatory.verdict.HealthBoard;
 import io.observatory.verdict.OutboundHealth;
 import io.observatory.verdict.PassiveReport;
@@ -29,6 +39,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
@@ -38,8 +49,8 @@ import org.springframework.stereotype.Service;
 
 /**
  * The v1 API's {@code observatory.v1.ObservatoryService} ({@code proto/observatory/v1/observatory.proto}):
- * GetObservation, ListAvailable, Pick and ReportOutcomes. WatchObservation is served elsewhere (this class answers it
- * UNIMPLEMENTED). ReportOutcomes is not authenticated here.
+ * GetObservation, WatchObservation (streams kept by {@link ObservationWatchers}), ListAvailable, Pick and
+ * ReportOutcomes. Authentication is not done here but by an interceptor in front of the service.
  *
  * <p>Every call reads the {@link VerdictKeeper}'s current {@link HealthBoard} once and answers from that snapshot; no
  * handler blocks or locks. Bad input is answered with {@link Status#INVALID_ARGUMENT} and a description naming the
@@ -58,9 +69,6 @@ public final class ObservatoryV1Service extends ObservatoryServiceGrpc.Observato
     /** How far after the server's clock a reported call may have ended (client clock skew): 1 minute. */
     public static final Duration MAX_OUTCOME_LEAD = Duration.ofMinutes(1);
 
-    /** Pick's strategy names, Xray's balancer strategies in the contract's spelling. */
-    static final List<String> STRATEGIES = List.of("random", "round-robin", "least-ping", "least-load");
-
     /** protobuf's Timestamp range: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z, in unix seconds. */
     private static final long MIN_TIMESTAMP_SECONDS = -62_135_596_800L;
     private static final long MAX_TIMESTAMP_SECONDS = 253_402_300_799L;
@@ -75,7 +83,8 @@ public final class ObservatoryV1Service extends ObservatoryServiceGrpc.Observato
 
     private final VerdictKeeper verdicts;
     private final Clock clock;
-    private final RandomGenerator random;
+    private final Picker picker;
+    private final ObservationWatchers watchers;
 
     /**
      * The service as Spring builds it: the random strategy draws from the calling thread's
@@ -85,17 +94,19 @@ public final class ObservatoryV1Service extends ObservatoryServiceGrpc.Observato
      * @param clock    wall clock: the time of a report without {@code time}, and the reference of the time window
      */
     @Autowired
-    public ObservatoryV1Service(VerdictKeeper verdicts, Clock clock) {
-        this(verdicts, clock, () -> ThreadLocalRandom.current().nextLong());
+    public ObservatoryV1Service(VerdictKeeper verdicts, Clock clock, ObservationWatchers watchers) {
+        this(verdicts, clock, () -> ThreadLocalRandom.current().nextLong(), watchers);
     }
 
     /**
-     * @param random the random strategy's source; called from gRPC's threads, so it must be safe for concurrent use
+     * @param random the source of random and least-load choices; called from gRPC's threads, so it must be safe for
+     *     concurrent use
      */
-    ObservatoryV1Service(VerdictKeeper verdicts, Clock clock, RandomGenerator random) {
+    ObservatoryV1Service(VerdictKeeper verdicts, Clock clock, RandomGenerator random, ObservationWatchers watchers) {
         this.verdicts = verdicts;
         this.clock = clock;
-        this.random = random;
+        this.picker = new Picker(random, new RoundRobinPositions());
+        this.watchers = watchers;
     }
 
     /**
@@ -113,6 +124,23 @@ public final class ObservatoryV1Service extends ObservatoryServiceGrpc.Observato
             }
             return response.build();
         });
+    }
+
+    /**
+     * The full observation of the outbounds matching {@code tag_prefixes} (all for none), then one event per real
+     * change, buffered per stream with a snapshot resync on overflow and a final {@code serving_ended} on shutdown
+     * ({@link ObservationWatchers}). INVALID_ARGUMENT when {@code tag_prefixes} breaks the limits.
+     */
+    @Override
+    public void watchObservation(WatchObservationRequest request,
+            StreamObserver<WatchObservationResponse> responses) {
+        try {
+            TagPrefixes.validate("tag_prefixes", request.getTagPrefixesList(), false);
+        } catch (StatusRuntimeException e) {
+            responses.onError(e);
+            return;
+        }
+        watchers.watch(request.getTagPrefixesList(), responses);
     }
 
     /**
@@ -139,25 +167,25 @@ public final class ObservatoryV1Service extends ObservatoryServiceGrpc.Observato
      * outbounds (as {@link #listAvailable}) that an observer has probed at least once; {@code panic} says whether the
      * availability policy was in panic. When nothing can be picked, {@code fallback_tag} is returned with
      * {@code fallback = true}; without one the call fails with NOT_FOUND, e.g. {@code nothing to pick for selector
-     * ["edge_"]: 3 selected, 1 available, 0 of them probed}. INVALID_ARGUMENT for a bad selector or an unknown
-     * strategy; UNIMPLEMENTED for a strategy not yet available here (only {@code random} is).
+     * ["edge_"]: 3 selected, 1 available, 0 of them probed}. INVALID_ARGUMENT for a bad selector, an unknown
+     * strategy or bad least-load settings. Round-robin continues per selector (the prefixes in request order).
      */
     @Override
     public void pick(PickRequest request, StreamObserver<PickResponse> responses) {
         respond(responses, () -> {
             List<String> selector = request.getSelectorList();
             TagPrefixes.validate("selector", selector, true);
-            Strategy strategy = strategy(request);
+            PickSettings settings = pickSettings(request);
             HealthBoard board = verdicts.board();
             HealthBoard.Selection selection = board.available(selector);
-            List<OutboundHealth> candidates = selection.usable().stream().filter(OutboundHealth::probed).toList();
-            String picked = candidates.isEmpty() ? null : strategy.pick(candidates);
-            PickResponse.Builder response = PickResponse.newBuilder().setPanic(selection.panic());
-            if (picked != null) {
-                return response.setTag(picked).build();
-            }
-            if (!request.getFallbackTag().isEmpty()) {
-                return response.setTag(request.getFallbackTag()).setFallback(true).build();
+            List<PickCandidate> candidates = selection.usable().stream().filter(OutboundHealth::probed)
+                    .map(outbound -> new PickCandidate(outbound.tag(), outbound.alive(),
+                            outbound.probe().delayMillis(), outbound.probe().healthPing()))
+                    .toList();
+            Optional<PickResult> picked = picker.pick(settings, String.join("\n", selector), candidates);
+            if (picked.isPresent()) {
+                return PickResponse.newBuilder().setPanic(selection.panic()).setTag(picked.get().tag())
+                        .setFallback(picked.get().fallback()).build();
             }
             throw Status.NOT_FOUND.withDescription("nothing to pick for selector " + describe(selector) + ": "
                     + board.matching(selector).size() + " selected, " + selection.usable().size() + " available, "
@@ -205,35 +233,19 @@ public final class ObservatoryV1Service extends ObservatoryServiceGrpc.Observato
         });
     }
 
-    /**
-     * The strategy seam: turns {@code request}'s strategy into one ready to pick. Only {@code random} is here; the
-     * other names are recognised but UNIMPLEMENTED. To plug in {@code io.observatory.pick}, replace this method's
-     * body with its strategy parsing of {@code request.getStrategy()} and {@code request.getLeastLoad()} (bad values
-     * INVALID_ARGUMENT) and return {@code candidates -> <its selection>} over
-     * {@code new PickCandidate(c.tag(), c.alive(), c.probe().delayMillis(), c.probe().healthPing())} of each
-     * candidate; round-robin's position would live in a field of this service.
-     */
-    private Strategy strategy(PickRequest request) {
-        String name = request.getStrategy();
-        if (!STRATEGIES.contains(name)) {
-            throw invalid("strategy: " + quote(name) + " (expected: " + String.join(", ", STRATEGIES) + ")");
+    /** The request's strategy, fallback and least-load settings; INVALID_ARGUMENT naming a bad value. */
+    private static PickSettings pickSettings(PickRequest request) {
+        LeastLoadSettings leastLoad = request.getLeastLoad();
+        try {
+            List<CostWeight> costs = leastLoad.getCostsList().stream()
+                    .map(cost -> new CostWeight(cost.getMatch(), cost.getRegexp(), cost.getValue())).toList();
+            return new PickSettings(BalancerStrategy.fromName(request.getStrategy()), request.getFallbackTag(),
+                    new io.observatory.pick.LeastLoadSettings(leastLoad.getExpected(),
+                            Duration.ofNanos(leastLoad.getMaxRttNanos()), leastLoad.getTolerance(),
+                            leastLoad.getBaselinesNanosList().stream().map(Duration::ofNanos).toList(), costs));
+        } catch (IllegalArgumentException e) {
+            throw invalid(e.getMessage());
         }
-        if (!name.equals("random")) {
-            throw Status.UNIMPLEMENTED.withDescription("strategy: " + quote(name)
-                    + " is not implemented yet (available: random)").asRuntimeException();
-        }
-        return candidates -> candidates.get(random.nextInt(candidates.size())).tag();
-    }
-
-    /** One of Xray's balancer strategies, ready to pick. */
-    @FunctionalInterface
-    private interface Strategy {
-
-        /**
-         * @param candidates the available, probed outbounds of the selector, sorted by tag; never empty
-         * @return the picked tag, or {@code null} when none qualifies (e.g. least-load's max RTT)
-         */
-        String pick(List<OutboundHealth> candidates);
     }
 
     /** Why {@code item} is refused, or {@code null} when it is fine. */

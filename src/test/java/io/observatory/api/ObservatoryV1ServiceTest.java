@@ -77,7 +77,7 @@ class ObservatoryV1ServiceTest {
         keeper = new VerdictKeeper(config, scheduler, clock, store);
         store.publish(new Observation(List.of(alive("a_up", 12), dead("a_down"), alive("b_up", 30))));
         scheduler.runDue();
-        service = new ObservatoryV1Service(keeper, clock, random);
+        service = new ObservatoryV1Service(keeper, clock, random, new ObservationWatchers(keeper));
     }
 
     private static OutboundStatus alive(String tag, long delayMillis) {
@@ -261,18 +261,43 @@ class ObservatoryV1ServiceTest {
         assertThat(status.getDescription()).isEqualTo(description);
     }
 
-    @ParameterizedTest
-    @MethodSource("notYetImplementedStrategies")
-    void pickWhenStrategyNotImplementedYetThenUnimplemented(String strategy) {
-        Status status = failure(service::pick, pick(strategy, "a_"));
+    @Test
+    void pickWhenLeastPingThenSmallestDelayAmongUsable() {
+        PickResponse response = ok(service::pick, pick("least-ping", "a_", "b_"));
 
-        assertThat(status.getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
-        assertThat(status.getDescription())
-                .isEqualTo("strategy: \"" + strategy + "\" is not implemented yet (available: random)");
+        assertThat(response.getTag()).isEqualTo("a_up");
+        assertThat(response.getFallback()).isFalse();
     }
 
-    static Stream<String> notYetImplementedStrategies() {
-        return Stream.of("round-robin", "least-ping", "least-load");
+    @Test
+    void pickWhenRoundRobinThenUsableProbedOutboundsInTagOrderPerSelector() {
+        List<String> picked = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            picked.add(ok(service::pick, pick("round-robin", "a_", "b_")).getTag());
+        }
+        String otherSelector = ok(service::pick, pick("round-robin", "b_")).getTag();
+
+        assertThat(picked).containsExactly("a_up", "b_up", "a_up");
+        assertThat(otherSelector).isEqualTo("b_up");
+    }
+
+    @Test
+    void pickWhenLeastLoadMaxRttBelowEveryDelayThenFallback() {
+        PickResponse response = ok(service::pick, pick("least-load", "a_", "b_").toBuilder()
+                .setLeastLoad(io.observatory.api.v1.LeastLoadSettings.newBuilder().setMaxRttNanos(5_000_000))
+                .setFallbackTag("direct").build());
+
+        assertThat(response.getTag()).isEqualTo("direct");
+        assertThat(response.getFallback()).isTrue();
+    }
+
+    @Test
+    void pickWhenLeastLoadToleranceOutOfRangeThenInvalidArgument() {
+        Status status = failure(service::pick, pick("least-load", "a_").toBuilder()
+                .setLeastLoad(io.observatory.api.v1.LeastLoadSettings.newBuilder().setTolerance(1.5)).build());
+
+        assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+        assertThat(status.getDescription()).isEqualTo("tolerance: 1.5 (expected: 0-1)");
     }
 
     // ReportOutcomes
@@ -430,11 +455,12 @@ class ObservatoryV1ServiceTest {
     }
 
     @Test
-    void watchObservationWhenCalledThenUnimplementedHere() {
+    void watchObservationWhenEmptyPrefixThenInvalidArgument() {
         Status status = failure(service::watchObservation,
-                io.observatory.api.v1.WatchObservationRequest.getDefaultInstance());
+                io.observatory.api.v1.WatchObservationRequest.newBuilder().addTagPrefixes("").build());
 
-        assertThat(status.getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
+        assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+        assertThat(status.getDescription()).isEqualTo("tag_prefixes[0]: \"\" (expected: a non-empty tag prefix)");
     }
 
     // Helpers
