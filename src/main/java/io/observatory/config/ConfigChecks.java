@@ -1,6 +1,7 @@
 package io.observatory.config;
 
 import io.netty.util.NetUtil;
+import java.math.BigDecimal;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
@@ -134,6 +135,29 @@ final class ConfigChecks {
                     "a positive duration" + upTo + ", or 0 for the default " + GoDuration.format(whenZero));
         }
         return duration;
+    }
+
+    /**
+     * Returns {@code value} when it is at least {@code min}.
+     *
+     * @throws InvalidConfigException otherwise, e.g. {@code observatory.standard.healthy-threshold: 0 (expected: >= 1)}
+     */
+    static int atLeast(String property, int value, int min) {
+        if (value < min) {
+            throw new InvalidConfigException(property, Integer.toString(value), ">= " + min);
+        }
+        return value;
+    }
+
+    /**
+     * Returns a decimal as a user writes it: {@code 0.3}, {@code 1}, {@code 0.0001}, not {@code 1.0} or
+     * {@code 1.0E-4}; {@code NaN} and {@code Infinity} as Java prints them.
+     */
+    static String decimal(double value) {
+        if (!Double.isFinite(value)) {
+            return Double.toString(value);
+        }
+        return BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
     }
 
     /** What to expect of a URL that {@link URI} parsed without a host: names an invalid port or a {@code _}. */
