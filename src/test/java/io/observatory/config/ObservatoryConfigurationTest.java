@@ -38,6 +38,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.PropertySource;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 import org.springframework.core.io.ByteArrayResource;
 
 @ExtendWith(OutputCaptureExtension.class)
@@ -161,6 +163,17 @@ class ObservatoryConfigurationTest {
                     assertThat(config.availability().policy()).isEqualTo(AvailabilityPolicy.HEALTHY_AND_UNKNOWN);
                     assertThat(config.apiAuth()).isEqualTo(ApiAuthSettings.DEFAULT);
                 });
+    }
+
+    @Test
+    void contextWhenChartTokenVariableInEnvironmentThenStrictBindingIgnoresIt() {
+        // The Helm chart passes the token as OBSERVATORY_API_TOKEN, which relaxed binding maps to the unknown key
+        // observatory.api.token: environment variables are exempt from the strict key check.
+        runner.withInitializer(context -> context.getEnvironment().getPropertySources().addFirst(
+                        new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+                                Map.of("OBSERVATORY_API_TOKEN", "t0ken"))))
+                .run(context -> assertThat(context.getBean(ObservatoryConfig.class).apiAuth())
+                        .isEqualTo(ApiAuthSettings.DEFAULT));
     }
 
     @Test
