@@ -6,7 +6,6 @@ import java.io.InputStreamReader;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.function.Function;
@@ -54,16 +53,7 @@ final class ApiAuthSettingsValidator {
     }
 
     private static Path tokenFile(String location) {
-        Path path;
-        try {
-            path = Path.of(location);
-        } catch (InvalidPathException e) {
-            throw new InvalidConfigException(TOKEN_FILE, location, "the path of a file holding the API token", e);
-        }
-        if (!Files.isRegularFile(path)) {
-            throw new InvalidConfigException(TOKEN_FILE, location,
-                    "the path of an existing file holding the API token");
-        }
+        Path path = ConfigChecks.regularFile(TOKEN_FILE, location, "file holding the API token");
         boolean blank;
         try (Reader reader = new InputStreamReader(Files.newInputStream(path), StandardCharsets.UTF_8)) {
             blank = isBlank(reader);

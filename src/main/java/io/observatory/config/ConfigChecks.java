@@ -4,6 +4,9 @@ import io.netty.util.NetUtil;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -135,6 +138,26 @@ final class ConfigChecks {
                     "a positive duration" + upTo + ", or 0 for the default " + GoDuration.format(whenZero));
         }
         return duration;
+    }
+
+    /**
+     * Returns the path of an existing regular file (links followed), for a property naming a file the service reads.
+     *
+     * @param what the kind of file, e.g. {@code PEM file}: the errors expect {@code the path of a PEM file} (the
+     *     location is no path) or {@code the path of an existing PEM file} (no such file, or a directory)
+     * @throws InvalidConfigException naming {@code property} and {@code location}
+     */
+    static Path regularFile(String property, String location, String what) {
+        Path path;
+        try {
+            path = Path.of(location);
+        } catch (InvalidPathException e) {
+            throw new InvalidConfigException(property, location, "the path of a " + what, e);
+        }
+        if (!Files.isRegularFile(path)) {
+            throw new InvalidConfigException(property, location, "the path of an existing " + what);
+        }
+        return path;
     }
 
     /**

@@ -2,19 +2,13 @@ package io.observatory.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.diagnostics.FailureAnalysis;
-import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.env.MapPropertySource;
-import org.springframework.core.env.PropertySource;
-import org.springframework.core.io.ByteArrayResource;
 
 class ObservatoryBindFailureAnalyzerTest {
 
@@ -302,15 +296,6 @@ class ObservatoryBindFailureAnalyzerTest {
 
     /** A runner whose first property source is {@code document} as Spring Boot loads an application.yml. */
     private ApplicationContextRunner yaml(String document) {
-        return runner.withInitializer(context -> {
-            try {
-                for (PropertySource<?> source : new YamlPropertySourceLoader().load("test.yml",
-                        new ByteArrayResource(document.getBytes(StandardCharsets.UTF_8), "test.yml"))) {
-                    context.getEnvironment().getPropertySources().addFirst(source);
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        });
+        return YamlDocuments.withYaml(runner, document);
     }
 }

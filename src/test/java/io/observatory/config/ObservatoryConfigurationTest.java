@@ -10,9 +10,7 @@ import io.observatory.health.ConsecutiveFailuresPolicy;
 import io.observatory.health.ExpectedStatus;
 import io.observatory.health.TransportFailureRatePolicy;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,12 +33,9 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.core.env.MapPropertySource;
-import org.springframework.core.env.PropertySource;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
-import org.springframework.core.io.ByteArrayResource;
 
 @ExtendWith(OutputCaptureExtension.class)
 class ObservatoryConfigurationTest {
@@ -358,16 +353,7 @@ class ObservatoryConfigurationTest {
 
     /** A runner whose first property source is {@code document} as Spring Boot loads an application.yml. */
     private ApplicationContextRunner yaml(String document) {
-        return runner.withInitializer(context -> {
-            try {
-                for (PropertySource<?> source : new YamlPropertySourceLoader().load("test.yml",
-                        new ByteArrayResource(document.getBytes(StandardCharsets.UTF_8), "test.yml"))) {
-                    context.getEnvironment().getPropertySources().addFirst(source);
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        });
+        return YamlDocuments.withYaml(runner, document);
     }
 
     /** The part of Spring Boot's "APPLICATION FAILED TO START" report a user reads. */

@@ -51,12 +51,7 @@ class ObservatoryPropertiesTest {
 
     @Test
     void metadataWhenGeneratedThenIdeShowsDescriptionAndDefault() throws IOException, URISyntaxException {
-        // The metadata next to the main classes: the test classes have their own, for their test properties.
-        Path classes = Path.of(ObservatoryProperties.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        DocumentContext metadata;
-        try (InputStream json = Files.newInputStream(classes.resolve("META-INF/spring-configuration-metadata.json"))) {
-            metadata = JsonPath.parse(json);
-        }
+        DocumentContext metadata = metadata();
         String interval = "$.properties[?(@.name == 'observatory.burst.ping-config.interval')]";
 
         assertThat(metadata.<List<String>>read(interval + ".type")).containsExactly("java.time.Duration");
@@ -69,11 +64,7 @@ class ObservatoryPropertiesTest {
 
     @Test
     void metadataWhenHealthAndApiKeysThenDefaultsAreTheDomainDefaults() throws IOException, URISyntaxException {
-        Path classes = Path.of(ObservatoryProperties.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        DocumentContext metadata;
-        try (InputStream json = Files.newInputStream(classes.resolve("META-INF/spring-configuration-metadata.json"))) {
-            metadata = JsonPath.parse(json);
-        }
+        DocumentContext metadata = metadata();
         TransportFailureRatePolicy rate = TransportFailureRatePolicy.DEFAULT;
         ConsecutiveFailuresPolicy consecutive = ConsecutiveFailuresPolicy.DEFAULT;
 
@@ -101,6 +92,14 @@ class ObservatoryPropertiesTest {
         assertThat(metadata.<List<String>>read(
                 "$.properties[?(@.name == 'observatory.passive.reactivation-period')].description"))
                 .singleElement().asString().contains("never shorter than the detection window", "Default: 60s.");
+    }
+
+    /** The metadata next to the main classes: the test classes have their own, for their test properties. */
+    private static DocumentContext metadata() throws IOException, URISyntaxException {
+        Path classes = Path.of(ObservatoryProperties.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        try (InputStream json = Files.newInputStream(classes.resolve("META-INF/spring-configuration-metadata.json"))) {
+            return JsonPath.parse(json);
+        }
     }
 
     private static Object defaultValue(DocumentContext metadata, String property) {
