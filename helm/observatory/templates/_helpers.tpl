@@ -78,6 +78,42 @@ bind that one to observatory.outbounds[N] itself and replace the whole outbound 
 {{- end }}
 
 {{/*
+The environment variable carrying the v1 API's bearer token; the rendered application.yml names it in
+observatory.api.auth.token-env (the service reads it by name, no placeholder). Spring Boot would map it to
+observatory.api.token, which does not exist, and ignores it: environment variables are exempt from the strict key check.
+*/}}
+{{- define "observatory.apiTokenEnv" -}}
+OBSERVATORY_API_TOKEN
+{{- end }}
+
+{{/*
+The secretKeyRef of the API token as a dict, or an empty dict when no token is configured: the chart's Secret for
+observatory.api.auth.token, the user's for observatory.api.auth.existingSecret.
+*/}}
+{{- define "observatory.apiTokenRef" -}}
+{{- $auth := dig "auth" (dict) .Values.observatory.api }}
+{{- if $auth.existingSecret }}
+{{- toYaml (dict "name" $auth.existingSecret.name "key" ($auth.existingSecret.key | default "token")) }}
+{{- else if $auth.token }}
+{{- toYaml (dict "name" (include "observatory.fullname" .) "key" (include "observatory.apiTokenEnv" .)) }}
+{{- end }}
+{{- end }}
+
+{{/*
+Copies the keys of a values section that are set (not absent, not null) into a rendered section under their property
+names: (list SOURCE TARGET (dict "camelKey" "kebab-key" ...)). Renders nothing; TARGET is changed in place.
+*/}}
+{{- define "observatory.copySet" -}}
+{{- $source := index . 0 }}
+{{- $target := index . 1 }}
+{{- range $key, $property := index . 2 }}
+{{- if and (hasKey $source $key) (not (kindIs "invalid" (get $source $key))) }}
+{{- $_ := set $target $property (get $source $key) }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/*
 Whether outbound (a values entry) has proxy credentials, inline or in an existing Secret: "true" or "".
 */}}
 {{- define "observatory.hasCredentials" -}}
@@ -86,7 +122,7 @@ Whether outbound (a values entry) has proxy credentials, inline or in an existin
 
 {{/*
 The data of the chart's Secret as YAML (key: base64 value), empty when there is nothing to keep: the inline proxy
-credentials (keys named like their environment variables) and secretEnv.
+credentials and API token (keys named like their environment variables) and secretEnv.
 */}}
 {{- define "observatory.secretData" -}}
 {{- $data := dict }}
@@ -95,6 +131,10 @@ credentials (keys named like their environment variables) and secretEnv.
 {{- $_ := set $data (include "observatory.credentialEnv" (list $i "USERNAME")) (toString $outbound.username | b64enc) }}
 {{- $_ := set $data (include "observatory.credentialEnv" (list $i "PASSWORD")) (toString $outbound.password | b64enc) }}
 {{- end }}
+{{- end }}
+{{- $auth := dig "auth" (dict) .Values.observatory.api }}
+{{- if and $auth.token (not $auth.existingSecret) }}
+{{- $_ := set $data (include "observatory.apiTokenEnv" .) (toString $auth.token | b64enc) }}
 {{- end }}
 {{- range $name, $value := .Values.secretEnv }}
 {{- $_ := set $data $name (toString $value | b64enc) }}
@@ -105,8 +145,8 @@ credentials (keys named like their environment variables) and secretEnv.
 {{- end }}
 
 {{/*
-The container's environment: JVM flags, every credential and secretEnv entry from its Secret (secretKeyRef), then
-extraEnv. A YAML list.
+The container's environment: JVM flags, every credential, the API token and secretEnv entry from its Secret
+(secretKeyRef), then extraEnv. A YAML list.
 */}}
 {{- define "observatory.env" -}}
 {{- $secret := include "observatory.fullname" . }}
@@ -124,6 +164,9 @@ extraEnv. A YAML list.
 {{- end }}
 {{- end }}
 {{- end }}
+{{- with include "observatory.apiTokenRef" . | fromYaml }}
+{{- $env = append $env (dict "name" (include "observatory.apiTokenEnv" $) "valueFrom" (dict "secretKeyRef" .)) }}
+{{- end }}
 {{- range $name := keys .Values.secretEnv | sortAlpha }}
 {{- $env = append $env (dict "name" $name "valueFrom" (dict "secretKeyRef" (dict "name" $secret "key" $name))) }}
 {{- end }}
@@ -132,7 +175,9 @@ extraEnv. A YAML list.
 
 {{/*
 The service's application.yml as a dict, built from values and rendered with toYaml (never by pasting strings), so
-any value is quoted as YAML needs. Credentials appear only as ${ENV} placeholders. Fails on a duplicate tag.
+any value is quoted as YAML needs. Credentials appear only as ${ENV} placeholders, the API token only as the name of
+its variable. Keys of observatory.passive, .availability, .api and the observers' active checks are rendered only when
+set, so the service's defaults apply otherwise. Fails on a duplicate tag.
 */}}
 {{- define "observatory.applicationConfig" -}}
 {{- $values := .Values.observatory }}
@@ -175,11 +220,13 @@ any value is quoted as YAML needs. Credentials appear only as ${ENV} placeholder
 {{- $_ := set $probe "trusted-certificates" "/etc/observatory/trusted-certificates.pem" }}
 {{- end }}
 {{- $observatory := dict "outbounds" $outbounds "probe" $probe "reload" (dict "enabled" $.Values.config.liveReload) }}
+{{- $activeCheck := dict "expectedStatus" "expected-status" "healthyThreshold" "healthy-threshold" "unhealthyThreshold" "unhealthy-threshold" }}
 {{- if eq $values.observer "standard" }}
 {{- $standard := dict "subject-selector" $values.standard.subjectSelector "probe-interval" $values.standard.probeInterval "enable-concurrency" $values.standard.enableConcurrency }}
 {{- with $values.standard.probeUrl }}
 {{- $_ := set $standard "probe-url" . }}
 {{- end }}
+{{- include "observatory.copySet" (list $values.standard $standard $activeCheck) }}
 {{- $_ := set $observatory "standard" $standard }}
 {{- else if eq $values.observer "burst" }}
 {{- $ping := $values.burst.pingConfig }}
@@ -190,7 +237,27 @@ any value is quoted as YAML needs. Credentials appear only as ${ENV} placeholder
 {{- with $ping.connectivity }}
 {{- $_ := set $pingConfig "connectivity" . }}
 {{- end }}
-{{- $_ := set $observatory "burst" (dict "subject-selector" $values.burst.subjectSelector "ping-config" $pingConfig) }}
+{{- $burst := dict "subject-selector" $values.burst.subjectSelector "ping-config" $pingConfig }}
+{{- include "observatory.copySet" (list $values.burst $burst (merge (dict "maxFailureRatio" "max-failure-ratio") $activeCheck)) }}
+{{- $_ := set $observatory "burst" $burst }}
+{{- end }}
+{{- $passive := dict }}
+{{- include "observatory.copySet" (list $values.passive $passive (dict "policy" "policy" "ceiling" "ceiling" "detectionWindow" "detection-window" "minimalTotalCount" "minimal-total-count" "failureRateLimit" "failure-rate-limit" "reactivationPeriod" "reactivation-period")) }}
+{{- with $passive }}
+{{- $_ := set $observatory "passive" . }}
+{{- end }}
+{{- $availability := dict }}
+{{- include "observatory.copySet" (list $values.availability $availability (dict "policy" "policy" "panicThreshold" "panic-threshold")) }}
+{{- with $availability }}
+{{- $_ := set $observatory "availability" . }}
+{{- end }}
+{{- $auth := dict }}
+{{- include "observatory.copySet" (list (dig "auth" (dict) $values.api) $auth (dict "requireForReads" "require-for-reads")) }}
+{{- if include "observatory.apiTokenRef" . }}
+{{- $_ := set $auth "token-env" (include "observatory.apiTokenEnv" .) }}
+{{- end }}
+{{- with $auth }}
+{{- $_ := set $observatory "api" (dict "auth" .) }}
 {{- end }}
 {{- $config := dict
   "observatory" $observatory

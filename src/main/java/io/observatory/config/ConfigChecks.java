@@ -1,8 +1,12 @@
 package io.observatory.config;
 
 import io.netty.util.NetUtil;
+import java.math.BigDecimal;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -134,6 +138,49 @@ final class ConfigChecks {
                     "a positive duration" + upTo + ", or 0 for the default " + GoDuration.format(whenZero));
         }
         return duration;
+    }
+
+    /**
+     * Returns the path of an existing regular file (links followed), for a property naming a file the service reads.
+     *
+     * @param what the kind of file, e.g. {@code PEM file}: the errors expect {@code the path of a PEM file} (the
+     *     location is no path) or {@code the path of an existing PEM file} (no such file, or a directory)
+     * @throws InvalidConfigException naming {@code property} and {@code location}
+     */
+    static Path regularFile(String property, String location, String what) {
+        Path path;
+        try {
+            path = Path.of(location);
+        } catch (InvalidPathException e) {
+            throw new InvalidConfigException(property, location, "the path of a " + what, e);
+        }
+        if (!Files.isRegularFile(path)) {
+            throw new InvalidConfigException(property, location, "the path of an existing " + what);
+        }
+        return path;
+    }
+
+    /**
+     * Returns {@code value} when it is at least {@code min}.
+     *
+     * @throws InvalidConfigException otherwise, e.g. {@code observatory.standard.healthy-threshold: 0 (expected: >= 1)}
+     */
+    static int atLeast(String property, int value, int min) {
+        if (value < min) {
+            throw new InvalidConfigException(property, Integer.toString(value), ">= " + min);
+        }
+        return value;
+    }
+
+    /**
+     * Returns a decimal as a user writes it: {@code 0.3}, {@code 1}, {@code 0.0001}, not {@code 1.0} or
+     * {@code 1.0E-4}; {@code NaN} and {@code Infinity} as Java prints them.
+     */
+    static String decimal(double value) {
+        if (!Double.isFinite(value)) {
+            return Double.toString(value);
+        }
+        return BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
     }
 
     /** What to expect of a URL that {@link URI} parsed without a host: names an invalid port or a {@code _}. */

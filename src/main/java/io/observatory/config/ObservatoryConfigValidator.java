@@ -1,7 +1,5 @@
 package io.observatory.config;
 
-import io.observatory.health.ActiveCheck;
-import java.util.OptionalDouble;
 import io.observatory.config.ObservatoryProperties.BurstProperties;
 import io.observatory.config.ObservatoryProperties.PingConfigProperties;
 import io.observatory.config.ObservatoryProperties.StandardProperties;
@@ -9,6 +7,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -22,6 +21,9 @@ import java.util.stream.Collectors;
  *
  * <p>Limits Xray does not have (see {@link PingConfig}): burst interval at most 24h, sampling at most 1,000, timeout
  * at most 10m; URL ports 1-65535.
+ *
+ * <p>Health and API keys: see {@link HealthSettingsValidator} (active checks, passive policy, availability) and
+ * {@link ApiAuthSettingsValidator} (the API token is checked to be there, never read into the configuration).
  */
 public final class ObservatoryConfigValidator {
 
@@ -29,16 +31,27 @@ public final class ObservatoryConfigValidator {
     }
 
     /**
-     * Validates the configuration. Pure apart from reading the trusted-certificates file.
+     * Validates the configuration against the process's environment variables: see
+     * {@link #validate(ObservatoryProperties, Consumer, Function)}.
+     */
+    public static ObservatoryConfig validate(ObservatoryProperties properties, Consumer<String> warnings) {
+        return validate(properties, warnings, System::getenv);
+    }
+
+    /**
+     * Validates the configuration. Pure apart from reading the trusted-certificates and API token files and looking
+     * up the API token's environment variable (only whether it is set: its value is not kept).
      *
      * @param properties the bound {@code observatory.*} properties
      * @param warnings receives one line per problem that does not stop the service, e.g. a subject selector that
      *     matches no outbound, a very short probe interval or no observer configured; durations in Go form
+     * @param environment looks up an environment variable by name, {@code null} when unset
      * @return the immutable configuration, every default applied
      * @throws InvalidConfigException for the first unusable setting, e.g.
      *     {@code observatory.outbounds[1].port: 70000 (expected: 1-65535)}
      */
-    public static ObservatoryConfig validate(ObservatoryProperties properties, Consumer<String> warnings) {
+    public static ObservatoryConfig validate(ObservatoryProperties properties, Consumer<String> warnings,
+            Function<String, String> environment) {
         if (properties.getStandard() != null && properties.getBurst() != null) {
             throw new InvalidConfigException("observatory.burst", "set together with observatory.standard",
                     "only one observer can be active: remove observatory.standard or observatory.burst");
@@ -49,6 +62,9 @@ public final class ObservatoryConfigValidator {
         Optional<BurstObserverSettings> burst = Optional.ofNullable(properties.getBurst())
                 .map(configured -> burst(configured, warnings));
         ProbeSettings probe = ProbeSettingsValidator.validate(properties.getProbe());
+        PassiveSettings passive = HealthSettingsValidator.passive(properties.getPassive(), warnings);
+        AvailabilitySettings availability = HealthSettingsValidator.availability(properties.getAvailability());
+        ApiAuthSettings apiAuth = ApiAuthSettingsValidator.validate(properties.getApi().getAuth(), environment);
         standard.ifPresent(settings -> warnUnmatched("observatory.standard.subject-selector",
                 settings.subjectSelector(), outbounds, warnings));
         burst.ifPresent(settings -> warnUnmatched("observatory.burst.subject-selector",
@@ -57,8 +73,7 @@ public final class ObservatoryConfigValidator {
             warnings.accept("no observer configured: set observatory.standard or observatory.burst; "
                     + "serving an empty observation");
         }
-        return new ObservatoryConfig(outbounds, standard, burst, probe, PassiveSettings.DEFAULT,
-                AvailabilitySettings.DEFAULT, ApiAuthSettings.DEFAULT);
+        return new ObservatoryConfig(outbounds, standard, burst, probe, passive, availability, apiAuth);
     }
 
     private static StandardObserverSettings standard(StandardProperties standard, Consumer<String> warnings) {
@@ -75,13 +90,18 @@ public final class ObservatoryConfigValidator {
                         StandardObserverSettings.DEFAULT_PROBE_URL),
                 probeInterval,
                 standard.isEnableConcurrency(),
-                ActiveCheck.DEFAULT);
+                HealthSettingsValidator.activeCheck(prefix, standard.getExpectedStatus(),
+                        standard.getHealthyThreshold(), standard.getUnhealthyThreshold()));
     }
 
     private static BurstObserverSettings burst(BurstProperties burst, Consumer<String> warnings) {
+        String prefix = "observatory.burst.";
         return new BurstObserverSettings(
-                subjectSelector("observatory.burst.subject-selector", burst.getSubjectSelector()),
-                pingConfig(burst.getPingConfig(), warnings), ActiveCheck.DEFAULT, OptionalDouble.empty());
+                subjectSelector(prefix + "subject-selector", burst.getSubjectSelector()),
+                pingConfig(burst.getPingConfig(), warnings),
+                HealthSettingsValidator.activeCheck(prefix, burst.getExpectedStatus(), burst.getHealthyThreshold(),
+                        burst.getUnhealthyThreshold()),
+                HealthSettingsValidator.maxFailureRatio(prefix + "max-failure-ratio", burst.getMaxFailureRatio()));
     }
 
     private static PingConfig pingConfig(PingConfigProperties ping, Consumer<String> warnings) {

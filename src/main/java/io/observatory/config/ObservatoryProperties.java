@@ -51,6 +51,15 @@ public class ObservatoryProperties {
     /** Live reload of the external configuration files the service was started with. */
     private ReloadProperties reload = new ReloadProperties();
 
+    /** Passive health: how the call outcomes balancers report through the v1 API are judged. */
+    private PassiveProperties passive = new PassiveProperties();
+
+    /** Availability: how verdicts become the outbounds a balancer may use. */
+    private AvailabilityProperties availability = new AvailabilityProperties();
+
+    /** The v1 API: who may call it. */
+    private ApiProperties api = new ApiProperties();
+
     public List<OutboundProperties> getOutbounds() {
         return outbounds;
     }
@@ -89,6 +98,30 @@ public class ObservatoryProperties {
 
     public void setReload(ReloadProperties reload) {
         this.reload = reload;
+    }
+
+    public PassiveProperties getPassive() {
+        return passive;
+    }
+
+    public void setPassive(PassiveProperties passive) {
+        this.passive = passive;
+    }
+
+    public AvailabilityProperties getAvailability() {
+        return availability;
+    }
+
+    public void setAvailability(AvailabilityProperties availability) {
+        this.availability = availability;
+    }
+
+    public ApiProperties getApi() {
+        return api;
+    }
+
+    public void setApi(ApiProperties api) {
+        this.api = api;
     }
 
     /**
@@ -236,6 +269,25 @@ public class ObservatoryProperties {
         /** Whether to probe all selected outbounds at once each round instead of one after another. Default: false. */
         private boolean enableConcurrency = false;
 
+        /**
+         * HTTP statuses that make a probe successful: any, one status (204), an inclusive range (200-299) or a
+         * /-separated list of both (200/204/301-399), statuses 100-599; a response with another status is a failed
+         * probe. Default: any (as in Xray: every response counts as success).
+         */
+        private String expectedStatus = "any";
+
+        /**
+         * Consecutive successful probes that make an outbound healthy, at least 1; below it the previous state stays
+         * (a new outbound stays unknown). Default: 1 (as in Xray: every probe decides).
+         */
+        private int healthyThreshold = 1;
+
+        /**
+         * Consecutive failed probes that make an outbound unhealthy, at least 1; below it the previous state stays.
+         * Default: 1 (as in Xray: every probe decides).
+         */
+        private int unhealthyThreshold = 1;
+
         public List<String> getSubjectSelector() {
             return subjectSelector;
         }
@@ -267,6 +319,30 @@ public class ObservatoryProperties {
         public void setEnableConcurrency(boolean enableConcurrency) {
             this.enableConcurrency = enableConcurrency;
         }
+
+        public String getExpectedStatus() {
+            return expectedStatus;
+        }
+
+        public void setExpectedStatus(String expectedStatus) {
+            this.expectedStatus = expectedStatus;
+        }
+
+        public int getHealthyThreshold() {
+            return healthyThreshold;
+        }
+
+        public void setHealthyThreshold(int healthyThreshold) {
+            this.healthyThreshold = healthyThreshold;
+        }
+
+        public int getUnhealthyThreshold() {
+            return unhealthyThreshold;
+        }
+
+        public void setUnhealthyThreshold(int unhealthyThreshold) {
+            this.unhealthyThreshold = unhealthyThreshold;
+        }
     }
 
     /** {@code observatory.burst}: the burst observer (Xray "burstObservatory"). */
@@ -277,6 +353,33 @@ public class ObservatoryProperties {
 
         /** Sampling schedule and probe settings. */
         private PingConfigProperties pingConfig = new PingConfigProperties();
+
+        /**
+         * HTTP statuses that make a sample successful: any, one status (204), an inclusive range (200-299) or a
+         * /-separated list of both (200/204/301-399), statuses 100-599; a response with another status is a failed
+         * sample. Default: any (as in Xray: every response counts as success).
+         */
+        private String expectedStatus = "any";
+
+        /**
+         * Consecutive evaluations of the sample window that find the outbound alive before it becomes healthy, at
+         * least 1; the window is evaluated once per recorded sample or expiry. Below it the previous state stays (a new
+         * outbound stays unknown). Default: 1 (as in Xray: every evaluation decides).
+         */
+        private int healthyThreshold = 1;
+
+        /**
+         * Consecutive evaluations of the sample window that find the outbound not alive before it becomes unhealthy,
+         * at least 1; the window is evaluated once per recorded sample or expiry. Default: 1 (as in Xray).
+         */
+        private int unhealthyThreshold = 1;
+
+        /**
+         * Share of failed samples among the valid ones (fail / all), 0-1, above which an outbound is not alive even
+         * with a successful sample; applies in addition to Xray's rule (at least one valid success). Default: unset,
+         * Xray's rule only.
+         */
+        private Double maxFailureRatio;
 
         public List<String> getSubjectSelector() {
             return subjectSelector;
@@ -292,6 +395,38 @@ public class ObservatoryProperties {
 
         public void setPingConfig(PingConfigProperties pingConfig) {
             this.pingConfig = pingConfig;
+        }
+
+        public String getExpectedStatus() {
+            return expectedStatus;
+        }
+
+        public void setExpectedStatus(String expectedStatus) {
+            this.expectedStatus = expectedStatus;
+        }
+
+        public int getHealthyThreshold() {
+            return healthyThreshold;
+        }
+
+        public void setHealthyThreshold(int healthyThreshold) {
+            this.healthyThreshold = healthyThreshold;
+        }
+
+        public int getUnhealthyThreshold() {
+            return unhealthyThreshold;
+        }
+
+        public void setUnhealthyThreshold(int unhealthyThreshold) {
+            this.unhealthyThreshold = unhealthyThreshold;
+        }
+
+        public Double getMaxFailureRatio() {
+            return maxFailureRatio;
+        }
+
+        public void setMaxFailureRatio(Double maxFailureRatio) {
+            this.maxFailureRatio = maxFailureRatio;
         }
     }
 
@@ -427,6 +562,196 @@ public class ObservatoryProperties {
 
         public void setHeaders(Map<String, String> headers) {
             this.headers = headers;
+        }
+    }
+
+    /**
+     * {@code observatory.passive}: passive health, judged from the call outcomes balancers report through the v1 API.
+     * Keys of the policy that is not selected are rejected; they stay {@code null} here unless set, which is how a
+     * set key is recognised.
+     */
+    public static class PassiveProperties {
+
+        /**
+         * The policy: transport-failure-rate (YARP's TransportFailureRate: the share of transport failures over a
+         * sliding window) or consecutive-failures (silky: a run of failed calls). Default: transport-failure-rate.
+         */
+        private String policy = "transport-failure-rate";
+
+        /**
+         * consecutive-failures only: consecutive failed calls that make an outbound unhealthy, at least 0; 0 (like 1)
+         * means the first failure. Default: 3 (silky's unHealthCeilingTimes).
+         */
+        private Integer ceiling;
+
+        /**
+         * transport-failure-rate only: length of the sliding window of reported calls, counted in 1 s buckets; a
+         * whole number of seconds, at least 1s, e.g. 60s or 2m. Default: 60s.
+         */
+        @DurationFormat(DurationStyle.ISO8601)
+        private Duration detectionWindow;
+
+        /**
+         * transport-failure-rate only: calls the window must hold before the failure rate is judged, at least 1;
+         * with fewer the previous state stays. Default: 10.
+         */
+        private Integer minimalTotalCount;
+
+        /**
+         * transport-failure-rate only: share of transport failures among the window's calls (failed / total) at and
+         * above which an outbound is unhealthy; greater than 0, at most 1. Default: 0.3.
+         */
+        private Double failureRateLimit;
+
+        /**
+         * Time after an outbound became unhealthy before its passive state returns to unknown, a positive duration
+         * such as 60s. For transport-failure-rate the period applied is never shorter than the detection window: a
+         * shorter one is raised to it (with a warning when set). Default: 60s.
+         */
+        @DurationFormat(DurationStyle.ISO8601)
+        private Duration reactivationPeriod;
+
+        public String getPolicy() {
+            return policy;
+        }
+
+        public void setPolicy(String policy) {
+            this.policy = policy;
+        }
+
+        public Integer getCeiling() {
+            return ceiling;
+        }
+
+        public void setCeiling(Integer ceiling) {
+            this.ceiling = ceiling;
+        }
+
+        public Duration getDetectionWindow() {
+            return detectionWindow;
+        }
+
+        public void setDetectionWindow(Duration detectionWindow) {
+            this.detectionWindow = detectionWindow;
+        }
+
+        public Integer getMinimalTotalCount() {
+            return minimalTotalCount;
+        }
+
+        public void setMinimalTotalCount(Integer minimalTotalCount) {
+            this.minimalTotalCount = minimalTotalCount;
+        }
+
+        public Double getFailureRateLimit() {
+            return failureRateLimit;
+        }
+
+        public void setFailureRateLimit(Double failureRateLimit) {
+            this.failureRateLimit = failureRateLimit;
+        }
+
+        public Duration getReactivationPeriod() {
+            return reactivationPeriod;
+        }
+
+        public void setReactivationPeriod(Duration reactivationPeriod) {
+            this.reactivationPeriod = reactivationPeriod;
+        }
+    }
+
+    /** {@code observatory.availability}: how verdicts become the outbounds a balancer may use. */
+    public static class AvailabilityProperties {
+
+        /**
+         * The policy: healthy-or-panic (YARP's HealthyOrPanic: the outbounds not unhealthy, or every outbound when
+         * too few are left) or healthy-and-unknown (YARP's HealthyAndUnknown: the outbounds not unhealthy, possibly
+         * none). Default: healthy-or-panic.
+         */
+        private String policy = "healthy-or-panic";
+
+        /**
+         * healthy-or-panic only: percentage of the selection, 0-100, that must be usable; below it every outbound
+         * is returned (panic). 0 panics only when none is usable (YARP); Envoy's default is 50. Default: 0.
+         */
+        private Integer panicThreshold;
+
+        public String getPolicy() {
+            return policy;
+        }
+
+        public void setPolicy(String policy) {
+            this.policy = policy;
+        }
+
+        public Integer getPanicThreshold() {
+            return panicThreshold;
+        }
+
+        public void setPanicThreshold(Integer panicThreshold) {
+            this.panicThreshold = panicThreshold;
+        }
+    }
+
+    /** {@code observatory.api}: the v1 API. */
+    public static class ApiProperties {
+
+        /** Who may call the v1 API. */
+        private ApiAuthProperties auth = new ApiAuthProperties();
+
+        public ApiAuthProperties getAuth() {
+            return auth;
+        }
+
+        public void setAuth(ApiAuthProperties auth) {
+            this.auth = auth;
+        }
+    }
+
+    /**
+     * {@code observatory.api.auth}: the bearer token of the v1 API. Writes need the token or a client certificate
+     * the gRPC server's mTLS verified; reads are open unless {@link #isRequireForReads()}. The token itself is never
+     * part of the configuration: only where it is kept.
+     */
+    public static class ApiAuthProperties {
+
+        /**
+         * Path of a file holding the bearer token (surrounding whitespace ignored), re-read when it changes; it must
+         * exist, be readable and not be empty. At most one of token-file and token-env. Default: none.
+         */
+        private String tokenFile;
+
+        /**
+         * Name of an environment variable holding the bearer token (letters, digits and '_', not starting with a
+         * digit); it must be set and not be empty. At most one of token-file and token-env. Default: none.
+         */
+        private String tokenEnv;
+
+        /** Whether reads need the same credentials as writes. Default: false, reads are open. */
+        private boolean requireForReads = false;
+
+        public String getTokenFile() {
+            return tokenFile;
+        }
+
+        public void setTokenFile(String tokenFile) {
+            this.tokenFile = tokenFile;
+        }
+
+        public String getTokenEnv() {
+            return tokenEnv;
+        }
+
+        public void setTokenEnv(String tokenEnv) {
+            this.tokenEnv = tokenEnv;
+        }
+
+        public boolean isRequireForReads() {
+            return requireForReads;
+        }
+
+        public void setRequireForReads(boolean requireForReads) {
+            this.requireForReads = requireForReads;
         }
     }
 }

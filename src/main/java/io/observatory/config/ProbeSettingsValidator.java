@@ -4,7 +4,6 @@ import io.observatory.config.ObservatoryProperties.ProbeProperties;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
@@ -45,15 +44,7 @@ final class ProbeSettingsValidator {
         if (ConfigChecks.isBlank(location)) {
             return null;
         }
-        Path path;
-        try {
-            path = Path.of(location);
-        } catch (InvalidPathException e) {
-            throw new InvalidConfigException(TRUSTED_CERTIFICATES, location, "the path of a PEM file", e);
-        }
-        if (!Files.isRegularFile(path)) {
-            throw new InvalidConfigException(TRUSTED_CERTIFICATES, location, "the path of an existing PEM file");
-        }
+        Path path = ConfigChecks.regularFile(TRUSTED_CERTIFICATES, location, "PEM file");
         int certificates;
         try (InputStream in = Files.newInputStream(path)) {
             certificates = CertificateFactory.getInstance("X.509").generateCertificates(in).size();

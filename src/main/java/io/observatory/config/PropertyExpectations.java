@@ -68,6 +68,9 @@ final class PropertyExpectations {
         if (raw == Integer.class || raw == Long.class) {
             return "a whole number";
         }
+        if (raw == Double.class) {
+            return "a decimal number, e.g. 0.3";
+        }
         if (raw == Boolean.class) {
             return "true or false";
         }

@@ -2,6 +2,7 @@ package io.observatory.config;
 
 import java.net.URI;
 import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -19,9 +20,20 @@ public final class Redaction {
     /**
      * Name fragments of properties that hold secrets: {@code password} and its usual misspellings ({@code pasword},
      * {@code passwd}, {@code pwd}), {@code secret}, {@code token}, {@code key}, {@code credential},
-     * {@code authorization}. A heuristic, so that a misspelled key does not print the password it holds.
+     * {@code authorization}. A heuristic, so that a misspelled key does not print the password it holds. The word
+     * {@code passive} ({@code observatory.passive.*}) is not a password.
      */
-    private static final Pattern SECRET_NAME = Pattern.compile("pass|pa?s+w|pwd|secret|token|key|cred|auth");
+    private static final Pattern SECRET_NAME = Pattern.compile("pass(?!ive)|pa?s+w|pwd|secret|token|key|cred|auth");
+
+    /**
+     * Properties whose names look secret but whose values are not: where the API token is kept (a file path, the name
+     * of an environment variable) and a switch. Their values are printed so that an error names the file or the
+     * variable; the validator masks a {@code token-env} value that is not a variable name, since it may be the token.
+     */
+    private static final Set<String> NOT_SECRET = Set.of(
+            "observatory.api.auth.token-file",
+            "observatory.api.auth.token-env",
+            "observatory.api.auth.require-for-reads");
 
     private Redaction() {
     }
@@ -63,10 +75,13 @@ public final class Redaction {
 
     /**
      * Returns {@code true} when a property of this name holds a secret whose value must not be printed, e.g.
-     * {@code observatory.outbounds[0].password} or {@code observatory.probe.headers[Authorization]}.
+     * {@code observatory.outbounds[0].password} or {@code observatory.probe.headers[Authorization]}; {@code false}
+     * for {@code observatory.passive.*} and for {@code observatory.api.auth.token-file}, {@code token-env} and
+     * {@code require-for-reads}, which say where the token is rather than hold it.
      */
     public static boolean isSecretName(String propertyName) {
-        return SECRET_NAME.matcher(propertyName.toLowerCase(Locale.ROOT)).find();
+        String name = propertyName.toLowerCase(Locale.ROOT);
+        return !NOT_SECRET.contains(name) && SECRET_NAME.matcher(name).find();
     }
 
     private static int indexOfAny(String text, String characters, int from, int to) {

@@ -2,25 +2,20 @@ package io.observatory.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.diagnostics.FailureAnalysis;
-import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.env.MapPropertySource;
-import org.springframework.core.env.PropertySource;
-import org.springframework.core.io.ByteArrayResource;
 
 class ObservatoryBindFailureAnalyzerTest {
 
     private static final String UNIT = "(expected: a duration with a unit, e.g. 10s, 1.5s, 2h45m, 300ms)";
     private static final String OUTBOUND_KEYS = "tag, protocol, address, port, username, password, probe-url";
-    private static final String STANDARD_KEYS = "subject-selector, probe-url, probe-interval, enable-concurrency";
+    private static final String STANDARD_KEYS = "subject-selector, probe-url, probe-interval, enable-concurrency, "
+            + "expected-status, healthy-threshold, unhealthy-threshold";
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withUserConfiguration(ObservatoryConfiguration.class);
@@ -34,7 +29,15 @@ class ObservatoryBindFailureAnalyzerTest {
             "observatory.outbounds[0].port | abc | a whole number",
             "observatory.outbounds[0].protocol | ftp | one of direct, http, socks",
             "observatory.standard.enable-concurrency | maybe | true or false",
-            "observatory.burst.ping-config.sampling | ten | a whole number"})
+            "observatory.burst.ping-config.sampling | ten | a whole number",
+            "observatory.standard.healthy-threshold | two | a whole number",
+            "observatory.burst.max-failure-ratio | half | a decimal number, e.g. 0.3",
+            "observatory.passive.ceiling | 3.5 | a whole number",
+            "observatory.passive.detection-window | 60 | a duration with a unit, e.g. 10s, 1.5s, 2h45m, 300ms",
+            "observatory.passive.reactivation-period | 1000 | a duration with a unit, e.g. 10s, 1.5s, 2h45m, 300ms",
+            "observatory.passive.failure-rate-limit | 30% | a decimal number, e.g. 0.3",
+            "observatory.availability.panic-threshold | 50% | a whole number",
+            "observatory.api.auth.require-for-reads | maybe | true or false"})
     void analyzeWhenObservatoryValueCannotBindThenOneLineAndAction(String property, String value, String expected) {
         runner.withPropertyValues(property + "=" + value).run(context -> {
             FailureAnalysis analysis = analyze(context.getStartupFailure());
@@ -113,7 +116,36 @@ class ObservatoryBindFailureAnalyzerTest {
         runner.withPropertyValues("observatory.probe-url=https://example.com/").run(context ->
                 assertThat(analyze(context.getStartupFailure()).getDescription())
                         .isEqualTo("observatory.probe-url: https://example.com/ "
-                                + "(expected: a known property of observatory: outbounds, standard, burst, probe, reload)"));
+                                + "(expected: a known property of observatory: outbounds, standard, burst, probe, reload, "
+                                + "passive, availability, api)"));
+    }
+
+    @Test
+    void analyzeWhenUnknownApiAuthKeyThenValueMaskedAndKnownKeysListed() {
+        yaml("""
+                observatory:
+                  api:
+                    auth:
+                      token: s3cr3t-token
+                """).run(context -> {
+                    FailureAnalysis analysis = analyze(context.getStartupFailure());
+
+                    assertThat(analysis.getDescription()).isEqualTo("observatory.api.auth.token: ****** (expected: "
+                            + "a known property of observatory.api.auth: token-file, token-env, require-for-reads)");
+                    assertThat(analysis.getAction()).doesNotContain("s3cr3t-token");
+                });
+    }
+
+    @Test
+    void analyzeWhenUnknownPassiveKeyThenValuePrintedAndKnownKeysListed() {
+        yaml("""
+                observatory:
+                  passive:
+                    ceilling: 5
+                """).run(context -> assertThat(analyze(context.getStartupFailure()).getDescription())
+                .isEqualTo("observatory.passive.ceilling: 5 (expected: a known property of observatory.passive: "
+                        + "policy, ceiling, detection-window, minimal-total-count, failure-rate-limit, "
+                        + "reactivation-period)"));
     }
 
     @Test
@@ -264,15 +296,6 @@ class ObservatoryBindFailureAnalyzerTest {
 
     /** A runner whose first property source is {@code document} as Spring Boot loads an application.yml. */
     private ApplicationContextRunner yaml(String document) {
-        return runner.withInitializer(context -> {
-            try {
-                for (PropertySource<?> source : new YamlPropertySourceLoader().load("test.yml",
-                        new ByteArrayResource(document.getBytes(StandardCharsets.UTF_8), "test.yml"))) {
-                    context.getEnvironment().getPropertySources().addFirst(source);
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        });
+        return YamlDocuments.withYaml(runner, document);
     }
 }

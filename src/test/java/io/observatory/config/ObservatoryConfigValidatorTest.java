@@ -1,13 +1,19 @@
 package io.observatory.config;
 
-import io.observatory.health.ActiveCheck;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import io.observatory.config.ObservatoryProperties.BurstProperties;
 import io.observatory.config.ObservatoryProperties.OutboundProperties;
 import io.observatory.config.ObservatoryProperties.PingConfigProperties;
 import io.observatory.config.ObservatoryProperties.StandardProperties;
+import io.observatory.health.ActiveCheck;
+import io.observatory.health.ActiveHealthPolicy;
+import io.observatory.health.AvailabilityPolicy;
+import io.observatory.health.ConsecutiveFailuresPolicy;
+import io.observatory.health.ExpectedStatus;
+import io.observatory.health.TransportFailureRatePolicy;
 import io.observatory.testing.TestTls;
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,26 +23,60 @@ import java.nio.file.Path;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import java.time.Duration;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+import org.springframework.boot.convert.ApplicationConversionService;
+import org.springframework.core.convert.support.GenericConversionService;
 
 class ObservatoryConfigValidatorTest {
 
     private static final String EXPECTED_URL =
             "(expected: an absolute http or https URL with a host, e.g. https://example.com/generate_204)";
 
+    private static final String EXPECTED_STATUS = "(expected: any, or HTTP statuses 100-599 as N, N-M or a "
+            + "/-separated list, e.g. 204, 200-299, 200/204/301-399)";
+
     private final ObservatoryProperties properties = new ObservatoryProperties();
     private final List<String> warnings = new ArrayList<>();
+    /** The process environment the validator sees. */
+    private final Map<String, String> environment = new HashMap<>();
 
     private ObservatoryConfig validate() {
-        return ObservatoryConfigValidator.validate(properties, warnings::add);
+        return ObservatoryConfigValidator.validate(properties, warnings::add, environment::get);
+    }
+
+    /**
+     * Binds {@code key=value} pairs separated by {@code ;}, keys below {@code observatory.} as a user writes them
+     * (e.g. {@code passive.policy=consecutive-failures; passive.ceiling=5}), onto {@link #properties} as the service
+     * binds them, Go durations included.
+     */
+    private void set(String assignments) {
+        Map<String, String> values = new LinkedHashMap<>();
+        for (String assignment : assignments.split(";")) {
+            int equals = assignment.indexOf('=');
+            values.put("observatory." + assignment.substring(0, equals).strip(), assignment.substring(equals + 1));
+        }
+        GenericConversionService goDurations = new GenericConversionService();
+        goDurations.addConverter(new GoDurationConverter());
+        new Binder(List.of(new MapConfigurationPropertySource(values)), null,
+                List.of(goDurations, ApplicationConversionService.getSharedInstance()), null, null, null)
+                .bind("observatory", Bindable.ofInstance(properties));
     }
 
     private void assertInvalid(String message) {
@@ -708,6 +748,395 @@ class ObservatoryConfigValidatorTest {
             properties.getProbe().setHeaders(new LinkedHashMap<>(Map.of("X-Probe", "a\r\nInjected: 1")));
             assertInvalid("observatory.probe.headers[X-Probe]: \"a\\r\\nInjected: 1\" "
                     + "(expected: a header value on one line)");
+        }
+    }
+
+    @Nested
+    class ActiveChecks {
+
+        @ParameterizedTest(name = "{0}")
+        @ValueSource(strings = {"standard", "burst"})
+        void validateWhenNotSetThenXrayBehaviourAnyStatusThresholdsOne(String observer) {
+            set(observer + ".subject-selector=proxy_");
+
+            ObservatoryConfig config = validate();
+
+            ActiveCheck check = observer.equals("standard") ? config.standard().orElseThrow().activeCheck()
+                    : config.burst().orElseThrow().activeCheck();
+            assertThat(check).isEqualTo(ActiveCheck.DEFAULT);
+            assertThat(check.expectedStatus().toString()).isEqualTo("any");
+            assertThat(check.thresholds()).isEqualTo(new ActiveHealthPolicy(1, 1));
+        }
+
+        @Test
+        void validateWhenStandardActiveCheckSetThenStatusesAndThresholds() {
+            set("standard.expected-status=200/204/301-399; standard.healthy-threshold=2;"
+                    + " standard.unhealthy-threshold=3");
+
+            ActiveCheck check = validate().standard().orElseThrow().activeCheck();
+
+            assertThat(check.expectedStatus()).isEqualTo(ExpectedStatus.parse("200/204/301-399"));
+            assertThat(check.unexpectedStatus(404)).contains("unexpected HTTP status 404 (expected: 200/204/301-399)");
+            assertThat(check.unexpectedStatus(302)).isEmpty();
+            assertThat(check.thresholds()).isEqualTo(new ActiveHealthPolicy(2, 3));
+        }
+
+        @Test
+        void validateWhenBurstActiveCheckAndRatioSetThenStatusesThresholdsAndRatio() {
+            set("burst.expected-status=204; burst.healthy-threshold=3; burst.unhealthy-threshold=2;"
+                    + " burst.max-failure-ratio=0.25");
+
+            BurstObserverSettings burst = validate().burst().orElseThrow();
+
+            assertThat(burst.activeCheck()).isEqualTo(
+                    new ActiveCheck(ExpectedStatus.parse("204"), new ActiveHealthPolicy(3, 2)));
+            assertThat(burst.maxFailureRatio()).isEqualTo(OptionalDouble.of(0.25));
+        }
+
+        @Test
+        void validateWhenMaxFailureRatioNotSetThenOff() {
+            set("burst.subject-selector=proxy_");
+            assertThat(validate().burst().orElseThrow().maxFailureRatio()).isEmpty();
+        }
+
+        @ParameterizedTest(name = "{0}")
+        @CsvSource({"0, 0.0", "1, 1.0", "0.5, 0.5"})
+        void validateWhenMaxFailureRatioAtEdgesThenKept(String value, double ratio) {
+            set("burst.max-failure-ratio=" + value);
+            assertThat(validate().burst().orElseThrow().maxFailureRatio()).isEqualTo(OptionalDouble.of(ratio));
+        }
+
+        @ParameterizedTest(name = "{0}")
+        @CsvSource({"ANY", "' any '", "Any"})
+        void validateWhenExpectedStatusAnyInAnyCaseThenAny(String text) {
+            set("standard.expected-status=" + text);
+            assertThat(validate().standard().orElseThrow().activeCheck().expectedStatus()).isEqualTo(ExpectedStatus.ANY);
+        }
+
+        @ParameterizedTest(name = "{0}")
+        @CsvSource(delimiter = '|', value = {
+                "standard.expected-status=99          | observatory.standard.expected-status: 99 " + EXPECTED_STATUS,
+                "standard.expected-status=600         | observatory.standard.expected-status: 600 " + EXPECTED_STATUS,
+                "standard.expected-status=299-200     | observatory.standard.expected-status: 299-200 "
+                        + EXPECTED_STATUS,
+                "standard.expected-status=2xx         | observatory.standard.expected-status: 2xx " + EXPECTED_STATUS,
+                "standard.expected-status=200,204     | observatory.standard.expected-status: 200,204 "
+                        + EXPECTED_STATUS,
+                "standard.expected-status=200/        | observatory.standard.expected-status: 200/ " + EXPECTED_STATUS,
+                "standard.expected-status=            | observatory.standard.expected-status: (empty) "
+                        + EXPECTED_STATUS,
+                "standard.healthy-threshold=0         | observatory.standard.healthy-threshold: 0 (expected: >= 1)",
+                "standard.healthy-threshold=-1        | observatory.standard.healthy-threshold: -1 (expected: >= 1)",
+                "standard.unhealthy-threshold=0       | observatory.standard.unhealthy-threshold: 0 (expected: >= 1)",
+                "burst.expected-status=1000           | observatory.burst.expected-status: 1000 " + EXPECTED_STATUS,
+                "burst.healthy-threshold=0            | observatory.burst.healthy-threshold: 0 (expected: >= 1)",
+                "burst.unhealthy-threshold=-5         | observatory.burst.unhealthy-threshold: -5 (expected: >= 1)",
+                "burst.max-failure-ratio=-0.1         | observatory.burst.max-failure-ratio: -0.1 "
+                        + "(expected: >= 0 and <= 1)",
+                "burst.max-failure-ratio=1.01         | observatory.burst.max-failure-ratio: 1.01 "
+                        + "(expected: >= 0 and <= 1)",
+                "burst.max-failure-ratio=2            | observatory.burst.max-failure-ratio: 2 "
+                        + "(expected: >= 0 and <= 1)",
+                "burst.max-failure-ratio=NaN          | observatory.burst.max-failure-ratio: NaN "
+                        + "(expected: >= 0 and <= 1)"})
+        void validateWhenActiveCheckValueBadThenOneLineNamesFullProperty(String assignments, String message) {
+            set(assignments);
+            assertInvalid(message);
+        }
+    }
+
+    @Nested
+    class Passive {
+
+        /** An observer, so that the only warnings are about passive health. */
+        @BeforeEach
+        void standardObserver() {
+            standard();
+        }
+
+        @Test
+        void validateWhenNotSetThenYarpTransportFailureRateWithItsDefaults() {
+            PassiveSettings passive = validate().passive();
+
+            assertThat(passive).isEqualTo(PassiveSettings.DEFAULT);
+            assertThat(passive.policy()).isEqualTo(new TransportFailureRatePolicy(Duration.ofSeconds(60), 10, 0.3,
+                    Duration.ofSeconds(60)));
+            assertThat(warnings).noneMatch(warning -> warning.contains("observatory.passive"));
+        }
+
+        @Test
+        void validateWhenConsecutiveFailuresAloneThenSilkyCeilingAndYarpReactivation() {
+            set("passive.policy=consecutive-failures");
+            assertThat(validate().passive().policy())
+                    .isEqualTo(new ConsecutiveFailuresPolicy(3, Duration.ofSeconds(60)));
+        }
+
+        @Test
+        void validateWhenConsecutiveFailuresSetThenCeilingAndReactivation() {
+            set("passive.policy=Consecutive-Failures; passive.ceiling=0; passive.reactivation-period=2m30s");
+
+            assertThat(validate().passive().policy())
+                    .isEqualTo(new ConsecutiveFailuresPolicy(0, Duration.ofSeconds(150)));
+            assertThat(warnings).isEmpty();
+        }
+
+        @Test
+        void validateWhenTransportFailureRateSetThenEveryParameter() {
+            set("passive.policy=transport-failure-rate; passive.detection-window=2m; passive.minimal-total-count=1;"
+                    + " passive.failure-rate-limit=1; passive.reactivation-period=5m");
+
+            assertThat(validate().passive().policy()).isEqualTo(new TransportFailureRatePolicy(
+                    Duration.ofMinutes(2), 1, 1.0, Duration.ofMinutes(5)));
+            assertThat(warnings).isEmpty();
+        }
+
+        @Test
+        void validateWhenReactivationShorterThanWindowThenKeptRaisedToWindowAndOneWarning() {
+            set("passive.detection-window=90s; passive.reactivation-period=10s");
+
+            TransportFailureRatePolicy policy = (TransportFailureRatePolicy) validate().passive().policy();
+
+            assertThat(policy.reactivationPeriod()).isEqualTo(Duration.ofSeconds(10));
+            assertThat(policy.effectiveReactivationPeriod()).isEqualTo(Duration.ofSeconds(90));
+            assertThat(warnings).containsExactly("observatory.passive.reactivation-period: 10s is shorter than the "
+                    + "detection window, 1m30s is applied");
+        }
+
+        @Test
+        void validateWhenOnlyWindowLongerThanDefaultReactivationThenNoWarning() {
+            set("passive.detection-window=5m");
+
+            assertThat(validate().passive().policy().effectiveReactivationPeriod()).isEqualTo(Duration.ofMinutes(5));
+            assertThat(warnings).isEmpty();
+        }
+
+        @ParameterizedTest(name = "{0}")
+        @CsvSource(delimiter = '|', value = {
+                "passive.policy=bogus                  | observatory.passive.policy: bogus "
+                        + "(expected: one of transport-failure-rate, consecutive-failures)",
+                "passive.policy=                       | observatory.passive.policy: (empty) "
+                        + "(expected: one of transport-failure-rate, consecutive-failures)",
+                "passive.policy=consecutive_failures   | observatory.passive.policy: consecutive_failures "
+                        + "(expected: one of transport-failure-rate, consecutive-failures)",
+                "passive.ceiling=5                     | observatory.passive.ceiling: 5 "
+                        + "(expected: only with observatory.passive.policy consecutive-failures)",
+                "passive.policy=transport-failure-rate; passive.ceiling=3 | observatory.passive.ceiling: 3 "
+                        + "(expected: only with observatory.passive.policy consecutive-failures)",
+                "passive.policy=consecutive-failures; passive.detection-window=30s | "
+                        + "observatory.passive.detection-window: 30s "
+                        + "(expected: only with observatory.passive.policy transport-failure-rate)",
+                "passive.policy=consecutive-failures; passive.minimal-total-count=20 | "
+                        + "observatory.passive.minimal-total-count: 20 "
+                        + "(expected: only with observatory.passive.policy transport-failure-rate)",
+                "passive.policy=consecutive-failures; passive.failure-rate-limit=0.5 | "
+                        + "observatory.passive.failure-rate-limit: 0.5 "
+                        + "(expected: only with observatory.passive.policy transport-failure-rate)",
+                "passive.policy=consecutive-failures; passive.ceiling=-1 | observatory.passive.ceiling: -1 "
+                        + "(expected: >= 0)",
+                "passive.policy=consecutive-failures; passive.reactivation-period=0 | "
+                        + "observatory.passive.reactivation-period: 0s (expected: > 0)",
+                "passive.detection-window=0s           | observatory.passive.detection-window: 0s "
+                        + "(expected: a whole number of seconds, >= 1s)",
+                "passive.detection-window=999ms        | observatory.passive.detection-window: 999ms "
+                        + "(expected: a whole number of seconds, >= 1s)",
+                "passive.detection-window=1.5s         | observatory.passive.detection-window: 1.5s "
+                        + "(expected: a whole number of seconds, >= 1s)",
+                "passive.detection-window=-1m          | observatory.passive.detection-window: -1m0s "
+                        + "(expected: a whole number of seconds, >= 1s)",
+                "passive.minimal-total-count=0         | observatory.passive.minimal-total-count: 0 (expected: >= 1)",
+                "passive.failure-rate-limit=0          | observatory.passive.failure-rate-limit: 0 "
+                        + "(expected: > 0 and <= 1)",
+                "passive.failure-rate-limit=1.5        | observatory.passive.failure-rate-limit: 1.5 "
+                        + "(expected: > 0 and <= 1)",
+                "passive.failure-rate-limit=NaN        | observatory.passive.failure-rate-limit: NaN "
+                        + "(expected: > 0 and <= 1)",
+                "passive.reactivation-period=-5s       | observatory.passive.reactivation-period: -5s (expected: > 0)"})
+        void validateWhenPassiveValueBadThenOneLineNamesFullProperty(String assignments, String message) {
+            set(assignments);
+            assertInvalid(message);
+        }
+
+        @ParameterizedTest(name = "{0}")
+        @CsvSource({"1s, 1", "60s, 60", "1h, 3600"})
+        void validateWhenDetectionWindowWholeSecondsThenKept(String window, long seconds) {
+            set("passive.detection-window=" + window);
+            assertThat(((TransportFailureRatePolicy) validate().passive().policy()).detectionWindow())
+                    .isEqualTo(Duration.ofSeconds(seconds));
+        }
+    }
+
+    @Nested
+    class Availability {
+
+        @Test
+        void validateWhenNotSetThenHealthyOrPanicOnlyWhenNothingIsUsable() {
+            assertThat(validate().availability())
+                    .isEqualTo(new AvailabilitySettings(AvailabilityPolicy.HEALTHY_OR_PANIC, 0))
+                    .isEqualTo(AvailabilitySettings.DEFAULT);
+        }
+
+        @ParameterizedTest(name = "{0}")
+        @CsvSource({"0", "50", "100"})
+        void validateWhenPanicThresholdInRangeThenKept(int percent) {
+            set("availability.panic-threshold=" + percent);
+            assertThat(validate().availability())
+                    .isEqualTo(new AvailabilitySettings(AvailabilityPolicy.HEALTHY_OR_PANIC, percent));
+        }
+
+        @Test
+        void validateWhenHealthyAndUnknownThenThatPolicy() {
+            set("availability.policy=healthy-and-unknown");
+            assertThat(validate().availability().policy()).isEqualTo(AvailabilityPolicy.HEALTHY_AND_UNKNOWN);
+        }
+
+        @ParameterizedTest(name = "{0}")
+        @CsvSource(delimiter = '|', value = {
+                "availability.policy=healthy-only      | observatory.availability.policy: healthy-only "
+                        + "(expected: one of healthy-or-panic, healthy-and-unknown)",
+                "availability.policy=                  | observatory.availability.policy: (empty) "
+                        + "(expected: one of healthy-or-panic, healthy-and-unknown)",
+                "availability.panic-threshold=101      | observatory.availability.panic-threshold: 101 "
+                        + "(expected: 0-100)",
+                "availability.panic-threshold=-1       | observatory.availability.panic-threshold: -1 "
+                        + "(expected: 0-100)",
+                "availability.policy=healthy-and-unknown; availability.panic-threshold=50 | "
+                        + "observatory.availability.panic-threshold: 50 "
+                        + "(expected: only with observatory.availability.policy healthy-or-panic)"})
+        void validateWhenAvailabilityValueBadThenOneLineNamesFullProperty(String assignments, String message) {
+            set(assignments);
+            assertInvalid(message);
+        }
+    }
+
+    @Nested
+    class ApiAuth {
+
+        private static final String TOKEN = "s3cr3t-t0ken";
+
+        @TempDir
+        Path directory;
+
+        private void assertInvalidWithoutToken(String message) {
+            assertThatThrownBy(ObservatoryConfigValidatorTest.this::validate)
+                    .isInstanceOf(InvalidConfigException.class)
+                    .hasMessage(message)
+                    .message().doesNotContain(TOKEN);
+        }
+
+        @Test
+        void validateWhenNotSetThenNoTokenAndReadsOpen() {
+            assertThat(validate().apiAuth()).isEqualTo(ApiAuthSettings.DEFAULT)
+                    .isEqualTo(new ApiAuthSettings(Optional.empty(), Optional.empty(), false));
+        }
+
+        @Test
+        void validateWhenTokenFileHoldsTokenThenPathKeptAndTokenNot() throws IOException {
+            Path file = Files.writeString(directory.resolve("api-token"), TOKEN + "\n");
+            set("api.auth.token-file=" + file + "; api.auth.require-for-reads=true");
+
+            ApiAuthSettings auth = validate().apiAuth();
+
+            assertThat(auth).isEqualTo(new ApiAuthSettings(Optional.of(file), Optional.empty(), true));
+            assertThat(validate().toString()).doesNotContain(TOKEN);
+        }
+
+        @Test
+        void validateWhenTokenEnvSetThenNameKeptAndTokenNot() {
+            environment.put("OBSERVATORY_API_TOKEN", TOKEN);
+            set("api.auth.token-env=OBSERVATORY_API_TOKEN");
+
+            ApiAuthSettings auth = validate().apiAuth();
+
+            assertThat(auth).isEqualTo(new ApiAuthSettings(Optional.empty(), Optional.of("OBSERVATORY_API_TOKEN"),
+                    false));
+            assertThat(validate().toString()).doesNotContain(TOKEN);
+        }
+
+        @Test
+        void validateWhenTokenKeysBlankThenUnset() {
+            set("api.auth.token-file= ; api.auth.token-env=");
+            assertThat(validate().apiAuth()).isEqualTo(ApiAuthSettings.DEFAULT);
+        }
+
+        @Test
+        void validateWhenBothTokenKeysSetThenOneLineNamesBoth() throws IOException {
+            Path file = Files.writeString(directory.resolve("api-token"), TOKEN);
+            environment.put("OBSERVATORY_API_TOKEN", TOKEN);
+            set("api.auth.token-file=" + file + "; api.auth.token-env=OBSERVATORY_API_TOKEN");
+
+            assertInvalidWithoutToken("observatory.api.auth.token-env: set together with "
+                    + "observatory.api.auth.token-file (expected: at most one token source: remove "
+                    + "observatory.api.auth.token-file or observatory.api.auth.token-env)");
+        }
+
+        @Test
+        void validateWhenTokenFileMissingThenOneLineNamesPath() {
+            Path missing = directory.resolve("missing-token");
+            set("api.auth.token-file=" + missing);
+
+            assertInvalidWithoutToken("observatory.api.auth.token-file: " + missing
+                    + " (expected: the path of an existing file holding the API token)");
+        }
+
+        @Test
+        void validateWhenTokenFileIsDirectoryThenOneLineNamesPath() {
+            set("api.auth.token-file=" + directory);
+
+            assertInvalidWithoutToken("observatory.api.auth.token-file: " + directory
+                    + " (expected: the path of an existing file holding the API token)");
+        }
+
+        @ParameterizedTest(name = "{0}")
+        @ValueSource(strings = {"", " ", "\n", " \t\r\n\u2003"})
+        void validateWhenTokenFileEmptyOrWhitespaceThenOneLineSaysEmpty(String content) throws IOException {
+            Path file = Files.writeString(directory.resolve("api-token"), content);
+            set("api.auth.token-file=" + file);
+
+            assertInvalidWithoutToken("observatory.api.auth.token-file: " + file
+                    + " (expected: a file holding the API token; the file is empty)");
+        }
+
+        @Test
+        void validateWhenTokenFileUnreadableThenOneLineNamesPathNotToken() throws IOException {
+            Path file = Files.writeString(directory.resolve("api-token"), TOKEN);
+            Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("---------"));
+            assumeFalse(Files.isReadable(file), "this user reads files whatever their permissions (root)");
+            set("api.auth.token-file=" + file);
+
+            assertThatThrownBy(ObservatoryConfigValidatorTest.this::validate)
+                    .hasMessage("observatory.api.auth.token-file: " + file
+                            + " (expected: a token file this process may read)")
+                    .cause().hasMessageNotContaining(TOKEN);
+        }
+
+        @Test
+        void validateWhenTokenEnvUnsetThenOneLineNamesVariable() {
+            set("api.auth.token-env=OBSERVATORY_API_TOKEN");
+
+            assertInvalidWithoutToken("observatory.api.auth.token-env: OBSERVATORY_API_TOKEN "
+                    + "(expected: the name of an environment variable holding the API token; it is not set)");
+        }
+
+        @ParameterizedTest(name = "{0}")
+        @ValueSource(strings = {"", "  ", "\n"})
+        void validateWhenTokenEnvBlankThenOneLineNamesVariable(String value) {
+            environment.put("OBSERVATORY_API_TOKEN", value);
+            set("api.auth.token-env=OBSERVATORY_API_TOKEN");
+
+            assertInvalidWithoutToken("observatory.api.auth.token-env: OBSERVATORY_API_TOKEN "
+                    + "(expected: the name of an environment variable holding the API token; it is empty)");
+        }
+
+        @ParameterizedTest(name = "{0}")
+        @ValueSource(strings = {TOKEN, "eyJhbGciOiJIUzI1NiJ9.e30.sig", "1TOKEN", "API-TOKEN", "abc+/=="})
+        void validateWhenTokenEnvIsNoVariableNameThenOneLineWithValueMasked(String value) {
+            environment.put(value, "x");
+            set("api.auth.token-env=" + value);
+
+            assertThatThrownBy(ObservatoryConfigValidatorTest.this::validate)
+                    .hasMessage("observatory.api.auth.token-env: ****** (expected: the name of an environment "
+                            + "variable: letters, digits and '_', not starting with a digit)")
+                    .message().doesNotContain(value);
         }
     }
 }

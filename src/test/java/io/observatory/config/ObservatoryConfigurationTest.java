@@ -1,15 +1,27 @@
 package io.observatory.config;
 
-import io.observatory.health.ActiveCheck;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.observatory.health.ActiveCheck;
+import io.observatory.health.ActiveHealthPolicy;
+import io.observatory.health.AvailabilityPolicy;
+import io.observatory.health.ConsecutiveFailuresPolicy;
+import io.observatory.health.ExpectedStatus;
+import io.observatory.health.TransportFailureRatePolicy;
+import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.Banner;
@@ -22,6 +34,8 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 @ExtendWith(OutputCaptureExtension.class)
 class ObservatoryConfigurationTest {
@@ -81,6 +95,115 @@ class ObservatoryConfigurationTest {
                     assertThat(ping.sampling()).isEqualTo(3);
                     assertThat(ping.httpMethod()).isEqualTo("GET");
                 });
+    }
+
+    @Test
+    void contextWhenBurstHealthAndApiKeysInYamlThenBoundIntoTheValidatedConfig(@TempDir Path directory)
+            throws IOException {
+        Path token = Files.writeString(directory.resolve("api-token"), "t0ken-from-file\n");
+        yaml("""
+                observatory:
+                  burst:
+                    subject-selector: [proxy_]
+                    expected-status: 200-299/304
+                    healthy-threshold: 2
+                    unhealthy-threshold: 3
+                    max-failure-ratio: 0.5
+                  passive:
+                    policy: consecutive-failures
+                    ceiling: 5
+                    reactivation-period: 2m
+                  availability:
+                    panic-threshold: 50
+                  api:
+                    auth:
+                      token-file: %s
+                      require-for-reads: true
+                """.formatted(token)).run(context -> {
+                    ObservatoryConfig config = context.getBean(ObservatoryConfig.class);
+                    BurstObserverSettings burst = config.burst().orElseThrow();
+                    assertThat(burst.activeCheck()).isEqualTo(new ActiveCheck(
+                            ExpectedStatus.parse("200-299/304"), new ActiveHealthPolicy(2, 3)));
+                    assertThat(burst.maxFailureRatio()).isEqualTo(OptionalDouble.of(0.5));
+                    assertThat(config.passive().policy())
+                            .isEqualTo(new ConsecutiveFailuresPolicy(5, Duration.ofMinutes(2)));
+                    assertThat(config.availability())
+                            .isEqualTo(new AvailabilitySettings(AvailabilityPolicy.HEALTHY_OR_PANIC, 50));
+                    assertThat(config.apiAuth())
+                            .isEqualTo(new ApiAuthSettings(Optional.of(token), Optional.empty(), true));
+                });
+    }
+
+    @Test
+    void contextWhenStandardHealthKeysInYamlNumbersThenBound() {
+        yaml("""
+                observatory:
+                  standard:
+                    subject-selector: [proxy_]
+                    expected-status: 204
+                    unhealthy-threshold: 2
+                  passive:
+                    detection-window: 30s
+                    minimal-total-count: 20
+                    failure-rate-limit: 0.5
+                    reactivation-period: 1m
+                  availability:
+                    policy: healthy-and-unknown
+                """).run(context -> {
+                    ObservatoryConfig config = context.getBean(ObservatoryConfig.class);
+                    assertThat(config.standard().orElseThrow().activeCheck()).isEqualTo(new ActiveCheck(
+                            ExpectedStatus.parse("204"), new ActiveHealthPolicy(1, 2)));
+                    assertThat(config.passive().policy()).isEqualTo(new TransportFailureRatePolicy(
+                            Duration.ofSeconds(30), 20, 0.5, Duration.ofMinutes(1)));
+                    assertThat(config.availability().policy()).isEqualTo(AvailabilityPolicy.HEALTHY_AND_UNKNOWN);
+                    assertThat(config.apiAuth()).isEqualTo(ApiAuthSettings.DEFAULT);
+                });
+    }
+
+    @Test
+    void contextWhenChartTokenVariableInEnvironmentThenStrictBindingIgnoresIt() {
+        // The Helm chart passes the token as OBSERVATORY_API_TOKEN, which relaxed binding maps to the unknown key
+        // observatory.api.token: environment variables are exempt from the strict key check.
+        runner.withInitializer(context -> context.getEnvironment().getPropertySources().addFirst(
+                        new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+                                Map.of("OBSERVATORY_API_TOKEN", "t0ken"))))
+                .run(context -> assertThat(context.getBean(ObservatoryConfig.class).apiAuth())
+                        .isEqualTo(ApiAuthSettings.DEFAULT));
+    }
+
+    @Test
+    void startupWhenPassiveKeyOfOtherPolicyThenReportIsOneLineNamingThePolicy(CapturedOutput output) {
+        assertStartupFails("--observatory.passive.ceiling=5");
+
+        assertThat(output).contains(report(
+                "observatory.passive.ceiling: 5 (expected: only with observatory.passive.policy consecutive-failures)",
+                "Update observatory.passive.ceiling in the application configuration. "
+                        + "Expected: only with observatory.passive.policy consecutive-failures."));
+    }
+
+    @Test
+    void startupWhenTokenEnvUnsetThenReportIsOneLineNamingTheVariable(CapturedOutput output) {
+        String variable = "OBSERVATORY_TEST_UNSET_" + UUID.randomUUID().toString().replace('-', '_');
+        assertThat(System.getenv(variable)).isNull();
+
+        assertStartupFails("--observatory.api.auth.token-env=" + variable);
+
+        assertThat(output).contains(report(
+                "observatory.api.auth.token-env: " + variable
+                        + " (expected: the name of an environment variable holding the API token; it is not set)",
+                "Update observatory.api.auth.token-env in the application configuration. Expected: the name of an "
+                        + "environment variable holding the API token; it is not set."));
+    }
+
+    @Test
+    void startupWhenTokenPastedIntoTokenEnvThenNoLogLineShowsIt(CapturedOutput output) {
+        String token = "eyJhbGciOiJIUzI1NiJ9.c2VjcmV0.s1gnature";
+
+        assertStartupFails("--observatory.api.auth.token-env=" + token);
+
+        assertThat(output).contains("observatory.api.auth.token-env: ****** (expected: the name of an environment "
+                + "variable: letters, digits and '_', not starting with a digit)");
+        assertThat(output.getAll()).doesNotContain(token);
     }
 
     @Test
@@ -185,7 +308,7 @@ class ObservatoryConfigurationTest {
         assertStartupFails("--observatory.standard.probe-intreval=5s");
 
         String expected = "a known property of observatory.standard: subject-selector, probe-url, probe-interval, "
-                + "enable-concurrency";
+                + "enable-concurrency, expected-status, healthy-threshold, unhealthy-threshold";
         assertThat(output).contains(report(
                 "observatory.standard.probe-intreval: 5s (expected: " + expected + ")",
                 "Update observatory.standard.probe-intreval in the application configuration (set in "
@@ -226,6 +349,11 @@ class ObservatoryConfigurationTest {
         System.arraycopy(args, 0, withoutConfigFiles, 1, args.length);
 
         assertThatThrownBy(() -> application.run(withoutConfigFiles)).isInstanceOf(RuntimeException.class);
+    }
+
+    /** A runner whose first property source is {@code document} as Spring Boot loads an application.yml. */
+    private ApplicationContextRunner yaml(String document) {
+        return YamlDocuments.withYaml(runner, document);
     }
 
     /** The part of Spring Boot's "APPLICATION FAILED TO START" report a user reads. */

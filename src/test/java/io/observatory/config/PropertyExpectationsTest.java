@@ -20,7 +20,8 @@ class PropertyExpectationsTest {
     @Test
     void expectedWhenSectionsThenKeysInDeclarationOrder() {
         assertThat(PropertyExpectations.expected(ResolvableType.forClass(BurstProperties.class)))
-                .isEqualTo("a section with subject-selector, ping-config");
+                .isEqualTo("a section with subject-selector, ping-config, expected-status, healthy-threshold, "
+                        + "unhealthy-threshold, max-failure-ratio");
         assertThat(PropertyExpectations.expected(ResolvableType.forClass(PingConfigProperties.class)))
                 .isEqualTo("a section with destination, connectivity, interval, sampling, timeout, http-method");
         assertThat(PropertyExpectations.expected(ResolvableType.forClass(ProbeProperties.class)))
@@ -33,6 +34,8 @@ class PropertyExpectationsTest {
                 .isEqualTo(GoDuration.EXPECTED);
         assertThat(PropertyExpectations.expected(ResolvableType.forClass(int.class))).isEqualTo("a whole number");
         assertThat(PropertyExpectations.expected(ResolvableType.forClass(boolean.class))).isEqualTo("true or false");
+        assertThat(PropertyExpectations.expected(ResolvableType.forClass(Double.class)))
+                .isEqualTo("a decimal number, e.g. 0.3");
         assertThat(PropertyExpectations.expected(ResolvableType.forClass(Protocol.class)))
                 .isEqualTo("one of direct, http, socks");
         assertThat(PropertyExpectations.expected(ResolvableType.forClassWithGenerics(List.class, String.class)))

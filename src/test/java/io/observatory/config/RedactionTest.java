@@ -40,7 +40,14 @@ class RedactionTest {
             "observatory.outbounds[0].username, false",
             "observatory.outbounds[0].address, false",
             "observatory.probe.trusted-certificates, false",
-            "observatory.standard.probe-interval, false"})
+            "observatory.standard.probe-interval, false",
+            "observatory.passive.ceiling, false",
+            "observatory.passive.password, true",
+            "observatory.api.auth.token, true",
+            "observatory.api.auth.tokne-file, true",
+            "observatory.api.auth.token-file, false",
+            "observatory.api.auth.token-env, false",
+            "observatory.api.auth.require-for-reads, false"})
     void isSecretNameWhenPropertyThenPasswordsTokensAndKeysAreSecret(String name, boolean secret) {
         assertThat(Redaction.isSecretName(name)).isEqualTo(secret);
     }

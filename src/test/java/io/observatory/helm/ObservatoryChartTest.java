@@ -28,12 +28,21 @@ import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyIngressRule;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.observatory.config.ApiAuthSettings;
+import io.observatory.config.AvailabilitySettings;
 import io.observatory.config.GoDurationConverter;
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.config.ObservatoryConfigValidator;
 import io.observatory.config.ObservatoryProperties;
 import io.observatory.config.Outbound;
+import io.observatory.config.PassiveSettings;
 import io.observatory.config.Protocol;
+import io.observatory.health.ActiveCheck;
+import io.observatory.health.ActiveHealthPolicy;
+import io.observatory.health.AvailabilityPolicy;
+import io.observatory.health.ConsecutiveFailuresPolicy;
+import io.observatory.health.ExpectedStatus;
+import io.observatory.health.TransportFailureRatePolicy;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -45,6 +54,8 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -256,7 +267,12 @@ class ObservatoryChartTest {
             assertThat(path(config, "observatory", "standard", "probe-interval")).isEqualTo("10s");
             assertThat(path(config, "observatory", "burst")).isNull();
             assertThat(path(config, "observatory", "reload", "enabled")).isEqualTo(false);
+            assertThat(mapAt(config, "observatory", "standard")).containsOnlyKeys("subject-selector", "probe-url",
+                    "probe-interval", "enable-concurrency");
+            assertThat(mapAt(config, "observatory")).doesNotContainKeys("passive", "availability", "api");
             assertThat(manifest.one(ConfigMap.class).getData()).containsOnlyKeys("application.yml");
+            assertThat(manifest.container().getEnv()).extracting(EnvVar::getName)
+                    .doesNotContain("OBSERVATORY_API_TOKEN");
         }
 
         @Test
@@ -271,6 +287,10 @@ class ObservatoryChartTest {
             });
             assertThat(config.burst()).isEmpty();
             assertThat(config.probe().maxConcurrent()).isEqualTo(1024);
+            assertThat(config.standard().orElseThrow().activeCheck()).isEqualTo(ActiveCheck.DEFAULT);
+            assertThat(config.passive()).isEqualTo(PassiveSettings.DEFAULT);
+            assertThat(config.availability()).isEqualTo(AvailabilitySettings.DEFAULT);
+            assertThat(config.apiAuth()).isEqualTo(ApiAuthSettings.DEFAULT);
         }
 
         @Test
@@ -329,7 +349,7 @@ class ObservatoryChartTest {
                     "OBSERVATORY_OUTBOUND_0_PASSWORD", "pa:ss #1 \"quoted\" {x} $TZ",
                     "OBSERVATORY_OUTBOUND_1_USERNAME", "bob",
                     "OBSERVATORY_OUTBOUND_1_PASSWORD", "s3cr3t-http",
-                    "OBSERVATORY_API_TOKEN", "token-for-a-later-version"));
+                    "EXTRA_SECRET", "extra-secret-value"));
         }
 
         @Test
@@ -338,7 +358,7 @@ class ObservatoryChartTest {
                     .filter(env -> env.getValueFrom() != null)
                     .collect(Collectors.toMap(EnvVar::getName, env -> env.getValueFrom().getSecretKeyRef()));
 
-            assertThat(refs).hasSize(7);
+            assertThat(refs).hasSize(8);
             for (int i = 0; i < 2; i++) {
                 for (String credential : List.of("USERNAME", "PASSWORD")) {
                     String name = "OBSERVATORY_OUTBOUND_" + i + "_" + credential;
@@ -352,7 +372,10 @@ class ObservatoryChartTest {
             assertThat(refs.get("OBSERVATORY_OUTBOUND_2_PASSWORD"))
                     .extracting(SecretKeySelector::getName, SecretKeySelector::getKey)
                     .containsExactly("proxy-jp-credentials", "password");
-            assertThat(refs.get("OBSERVATORY_API_TOKEN").getName()).isEqualTo(FULLNAME);
+            assertThat(refs.get("OBSERVATORY_API_TOKEN"))
+                    .extracting(SecretKeySelector::getName, SecretKeySelector::getKey)
+                    .containsExactly("observatory-api", "api-token");
+            assertThat(refs.get("EXTRA_SECRET").getName()).isEqualTo(FULLNAME);
             assertThat(manifest.env()).containsEntry("TZ", "UTC").containsKey("JAVA_TOOL_OPTIONS");
             assertThat(manifest.container().getEnv()).extracting(EnvVar::getName)
                     .doesNotContain("OBSERVATORY_OUTBOUND_3_USERNAME", "OBSERVATORY_OUTBOUND_3_PASSWORD");
@@ -396,6 +419,22 @@ class ObservatoryChartTest {
         }
 
         @Test
+        void configMapWhenHealthAndApiValuesThenKebabCaseKeysAndOnlyTheTokenVariableName() {
+            Map<String, Object> config = manifest.applicationYml();
+
+            assertThat(mapAt(config, "observatory", "burst")).containsAllEntriesOf(Map.of(
+                    "expected-status", "200-299/304", "healthy-threshold", 2, "unhealthy-threshold", 3,
+                    "max-failure-ratio", 0.5));
+            assertThat(mapAt(config, "observatory", "passive")).containsExactlyInAnyOrderEntriesOf(Map.of(
+                    "policy", "transport-failure-rate", "detection-window", "2m", "minimal-total-count", 20,
+                    "failure-rate-limit", 0.5, "reactivation-period", "3m"));
+            assertThat(mapAt(config, "observatory", "availability")).containsExactlyInAnyOrderEntriesOf(Map.of(
+                    "policy", "healthy-or-panic", "panic-threshold", 50));
+            assertThat(mapAt(config, "observatory", "api", "auth")).containsExactlyInAnyOrderEntriesOf(Map.of(
+                    "token-env", "OBSERVATORY_API_TOKEN", "require-for-reads", true));
+        }
+
+        @Test
         void bindWhenPodEnvironmentResolvedThenTheServiceGetsEveryOutboundWithItsCredentials(@TempDir Path mount)
                 throws IOException {
             ObservatoryConfig config = manifest.bindAndValidate(mount);
@@ -424,6 +463,22 @@ class ObservatoryChartTest {
             assertThat(config.probe().trustedCertificates()).isEqualTo(mount.resolve("trusted-certificates.pem"));
             assertThat(config.probe().headers()).containsEntry("User-Agent", "observatory-test/1.0")
                     .doesNotContainKey("Accept-Language");
+        }
+
+        @Test
+        void bindWhenHealthAndApiValuesThenTheServiceGetsThemAndTheTokenVariable(@TempDir Path mount)
+                throws IOException {
+            ObservatoryConfig config = manifest.bindAndValidate(mount);
+
+            assertThat(config.burst().orElseThrow().activeCheck()).isEqualTo(new ActiveCheck(
+                    ExpectedStatus.parse("200-299/304"), new ActiveHealthPolicy(2, 3)));
+            assertThat(config.burst().orElseThrow().maxFailureRatio()).isEqualTo(OptionalDouble.of(0.5));
+            assertThat(config.passive().policy()).isEqualTo(new TransportFailureRatePolicy(Duration.ofMinutes(2), 20,
+                    0.5, Duration.ofMinutes(3)));
+            assertThat(config.availability())
+                    .isEqualTo(new AvailabilitySettings(AvailabilityPolicy.HEALTHY_OR_PANIC, 50));
+            assertThat(config.apiAuth()).isEqualTo(new ApiAuthSettings(Optional.empty(),
+                    Optional.of("OBSERVATORY_API_TOKEN"), true));
         }
 
         @Test
@@ -486,6 +541,77 @@ class ObservatoryChartTest {
         }
     }
 
+    @Nested
+    @TestInstance(Lifecycle.PER_CLASS)
+    class ApiToken {
+
+        private static final String TOKEN = "t0ken with 'quotes', ${NOT_A_PLACEHOLDER} and #";
+
+        private final Manifest manifest = Manifest.render(Map.of(), writeValues("""
+                observatory:
+                  api:
+                    auth:
+                      token: "t0ken with 'quotes', ${NOT_A_PLACEHOLDER} and #"
+                """));
+
+        @Test
+        void secretWhenInlineTokenThenKeptUnderTheVariableNameAndMappedWithSecretKeyRef() {
+            EnvVar token = manifest.container().getEnv().stream()
+                    .filter(env -> env.getName().equals("OBSERVATORY_API_TOKEN")).findFirst().orElseThrow();
+
+            assertThat(manifest.secretData()).containsExactlyEntriesOf(Map.of("OBSERVATORY_API_TOKEN", TOKEN));
+            assertThat(token.getValue()).isNull();
+            assertThat(token.getValueFrom().getSecretKeyRef())
+                    .extracting(SecretKeySelector::getName, SecretKeySelector::getKey)
+                    .containsExactly(FULLNAME, "OBSERVATORY_API_TOKEN");
+            assertThat(manifest.podAnnotations()).containsKeys("checksum/config", "checksum/secret");
+        }
+
+        @Test
+        void configMapWhenInlineTokenThenOnlyTheVariableName() {
+            assertThat(mapAt(manifest.applicationYml(), "observatory", "api", "auth"))
+                    .containsExactlyEntriesOf(Map.of("token-env", "OBSERVATORY_API_TOKEN"));
+            assertThat(manifest.one(ConfigMap.class).getData().values())
+                    .allSatisfy(file -> assertThat(file).doesNotContain("t0ken"));
+        }
+
+        @Test
+        void bindWhenInlineTokenThenTheServiceFindsTheVariableSet(@TempDir Path mount) throws IOException {
+            assertThat(manifest.bindAndValidate(mount).apiAuth()).isEqualTo(new ApiAuthSettings(Optional.empty(),
+                    Optional.of("OBSERVATORY_API_TOKEN"), false));
+        }
+
+        @Test
+        void renderWhenTokenChangesThenTheSecretChecksumRollsThePods() {
+            String before = manifest.podAnnotations().get("checksum/secret");
+            String after = Manifest.render(Map.of("observatory.api.auth.token", "another")).podAnnotations()
+                    .get("checksum/secret");
+
+            assertThat(after).isNotEqualTo(before);
+        }
+    }
+
+    @Test
+    void bindWhenStandardActiveCheckAndPassiveSetThenTheServiceGetsThem(@TempDir Path mount) throws IOException {
+        Manifest manifest = Manifest.render(Map.of(
+                "observatory.standard.expectedStatus", "204",
+                "observatory.standard.healthyThreshold", "2",
+                "observatory.standard.unhealthyThreshold", "3",
+                "observatory.passive.policy", "consecutive-failures",
+                "observatory.passive.ceiling", "0",
+                "observatory.availability.policy", "healthy-and-unknown"));
+
+        ObservatoryConfig config = manifest.bindAndValidate(mount);
+
+        assertThat(mapAt(manifest.applicationYml(), "observatory", "standard"))
+                .containsEntry("expected-status", 204).containsEntry("healthy-threshold", 2);
+        assertThat(mapAt(manifest.applicationYml(), "observatory", "passive")).containsEntry("ceiling", 0);
+        assertThat(config.standard().orElseThrow().activeCheck()).isEqualTo(new ActiveCheck(
+                ExpectedStatus.parse("204"), new ActiveHealthPolicy(2, 3)));
+        assertThat(config.passive().policy()).isEqualTo(new ConsecutiveFailuresPolicy(0, Duration.ofSeconds(60)));
+        assertThat(config.availability().policy()).isEqualTo(AvailabilityPolicy.HEALTHY_AND_UNKNOWN);
+    }
+
     static Stream<Arguments> invalidValues() {
         return Stream.of(
                 Arguments.of("replicaCount: \"two\"\n", "at '/replicaCount': got string, want integer"),
@@ -546,7 +672,77 @@ class ObservatoryChartTest {
                           outbounds:
                             - {tag: a, protocol: http, address: h, port: 3128, username: u, password: "p${HOME}"}
                         """, "observatory.outbounds[0].password: contains \"${\", which Spring would read as a "
-                        + "placeholder"));
+                        + "placeholder"),
+                Arguments.of("""
+                        observatory:
+                          standard:
+                            expectedStatus: 2xx
+                        """, "at '/observatory/standard/expectedStatus'"),
+                Arguments.of("""
+                        observatory:
+                          standard:
+                            healthyThreshold: 0
+                        """, "at '/observatory/standard/healthyThreshold': minimum"),
+                Arguments.of("""
+                        observatory:
+                          burst:
+                            maxFailureRatio: 1.5
+                        """, "at '/observatory/burst/maxFailureRatio': maximum"),
+                Arguments.of("""
+                        observatory:
+                          passive:
+                            policy: outlier-detection
+                        """, "at '/observatory/passive/policy': value must be one of 'transport-failure-rate', "
+                        + "'consecutive-failures'"),
+                Arguments.of("""
+                        observatory:
+                          passive:
+                            ceiling: 5
+                        """, "at '/observatory/passive/ceiling': false schema"),
+                Arguments.of("""
+                        observatory:
+                          passive:
+                            policy: consecutive-failures
+                            detectionWindow: 30s
+                        """, "at '/observatory/passive/detectionWindow': false schema"),
+                Arguments.of("""
+                        observatory:
+                          passive:
+                            failureRateLimit: 0
+                        """, "at '/observatory/passive/failureRateLimit': exclusiveMinimum"),
+                Arguments.of("""
+                        observatory:
+                          passive:
+                            reactivationPeriod: 60
+                        """, "at '/observatory/passive/reactivationPeriod': got number, want string"),
+                Arguments.of("""
+                        observatory:
+                          availability:
+                            panicThreshold: 101
+                        """, "at '/observatory/availability/panicThreshold': maximum"),
+                Arguments.of("""
+                        observatory:
+                          availability:
+                            policy: healthy-and-unknown
+                            panicThreshold: 50
+                        """, "at '/observatory/availability/panicThreshold': false schema"),
+                Arguments.of("""
+                        observatory:
+                          api:
+                            auth:
+                              token: abc
+                              existingSecret: {name: observatory-api}
+                        """, "at '/observatory/api/auth/token': false schema"),
+                Arguments.of("""
+                        observatory:
+                          api:
+                            auth:
+                              tokenFile: /run/secrets/token
+                        """, "at '/observatory/api/auth': additional properties 'tokenFile' not allowed"),
+                Arguments.of("""
+                        secretEnv:
+                          OBSERVATORY_API_TOKEN: abc
+                        """, "invalid propertyName 'OBSERVATORY_API_TOKEN'"));
     }
 
     @ParameterizedTest
@@ -632,7 +828,8 @@ class ObservatoryChartTest {
          * ConfigMap's files are written to {@code mount} (standing in for /etc/observatory), the container's
          * environment is resolved as the kubelet would (values, and secretKeyRefs from the rendered Secret; keys of a
          * Secret the chart does not own become "existing:NAME/KEY"), and the service's classes bind the
-         * {@code application.yml} with that environment taking precedence, resolve the placeholders and validate.
+         * {@code application.yml} with that environment taking precedence, resolve the placeholders and validate
+         * (the API token's variable is looked up in that environment too).
          */
         ObservatoryConfig bindAndValidate(Path mount) throws IOException {
             ConfigMap configMap = one(ConfigMap.class);
@@ -673,9 +870,21 @@ class ObservatoryChartTest {
             ObservatoryProperties properties = binder.bind("observatory", ObservatoryProperties.class)
                     .orElseGet(ObservatoryProperties::new);
             List<String> warnings = new ArrayList<>();
-            ObservatoryConfig config = ObservatoryConfigValidator.validate(properties, warnings::add);
+            ObservatoryConfig config = ObservatoryConfigValidator.validate(properties, warnings::add,
+                    name -> (String) environment.get(name));
             assertThat(warnings).noneMatch(warning -> warning.contains("matches no outbound"));
             return config;
+        }
+    }
+
+    /** Writes a values file for one rendering; it is deleted when the JVM exits. */
+    private static Path writeValues(String values) {
+        try {
+            Path file = Files.createTempFile("observatory-values", ".yaml");
+            file.toFile().deleteOnExit();
+            return Files.writeString(file, values);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
         }
     }
 
