@@ -51,7 +51,7 @@ public record HealthBoard(Map<String, OutboundHealth> outbounds, AvailabilitySet
      * The usable outbounds of a selection under the availability policy (YARP's HealthyAndUnknown / HealthyOrPanic
      * with Envoy's panic threshold).
      *
-     * @param selector tag prefixes; must not be empty
+     * @param selector tag prefixes; none selects every outbound
      * @return the usable outbounds, sorted by tag, and whether the policy is in panic
      */
     public Selection available(List<String> selector) {

@@ -32,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * led to it (YARP's health updater). The single writer is the observers' writer thread: observer publications,
  * passive reports, reactivation timers and configuration changes are all applied there, so there are no locks;
  * readers take {@link #board()} without locking. Each change of a verdict, active or passive state is logged once at
- * INFO: {@code outbound <tag>: <old verdict> -> <new verdict> (<what changed>: <why>)}.
+ * INFO: {@code outbound <tag>: <old verdict> -> <new verdict> (<what changed>: <why>)}, or
+ * {@code outbound <tag>: still <verdict> (...)} when only the active or passive state changed.
  */
 public final class VerdictKeeper {
 
@@ -66,11 +67,11 @@ public final class VerdictKeeper {
         this.tags = tagsOf(initial);
         this.ledger = PassiveLedger.of(initial.passive().policy());
         this.availability = initial.availability();
+        refresh();
         store.addListener(publication -> requestRefresh());
-        requestRefresh();
     }
 
-    /** The current board; {@link HealthBoard#EMPTY} until the first refresh ran. Never blocks. */
+    /** The current board; every configured outbound is on it from construction. Never blocks. */
     public HealthBoard board() {
         return board.get();
     }
@@ -169,8 +170,7 @@ public final class VerdictKeeper {
             } else if (health.statesDiffer(before)) {
                 events.add(new VerdictEvent.Changed(health, before.verdict(), before.activeState(),
                         before.passive().state()));
-                log.info("outbound {}: {} -> {} ({})", tag, word(before.verdict()), word(health.verdict()),
-                        health.lastChangeReason());
+                logChange(before, health);
             }
         }
         for (String tag : previous.outbounds().keySet()) {
@@ -189,6 +189,15 @@ public final class VerdictKeeper {
             } catch (RuntimeException e) {
                 log.error("verdict listener {} failed; other listeners still run", listener, e);
             }
+        }
+    }
+
+    private static void logChange(OutboundHealth before, OutboundHealth after) {
+        if (before.verdict() == after.verdict()) {
+            log.info("outbound {}: still {} ({})", after.tag(), word(after.verdict()), after.lastChangeReason());
+        } else {
+            log.info("outbound {}: {} -> {} ({})", after.tag(), word(before.verdict()), word(after.verdict()),
+                    after.lastChangeReason());
         }
     }
 
