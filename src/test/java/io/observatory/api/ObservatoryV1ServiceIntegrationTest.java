@@ -1,5 +1,10 @@
 package io.observatory.api;
 
+import java.util.concurrent.CopyOnWriteArrayList;
+import io.observatory.api.v1.WatchObservationResponse;
+import io.observatory.api.v1.WatchObservationRequest;
+import io.observatory.api.v1.OutboundChanged;
+import io.grpc.stub.StreamObserver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
@@ -219,6 +224,23 @@ class ObservatoryV1ServiceIntegrationTest extends RunningServiceTest {
     @Test
     void reportOutcomesWhenTenTransportFailuresThenPassiveUnhealthyAndNoLongerAvailable() {
         assertThat(observation("victim").getAlive()).isTrue();
+        List<WatchObservationResponse> watched = new CopyOnWriteArrayList<>();
+        ObservatoryServiceGrpc.newStub(channel).watchObservation(
+                WatchObservationRequest.newBuilder().addTagPrefixes("victim").build(), new StreamObserver<>() {
+                    @Override
+                    public void onNext(WatchObservationResponse value) {
+                        watched.add(value);
+                    }
+
+                    @Override
+                    public void onError(Throwable t) {
+                    }
+
+                    @Override
+                    public void onCompleted() {
+                    }
+                });
+        await().atMost(PATIENCE).until(() -> !watched.isEmpty());
         ReportOutcomesRequest.Builder request = ReportOutcomesRequest.newBuilder();
         for (int i = 0; i < 10; i++) {
             request.addOutcomes(CallOutcome.newBuilder().setTag("victim").setOutcome(Outcome.OUTCOME_TRANSPORT_FAILURE)
@@ -239,5 +261,20 @@ class ObservatoryV1ServiceIntegrationTest extends RunningServiceTest {
         assertThat(stub().listAvailable(ListAvailableRequest.newBuilder().addSelector("victim")
                 .addSelector("edge_alive").build()).getOutboundsList()).extracting(OutboundObservation::getTag)
                 .containsExactly("edge_alive");
+        await().atMost(PATIENCE).until(() -> watched.stream().anyMatch(event -> event.hasChanged()
+                && event.getChanged().getOutbound().getVerdict() == HealthState.HEALTH_STATE_UNHEALTHY));
+        OutboundChanged change = watched.stream().filter(WatchObservationResponse::hasChanged)
+                .map(WatchObservationResponse::getChanged).reduce((first, second) -> second).orElseThrow();
+        assertThat(change.getPreviousVerdict()).isEqualTo(HealthState.HEALTH_STATE_HEALTHY);
+        assertThat(change.getReason()).startsWith("passive unknown -> unhealthy: ")
+                .contains("calls in the 1m0s window failed in transport");
+        assertThat(xrayAlive("victim")).isFalse();
+    }
+
+    private boolean xrayAlive(String tag) {
+        return io.observatory.api.xray.ObservatoryServiceGrpc.newBlockingStub(channel)
+                .getOutboundStatus(io.observatory.api.xray.GetOutboundStatusRequest.getDefaultInstance())
+                .getStatus().getStatusList().stream().filter(status -> status.getOutboundTag().equals(tag))
+                .findFirst().orElseThrow().getAlive();
     }
 }
