@@ -1,5 +1,6 @@
 package io.observatory.api;
 
+import io.observatory.config.QuotedText;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.nio.charset.StandardCharsets;
@@ -63,25 +64,10 @@ public final class TagPrefixes {
 
     /**
      * A client's string for an error description: in double quotes, with quotes, backslashes and control characters
-     * escaped, cut after {@value #MAX_QUOTED_CHARS} characters (marked with {@code ...}) so an error never grows with
+     * escaped, cut after {@value #MAX_QUOTED_CHARS} characters (then {@code … (N characters)}) so an error never grows with
      * the request.
      */
     static String quote(String value) {
-        StringBuilder quoted = new StringBuilder(Math.min(value.length(), MAX_QUOTED_CHARS) + 8).append('"');
-        int end = Math.min(value.length(), MAX_QUOTED_CHARS);
-        if (end < value.length() && Character.isHighSurrogate(value.charAt(end - 1))) {
-            end--;
-        }
-        for (int i = 0; i < end; i++) {
-            char c = value.charAt(i);
-            if (c == '"' || c == '\\') {
-                quoted.append('\\').append(c);
-            } else if (Character.isISOControl(c)) {
-                quoted.append(String.format("\\u%04x", (int) c));
-            } else {
-                quoted.append(c);
-            }
-        }
-        return quoted.append(end < value.length() ? "\"..." : "\"").toString();
+        return QuotedText.quote(value, MAX_QUOTED_CHARS);
     }
 }

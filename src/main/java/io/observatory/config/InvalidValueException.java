@@ -61,27 +61,6 @@ public class InvalidValueException extends IllegalArgumentException {
         }
         boolean plain = value.strip().equals(value)
                 && value.chars().noneMatch(Character::isISOControl) && !value.startsWith("\"");
-        return plain ? value : quote(value);
-    }
-
-    private static String quote(String value) {
-        StringBuilder quoted = new StringBuilder("\"");
-        value.chars().forEach(c -> {
-            switch (c) {
-                case '\n' -> quoted.append("\\n");
-                case '\r' -> quoted.append("\\r");
-                case '\t' -> quoted.append("\\t");
-                case '"' -> quoted.append("\\\"");
-                case '\\' -> quoted.append("\\\\");
-                default -> {
-                    if (Character.isISOControl(c)) {
-                        quoted.append(String.format("\\u%04x", c));
-                    } else {
-                        quoted.append((char) c);
-                    }
-                }
-            }
-        });
-        return quoted.append('"').toString();
+        return plain ? value : QuotedText.quote(value, Integer.MAX_VALUE);
     }
 }

@@ -1,6 +1,7 @@
 package io.observatory.pick;
 
 import io.observatory.config.GoDuration;
+import io.observatory.config.QuotedText;
 import java.time.Duration;
 
 /**
@@ -22,25 +23,7 @@ final class SettingMessages {
 
     /** Returns {@code text} in double quotes with quotes, backslashes and control characters escaped, cut if long. */
     static String quoted(String text) {
-        if (text == null) {
-            return "(none)";
-        }
-        boolean cut = text.length() > MAX_SHOWN_CHARACTERS;
-        StringBuilder quoted = new StringBuilder("\"");
-        (cut ? text.substring(0, MAX_SHOWN_CHARACTERS) : text).chars().forEach(c -> {
-            switch (c) {
-                case '"' -> quoted.append("\\\"");
-                case '\\' -> quoted.append("\\\\");
-                default -> {
-                    if (Character.isISOControl(c)) {
-                        quoted.append(String.format("\\u%04x", c));
-                    } else {
-                        quoted.append((char) c);
-                    }
-                }
-            }
-        });
-        return quoted.append(cut ? "\"… (" + text.length() + " characters)" : "\"").toString();
+        return text == null ? "(none)" : QuotedText.quote(text, MAX_SHOWN_CHARACTERS);
     }
 
     /** Returns the duration as Go (and Xray configs) write it, e.g. {@code -1s}, {@code 1.5s}, {@code 300ms}. */

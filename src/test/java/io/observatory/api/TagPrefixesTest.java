@@ -64,12 +64,12 @@ class TagPrefixesTest {
 
     @Test
     void quoteWhenValueHasQuotesBackslashesAndControlsThenEscapesThem() {
-        assertThat(TagPrefixes.quote("a\"b\\c\nd\u0000")).isEqualTo("\"a\\\"b\\\\c\\u000ad\\u0000\"");
+        assertThat(TagPrefixes.quote("a\"b\\c\nd\u0000")).isEqualTo("\"a\\\"b\\\\c\\nd\\u0000\"");
     }
 
     @Test
     void quoteWhenValueIsLongThenCutAfter256Characters() {
-        assertThat(TagPrefixes.quote("x".repeat(1000))).isEqualTo("\"" + "x".repeat(256) + "\"...");
+        assertThat(TagPrefixes.quote("x".repeat(1000))).isEqualTo("\"" + "x".repeat(256) + "\"… (1000 characters)");
         assertThat(TagPrefixes.quote("x".repeat(256))).isEqualTo("\"" + "x".repeat(256) + "\"");
     }
 
@@ -77,6 +77,6 @@ class TagPrefixesTest {
     void quoteWhenCutFallsInsideSurrogatePairThenKeepsPairWhole() {
         String value = "x".repeat(255) + "\uD83D\uDE00" + "tail";
 
-        assertThat(TagPrefixes.quote(value)).isEqualTo("\"" + "x".repeat(255) + "\"...");
+        assertThat(TagPrefixes.quote(value)).isEqualTo("\"" + "x".repeat(255) + "\"… (261 characters)");
     }
 }

@@ -28,7 +28,7 @@ class SettingMessagesTest {
 
     @Test
     void quotedWhenTextHasControlCharactersThenEscapedOnOneLine() {
-        assertThat(SettingMessages.quoted("a\nb\tc")).isEqualTo("\"a\\u000ab\\u0009c\"");
+        assertThat(SettingMessages.quoted("a\nb\tc\u0001")).isEqualTo("\"a\\nb\\tc\\u0001\"");
     }
 
     @Test
