@@ -1,5 +1,10 @@
 package io.observatory.api;
 
+import java.nio.file.Path;
+import java.nio.file.Files;
+import java.io.IOException;
+import io.grpc.stub.MetadataUtils;
+import io.grpc.Metadata;
 import java.util.concurrent.CopyOnWriteArrayList;
 import io.observatory.api.v1.WatchObservationResponse;
 import io.observatory.api.v1.WatchObservationRequest;
@@ -55,8 +60,14 @@ class ObservatoryV1ServiceIntegrationTest extends RunningServiceTest {
     private static final int DEAD_PORT = ClosedPort.find();
     private static final Duration PATIENCE = Duration.ofSeconds(15);
 
+    private static final String TOKEN = "v1-integration-test-token";
+
     @DynamicPropertySource
-    static void outbounds(DynamicPropertyRegistry registry) {
+    static void outbounds(DynamicPropertyRegistry registry) throws IOException {
+        Path tokenFile = Files.createTempFile("observatory-api-token", ".txt");
+        tokenFile.toFile().deleteOnExit();
+        Files.writeString(tokenFile, TOKEN + "\n");
+        registry.add("observatory.api.auth.token-file", tokenFile::toString);
         registry.add("observatory.standard.subject-selector[0]", () -> "edge_alive");
         registry.add("observatory.standard.subject-selector[1]", () -> "edge_dead");
         registry.add("observatory.standard.subject-selector[2]", () -> "victim");
@@ -84,8 +95,12 @@ class ObservatoryV1ServiceIntegrationTest extends RunningServiceTest {
         TARGET.close();
     }
 
+    /** A stub presenting the API token, as a balancer that reports outcomes does. */
     private ObservatoryServiceGrpc.ObservatoryServiceBlockingStub stub() {
-        return ObservatoryServiceGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS);
+        Metadata headers = new Metadata();
+        headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + TOKEN);
+        return ObservatoryServiceGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS)
+                .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
     }
 
     private Map<String, OutboundObservation> observations(String... prefixes) {

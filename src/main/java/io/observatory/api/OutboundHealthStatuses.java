@@ -1,0 +1,80 @@
+package io.observatory.api;
+
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import io.grpc.protobuf.services.HealthStatusManager;
+import io.observatory.health.HealthState;
+import io.observatory.verdict.BoardUpdate;
+import io.observatory.verdict.OutboundHealth;
+import io.observatory.verdict.VerdictEvent;
+import io.observatory.verdict.VerdictKeeper;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.springframework.stereotype.Component;
+
+/**
+ * Publishes every configured outbound's verdict as its own grpc.health.v1 service, {@code outbound/<tag>}: HEALTHY is
+ * SERVING, UNHEALTHY is NOT_SERVING, and UNKNOWN is the protocol's UNKNOWN. An unknown tag is NOT_FOUND on
+ * {@code Check} and SERVICE_UNKNOWN on {@code Watch} (grpc-java's {@link HealthStatusManager}); a removed outbound's
+ * service is cleared, so its watchers hear SERVICE_UNKNOWN. Once shutdown has entered the terminal state
+ * ({@link GrpcServingStatus}), every outbound reads NOT_SERVING and later verdicts are ignored.
+ *
+ * <p>Listens to the {@link VerdictKeeper} on its writer thread and touches the health manager only on real changes
+ * of the served status.
+ */
+@Component
+final class OutboundHealthStatuses implements Consumer<BoardUpdate> {
+
+    /** Prefix of the per-outbound health service names. */
+    static final String SERVICE_PREFIX = "outbound/";
+
+    private final HealthStatusManager health;
+    // Guards applied: the keeper's writer thread and the one catch-up from the board at construction (the caller's
+    // thread) must not interleave, or a stale board could overwrite a newer event.
+    private final Object lock = new Object();
+    private final Map<String, ServingStatus> applied = new HashMap<>();
+
+    /** Registers with {@code keeper} and serves its current board at once. */
+    OutboundHealthStatuses(HealthStatusManager health, VerdictKeeper keeper) {
+        this.health = health;
+        synchronized (lock) {
+            keeper.addListener(this);
+            keeper.board().all().forEach(outbound -> serve(outbound.tag(), outbound.verdict()));
+        }
+    }
+
+    /** The health service name of the outbound {@code tag}. */
+    static String serviceName(String tag) {
+        return SERVICE_PREFIX + tag;
+    }
+
+    /** The grpc.health.v1 status a verdict is served as. */
+    static ServingStatus servingStatus(HealthState verdict) {
+        return switch (verdict) {
+            case HEALTHY -> ServingStatus.SERVING;
+            case UNHEALTHY -> ServingStatus.NOT_SERVING;
+            case UNKNOWN -> ServingStatus.UNKNOWN;
+        };
+    }
+
+    @Override
+    public void accept(BoardUpdate update) {
+        synchronized (lock) {
+            for (VerdictEvent event : update.events()) {
+                if (event instanceof VerdictEvent.Changed changed) {
+                    OutboundHealth now = changed.now();
+                    serve(now.tag(), now.verdict());
+                } else if (applied.remove(event.tag()) != null) {
+                    health.clearStatus(serviceName(event.tag()));
+                }
+            }
+        }
+    }
+
+    private void serve(String tag, HealthState verdict) {
+        ServingStatus status = servingStatus(verdict);
+        if (applied.put(tag, status) != status) {
+            health.setStatus(serviceName(tag), status);
+        }
+    }
+}

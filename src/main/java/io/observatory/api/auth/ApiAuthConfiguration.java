@@ -1,0 +1,40 @@
+package io.observatory.api.auth;
+
+import io.observatory.config.ObservatoryConfig;
+import io.observatory.observer.ObserverRuntime;
+import io.observatory.time.Ticker;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import org.springframework.grpc.server.GlobalServerInterceptor;
+
+/**
+ * Registers the {@link ApiAuthInterceptor} with Spring gRPC as a global server interceptor (it wraps every service
+ * and lets all but the v1 API pass), built from {@link ObservatoryConfig#apiAuth()} and following reloads.
+ */
+@Configuration(proxyBeanMethods = false)
+public class ApiAuthConfiguration {
+
+    /** Spring gRPC's switch for verifying client certificates against the SSL bundle's trust store. */
+    static final String SSL_SECURE_PROPERTY = "spring.grpc.server.ssl.secure";
+
+    private static final Logger log = LoggerFactory.getLogger(ApiAuthConfiguration.class);
+
+    @Bean
+    @GlobalServerInterceptor
+    ApiAuthInterceptor apiAuthInterceptor(ObservatoryConfig config, Ticker ticker, Environment environment,
+            ObserverRuntime runtime) {
+        boolean certificatesVerified = environment.getProperty(SSL_SECURE_PROPERTY, Boolean.class, true);
+        if (!certificatesVerified) {
+            log.warn("{}=false: client certificates are not verified, so they do not authorize v1 API calls;"
+                    + " only the bearer token does", SSL_SECURE_PROPERTY);
+        }
+        ApiAuthInterceptor interceptor = new ApiAuthInterceptor(config.apiAuth(),
+                settings -> ApiToken.of(settings, System::getenv, ticker), certificatesVerified);
+        log.info("{}", interceptor.describe());
+        runtime.addListener(next -> interceptor.reconfigure(next.apiAuth()));
+        return interceptor;
+    }
+}

@@ -1,0 +1,173 @@
+package io.observatory.api.auth;
+
+import io.grpc.Grpc;
+import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.Status;
+import io.observatory.api.v1.ObservatoryServiceGrpc;
+import io.observatory.config.ApiAuthSettings;
+import java.security.cert.Certificate;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import javax.net.ssl.SSLPeerUnverifiedException;
+import javax.net.ssl.SSLSession;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Guards the v1 API ({@code observatory.v1.ObservatoryService}): writes ({@code ReportOutcomes}, and any method added
+ * later that is not listed as a read) need credentials, reads need them only with {@code require-for-reads}. Calls to
+ * every other service (Xray's, grpc.health.v1, reflection) pass untouched.
+ *
+ * <p>Credentials are either a verified TLS client certificate (the gRPC server runs with mTLS and the call's
+ * {@link Grpc#TRANSPORT_ATTR_SSL_SESSION} has peer certificates) or {@code authorization: Bearer <token>} metadata
+ * matching the configured {@link ApiToken}. Any refusal is {@code UNAUTHENTICATED} (gRPC's code for "the request does
+ * not have valid authentication credentials"; {@code PERMISSION_DENIED} is for an identified caller who lacks a
+ * permission, and a valid credential here grants the whole API). The description says what was missing or wrong,
+ * never the token. Refusals are logged at DEBUG.
+ */
+public final class ApiAuthInterceptor implements ServerInterceptor {
+
+    /** The metadata key of the bearer token. */
+    static final Metadata.Key<String> AUTHORIZATION =
+            Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
+
+    /** The read methods of the v1 service; every other method of it is a write. */
+    static final Set<String> READS = Set.of(
+            ObservatoryServiceGrpc.getGetObservationMethod().getBareMethodName(),
+            ObservatoryServiceGrpc.getWatchObservationMethod().getBareMethodName(),
+            ObservatoryServiceGrpc.getListAvailableMethod().getBareMethodName(),
+            ObservatoryServiceGrpc.getPickMethod().getBareMethodName());
+
+    static final String MISSING = "missing bearer token or client certificate";
+    static final String INVALID = "invalid bearer token";
+    static final String NOT_BEARER = "authorization metadata is not a bearer token (expected: Bearer <token>)";
+    static final String NOTHING_CONFIGURED = "no API token is configured and the call has no client certificate:"
+            + " the operator configures observatory.api.auth.token-file or observatory.api.auth.token-env, or mTLS"
+            + " (spring.grpc.server.ssl.client-auth)";
+
+    private static final Logger log = LoggerFactory.getLogger(ApiAuthInterceptor.class);
+    private static final String BEARER = "bearer ";
+
+    private final Function<ApiAuthSettings, ApiToken> tokens;
+    private final boolean trustClientCertificates;
+    // Replaced whole on reload; every call reads it without locking.
+    private final AtomicReference<Rules> rules = new AtomicReference<>();
+
+    /**
+     * @param settings                the settings at startup
+     * @param tokens                  makes the token {@code settings} name (see {@link ApiToken#of})
+     * @param trustClientCertificates whether the server's TLS verifies client certificates
+     *                                ({@code spring.grpc.server.ssl.secure}, default true); when false a client
+     *                                certificate is not a credential, only a bearer token is
+     * @throws IllegalStateException if the configured token cannot be read
+     */
+    public ApiAuthInterceptor(ApiAuthSettings settings, Function<ApiAuthSettings, ApiToken> tokens,
+            boolean trustClientCertificates) {
+        this.tokens = tokens;
+        this.trustClientCertificates = trustClientCertificates;
+        rules.set(new Rules(settings, tokens.apply(settings)));
+    }
+
+    /** One line on what callers need, for the startup log, e.g. {@code writes need ... ; reads are open}. */
+    public String describe() {
+        Rules current = rules.get();
+        String credentials = current.token().configured()
+                ? "the bearer token from the " + current.token().source()
+                        + (trustClientCertificates ? " or a verified client certificate" : "")
+                : trustClientCertificates ? "a verified client certificate (no API token is configured)"
+                        : "credentials that cannot be given (no API token is configured and client certificates are"
+                                + " not verified): writes are refused";
+        return "v1 API writes need " + credentials + "; reads "
+                + (current.settings().requireForReads() ? "need the same" : "are open");
+    }
+
+    /**
+     * Applies reloaded settings: a different token source or {@code require-for-reads} takes effect for the next
+     * call; unchanged settings keep the token in hand. A token that cannot be read keeps the settings in force.
+     */
+    public void reconfigure(ApiAuthSettings next) {
+        Rules current = rules.get();
+        if (current.settings().equals(next)) {
+            return;
+        }
+        try {
+            rules.set(new Rules(next, tokens.apply(next)));
+            log.info("API authentication changed: {}", describe());
+        } catch (IllegalStateException e) {
+            log.warn("API authentication unchanged, the new token cannot be used: {}", e.getMessage());
+        }
+    }
+
+    @Override
+    public <ReqT, RespT> ServerCall.Listener<ReqT> interceptCall(ServerCall<ReqT, RespT> call, Metadata headers,
+            ServerCallHandler<ReqT, RespT> next) {
+        MethodDescriptor<ReqT, RespT> method = call.getMethodDescriptor();
+        if (!ObservatoryServiceGrpc.SERVICE_NAME.equals(method.getServiceName())) {
+            return next.startCall(call, headers);
+        }
+        Rules current = rules.get();
+        if (READS.contains(method.getBareMethodName()) && !current.settings().requireForReads()) {
+            return next.startCall(call, headers);
+        }
+        String refusal = refusal(current.token(), call, headers);
+        if (refusal == null) {
+            return next.startCall(call, headers);
+        }
+        log.debug("refused {} from {}: {}", method.getFullMethodName(),
+                call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR), refusal);
+        call.close(Status.UNAUTHENTICATED.withDescription(refusal), new Metadata());
+        return new ServerCall.Listener<>() {
+        };
+    }
+
+    /** Why the call is refused, or {@code null} when its credentials are good. */
+    private String refusal(ApiToken token, ServerCall<?, ?> call, Metadata headers) {
+        if (trustClientCertificates && hasPeerCertificate(call.getAttributes().get(Grpc.TRANSPORT_ATTR_SSL_SESSION))) {
+            return null;
+        }
+        String authorization = headers.get(AUTHORIZATION);
+        if (authorization == null) {
+            return token.configured() ? MISSING : NOTHING_CONFIGURED;
+        }
+        if (!authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+            return NOT_BEARER;
+        }
+        if (!token.configured()) {
+            return NOTHING_CONFIGURED;
+        }
+        return token.matches(authorization.substring(BEARER.length()).strip()) ? null : INVALID;
+    }
+
+    /** Whether the TLS session has a client certificate; the handshake verified it against the trust store. */
+    private static boolean hasPeerCertificate(SSLSession session) {
+        if (session == null) {
+            return false;
+        }
+        try {
+            Certificate[] certificates = session.getPeerCertificates();
+            return certificates != null && certificates.length > 0;
+        } catch (SSLPeerUnverifiedException e) {
+            return false;
+        }
+    }
+
+    /** The settings in force and the token they name. */
+    private record Rules(ApiAuthSettings settings, ApiToken token) {
+
+        Rules {
+            Objects.requireNonNull(settings, "settings");
+            Objects.requireNonNull(token, "token");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ApiAuthInterceptor[" + describe() + "]";
+    }
+}

@@ -1,0 +1,94 @@
+package io.observatory.api.auth;
+
+import io.observatory.config.ApiAuthSettings;
+import io.observatory.time.Ticker;
+import java.security.MessageDigest;
+import java.util.function.Function;
+
+/**
+ * The bearer token v1 API callers must present, from wherever it is configured; the token itself never leaves this
+ * type (no getter, no {@code toString}).
+ */
+public interface ApiToken {
+
+    /** No token configured: no bearer token matches. */
+    ApiToken NONE = new ApiToken() {
+        @Override
+        public boolean configured() {
+            return false;
+        }
+
+        @Override
+        public boolean matches(String presented) {
+            return false;
+        }
+
+        @Override
+        public String source() {
+            return "no token";
+        }
+    };
+
+    /** Whether a token is configured, so that a presented one can match. */
+    boolean configured();
+
+    /**
+     * Whether {@code presented} is the current token; compared in constant time for a given presented length
+     * ({@link MessageDigest#isEqual}), so response times do not reveal how much of a guess was right.
+     */
+    boolean matches(String presented);
+
+    /** Where the token comes from, for log lines, e.g. {@code token file /run/secrets/api-token}; never the token. */
+    String source();
+
+    /**
+     * The token {@code settings} configure: re-read from the token file as it changes, read once from the token
+     * environment variable, or {@link #NONE}.
+     *
+     * @param environment looks an environment variable up by name ({@code System::getenv} in production)
+     * @param ticker      paces the token file's change checks
+     * @throws IllegalStateException if the token file cannot be read or is empty, or the variable is unset or blank;
+     *                               the message names the file or variable, never the token
+     */
+    static ApiToken of(ApiAuthSettings settings, Function<String, String> environment, Ticker ticker) {
+        if (settings.tokenFile().isPresent()) {
+            return new TokenFile(settings.tokenFile().get(), ticker);
+        }
+        if (settings.tokenEnv().isPresent()) {
+            String name = settings.tokenEnv().get();
+            String value = environment.apply(name);
+            if (value == null || value.isBlank()) {
+                throw new IllegalStateException("observatory.api.auth.token-env: environment variable " + name
+                        + " is " + (value == null ? "not set" : "blank") + " (expected: the API token)");
+            }
+            return fixed(value.strip(), "token environment variable " + name);
+        }
+        return NONE;
+    }
+
+    /** A token that never changes, e.g. read from an environment variable at startup. */
+    static ApiToken fixed(String token, String source) {
+        byte[] expected = TokenBytes.of(token);
+        return new ApiToken() {
+            @Override
+            public boolean configured() {
+                return true;
+            }
+
+            @Override
+            public boolean matches(String presented) {
+                return TokenBytes.matches(presented, expected);
+            }
+
+            @Override
+            public String source() {
+                return source;
+            }
+
+            @Override
+            public String toString() {
+                return source;
+            }
+        };
+    }
+}

@@ -1,0 +1,236 @@
+package io.observatory.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.awaitility.Awaitility.await;
+
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.InsecureServerCredentials;
+import io.grpc.ManagedChannel;
+import io.grpc.Server;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthCheckResponse;
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import io.grpc.health.v1.HealthGrpc;
+import io.grpc.protobuf.services.HealthStatusManager;
+import io.grpc.stub.StreamObserver;
+import io.observatory.config.ApiAuthSettings;
+import io.observatory.config.AvailabilitySettings;
+import io.observatory.config.ObservatoryConfig;
+import io.observatory.config.Outbound;
+import io.observatory.config.PassiveSettings;
+import io.observatory.config.ProbeSettings;
+import io.observatory.health.ActiveHealth;
+import io.observatory.health.HealthState;
+import io.observatory.status.Observation;
+import io.observatory.status.ObservationStore;
+import io.observatory.status.OutboundStatus;
+import io.observatory.testing.FakeObserverScheduler;
+import io.observatory.verdict.VerdictKeeper;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * A real {@link VerdictKeeper} on a fake writer thread feeds the listener; a real {@link HealthStatusManager} is served
+ * on a real gRPC port and read through the generated {@link HealthGrpc} stubs, as a grpc.health.v1 client would.
+ */
+class OutboundHealthStatusesTest {
+
+    private final FakeObserverScheduler scheduler = new FakeObserverScheduler();
+    private final ObservationStore store = new ObservationStore(scheduler);
+    private final HealthStatusManager health = new HealthStatusManager();
+    private VerdictKeeper keeper;
+    private Server server;
+    private ManagedChannel channel;
+
+    @BeforeEach
+    void start() throws IOException {
+        server = Grpc.newServerBuilderForPort(0, InsecureServerCredentials.create())
+                .addService(health.getHealthService())
+                .build()
+                .start();
+        channel = Grpc.newChannelBuilderForAddress("127.0.0.1", server.getPort(), InsecureChannelCredentials.create())
+                .build();
+    }
+
+    @AfterEach
+    void stop() throws InterruptedException {
+        channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    }
+
+    private static ObservatoryConfig config(String... tags) {
+        ProbeSettings probe = new ProbeSettings(ProbeSettings.DEFAULT_MAX_CONCURRENT, null,
+                ProbeSettings.DEFAULT_HEADERS);
+        return new ObservatoryConfig(Arrays.stream(tags).map(Outbound::direct).toList(), Optional.empty(),
+                Optional.empty(), probe, PassiveSettings.DEFAULT, AvailabilitySettings.DEFAULT,
+                ApiAuthSettings.DEFAULT);
+    }
+
+    /** A keeper over {@code tags} whose first board (every outbound UNKNOWN) is published, and the listener on it. */
+    private void keeperWithListener(String... tags) {
+        keeper = new VerdictKeeper(config(tags), scheduler, scheduler.clock(), store);
+        new OutboundHealthStatuses(health, keeper);
+        scheduler.runDue();
+    }
+
+    /** Publishes one observation holding only {@code tag}, with the given active state. */
+    private void observe(String tag, HealthState active) {
+        ActiveHealth activeHealth = switch (active) {
+            case HEALTHY -> new ActiveHealth(HealthState.HEALTHY, 1, 0);
+            case UNHEALTHY -> new ActiveHealth(HealthState.UNHEALTHY, 0, 1);
+            case UNKNOWN -> ActiveHealth.INITIAL;
+        };
+        scheduler.advance(Duration.ofSeconds(1));
+        store.publish(new Observation(List.of(new OutboundStatus(tag, active == HealthState.HEALTHY, 12, "",
+                null, null, null, null, activeHealth, "probe " + active))));
+        scheduler.runDue();
+    }
+
+    private ServingStatus check(String service) {
+        return HealthGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS)
+                .check(HealthCheckRequest.newBuilder().setService(service).build()).getStatus();
+    }
+
+    /** Opens a Watch on {@code service}; the returned list collects what the stream delivers. */
+    private List<ServingStatus> watch(String service) {
+        List<ServingStatus> received = new CopyOnWriteArrayList<>();
+        HealthGrpc.newStub(channel).watch(HealthCheckRequest.newBuilder().setService(service).build(),
+                new StreamObserver<>() {
+                    @Override
+                    public void onNext(HealthCheckResponse response) {
+                        received.add(response.getStatus());
+                    }
+
+                    @Override
+                    public void onError(Throwable t) {
+                        received.add(ServingStatus.UNRECOGNIZED);
+                    }
+
+                    @Override
+                    public void onCompleted() {
+                        received.add(ServingStatus.UNRECOGNIZED);
+                    }
+                });
+        return received;
+    }
+
+    @Test
+    void checkWhenOutboundNotJudgedYetThenUnknown() {
+        keeperWithListener("proxy-a", "proxy-b");
+
+        assertThat(check("outbound/proxy-a")).isEqualTo(ServingStatus.UNKNOWN);
+        assertThat(check("outbound/proxy-b")).isEqualTo(ServingStatus.UNKNOWN);
+    }
+
+    @ParameterizedTest
+    @CsvSource({"HEALTHY, SERVING", "UNHEALTHY, NOT_SERVING", "UNKNOWN, UNKNOWN"})
+    void checkWhenVerdictDecidedThenServedStatusFollowsIt(HealthState verdict, ServingStatus expected) {
+        keeperWithListener("proxy-a");
+
+        observe("proxy-a", verdict);
+
+        assertThat(keeper.board().get("proxy-a").orElseThrow().verdict()).isEqualTo(verdict);
+        assertThat(check("outbound/proxy-a")).isEqualTo(expected);
+    }
+
+    @Test
+    void checkWhenTagNotConfiguredThenNotFound() {
+        keeperWithListener("proxy-a");
+
+        StatusRuntimeException refused = catchThrowableOfType(StatusRuntimeException.class,
+                () -> check("outbound/proxy-z"));
+
+        assertThat(refused.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND);
+    }
+
+    @Test
+    void checkWhenListenerAttachedAfterFirstBoardThenServedAtOnce() {
+        keeper = new VerdictKeeper(config("proxy-a"), scheduler, scheduler.clock(), store);
+        scheduler.runDue();
+        observe("proxy-a", HealthState.HEALTHY);
+
+        new OutboundHealthStatuses(health, keeper);
+
+        assertThat(check("outbound/proxy-a")).isEqualTo(ServingStatus.SERVING);
+    }
+
+    @Test
+    void watchWhenVerdictChangesThenStreamHearsEachRealChangeOnce() {
+        keeperWithListener("proxy-a");
+        List<ServingStatus> watched = watch("outbound/proxy-a");
+        await().atMost(Duration.ofSeconds(5)).until(() -> watched.size() == 1);
+
+        observe("proxy-a", HealthState.HEALTHY);
+        observe("proxy-a", HealthState.HEALTHY);
+        observe("proxy-a", HealthState.UNHEALTHY);
+        observe("proxy-a", HealthState.UNHEALTHY);
+        observe("proxy-a", HealthState.HEALTHY);
+
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(watched).containsExactly(
+                ServingStatus.UNKNOWN, ServingStatus.SERVING, ServingStatus.NOT_SERVING, ServingStatus.SERVING));
+    }
+
+    @Test
+    void watchWhenOutboundRemovedThenServiceUnknownAndStreamStaysOpen() {
+        keeperWithListener("proxy-a", "proxy-b");
+        observe("proxy-a", HealthState.HEALTHY);
+        List<ServingStatus> watched = watch("outbound/proxy-a");
+        await().atMost(Duration.ofSeconds(5)).until(() -> watched.size() == 1);
+
+        keeper.apply(config("proxy-b"));
+        store.publish(Observation.EMPTY);
+        scheduler.runDue();
+        keeper.apply(config("proxy-a", "proxy-b"));
+        scheduler.runDue();
+
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(watched).containsExactly(
+                ServingStatus.SERVING, ServingStatus.SERVICE_UNKNOWN, ServingStatus.UNKNOWN));
+        assertThat(check("outbound/proxy-b")).isEqualTo(ServingStatus.UNKNOWN);
+    }
+
+    @Test
+    void watchWhenTagNotConfiguredThenServiceUnknownUntilItIsAdded() {
+        keeperWithListener("proxy-a");
+        List<ServingStatus> watched = watch("outbound/proxy-new");
+        await().atMost(Duration.ofSeconds(5)).until(() -> watched.size() == 1);
+
+        keeper.apply(config("proxy-a", "proxy-new"));
+        scheduler.runDue();
+        observe("proxy-new", HealthState.HEALTHY);
+
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(watched).containsExactly(
+                ServingStatus.SERVICE_UNKNOWN, ServingStatus.UNKNOWN, ServingStatus.SERVING));
+    }
+
+    @Test
+    void shutdownWhenTerminalStateEnteredThenEveryOutboundNotServingForGood() {
+        keeperWithListener("proxy-a", "proxy-b");
+        observe("proxy-a", HealthState.HEALTHY);
+        List<ServingStatus> watched = watch("outbound/proxy-a");
+        await().atMost(Duration.ofSeconds(5)).until(() -> watched.size() == 1);
+
+        new GrpcServingStatus(health).shuttingDown();
+        observe("proxy-b", HealthState.HEALTHY);
+        keeper.apply(config("proxy-b"));
+        scheduler.runDue();
+
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(watched).containsExactly(
+                ServingStatus.SERVING, ServingStatus.NOT_SERVING));
+        assertThat(check("outbound/proxy-a")).isEqualTo(ServingStatus.NOT_SERVING);
+        assertThat(check("outbound/proxy-b")).isEqualTo(ServingStatus.NOT_SERVING);
+    }
+}

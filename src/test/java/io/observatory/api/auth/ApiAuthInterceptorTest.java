@@ -1,0 +1,401 @@
+package io.observatory.api.auth;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.InsecureServerCredentials;
+import io.grpc.ManagedChannel;
+import io.grpc.MethodDescriptor;
+import io.grpc.Server;
+import io.grpc.ServerInterceptors;
+import io.grpc.Status;
+import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import io.grpc.health.v1.HealthGrpc;
+import io.grpc.protobuf.services.HealthStatusManager;
+import io.grpc.stub.StreamObserver;
+import io.observatory.api.v1.ObservatoryServiceGrpc;
+import io.observatory.api.xray.GetOutboundStatusRequest;
+import io.observatory.api.xray.GetOutboundStatusResponse;
+import io.observatory.config.ApiAuthSettings;
+import io.observatory.time.Ticker;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+/**
+ * The interceptor in front of a real gRPC server (port 0) carrying the v1 service with canned answers, Xray's service
+ * and grpc.health.v1, called through generated stubs with and without {@code authorization} metadata.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class ApiAuthInterceptorTest {
+
+    private static final String TOKEN = "c2VjcmV0LXRva2VuLTMyLWJ5dGVzLWxvbmctZW5vdWdo";
+    private static final String GUESS = "guessed-token-0123456789";
+
+    private static final Map<String, Status> EXPECTED = Map.of(
+            "OK", Status.OK,
+            "MISSING", Status.UNAUTHENTICATED.withDescription(ApiAuthInterceptor.MISSING),
+            "INVALID", Status.UNAUTHENTICATED.withDescription(ApiAuthInterceptor.INVALID),
+            "NOT_BEARER", Status.UNAUTHENTICATED.withDescription(ApiAuthInterceptor.NOT_BEARER),
+            "NOTHING_CONFIGURED", Status.UNAUTHENTICATED.withDescription(ApiAuthInterceptor.NOTHING_CONFIGURED));
+
+    @TempDir
+    Path directory;
+
+    private final AtomicLong nanos = new AtomicLong();
+    private final Ticker ticker = nanos::get;
+    private Server server;
+    private ManagedChannel channel;
+
+    @AfterEach
+    void stop() throws InterruptedException {
+        if (channel != null) {
+            channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+            server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        }
+    }
+
+    private static ApiAuthSettings settings(Optional<Path> tokenFile, Optional<String> tokenEnv,
+            boolean requireForReads) {
+        return new ApiAuthSettings(tokenFile, tokenEnv, requireForReads);
+    }
+
+    /** Tokens as production makes them, with an environment holding {@code OBSERVATORY_API_TOKEN} and this ticker. */
+    private Function<ApiAuthSettings, ApiToken> tokens() {
+        Map<String, String> environment = Map.of("OBSERVATORY_API_TOKEN", " " + TOKEN + "\n");
+        return settings -> ApiToken.of(settings, environment::get, ticker);
+    }
+
+    private ApiAuthInterceptor interceptor(ApiAuthSettings settings) {
+        return new ApiAuthInterceptor(settings, tokens(), true);
+    }
+
+    /** Serves the v1, Xray and health services, each behind {@code interceptor}, as Spring gRPC binds them. */
+    private void serve(ApiAuthInterceptor interceptor) throws IOException {
+        HealthStatusManager health = new HealthStatusManager();
+        server = Grpc.newServerBuilderForPort(0, InsecureServerCredentials.create())
+                .addService(ServerInterceptors.intercept(new CannedObservatoryService(), interceptor))
+                .addService(ServerInterceptors.intercept(new CannedXrayService(), interceptor))
+                .addService(ServerInterceptors.intercept(health.getHealthService(), interceptor))
+                .build()
+                .start();
+        channel = Grpc.newChannelBuilderForAddress("127.0.0.1", server.getPort(), InsecureChannelCredentials.create())
+                .build();
+    }
+
+    private Status call(String method, String authorization) {
+        return V1Calls.call(channel, method, authorization);
+    }
+
+    private static void assertStatus(Status actual, String expected) {
+        assertThat(actual.getCode()).as(actual.toString()).isEqualTo(EXPECTED.get(expected).getCode());
+        assertThat(actual.getDescription()).isEqualTo(EXPECTED.get(expected).getDescription());
+    }
+
+    private static <T> Optional<T> none() {
+        return Optional.empty();
+    }
+
+    @ParameterizedTest(name = "{0} require-for-reads={1} authorization=[{2}] -> {3}")
+    @CsvSource(nullValues = "NONE", value = {
+        "ReportOutcomes,   false, NONE,                    MISSING",
+        "ReportOutcomes,   false, Bearer " + GUESS + ",    INVALID",
+        "ReportOutcomes,   false, Bearer,                  NOT_BEARER",
+        "ReportOutcomes,   false, 'Bearer ',               INVALID",
+        "ReportOutcomes,   false, Basic YWxpY2U6czNjcmV0,  NOT_BEARER",
+        "ReportOutcomes,   false, Bearer " + TOKEN + "x,   INVALID",
+        "ReportOutcomes,   false, Bearer " + TOKEN + ",    OK",
+        "ReportOutcomes,   false, bearer " + TOKEN + ",    OK",
+        "ReportOutcomes,   false, BEARER  " + TOKEN + " ,  OK",
+        "ReportOutcomes,   true,  NONE,                    MISSING",
+        "ReportOutcomes,   true,  Bearer " + TOKEN + ",    OK",
+        "GetObservation,   false, NONE,                    OK",
+        "GetObservation,   false, Bearer " + GUESS + ",    OK",
+        "GetObservation,   true,  NONE,                    MISSING",
+        "GetObservation,   true,  Bearer " + GUESS + ",    INVALID",
+        "GetObservation,   true,  Bearer " + TOKEN + ",    OK",
+        "WatchObservation, false, NONE,                    OK",
+        "WatchObservation, true,  NONE,                    MISSING",
+        "WatchObservation, true,  Bearer " + TOKEN + ",    OK",
+        "ListAvailable,    false, NONE,                    OK",
+        "ListAvailable,    true,  NONE,                    MISSING",
+        "ListAvailable,    true,  Bearer " + TOKEN + ",    OK",
+        "Pick,             false, NONE,                    OK",
+        "Pick,             true,  NONE,                    MISSING",
+        "Pick,             true,  Bearer " + TOKEN + ",    OK",
+    })
+    void callWhenTokenConfiguredThenWritesAndRequiredReadsNeedIt(String method, boolean requireForReads,
+            String authorization, String expected) throws IOException {
+        serve(interceptor(settings(none(), Optional.of("OBSERVATORY_API_TOKEN"), requireForReads)));
+
+        assertStatus(call(method, authorization), expected);
+    }
+
+    @ParameterizedTest(name = "{0} require-for-reads={1} authorization=[{2}] -> {3}")
+    @CsvSource(nullValues = "NONE", value = {
+        "ReportOutcomes, false, NONE,                 NOTHING_CONFIGURED",
+        "ReportOutcomes, false, Bearer " + TOKEN + ", NOTHING_CONFIGURED",
+        "ReportOutcomes, false, Basic YWxpY2U6czNj,   NOT_BEARER",
+        "GetObservation, false, NONE,                 OK",
+        "GetObservation, true,  NONE,                 NOTHING_CONFIGURED",
+        "Pick,           true,  Bearer " + TOKEN + ", NOTHING_CONFIGURED",
+    })
+    void callWhenNoTokenConfiguredThenRefusalTellsOperatorWhatToConfigure(String method, boolean requireForReads,
+            String authorization, String expected) throws IOException {
+        serve(interceptor(settings(none(), none(), requireForReads)));
+
+        assertStatus(call(method, authorization), expected);
+    }
+
+    @Test
+    void callWhenOtherServiceThenNeverAffected() throws IOException {
+        serve(new ApiAuthInterceptor(settings(none(), none(), true), tokens(), false));
+
+        GetOutboundStatusResponse xray = io.observatory.api.xray.ObservatoryServiceGrpc.newBlockingStub(channel)
+                .withDeadlineAfter(5, TimeUnit.SECONDS)
+                .getOutboundStatus(GetOutboundStatusRequest.getDefaultInstance());
+        ServingStatus health = HealthGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS)
+                .check(HealthCheckRequest.getDefaultInstance()).getStatus();
+
+        assertThat(xray.hasStatus()).isTrue();
+        assertThat(health).isEqualTo(ServingStatus.SERVING);
+        assertStatus(call("GetObservation", null), "NOTHING_CONFIGURED");
+    }
+
+    @Test
+    void methodsWhenClassifiedThenOnlyTheListedReadsAreReadsAndEverythingElseIsAWrite() {
+        var methods = ObservatoryServiceGrpc.getServiceDescriptor().getMethods().stream()
+                .map(MethodDescriptor::getBareMethodName).collect(Collectors.toSet());
+
+        assertThat(ApiAuthInterceptor.READS)
+                .containsExactlyInAnyOrder("GetObservation", "WatchObservation", "ListAvailable", "Pick");
+        assertThat(methods).as("a new v1 method must be classified here and in ApiAuthInterceptor.READS")
+                .containsExactlyInAnyOrder("GetObservation", "WatchObservation", "ListAvailable", "Pick",
+                        "ReportOutcomes");
+    }
+
+    @Test
+    void refusalWhenLoggedThenNeitherTokenAppears(CapturedOutput output) throws IOException {
+        serve(interceptor(settings(none(), Optional.of("OBSERVATORY_API_TOKEN"), false)));
+        Logger logger = (Logger) LoggerFactory.getLogger(ApiAuthInterceptor.class);
+        Level level = logger.getLevel();
+        logger.setLevel(Level.DEBUG);
+
+        Status refused;
+        try {
+            refused = call("ReportOutcomes", "Bearer " + GUESS);
+        } finally {
+            logger.setLevel(level);
+        }
+
+        assertThat(refused.getDescription()).doesNotContain(GUESS).doesNotContain(TOKEN);
+        assertThat(output).contains("refused observatory.v1.ObservatoryService/ReportOutcomes from /127.0.0.1:")
+                .contains(ApiAuthInterceptor.INVALID)
+                .doesNotContain(GUESS).doesNotContain(TOKEN);
+    }
+
+    // Token file: rotation as Kubernetes does it for a mounted Secret, trouble keeps the last good token.
+
+    /**
+     * Lays the token out as the kubelet mounts a Secret key: {@code token -> ..data/token}, {@code ..data} a link
+     * to a versioned directory that a rotation replaces atomically.
+     */
+    private Path mountSecret(String token) throws IOException {
+        Path file = directory.resolve("token");
+        rotateSecret(token);
+        Files.createSymbolicLink(file, Path.of("..data", "token"));
+        return file;
+    }
+
+    private int versions;
+
+    private void rotateSecret(String token) throws IOException {
+        String version = "..version-" + ++versions;
+        Files.createDirectory(directory.resolve(version));
+        Files.writeString(directory.resolve(version).resolve("token"), token + "\n");
+        pointDataAt(version);
+    }
+
+    /** Swaps the {@code ..data} link atomically to {@code version}, as the kubelet does. */
+    private void pointDataAt(String version) throws IOException {
+        Path link = directory.resolve("..data_tmp");
+        Files.createSymbolicLink(link, Path.of(version));
+        Files.move(link, directory.resolve("..data"), StandardCopyOption.ATOMIC_MOVE,
+                StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    private void advance(Duration step) {
+        nanos.addAndGet(step.toNanos());
+    }
+
+    @Test
+    void tokenFileWhenSecretRotatedThenNewTokenInForceWithinASecondWithoutRestart(CapturedOutput output)
+            throws IOException {
+        Path file = mountSecret(TOKEN);
+        serve(interceptor(settings(Optional.of(file), none(), false)));
+        assertStatus(call("ReportOutcomes", "Bearer " + TOKEN), "OK");
+        String rotated = "cm90YXRlZC10b2tlbi0zMi1ieXRlcy1sb25nLWVub3VnaA";
+
+        rotateSecret(rotated);
+        advance(TokenFile.CHECK_INTERVAL.minusNanos(1));
+        Status beforeCheck = call("ReportOutcomes", "Bearer " + rotated);
+        advance(Duration.ofNanos(1));
+
+        assertStatus(beforeCheck, "INVALID");
+        assertStatus(call("ReportOutcomes", "Bearer " + rotated), "OK");
+        assertStatus(call("ReportOutcomes", "Bearer " + TOKEN), "INVALID");
+        assertThat(output).contains("API token file " + file + " changed: the new token is in force")
+                .doesNotContain(rotated).doesNotContain(TOKEN);
+    }
+
+    @Test
+    void tokenFileWhenEmptiedThenRemovedThenLastGoodTokenKeptAndWarnedOnce(CapturedOutput output)
+            throws IOException {
+        Path file = directory.resolve("api-token");
+        Files.writeString(file, TOKEN);
+        serve(interceptor(settings(Optional.of(file), none(), false)));
+
+        Files.writeString(file, " \n");
+        advance(Duration.ofSeconds(1));
+        Status whileEmpty = call("ReportOutcomes", "Bearer " + TOKEN);
+        Files.delete(file);
+        advance(Duration.ofSeconds(1));
+        Status whileMissing = call("ReportOutcomes", "Bearer " + TOKEN);
+        advance(Duration.ofSeconds(1));
+        Status stillMissing = call("ReportOutcomes", "Bearer " + TOKEN);
+
+        assertStatus(whileEmpty, "OK");
+        assertStatus(whileMissing, "OK");
+        assertStatus(stillMissing, "OK");
+        assertThat(output.getAll().split("keeping the last good token", -1)).hasSize(2);
+        assertThat(output).contains("WARN").contains("API token file " + file + " is empty: keeping the last good"
+                + " token until it holds a token again");
+
+        Files.writeString(file, "bmV3LXRva2VuLWFmdGVyLXRoZS1nYXA");
+        advance(Duration.ofSeconds(1));
+
+        assertStatus(call("ReportOutcomes", "Bearer bmV3LXRva2VuLWFmdGVyLXRoZS1nYXA"), "OK");
+        assertStatus(call("ReportOutcomes", "Bearer " + TOKEN), "INVALID");
+        assertThat(output).contains("API token file " + file + " is readable again");
+    }
+
+    @Test
+    void tokenFileWhenLinkBrokenThenRestoredUnchangedThenWarnedOnceAndRecoveryLogged(CapturedOutput output)
+            throws IOException {
+        Path file = mountSecret(TOKEN);
+        serve(interceptor(settings(Optional.of(file), none(), false)));
+
+        pointDataAt("..version-gone");
+        advance(Duration.ofSeconds(1));
+        Status whileBroken = call("ReportOutcomes", "Bearer " + TOKEN);
+        advance(Duration.ofSeconds(1));
+        call("ReportOutcomes", "Bearer " + TOKEN);
+        pointDataAt("..version-1");
+        advance(Duration.ofSeconds(1));
+
+        assertStatus(whileBroken, "OK");
+        assertStatus(call("ReportOutcomes", "Bearer " + TOKEN), "OK");
+        assertThat(output.getAll().split("keeping the last good token", -1)).hasSize(2);
+        assertThat(output).contains("API token file " + file + " cannot be read (NoSuchFileException")
+                .contains("API token file " + file + " is readable again")
+                .doesNotContain("changed: the new token is in force");
+    }
+
+    @Test
+    void tokenFileWhenMissingOrEmptyAtStartupThenStartupFailsNamingTheFile() throws IOException {
+        Path missing = directory.resolve("missing-token");
+        Path empty = Files.writeString(directory.resolve("empty-token"), "\n\t \n");
+
+        assertThatThrownBy(() -> interceptor(settings(Optional.of(missing), none(), false)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageStartingWith("observatory.api.auth.token-file: cannot read " + missing + " (");
+        assertThatThrownBy(() -> interceptor(settings(Optional.of(empty), none(), false)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("observatory.api.auth.token-file: " + empty + " is empty (expected: the API token)");
+    }
+
+    @Test
+    void tokenEnvWhenUnsetOrBlankThenStartupFailsNamingTheVariable() {
+        Map<String, String> environment = Map.of("BLANK_TOKEN", "  ");
+
+        assertThatThrownBy(() -> ApiToken.of(settings(none(), Optional.of("UNSET_TOKEN"), false),
+                environment::get, ticker))
+                .hasMessage("observatory.api.auth.token-env: environment variable UNSET_TOKEN is not set"
+                        + " (expected: the API token)");
+        assertThatThrownBy(() -> ApiToken.of(settings(none(), Optional.of("BLANK_TOKEN"), false),
+                environment::get, ticker))
+                .hasMessage("observatory.api.auth.token-env: environment variable BLANK_TOKEN is blank"
+                        + " (expected: the API token)");
+    }
+
+    @Test
+    void reconfigureWhenSettingsReloadedThenNextCallFollowsThem() throws IOException {
+        ApiAuthInterceptor interceptor = interceptor(settings(none(), Optional.of("OBSERVATORY_API_TOKEN"), false));
+        serve(interceptor);
+        Path file = Files.writeString(directory.resolve("api-token"), "ZmlsZS10b2tlbi1hZnRlci1yZWxvYWQ");
+
+        interceptor.reconfigure(settings(Optional.of(file), none(), true));
+
+        assertStatus(call("GetObservation", null), "MISSING");
+        assertStatus(call("GetObservation", "Bearer ZmlsZS10b2tlbi1hZnRlci1yZWxvYWQ"), "OK");
+        assertStatus(call("ReportOutcomes", "Bearer " + TOKEN), "INVALID");
+    }
+
+    @Test
+    void reconfigureWhenNewTokenUnreadableThenSettingsInForceKept(CapturedOutput output) throws IOException {
+        ApiAuthInterceptor interceptor = interceptor(settings(none(), Optional.of("OBSERVATORY_API_TOKEN"), false));
+        serve(interceptor);
+
+        interceptor.reconfigure(settings(Optional.of(directory.resolve("missing")), none(), true));
+
+        assertStatus(call("GetObservation", null), "OK");
+        assertStatus(call("ReportOutcomes", "Bearer " + TOKEN), "OK");
+        assertThat(output).contains("API authentication unchanged, the new token cannot be used:"
+                + " observatory.api.auth.token-file: cannot read " + directory.resolve("missing"));
+    }
+
+    @Test
+    void describeWhenStartingThenSaysWhatWritesAndReadsNeed() {
+        assertThat(interceptor(settings(none(), Optional.of("OBSERVATORY_API_TOKEN"), false)).describe())
+                .isEqualTo("v1 API writes need the bearer token from the token environment variable"
+                        + " OBSERVATORY_API_TOKEN or a verified client certificate; reads are open");
+        assertThat(interceptor(settings(none(), none(), true)).describe())
+                .isEqualTo("v1 API writes need a verified client certificate (no API token is configured);"
+                        + " reads need the same");
+    }
+
+    /** Xray's service with an empty answer. */
+    static final class CannedXrayService
+            extends io.observatory.api.xray.ObservatoryServiceGrpc.ObservatoryServiceImplBase {
+
+        @Override
+        public void getOutboundStatus(GetOutboundStatusRequest request,
+                StreamObserver<GetOutboundStatusResponse> response) {
+            response.onNext(GetOutboundStatusResponse.newBuilder()
+                    .setStatus(io.observatory.api.xray.ObservationResult.getDefaultInstance()).build());
+            response.onCompleted();
+        }
+    }
+}
