@@ -1,9 +1,7 @@
 package io.observatory.api;
 
 import static io.observatory.api.TagPrefixes.invalid;
-import static io.observatory.api.TagPrefixes.quote;
 
-import com.google.protobuf.Timestamp;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
@@ -19,7 +17,6 @@ import io.observatory.api.v1.PickResponse;
 import io.observatory.api.v1.RejectedOutcome;
 import io.observatory.api.v1.ReportOutcomesRequest;
 import io.observatory.api.v1.ReportOutcomesResponse;
-import io.observatory.api.v1.TransportFailure;
 import io.observatory.api.v1.WatchObservationRequest;
 import io.observatory.api.v1.WatchObservationResponse;
 import io.observatory.health.CallOutcome;
@@ -60,26 +57,8 @@ import org.springframework.stereotype.Service;
 @Service
 public final class ObservatoryV1Service extends ObservatoryServiceGrpc.ObservatoryServiceImplBase {
 
-    /** Most outcomes one ReportOutcomes call may carry. */
-    public static final int MAX_OUTCOMES = 10_000;
-
-    /** How far before the server's clock a reported call may have ended: 5 minutes. */
-    public static final Duration MAX_OUTCOME_AGE = Duration.ofMinutes(5);
-
-    /** How far after the server's clock a reported call may have ended (client clock skew): 1 minute. */
-    public static final Duration MAX_OUTCOME_LEAD = Duration.ofMinutes(1);
-
-    /** protobuf's Timestamp range: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z, in unix seconds. */
-    private static final long MIN_TIMESTAMP_SECONDS = -62_135_596_800L;
-    private static final long MAX_TIMESTAMP_SECONDS = 253_402_300_799L;
-
     /** How many prefixes of a selector a NOT_FOUND description names; the rest are counted. */
     private static final int SELECTOR_PREFIXES_SHOWN = 8;
-
-    private static final String OUTCOMES_EXPECTED =
-            "OUTCOME_SUCCESS, OUTCOME_TRANSPORT_FAILURE or OUTCOME_APPLICATION_FAILURE";
-    private static final String TRANSPORT_FAILURES_EXPECTED = "TRANSPORT_FAILURE_UNSPECIFIED, "
-            + "TRANSPORT_FAILURE_CONNECT, TRANSPORT_FAILURE_TIMEOUT or TRANSPORT_FAILURE_RESET";
 
     private final VerdictKeeper verdicts;
     private final Clock clock;
@@ -201,17 +180,18 @@ public final class ObservatoryV1Service extends ObservatoryServiceGrpc.Observato
      * in {@code accepted}. Reasons: {@code tag: "" (expected: a configured outbound tag)}, {@code unknown outbound tag
      * "x"}, {@code outcome: OUTCOME_UNSPECIFIED (expected: ...)}, {@code transport_failure: TRANSPORT_FAILURE_CONNECT
      * (expected: TRANSPORT_FAILURE_UNSPECIFIED unless outcome is OUTCOME_TRANSPORT_FAILURE)}, {@code latency_nanos: -1
-     * (expected: >= 0)}, or a {@code time} not a valid timestamp, more than {@link #MAX_OUTCOME_AGE} before or more
-     * than {@link #MAX_OUTCOME_LEAD} after the server's clock. An unset time is the server's now; a time ahead of it
-     * (within the lead) is taken as now. INVALID_ARGUMENT for more than {@link #MAX_OUTCOMES} outcomes; an empty list
+     * (expected: >= 0)}, or a {@code time} not a valid timestamp, more than {@link OutcomeReports#MAX_OUTCOME_AGE} before or more
+     * than {@link OutcomeReports#MAX_OUTCOME_LEAD} after the server's clock. An unset time is the server's now; a time ahead of it
+     * (within the lead) is taken as now. INVALID_ARGUMENT for more than {@link OutcomeReports#MAX_OUTCOMES} outcomes; an empty list
      * is accepted (0).
      */
     @Override
     public void reportOutcomes(ReportOutcomesRequest request, StreamObserver<ReportOutcomesResponse> responses) {
         respond(responses, () -> {
             int count = request.getOutcomesCount();
-            if (count > MAX_OUTCOMES) {
-                throw invalid("outcomes: " + count + " items (expected: at most " + MAX_OUTCOMES + ")");
+            if (count > OutcomeReports.MAX_OUTCOMES) {
+                throw invalid("outcomes: " + count + " items (expected: at most " + OutcomeReports.MAX_OUTCOMES
+                        + ")");
             }
             HealthBoard board = verdicts.board();
             Instant now = clock.instant();
@@ -219,9 +199,9 @@ public final class ObservatoryV1Service extends ObservatoryServiceGrpc.Observato
             List<PassiveReport> accepted = new ArrayList<>(count);
             for (int i = 0; i < count; i++) {
                 io.observatory.api.v1.CallOutcome item = request.getOutcomes(i);
-                String problem = problem(item, board, now);
+                String problem = OutcomeReports.problem(item, board, now);
                 if (problem == null) {
-                    accepted.add(report(item, now));
+                    accepted.add(OutcomeReports.report(item, now));
                 } else {
                     response.addRejected(RejectedOutcome.newBuilder().setIndex(i).setReason(problem));
                 }
@@ -246,75 +226,6 @@ public final class ObservatoryV1Service extends ObservatoryServiceGrpc.Observato
         } catch (IllegalArgumentException e) {
             throw invalid(e.getMessage());
         }
-    }
-
-    /** Why {@code item} is refused, or {@code null} when it is fine. */
-    private static String problem(io.observatory.api.v1.CallOutcome item, HealthBoard board, Instant now) {
-        if (item.getTag().isEmpty()) {
-            return "tag: \"\" (expected: a configured outbound tag)";
-        }
-        if (board.get(item.getTag()).isEmpty()) {
-            return "unknown outbound tag " + quote(item.getTag());
-        }
-        Outcome outcome = item.getOutcome();
-        if (outcome == Outcome.OUTCOME_UNSPECIFIED || outcome == Outcome.UNRECOGNIZED) {
-            return "outcome: " + name(outcome, item.getOutcomeValue()) + " (expected: " + OUTCOMES_EXPECTED + ")";
-        }
-        TransportFailure failure = item.getTransportFailure();
-        if (failure == TransportFailure.UNRECOGNIZED) {
-            return "transport_failure: " + item.getTransportFailureValue() + " (expected: "
-                    + TRANSPORT_FAILURES_EXPECTED + ")";
-        }
-        if (failure != TransportFailure.TRANSPORT_FAILURE_UNSPECIFIED && outcome != Outcome.OUTCOME_TRANSPORT_FAILURE) {
-            return "transport_failure: " + failure.name()
-                    + " (expected: TRANSPORT_FAILURE_UNSPECIFIED unless outcome is OUTCOME_TRANSPORT_FAILURE)";
-        }
-        if (item.getLatencyNanos() < 0) {
-            return "latency_nanos: " + item.getLatencyNanos() + " (expected: >= 0)";
-        }
-        return item.hasTime() ? timeProblem(item.getTime(), now) : null;
-    }
-
-    private static String timeProblem(Timestamp time, Instant now) {
-        if (time.getSeconds() < MIN_TIMESTAMP_SECONDS || time.getSeconds() > MAX_TIMESTAMP_SECONDS) {
-            return "time: seconds " + time.getSeconds()
-                    + " (expected: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z)";
-        }
-        if (time.getNanos() < 0 || time.getNanos() > 999_999_999) {
-            return "time: nanos " + time.getNanos() + " (expected: 0-999999999)";
-        }
-        Instant ended = instant(time);
-        if (ended.isBefore(now.minus(MAX_OUTCOME_AGE))) {
-            return "time: " + ended + " (expected: at most 5 minutes before the server's clock, " + now + ")";
-        }
-        if (ended.isAfter(now.plus(MAX_OUTCOME_LEAD))) {
-            return "time: " + ended + " (expected: at most 1 minute after the server's clock, " + now + ")";
-        }
-        return null;
-    }
-
-    /** A checked item as the keeper takes it: the server's now for an unset time or one ahead of the server. */
-    private static PassiveReport report(io.observatory.api.v1.CallOutcome item, Instant now) {
-        Instant ended = item.hasTime() ? instant(item.getTime()) : now;
-        return new PassiveReport(item.getTag(), outcome(item.getOutcome()), item.getLatencyNanos(),
-                ended.isAfter(now) ? now : ended);
-    }
-
-    private static CallOutcome outcome(Outcome outcome) {
-        return switch (outcome) {
-            case OUTCOME_SUCCESS -> CallOutcome.SUCCESS;
-            case OUTCOME_TRANSPORT_FAILURE -> CallOutcome.TRANSPORT_FAILURE;
-            case OUTCOME_APPLICATION_FAILURE -> CallOutcome.APPLICATION_FAILURE;
-            case OUTCOME_UNSPECIFIED, UNRECOGNIZED -> throw new IllegalArgumentException("unchecked outcome " + outcome);
-        };
-    }
-
-    private static String name(Outcome outcome, int number) {
-        return outcome == Outcome.UNRECOGNIZED ? Integer.toString(number) : outcome.name();
-    }
-
-    private static Instant instant(Timestamp time) {
-        return Instant.ofEpochSecond(time.getSeconds(), time.getNanos());
     }
 
     /** A selector for a description: its first prefixes, quoted, and how many more there are. */
