@@ -47,6 +47,7 @@ class LiveReloadIntegrationTest {
         write(List.of("p-keep", "p-old"), "200ms");
         service = new SpringApplicationBuilder(ObservatoryApplication.class).run(
                 "--spring.grpc.server.port=0",
+                "--server.port=0",
                 "--spring.config.additional-location=" + config,
                 "--observatory.reload.interval=100ms");
     }

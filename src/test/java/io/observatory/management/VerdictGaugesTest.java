@@ -1,0 +1,78 @@
+package io.observatory.management;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.observatory.config.ApiAuthSettings;
+import io.observatory.config.AvailabilitySettings;
+import io.observatory.config.ObservatoryConfig;
+import io.observatory.config.Outbound;
+import io.observatory.config.PassiveSettings;
+import io.observatory.config.ProbeSettings;
+import io.observatory.health.ActiveHealth;
+import io.observatory.health.HealthState;
+import io.observatory.status.Observation;
+import io.observatory.status.ObservationStore;
+import io.observatory.status.OutboundStatus;
+import io.observatory.testing.FakeObserverScheduler;
+import io.observatory.verdict.VerdictKeeper;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class VerdictGaugesTest {
+
+    private final FakeObserverScheduler scheduler = new FakeObserverScheduler();
+    private final ObservationStore store = new ObservationStore(scheduler);
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+    private static ObservatoryConfig config(String... tags) {
+        return new ObservatoryConfig(List.of(tags).stream().map(Outbound::direct).toList(), Optional.empty(),
+                Optional.empty(), new ProbeSettings(ProbeSettings.DEFAULT_MAX_CONCURRENT, null, Map.of()),
+                PassiveSettings.DEFAULT, AvailabilitySettings.DEFAULT, ApiAuthSettings.DEFAULT);
+    }
+
+    private static OutboundStatus status(String tag, HealthState state) {
+        boolean alive = state == HealthState.HEALTHY;
+        return new OutboundStatus(tag, alive, 1, "", null, null, null, null,
+                new ActiveHealth(state, alive ? 1 : 0, alive ? 0 : 1), "");
+    }
+
+    private Double gauge(String tag) {
+        Gauge gauge = registry.find(VerdictGauges.VERDICT).tag("outbound", tag).gauge();
+        return gauge == null ? null : gauge.value();
+    }
+
+    @Test
+    void gaugeWhenVerdictsChangeThenOneUnknownZeroHealthyOneUnhealthyMinusOne() {
+        VerdictKeeper keeper = new VerdictKeeper(config("a", "b", "c"), scheduler, scheduler.clock(), store);
+        new VerdictGauges(keeper, registry);
+        scheduler.runDue();
+
+        store.publish(new Observation(List.of(status("a", HealthState.HEALTHY), status("b", HealthState.UNHEALTHY))));
+        scheduler.runDue();
+
+        assertThat(gauge("a")).isEqualTo(1.0);
+        assertThat(gauge("b")).isEqualTo(-1.0);
+        assertThat(gauge("c")).isEqualTo(0.0);
+    }
+
+    @Test
+    void gaugeWhenOutboundLeavesAndReturnsThenRemovedAndRegisteredAgain() {
+        VerdictKeeper keeper = new VerdictKeeper(config("a", "b"), scheduler, scheduler.clock(), store);
+        new VerdictGauges(keeper, registry);
+        scheduler.runDue();
+
+        keeper.apply(config("a"));
+        scheduler.runDue();
+        Double whileGone = gauge("b");
+        keeper.apply(config("a", "b"));
+        scheduler.runDue();
+
+        assertThat(whileGone).isNull();
+        assertThat(gauge("b")).isEqualTo(0.0);
+        assertThat(registry.find(VerdictGauges.VERDICT).gauges()).hasSize(2);
+    }
+}
