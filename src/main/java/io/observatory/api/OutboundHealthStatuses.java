@@ -29,18 +29,13 @@ final class OutboundHealthStatuses implements Consumer<BoardUpdate> {
     static final String SERVICE_PREFIX = "outbound/";
 
     private final HealthStatusManager health;
-    // Guards applied: the keeper's writer thread and the one catch-up from the board at construction (the caller's
-    // thread) must not interleave, or a stale board could overwrite a newer event.
-    private final Object lock = new Object();
+    // Confined to the keeper's writer thread: the starting board and every update arrive there.
     private final Map<String, ServingStatus> applied = new HashMap<>();
 
-    /** Registers with {@code keeper} and serves its current board at once. */
+    /** Follows {@code keeper}: on its writer thread, serves the current board, then every change. */
     OutboundHealthStatuses(HealthStatusManager health, VerdictKeeper keeper) {
         this.health = health;
-        synchronized (lock) {
-            keeper.addListener(this);
-            keeper.board().all().forEach(outbound -> serve(outbound.tag(), outbound.verdict()));
-        }
+        keeper.watch(board -> board.all().forEach(outbound -> serve(outbound.tag(), outbound.verdict())), this);
     }
 
     /** The health service name of the outbound {@code tag}. */
@@ -59,14 +54,12 @@ final class OutboundHealthStatuses implements Consumer<BoardUpdate> {
 
     @Override
     public void accept(BoardUpdate update) {
-        synchronized (lock) {
-            for (VerdictEvent event : update.events()) {
-                if (event instanceof VerdictEvent.Changed changed) {
-                    OutboundHealth now = changed.now();
-                    serve(now.tag(), now.verdict());
-                } else if (applied.remove(event.tag()) != null) {
-                    health.clearStatus(serviceName(event.tag()));
-                }
+        for (VerdictEvent event : update.events()) {
+            if (event instanceof VerdictEvent.Changed changed) {
+                OutboundHealth now = changed.now();
+                serve(now.tag(), now.verdict());
+            } else if (applied.remove(event.tag()) != null) {
+                health.clearStatus(serviceName(event.tag()));
             }
         }
     }

@@ -158,12 +158,13 @@ class OutboundHealthStatusesTest {
     }
 
     @Test
-    void checkWhenListenerAttachedAfterFirstBoardThenServedAtOnce() {
+    void checkWhenListenerAttachedAfterFirstBoardThenServedFromTheCurrentBoard() {
         keeper = new VerdictKeeper(config("proxy-a"), scheduler, scheduler.clock(), store);
         scheduler.runDue();
         observe("proxy-a", HealthState.HEALTHY);
 
         new OutboundHealthStatuses(health, keeper);
+        scheduler.runDue();
 
         assertThat(check("outbound/proxy-a")).isEqualTo(ServingStatus.SERVING);
     }
