@@ -14,6 +14,7 @@ import io.observatory.observer.ExecutorObserverScheduler;
 import io.observatory.status.Observation;
 import io.observatory.status.ObservationStore;
 import io.observatory.status.OutboundStatus;
+import io.observatory.verdict.VerdictKeeper;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -53,6 +54,9 @@ class V1ApiBenchmarkIT extends RunningServiceTest {
     @Autowired
     private ExecutorObserverScheduler writer;
 
+    @Autowired
+    private VerdictKeeper verdicts;
+
     private static String tag(int i) {
         return String.format("proxy_%04d", i);
     }
@@ -75,6 +79,12 @@ class V1ApiBenchmarkIT extends RunningServiceTest {
     @Test
     void watchEventLatencyAndGetObservationLatencyAtOneThousandOutbounds() throws InterruptedException {
         BlockingQueue<Long> arrivals = new LinkedBlockingQueue<>();
+        BlockingQueue<Long> decided = new LinkedBlockingQueue<>();
+        verdicts.addListener(update -> {
+            if (!update.events().isEmpty()) {
+                decided.add(System.nanoTime());
+            }
+        });
         List<WatchObservationResponse> changes = new ArrayList<>();
         ObservatoryServiceGrpc.newStub(channel).watchObservation(
                 WatchObservationRequest.newBuilder().addTagPrefixes(tag(0)).build(),
@@ -100,14 +110,17 @@ class V1ApiBenchmarkIT extends RunningServiceTest {
         assertThat(arrivals.poll(10, TimeUnit.SECONDS)).as("initial snapshot").isPositive();
         publish(true);
         assertThat(arrivals.poll(10, TimeUnit.SECONDS)).as("first probe result").isPositive();
+        decided.clear();
 
         long[] watchNanos = new long[TRANSITIONS];
+        long[] decideNanos = new long[TRANSITIONS];
         for (int i = 0; i < TRANSITIONS; i++) {
             long start = System.nanoTime();
             publish(i % 2 == 1);
             Long arrived = arrivals.poll(10, TimeUnit.SECONDS);
             assertThat(arrived).as("transition %d", i).isNotNull().isPositive();
             watchNanos[i] = arrived - start;
+            decideNanos[i] = decided.poll(10, TimeUnit.SECONDS) - start;
         }
 
         synchronized (changes) {
@@ -138,6 +151,8 @@ class V1ApiBenchmarkIT extends RunningServiceTest {
                 + " median %.3f ms, p99 %.3f ms, max %.3f ms%n", TRANSITIONS, OUTBOUNDS,
                 millis(percentile(watchNanos, 50)), millis(percentile(watchNanos, 99)),
                 millis(percentile(watchNanos, 100)));
+        System.out.printf("  of which publication to verdict decided (writer thread): median %.3f ms, p99 %.3f ms%n",
+                millis(percentile(decideNanos, 50)), millis(percentile(decideNanos, 99)));
         System.out.printf("GetObservation latency at %d outbounds (%d bytes), over %d calls after 100 warm-up:"
                 + " median %.3f ms, p99 %.3f ms%n", OUTBOUNDS, response.getSerializedSize(), CALLS,
                 millis(percentile(getNanos, 50)), millis(percentile(getNanos, 99)));
