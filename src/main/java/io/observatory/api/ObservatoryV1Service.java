@@ -31,6 +31,7 @@ import io.observatory.verdict.HealthBoard;
 import io.observatory.verdict.OutboundHealth;
 import io.observatory.verdict.PassiveReport;
 import io.observatory.verdict.VerdictKeeper;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -169,7 +170,7 @@ public final class ObservatoryV1Service extends ObservatoryServiceGrpc.Observato
             throw Status.NOT_FOUND.withDescription("nothing to pick for selector " + describe(selector) + ": "
                     + board.matching(selector).size() + " selected, " + selection.usable().size() + " available, "
                     + candidates.size() + " of them probed"
-                    + (candidates.isEmpty() ? "" : ", none qualified for " + request.getStrategy()))
+                    + (candidates.isEmpty() ? "" : ", and " + request.getStrategy() + " chose none"))
                     .asRuntimeException();
         });
     }
@@ -215,11 +216,19 @@ public final class ObservatoryV1Service extends ObservatoryServiceGrpc.Observato
 
     /** The request's strategy, fallback and least-load settings; INVALID_ARGUMENT naming a bad value. */
     private static PickSettings pickSettings(PickRequest request) {
+        String fallback = request.getFallbackTag();
+        if (fallback.getBytes(StandardCharsets.UTF_8).length > TagPrefixes.MAX_PREFIX_BYTES
+                || TagPrefixes.hasControlCharacters(fallback) || (!fallback.isEmpty() && fallback.isBlank())) {
+            throw invalid("fallback_tag: " + TagPrefixes.quote(fallback) + " (expected: empty or an outbound tag of at most "
+                    + TagPrefixes.MAX_PREFIX_BYTES + " bytes without control characters)");
+        }
         LeastLoadSettings leastLoad = request.getLeastLoad();
         try {
             List<CostWeight> costs = leastLoad.getCostsList().stream()
                     .map(cost -> new CostWeight(cost.getMatch(), cost.getRegexp(), cost.getValue())).toList();
-            return new PickSettings(BalancerStrategy.fromName(request.getStrategy()), request.getFallbackTag(),
+            BalancerStrategy strategy = request.getStrategy().isEmpty() ? BalancerStrategy.RANDOM
+                    : BalancerStrategy.fromName(request.getStrategy());
+            return new PickSettings(strategy, request.getFallbackTag(),
                     new io.observatory.pick.LeastLoadSettings(leastLoad.getExpected(),
                             Duration.ofNanos(leastLoad.getMaxRttNanos()), leastLoad.getTolerance(),
                             leastLoad.getBaselinesNanosList().stream().map(Duration::ofNanos).toList(), costs));

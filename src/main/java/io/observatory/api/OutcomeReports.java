@@ -26,6 +26,9 @@ final class OutcomeReports {
     /** How far after the server's clock a reported call may have ended (client clock skew): 1 minute. */
     static final Duration MAX_OUTCOME_LEAD = Duration.ofMinutes(1);
 
+    /** Longest call a report may describe: 24 hours. */
+    static final Duration MAX_LATENCY = Duration.ofHours(24);
+
     /** protobuf's Timestamp range: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z, in unix seconds. */
     private static final long MIN_TIMESTAMP_SECONDS = -62_135_596_800L;
     private static final long MAX_TIMESTAMP_SECONDS = 253_402_300_799L;
@@ -43,6 +46,9 @@ final class OutcomeReports {
         if (item.getTag().isEmpty()) {
             return "tag: \"\" (expected: a configured outbound tag)";
         }
+        if (TagPrefixes.hasControlCharacters(item.getTag())) {
+            return "tag: " + quote(item.getTag()) + " (expected: a configured outbound tag, without control characters)";
+        }
         if (board.get(item.getTag()).isEmpty()) {
             return "unknown outbound tag " + quote(item.getTag());
         }
@@ -59,8 +65,8 @@ final class OutcomeReports {
             return "transport_failure: " + failure.name()
                     + " (expected: TRANSPORT_FAILURE_UNSPECIFIED unless outcome is OUTCOME_TRANSPORT_FAILURE)";
         }
-        if (item.getLatencyNanos() < 0) {
-            return "latency_nanos: " + item.getLatencyNanos() + " (expected: >= 0)";
+        if (item.getLatencyNanos() < 0 || item.getLatencyNanos() > MAX_LATENCY.toNanos()) {
+            return "latency_nanos: " + item.getLatencyNanos() + " (expected: 0-" + MAX_LATENCY.toNanos() + ", 24 hours)";
         }
         return item.hasTime() ? timeProblem(item.getTime(), now) : null;
     }

@@ -19,8 +19,11 @@ public final class TagPrefixes {
     /** Longest prefix, in UTF-8 bytes. */
     public static final int MAX_PREFIX_BYTES = 256;
 
-    /** Longest echo of a client's string in an error description, in characters; longer ones are cut. */
-    private static final int MAX_QUOTED_CHARS = 256;
+    /**
+     * Longest echo of a client's string in an error description, in characters; longer ones are cut, so that even
+     * 10,000 rejected items of one ReportOutcomes call answer well within a client's default 4 MiB message limit.
+     */
+    private static final int MAX_QUOTED_CHARS = 64;
 
     private TagPrefixes() {
     }
@@ -35,7 +38,7 @@ public final class TagPrefixes {
      * @throws StatusRuntimeException {@link Status#INVALID_ARGUMENT} naming the first problem, e.g.
      *     {@code selector: empty (expected: 1-256 tag prefixes)}, {@code tag_prefixes: 300 tag prefixes (expected:
      *     at most 256)}, {@code selector[3]: "" (expected: a non-empty tag prefix)} or {@code selector[0]: 300 bytes
-     *     (expected: at most 256)}
+     *     (expected: at most 256)} or {@code selector[1]: "a\n" (expected: a tag prefix without control characters)}
      */
     public static void validate(String field, List<String> prefixes, boolean required) {
         String range = required ? "1-" + MAX_PREFIXES : "at most " + MAX_PREFIXES;
@@ -54,7 +57,16 @@ public final class TagPrefixes {
             if (bytes > MAX_PREFIX_BYTES) {
                 throw invalid(field + "[" + i + "]: " + bytes + " bytes (expected: at most " + MAX_PREFIX_BYTES + ")");
             }
+            if (hasControlCharacters(prefix)) {
+                throw invalid(field + "[" + i + "]: " + quote(prefix)
+                        + " (expected: a tag prefix without control characters)");
+            }
         }
+    }
+
+    /** Whether {@code text} has a control character, which no configured tag has. */
+    static boolean hasControlCharacters(String text) {
+        return text.chars().anyMatch(Character::isISOControl);
     }
 
     /** An {@link Status#INVALID_ARGUMENT} error with {@code description}. */

@@ -60,7 +60,7 @@ public final class ObserverRuntime {
 
     /**
      * Registers {@code listener} for every configuration applied by a reload (not the initial one), called on the
-     * reloading thread after the observer took it.
+     * reloading thread once the new outbounds are in place and before the observer is told.
      */
     public void addListener(Consumer<ObservatoryConfig> listener) {
         listeners.add(listener);
@@ -105,6 +105,9 @@ public final class ObserverRuntime {
             return;
         }
         outbounds.set(applied.outbounds());
+        // Listeners first: their work queued on the writer thread then precedes the observer's reaction, so a
+        // removed outbound leaves the verdicts before the observer's next snapshot drops its status.
+        listeners.forEach(listener -> listener.accept(applied));
         if (observerChanged) {
             observer.stop();
             observer = create(applied, store.current().statuses());
@@ -119,7 +122,6 @@ public final class ObserverRuntime {
                 applied.outbounds().stream().map(Outbound::tag).collect(Collectors.joining(", ")),
                 observerChanged ? "restarted with new settings" : "unchanged");
         config = applied;
-        listeners.forEach(listener -> listener.accept(applied));
     }
 
     private Observer create(ObservatoryConfig settings, List<OutboundStatus> carriedOver) {

@@ -38,6 +38,23 @@ final class PassiveLedger<S extends PassivePolicy.PassiveState> {
         return policy;
     }
 
+    /**
+     * A ledger judging by {@code next}: with every state of this one when {@code next} is the same kind of policy
+     * (only its parameters changed), else empty.
+     */
+    PassiveLedger<?> withPolicy(PassivePolicy<?> next) {
+        PassiveLedger<?> ledger = of(next);
+        if (next.getClass() == policy.getClass()) {
+            ledger.adopt(states);
+        }
+        return ledger;
+    }
+
+    @SuppressWarnings("unchecked") // withPolicy checked that the policy classes, hence the state types, are equal
+    private void adopt(Map<String, ? extends PassivePolicy.PassiveState> previous) {
+        previous.forEach((tag, state) -> states.put(tag, (S) state));
+    }
+
     /** Applies one call that ended at {@code nanos} (ticker time). */
     void record(String tag, CallOutcome outcome, long nanos) {
         states.put(tag, policy.next(states.getOrDefault(tag, policy.initial()), outcome, nanos));

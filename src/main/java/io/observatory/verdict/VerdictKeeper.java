@@ -5,6 +5,7 @@ import io.observatory.config.ObservatoryConfig;
 import io.observatory.config.Outbound;
 import io.observatory.health.CombinedVerdict;
 import io.observatory.health.HealthState;
+import io.observatory.health.PassivePolicy;
 import io.observatory.observer.ObserverScheduler;
 import io.observatory.status.ObservationStore;
 import io.observatory.status.OutboundStatus;
@@ -100,24 +101,22 @@ public final class VerdictKeeper {
     }
 
     /**
-     * Applies reported call outcomes, in order, on the writer thread, then publishes once. Reports for tags that are
-     * no longer configured by then are dropped.
+     * Applies reported call outcomes, in order, on the writer thread, then publishes once. The passive policy counts
+     * each call when its report is applied (its windows and reactivation run on arrival time, which only moves
+     * forward); the call's own end time goes into the call statistics. Reports for tags that are no longer
+     * configured by then are dropped.
      *
-     * @param reports validated reports; their {@code endedAt} must not be after the current wall time by more than
-     *                the API allows (later times are taken as now)
+     * @param reports validated reports
      */
     public void report(List<PassiveReport> reports) {
         List<PassiveReport> batch = List.copyOf(reports);
         scheduler.execute(() -> {
             long nowNanos = scheduler.nanoTime();
-            Instant now = clock.instant();
             for (PassiveReport report : batch) {
                 if (!tags.contains(report.tag())) {
                     continue;
                 }
-                Duration age = Duration.between(report.endedAt(), now);
-                long endedNanos = age.isNegative() ? nowNanos : nowNanos - age.toNanos();
-                ledger.record(report.tag(), report.outcome(), endedNanos);
+                ledger.record(report.tag(), report.outcome(), nowNanos);
                 calls.merge(report.tag(), CallStatistics.first(report.outcome(), report.latencyNanos(),
                         report.endedAt()), (old, one) -> old.plus(report.outcome(), report.latencyNanos(),
                         report.endedAt()));
@@ -128,16 +127,20 @@ public final class VerdictKeeper {
 
     /**
      * Applies a reloaded configuration on the writer thread: the set of outbounds, the availability settings, and the
-     * passive policy (a different policy starts every outbound's passive state over at UNKNOWN; call statistics stay).
+     * passive policy. New parameters of the same policy keep every outbound's passive state (the new parameters apply
+     * from the next call or reactivation check); a different policy starts every passive state over at UNKNOWN. Call
+     * statistics stay either way.
      */
     public void apply(ObservatoryConfig config) {
         scheduler.execute(() -> {
             tags = tagsOf(config);
             availability = config.availability();
-            if (!config.passive().policy().equals(ledger.policy())) {
-                log.info("passive policy changed to {}: passive states start over at unknown",
-                        config.passive().policy());
-                ledger = PassiveLedger.of(config.passive().policy());
+            PassivePolicy<?> policy = config.passive().policy();
+            if (!policy.equals(ledger.policy())) {
+                boolean sameKind = policy.getClass() == ledger.policy().getClass();
+                log.info("passive policy {} {}", policy.name(), sameKind ? "has new parameters: passive states kept"
+                        : "replaces " + ledger.policy().name() + ": passive states start over at unknown");
+                ledger = ledger.withPolicy(policy);
             }
             refresh();
         });

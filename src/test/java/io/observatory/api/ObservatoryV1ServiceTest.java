@@ -247,7 +247,6 @@ class ObservatoryV1ServiceTest {
         String expected = " (expected: random, round-robin, least-ping, least-load)";
         return Stream.of(
                 Arguments.of("fastest", "strategy: \"fastest\"" + expected),
-                Arguments.of("", "strategy: \"\"" + expected),
                 Arguments.of("leastPing", "strategy: \"leastPing\"" + expected),
                 Arguments.of("Random", "strategy: \"Random\"" + expected));
     }
@@ -259,6 +258,24 @@ class ObservatoryV1ServiceTest {
 
         assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
         assertThat(status.getDescription()).isEqualTo(description);
+    }
+
+    @Test
+    void pickWhenStrategyEmptyThenRandomAsInXray() {
+        random.next(1);
+
+        PickResponse response = ok(service::pick, pick("", "a_", "b_"));
+
+        assertThat(response.getTag()).isEqualTo("b_up");
+    }
+
+    @Test
+    void pickWhenFallbackTagHasControlCharactersThenInvalidArgument() {
+        Status status = failure(service::pick, pick("random", "a_").toBuilder().setFallbackTag("x\n").build());
+
+        assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+        assertThat(status.getDescription()).isEqualTo("fallback_tag: \"x\\n\" (expected: empty or an outbound tag of"
+                + " at most 256 bytes without control characters)");
     }
 
     @Test
@@ -331,7 +348,11 @@ class ObservatoryV1ServiceTest {
                         "transport_failure: 9 (expected: TRANSPORT_FAILURE_UNSPECIFIED, TRANSPORT_FAILURE_CONNECT, "
                                 + "TRANSPORT_FAILURE_TIMEOUT or TRANSPORT_FAILURE_RESET)"),
                 Arguments.of(outcome("a_up", Outcome.OUTCOME_SUCCESS).setLatencyNanos(-1),
-                        "latency_nanos: -1 (expected: >= 0)"),
+                        "latency_nanos: -1 (expected: 0-86400000000000, 24 hours)"),
+                Arguments.of(outcome("a_up", Outcome.OUTCOME_SUCCESS).setLatencyNanos(86_400_000_000_001L),
+                        "latency_nanos: 86400000000001 (expected: 0-86400000000000, 24 hours)"),
+                Arguments.of(outcome("a\u0000up", Outcome.OUTCOME_SUCCESS),
+                        "tag: \"a\\u0000up\" (expected: a configured outbound tag, without control characters)"),
                 Arguments.of(outcome("a_up", Outcome.OUTCOME_SUCCESS)
                                 .setTime(at(NOW.minus(Duration.ofMinutes(5)).minusNanos(1))),
                         "time: 2026-11-29T11:54:59.999999999Z (expected: at most 5 minutes before the server's "

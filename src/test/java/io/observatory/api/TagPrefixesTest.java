@@ -23,6 +23,10 @@ class TagPrefixesTest {
                         "selector: 257 tag prefixes (expected: 1-256)"),
                 Arguments.of("tag_prefixes", Collections.nCopies(257, "a"), false,
                         "tag_prefixes: 257 tag prefixes (expected: at most 256)"),
+                Arguments.of("selector", List.of("a", "b\u0000\u001b[31m"), true,
+                        "selector[1]: \"b\\u0000\\u001b[31m\" (expected: a tag prefix without control characters)"),
+                Arguments.of("tag_prefixes", List.of("a\n"), false,
+                        "tag_prefixes[0]: \"a\\n\" (expected: a tag prefix without control characters)"),
                 Arguments.of("selector", List.of("a", "b", "c", ""), true,
                         "selector[3]: \"\" (expected: a non-empty tag prefix)"),
                 Arguments.of("tag_prefixes", List.of(""), false,
@@ -68,15 +72,15 @@ class TagPrefixesTest {
     }
 
     @Test
-    void quoteWhenValueIsLongThenCutAfter256Characters() {
-        assertThat(TagPrefixes.quote("x".repeat(1000))).isEqualTo("\"" + "x".repeat(256) + "\"… (1000 characters)");
-        assertThat(TagPrefixes.quote("x".repeat(256))).isEqualTo("\"" + "x".repeat(256) + "\"");
+    void quoteWhenValueIsLongThenCutAfter64Characters() {
+        assertThat(TagPrefixes.quote("x".repeat(1000))).isEqualTo("\"" + "x".repeat(64) + "\"… (1000 characters)");
+        assertThat(TagPrefixes.quote("x".repeat(64))).isEqualTo("\"" + "x".repeat(64) + "\"");
     }
 
     @Test
     void quoteWhenCutFallsInsideSurrogatePairThenKeepsPairWhole() {
-        String value = "x".repeat(255) + "\uD83D\uDE00" + "tail";
+        String value = "x".repeat(63) + "\uD83D\uDE00" + "tail";
 
-        assertThat(TagPrefixes.quote(value)).isEqualTo("\"" + "x".repeat(255) + "\"… (261 characters)");
+        assertThat(TagPrefixes.quote(value)).isEqualTo("\"" + "x".repeat(63) + "\"… (69 characters)");
     }
 }

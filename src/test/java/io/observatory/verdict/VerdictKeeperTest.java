@@ -174,19 +174,38 @@ class VerdictKeeperTest {
     }
 
     @Test
-    void reportWhenCallEndedEarlierThenCountedAtItsTime() {
+    void reportWhenCallEndedEarlierThenJudgedOnArrivalAndUnhealthyForTheWholeReactivationPeriod() {
         VerdictKeeper keeper = keeper(config(CEILING_2, AvailabilitySettings.DEFAULT, "a"));
         scheduler.advance(Duration.ofSeconds(100));
-        Instant tenSecondsAgo = scheduler.clock().instant().minusSeconds(10);
-        keeper.report(List.of(new PassiveReport("a", CallOutcome.TRANSPORT_FAILURE, 5, tenSecondsAgo),
-                new PassiveReport("a", CallOutcome.TRANSPORT_FAILURE, 5, tenSecondsAgo)));
+        Instant twoMinutesAgo = scheduler.clock().instant().minusSeconds(120);
+        keeper.report(List.of(new PassiveReport("a", CallOutcome.TRANSPORT_FAILURE, 5, twoMinutesAgo),
+                new PassiveReport("a", CallOutcome.TRANSPORT_FAILURE, 5, twoMinutesAgo)));
         scheduler.runDue();
-        assertThat(keeper.board().get("a").orElseThrow().passive().state()).isEqualTo(HealthState.UNHEALTHY);
 
-        scheduler.advance(Duration.ofSeconds(20));
+        OutboundHealth unhealthy = keeper.board().get("a").orElseThrow();
+        scheduler.advance(Duration.ofSeconds(30).minusNanos(1));
+        HealthState justBeforeReactivation = keeper.board().get("a").orElseThrow().passive().state();
 
+        assertThat(unhealthy.passive().state()).isEqualTo(HealthState.UNHEALTHY);
+        assertThat(unhealthy.passive().calls().lastCall()).as("statistics keep the call's own time")
+                .isEqualTo(twoMinutesAgo);
+        assertThat(justBeforeReactivation).isEqualTo(HealthState.UNHEALTHY);
+    }
+
+    @Test
+    void applyWhenOnlyPassiveParametersChangeThenPassiveStatesKept() {
+        VerdictKeeper keeper = keeper(config(CEILING_2, AvailabilitySettings.DEFAULT, "a"));
+        report(keeper, "a", CallOutcome.TRANSPORT_FAILURE, 2);
+
+        keeper.apply(config(new ConsecutiveFailuresPolicy(2, Duration.ofMinutes(2)), AvailabilitySettings.DEFAULT,
+                "a"));
+        scheduler.runDue();
+        HealthState afterReload = keeper.board().get("a").orElseThrow().passive().state();
+        scheduler.advance(Duration.ofMinutes(2));
+
+        assertThat(afterReload).isEqualTo(HealthState.UNHEALTHY);
         assertThat(keeper.board().get("a").orElseThrow().passive().state())
-                .as("reactivated 30 s after the calls ended, not after the report").isEqualTo(HealthState.UNKNOWN);
+                .as("the new reactivation period applies").isEqualTo(HealthState.UNKNOWN);
     }
 
     @Test
