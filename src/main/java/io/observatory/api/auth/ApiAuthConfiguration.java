@@ -27,12 +27,15 @@ public class ApiAuthConfiguration {
     ApiAuthInterceptor apiAuthInterceptor(ObservatoryConfig config, Ticker ticker, Environment environment,
             ObserverRuntime runtime) {
         boolean certificatesVerified = environment.getProperty(SSL_SECURE_PROPERTY, Boolean.class, true);
-        if (!certificatesVerified) {
+        boolean certificatesAsked = environment.getProperty("spring.grpc.server.ssl.bundle") != null
+                && environment.getProperty("spring.grpc.server.ssl.enabled", Boolean.class, true)
+                && !"none".equalsIgnoreCase(environment.getProperty("spring.grpc.server.ssl.client-auth", "none"));
+        if (certificatesAsked && !certificatesVerified) {
             log.warn("{}=false: client certificates are not verified, so they do not authorize v1 API calls;"
                     + " only the bearer token does", SSL_SECURE_PROPERTY);
         }
         ApiAuthInterceptor interceptor = new ApiAuthInterceptor(config.apiAuth(),
-                settings -> ApiToken.of(settings, System::getenv, ticker), certificatesVerified);
+                settings -> ApiToken.of(settings, System::getenv, ticker), certificatesAsked && certificatesVerified);
         log.info("{}", interceptor.describe());
         runtime.addListener(next -> interceptor.reconfigure(next.apiAuth()));
         return interceptor;

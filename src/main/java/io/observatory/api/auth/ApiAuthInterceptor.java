@@ -10,6 +10,7 @@ import io.grpc.Status;
 import io.observatory.api.v1.ObservatoryServiceGrpc;
 import io.observatory.config.ApiAuthSettings;
 import java.security.cert.Certificate;
+import java.util.Iterator;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
@@ -46,6 +47,7 @@ public final class ApiAuthInterceptor implements ServerInterceptor {
 
     static final String MISSING = "missing bearer token or client certificate";
     static final String INVALID = "invalid bearer token";
+    static final String SEVERAL = "more than one authorization metadata entry (expected: exactly one)";
     static final String NOT_BEARER = "authorization metadata is not a bearer token (expected: Bearer <token>)";
     static final String NOTHING_CONFIGURED = "no API token is configured and the call has no client certificate:"
             + " the operator configures observatory.api.auth.token-file or observatory.api.auth.token-env, or mTLS"
@@ -62,8 +64,9 @@ public final class ApiAuthInterceptor implements ServerInterceptor {
     /**
      * @param settings                the settings at startup
      * @param tokens                  makes the token {@code settings} name (see {@link ApiToken#of})
-     * @param trustClientCertificates whether the server's TLS verifies client certificates
-     *                                ({@code spring.grpc.server.ssl.secure}, default true); when false a client
+     * @param trustClientCertificates whether the server's TLS asks for client certificates and verifies them
+     *                                ({@code spring.grpc.server.ssl.client-auth} not {@code none} and
+     *                                {@code spring.grpc.server.ssl.secure}, default true); when false a client
      *                                certificate is not a credential, only a bearer token is
      * @throws IllegalStateException if the configured token cannot be read
      */
@@ -80,11 +83,13 @@ public final class ApiAuthInterceptor implements ServerInterceptor {
         String credentials = current.token().configured()
                 ? "the bearer token from the " + current.token().source()
                         + (trustClientCertificates ? " or a verified client certificate" : "")
-                : trustClientCertificates ? "a verified client certificate (no API token is configured)"
-                        : "credentials that cannot be given (no API token is configured and client certificates are"
-                                + " not verified): writes are refused";
-        return "v1 API writes need " + credentials + "; reads "
-                + (current.settings().requireForReads() ? "need the same" : "are open");
+                : trustClientCertificates ? "a verified client certificate (no API token is configured)" : null;
+        String reads = "; reads " + (current.settings().requireForReads() ? "need the same" : "are open");
+        if (credentials == null) {
+            return "v1 API writes are refused: neither an API token (observatory.api.auth.token-file or token-env) nor"
+                    + " mTLS client authentication (spring.grpc.server.ssl.client-auth) is configured" + reads;
+        }
+        return "v1 API writes need " + credentials + reads;
     }
 
     /**
@@ -131,9 +136,14 @@ public final class ApiAuthInterceptor implements ServerInterceptor {
         if (trustClientCertificates && hasPeerCertificate(call.getAttributes().get(Grpc.TRANSPORT_ATTR_SSL_SESSION))) {
             return null;
         }
-        String authorization = headers.get(AUTHORIZATION);
-        if (authorization == null) {
+        Iterable<String> all = headers.getAll(AUTHORIZATION);
+        if (all == null) {
             return token.configured() ? MISSING : NOTHING_CONFIGURED;
+        }
+        Iterator<String> values = all.iterator();
+        String authorization = values.next();
+        if (values.hasNext()) {
+            return SEVERAL;
         }
         if (!authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
             return NOT_BEARER;

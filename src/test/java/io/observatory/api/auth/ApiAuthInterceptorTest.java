@@ -28,6 +28,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -384,6 +385,27 @@ class ApiAuthInterceptorTest {
         assertThat(interceptor(settings(none(), none(), true)).describe())
                 .isEqualTo("v1 API writes need a verified client certificate (no API token is configured);"
                         + " reads need the same");
+    }
+
+    @Test
+    void writeWhenTwoAuthorizationEntriesThenRefusedWhicheverComesFirst() throws IOException {
+        serve(interceptor(settings(none(), Optional.of("OBSERVATORY_API_TOKEN"), false)));
+
+        Status goodFirst = V1Calls.callWithEntries(channel, "ReportOutcomes", List.of("Bearer " + TOKEN, "Bearer " + GUESS));
+        Status guessFirst = V1Calls.callWithEntries(channel, "ReportOutcomes", List.of("Bearer " + GUESS, "Bearer " + TOKEN));
+
+        assertThat(List.of(goodFirst, guessFirst)).allSatisfy(status -> {
+            assertThat(status.getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
+            assertThat(status.getDescription()).isEqualTo(ApiAuthInterceptor.SEVERAL);
+        });
+    }
+
+    @Test
+    void describeWhenNeitherTokenNorClientCertificatesThenSaysWritesAreRefusedAndWhatToConfigure() {
+        assertThat(new ApiAuthInterceptor(settings(none(), none(), false), tokens(), false).describe())
+                .isEqualTo("v1 API writes are refused: neither an API token (observatory.api.auth.token-file or"
+                        + " token-env) nor mTLS client authentication (spring.grpc.server.ssl.client-auth) is"
+                        + " configured; reads are open");
     }
 
     /** Xray's service with an empty answer. */

@@ -11,6 +11,7 @@ import io.observatory.api.v1.ObservatoryServiceGrpc;
 import io.observatory.api.v1.PickRequest;
 import io.observatory.api.v1.ReportOutcomesRequest;
 import io.observatory.api.v1.WatchObservationRequest;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** Calls one v1 method as a client would, with or without {@code authorization} metadata, and returns its status. */
@@ -25,10 +26,13 @@ final class V1Calls {
      * @return {@link Status#OK} when the call completed normally, else the status it failed with
      */
     static Status call(Channel channel, String method, String authorization) {
+        return callWithEntries(channel, method, authorization == null ? List.of() : List.of(authorization));
+    }
+
+    /** Like {@link #call(Channel, String, String)}, with one {@code authorization} entry per element. */
+    static Status callWithEntries(Channel channel, String method, List<String> authorizations) {
         Metadata headers = new Metadata();
-        if (authorization != null) {
-            headers.put(ApiAuthInterceptor.AUTHORIZATION, authorization);
-        }
+        authorizations.forEach(authorization -> headers.put(ApiAuthInterceptor.AUTHORIZATION, authorization));
         ObservatoryServiceGrpc.ObservatoryServiceBlockingStub stub = ObservatoryServiceGrpc.newBlockingStub(channel)
                 .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers))
                 .withDeadlineAfter(10, TimeUnit.SECONDS);
