@@ -22,7 +22,7 @@ public record HealthBoard(Map<String, OutboundHealth> outbounds, AvailabilitySet
     /** No outbound. */
     public static final HealthBoard EMPTY = new HealthBoard(Map.of(), AvailabilitySettings.DEFAULT);
 
-    /** Copies {@code outbounds} into a sorted, unmodifiable map. */
+    /** Copies {@code outbounds} into a sorted, unmodifiable map (in linear time when it is already sorted by tag). */
     public HealthBoard {
         outbounds = Collections.unmodifiableMap(new TreeMap<>(outbounds));
     }

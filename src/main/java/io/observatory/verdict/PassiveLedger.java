@@ -7,6 +7,7 @@ import io.observatory.health.HealthState;
 import io.observatory.health.PassivePolicy;
 import io.observatory.health.TransportFailureRatePolicy;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -60,9 +61,21 @@ final class PassiveLedger<S extends PassivePolicy.PassiveState> {
         states.put(tag, policy.next(states.getOrDefault(tag, policy.initial()), outcome, nanos));
     }
 
-    /** Moves every outbound's state to {@code nanos}: reactivation and window expiry. */
-    void advance(long nanos) {
-        states.replaceAll((tag, state) -> policy.advance(state, nanos));
+    /**
+     * Moves every outbound's state to {@code nanos}: reactivation and window expiry.
+     *
+     * @return the outbounds whose state changed
+     */
+    Set<String> advance(long nanos) {
+        Set<String> changed = new HashSet<>();
+        states.replaceAll((tag, state) -> {
+            S next = policy.advance(state, nanos);
+            if (next != state) {
+                changed.add(tag);
+            }
+            return next;
+        });
+        return changed;
     }
 
     /** Forgets outbounds not in {@code tags}. */

@@ -14,12 +14,15 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -52,6 +55,8 @@ public final class VerdictKeeper {
     private PassiveLedger<?> ledger;
     private AvailabilitySettings availability;
     private final Map<String, CallStatistics> calls = new HashMap<>();
+    // Outbounds whose passive state or call statistics changed since the last refresh; the others keep their entry.
+    private final Set<String> passiveTouched = new HashSet<>();
     private ObserverScheduler.Cancellable reactivation = () -> { };
     private long scheduledReactivationNanos = Long.MAX_VALUE;
 
@@ -117,6 +122,7 @@ public final class VerdictKeeper {
                     continue;
                 }
                 ledger.record(report.tag(), report.outcome(), nowNanos);
+                passiveTouched.add(report.tag());
                 calls.merge(report.tag(), CallStatistics.first(report.outcome(), report.latencyNanos(),
                         report.endedAt()), (old, one) -> old.plus(report.outcome(), report.latencyNanos(),
                         report.endedAt()));
@@ -141,6 +147,7 @@ public final class VerdictKeeper {
                 log.info("passive policy {} {}", policy.name(), sameKind ? "has new parameters: passive states kept"
                         : "replaces " + ledger.policy().name() + ": passive states start over at unknown");
                 ledger = ledger.withPolicy(policy);
+                passiveTouched.addAll(tags);
             }
             refresh();
         });
@@ -156,17 +163,22 @@ public final class VerdictKeeper {
         refreshQueued.set(false);
         long nowNanos = scheduler.nanoTime();
         Instant now = clock.instant();
-        ledger.advance(nowNanos);
+        passiveTouched.addAll(ledger.advance(nowNanos));
         ledger.retain(tags);
         calls.keySet().retainAll(tags);
         Map<String, OutboundStatus> statuses = new HashMap<>();
         store.current().statuses().forEach(status -> statuses.put(status.tag(), status));
         HealthBoard previous = board.get();
-        Map<String, OutboundHealth> next = new HashMap<>();
+        TreeMap<String, OutboundHealth> next = new TreeMap<>();
         List<VerdictEvent> events = new ArrayList<>();
         for (String tag : tags) {
             OutboundHealth before = previous.outbounds().get(tag);
-            OutboundHealth health = judge(tag, statuses.get(tag), before, now);
+            OutboundStatus status = statuses.get(tag);
+            if (before != null && !passiveTouched.contains(tag) && Objects.equals(status, before.probe())) {
+                next.put(tag, before);
+                continue;
+            }
+            OutboundHealth health = judge(tag, status, before, now);
             next.put(tag, health);
             if (before == null) {
                 events.add(new VerdictEvent.Changed(health, null, null, null));
@@ -181,6 +193,7 @@ public final class VerdictKeeper {
                 events.add(new VerdictEvent.Removed(tag, now));
             }
         }
+        passiveTouched.clear();
         events.sort((a, b) -> a.tag().compareTo(b.tag()));
         HealthBoard published = new HealthBoard(next, availability);
         board.set(published);

@@ -28,14 +28,16 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * Benchmark harness of the v1 API on the running service with 1,000 configured outbounds (no observer: statuses are
+ * Benchmark harness of the v1 API on the running service with 1,000 configured outbounds (or
+ * {@code benchmark.outbounds}) (no observer: statuses are
  * published on the observer's writer thread by the harness, as an observer would). Prints the latency of Watch events
  * from the transition to the client over 100 transitions, and of GetObservation at 1,000 outbounds. Asserts only what
  * the client sees (every transition arrives, in order, with the right verdict), never a speed.
  */
 class V1ApiBenchmarkIT extends RunningServiceTest {
 
-    private static final int OUTBOUNDS = 1_000;
+    /** Configured outbounds; {@code -Dbenchmark.outbounds=10000} for the design's target size. */
+    private static final int OUTBOUNDS = Integer.getInteger("benchmark.outbounds", 1_000);
     private static final int TRANSITIONS = 100;
     private static final int CALLS = 500;
 
