@@ -7,28 +7,43 @@ import io.observatory.verdict.VerdictKeeper;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.stereotype.Component;
 
 /**
  * The open {@code WatchObservation} streams. Each stream starts from the board on the verdict writer thread and then
- * hears every publication, buffered per stream (see {@link WatchStream}); on shutdown (the context closing, before the
- * gRPC server stops) every stream receives a final {@code ServingEnded} event and is completed.
+ * hears every publication, buffered per stream (see {@link WatchStream}); messages are built and sent by two
+ * {@code watch-delivery} threads shared by all streams. On shutdown (the context closing, before the gRPC server
+ * stops) every stream receives a final {@code ServingEnded} event and is completed.
  */
 @Component
-public class ObservationWatchers implements ApplicationListener<ContextClosedEvent> {
+public class ObservationWatchers implements ApplicationListener<ContextClosedEvent>, DisposableBean {
 
     /** Events one stream may have queued before it is resynchronised with a snapshot. */
     static final int BUFFERED_EVENTS = 1_024;
 
+    /** Threads that build and send watch messages, shared by all streams. */
+    static final int DELIVERY_THREADS = 2;
+
     private final VerdictKeeper verdicts;
+    private final ExecutorService delivery;
     private final Set<WatchStream> streams = ConcurrentHashMap.newKeySet();
     // volatile: set by the thread closing the context, read by gRPC threads opening streams.
     private volatile boolean shuttingDown;
 
     ObservationWatchers(VerdictKeeper verdicts) {
         this.verdicts = verdicts;
+        AtomicInteger threads = new AtomicInteger();
+        this.delivery = Executors.newFixedThreadPool(DELIVERY_THREADS, runnable -> {
+            Thread thread = new Thread(runnable, "watch-delivery-" + threads.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
     }
 
     /**
@@ -41,7 +56,7 @@ public class ObservationWatchers implements ApplicationListener<ContextClosedEve
     public void watch(List<String> tagPrefixes, StreamObserver<WatchObservationResponse> responses) {
         ServerCallStreamObserver<WatchObservationResponse> call =
                 (ServerCallStreamObserver<WatchObservationResponse>) responses;
-        WatchStream stream = new WatchStream(call, tagPrefixes, BUFFERED_EVENTS);
+        WatchStream stream = new WatchStream(call, tagPrefixes, BUFFERED_EVENTS, delivery);
         if (shuttingDown) {
             stream.end();
             return;
@@ -67,5 +82,11 @@ public class ObservationWatchers implements ApplicationListener<ContextClosedEve
             stream.end();
         }
         streams.clear();
+    }
+
+    /** Stops the delivery threads; streams were ended when the context closed. */
+    @Override
+    public void destroy() {
+        delivery.shutdownNow();
     }
 }

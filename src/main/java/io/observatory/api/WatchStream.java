@@ -13,33 +13,47 @@ import io.observatory.verdict.OutboundHealth;
 import io.observatory.verdict.VerdictEvent;
 import java.util.ArrayDeque;
 import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 /**
  * One {@code WatchObservation} stream: a bounded queue between the verdict writer thread, which must never wait for
  * a client, and the client's flow control. Events are queued as they are published and sent while the call is ready
  * (gRPC's outbound flow control). When a slow client lets more than the buffer's capacity pile up, the queue is
  * replaced by one full snapshot of the board that overflowed it ({@code resync = true}), so the client's view is
- * repaired rather than silently missing a transition; later events queue after that snapshot.
+ * repaired rather than silently missing a transition; later events queue after that snapshot. Messages are built and
+ * sent on the delivery executor (or gRPC's on-ready thread), never on the writer thread, so many streams cost the
+ * writer only their queueing.
  */
 final class WatchStream {
 
     private final ServerCallStreamObserver<WatchObservationResponse> call;
     private final List<String> tagPrefixes;
     private final int capacity;
-    // Guarded by this: offered on the writer thread, drained on the writer thread or gRPC's onReady thread.
-    private final ArrayDeque<WatchObservationResponse> queue = new ArrayDeque<>();
+    private final Executor delivery;
+    // Guarded by this: offered on the writer thread, drained on the delivery executor or gRPC's onReady thread.
+    private final ArrayDeque<Supplier<WatchObservationResponse>> queue = new ArrayDeque<>();
     private boolean ended;
+    // Set when a drain is queued on the delivery executor, so bursts of offers queue one drain.
+    private final AtomicBoolean drainQueued = new AtomicBoolean();
 
-    WatchStream(ServerCallStreamObserver<WatchObservationResponse> call, List<String> tagPrefixes, int capacity) {
+    /**
+     * @param delivery where queued messages are built and sent; its tasks for one stream may run concurrently with
+     *     gRPC's on-ready callbacks, which this class serialises
+     */
+    WatchStream(ServerCallStreamObserver<WatchObservationResponse> call, List<String> tagPrefixes, int capacity,
+            Executor delivery) {
         this.call = call;
         this.tagPrefixes = List.copyOf(tagPrefixes);
         this.capacity = capacity;
+        this.delivery = delivery;
     }
 
     /** Queues the first message, the full observation. Writer thread. */
     synchronized void start(HealthBoard board) {
-        queue.add(snapshot(board, false));
-        drain();
+        queue.add(() -> snapshot(board, false));
+        queueDrain();
     }
 
     /** Queues the update's events for this stream's outbounds, or a resync snapshot on overflow. Writer thread. */
@@ -53,17 +67,27 @@ final class WatchStream {
         }
         if (queue.size() + events.size() > capacity) {
             queue.clear();
-            queue.add(snapshot(update.board(), true));
+            HealthBoard board = update.board();
+            queue.add(() -> snapshot(board, true));
         } else {
-            events.forEach(event -> queue.add(message(event)));
+            events.forEach(event -> queue.add(() -> message(event)));
         }
-        drain();
+        queueDrain();
     }
 
-    /** Sends queued messages while the call is ready. */
+    private void queueDrain() {
+        if (drainQueued.compareAndSet(false, true)) {
+            delivery.execute(() -> {
+                drainQueued.set(false);
+                drain();
+            });
+        }
+    }
+
+    /** Builds and sends queued messages while the call is ready. */
     synchronized void drain() {
         while (!ended && !queue.isEmpty() && call.isReady()) {
-            call.onNext(queue.poll());
+            call.onNext(queue.poll().get());
         }
     }
 

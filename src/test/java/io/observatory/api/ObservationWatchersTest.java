@@ -74,6 +74,7 @@ class ObservationWatchersTest {
     void stop() throws InterruptedException {
         channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
         server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        watchers.destroy();
         scheduler.close();
     }
 
