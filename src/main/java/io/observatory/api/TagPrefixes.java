@@ -1,8 +1,8 @@
 package io.observatory.api;
 
-import io.observatory.config.QuotedText;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.observatory.config.QuotedText;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 

@@ -1,8 +1,5 @@
 package io.observatory.api;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
@@ -25,6 +22,7 @@ import io.observatory.observer.ExecutorObserverScheduler;
 import io.observatory.status.Observation;
 import io.observatory.status.ObservationStore;
 import io.observatory.status.OutboundStatus;
+import io.observatory.testing.RecordingObserver;
 import io.observatory.verdict.VerdictKeeper;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -38,6 +36,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.context.support.GenericApplicationContext;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** Watch streams over a real loopback gRPC server, fed by a real verdict keeper on its own writer thread. */
 class ObservationWatchersTest {
@@ -94,13 +94,10 @@ class ObservationWatchersTest {
     }
 
     /** Receives a stream, requesting {@code initial} messages and more only when the test asks. */
-    private static final class Client implements ClientResponseObserver<WatchObservationRequest,
-            WatchObservationResponse> {
-        final List<WatchObservationResponse> received = new CopyOnWriteArrayList<>();
+    private static final class Client extends RecordingObserver<WatchObservationResponse>
+            implements ClientResponseObserver<WatchObservationRequest, WatchObservationResponse> {
         final int initial;
         volatile ClientCallStreamObserver<WatchObservationRequest> call;
-        volatile boolean completed;
-        volatile Throwable error;
 
         Client(int initial) {
             this.initial = initial;
@@ -110,21 +107,6 @@ class ObservationWatchersTest {
         public void beforeStart(ClientCallStreamObserver<WatchObservationRequest> requestStream) {
             call = requestStream;
             requestStream.disableAutoRequestWithInitial(initial);
-        }
-
-        @Override
-        public void onNext(WatchObservationResponse value) {
-            received.add(value);
-        }
-
-        @Override
-        public void onError(Throwable t) {
-            error = t;
-        }
-
-        @Override
-        public void onCompleted() {
-            completed = true;
         }
     }
 
@@ -139,27 +121,27 @@ class ObservationWatchersTest {
     void watchWhenOpenedThenSnapshotFirstAndThenOneEventPerTransitionWithReason() throws IOException {
         start(3);
         Client client = watch(Integer.MAX_VALUE);
-        await().until(() -> client.received.size() == 1);
+        await().until(() -> client.values().size() == 1);
 
         store.publish(new Observation(List.of(status(tag(1), HealthState.HEALTHY))));
-        await().until(() -> client.received.size() == 2);
+        await().until(() -> client.values().size() == 2);
         store.publish(new Observation(List.of(status(tag(1), HealthState.HEALTHY), status(tag(2), HealthState.UNKNOWN))));
         store.publish(new Observation(List.of(status(tag(1), HealthState.UNHEALTHY), status(tag(2), HealthState.UNKNOWN))));
-        await().until(() -> client.received.size() == 3);
+        await().until(() -> client.values().size() == 3);
 
-        WatchObservationResponse first = client.received.get(0);
+        WatchObservationResponse first = client.values().get(0);
         assertThat(first.getSnapshot().getResync()).isFalse();
         assertThat(first.getSnapshot().getOutboundsList()).extracting(o -> o.getTag())
                 .containsExactly(tag(0), tag(1), tag(2));
         assertThat(first.getSnapshot().getOutbounds(0).getVerdict())
                 .isEqualTo(io.observatory.api.v1.HealthState.HEALTH_STATE_UNKNOWN);
-        assertThat(client.received.get(1).getChanged().getOutbound().getVerdict())
+        assertThat(client.values().get(1).getChanged().getOutbound().getVerdict())
                 .isEqualTo(io.observatory.api.v1.HealthState.HEALTH_STATE_HEALTHY);
-        assertThat(client.received.get(1).getChanged().getReason())
+        assertThat(client.values().get(1).getChanged().getReason())
                 .isEqualTo("active unknown -> healthy: probe succeeded");
-        assertThat(client.received.get(2).getChanged().getPreviousVerdict())
+        assertThat(client.values().get(2).getChanged().getPreviousVerdict())
                 .isEqualTo(io.observatory.api.v1.HealthState.HEALTH_STATE_HEALTHY);
-        assertThat(client.received.get(2).getChanged().getReason())
+        assertThat(client.values().get(2).getChanged().getReason())
                 .isEqualTo("active healthy -> unhealthy: probe failed: refused");
     }
 
@@ -167,14 +149,14 @@ class ObservationWatchersTest {
     void watchWhenPrefixesGivenThenOnlyMatchingOutboundsInSnapshotAndEvents() throws IOException {
         start(12);
         Client client = watch(Integer.MAX_VALUE, "proxy_001");
-        await().until(() -> client.received.size() == 1);
+        await().until(() -> client.values().size() == 1);
 
         publishAll(12, HealthState.HEALTHY);
-        await().until(() -> client.received.size() == 3);
+        await().until(() -> client.values().size() == 3);
 
-        assertThat(client.received.get(0).getSnapshot().getOutboundsList()).extracting(o -> o.getTag())
+        assertThat(client.values().get(0).getSnapshot().getOutboundsList()).extracting(o -> o.getTag())
                 .containsExactly(tag(10), tag(11));
-        assertThat(client.received.subList(1, 3)).extracting(r -> r.getChanged().getOutbound().getTag())
+        assertThat(client.values().subList(1, 3)).extracting(r -> r.getChanged().getOutbound().getTag())
                 .containsExactly(tag(10), tag(11));
     }
 
@@ -183,7 +165,7 @@ class ObservationWatchersTest {
         int outbounds = 800;
         start(outbounds);
         Client client = watch(1);
-        await().until(() -> client.received.size() == 1);
+        await().until(() -> client.values().size() == 1);
 
         publishAll(outbounds, HealthState.HEALTHY);
         await().until(() -> keeper.board().get(tag(0)).orElseThrow().verdict() == HealthState.HEALTHY);
@@ -191,13 +173,13 @@ class ObservationWatchersTest {
         await().until(() -> keeper.board().get(tag(0)).orElseThrow().verdict() == HealthState.UNHEALTHY);
         client.call.request(Integer.MAX_VALUE);
 
-        await().until(() -> client.received.stream().anyMatch(r -> r.getSnapshot().getResync()));
-        WatchObservationResponse resync = client.received.stream().filter(r -> r.getSnapshot().getResync())
+        await().until(() -> client.values().stream().anyMatch(r -> r.getSnapshot().getResync()));
+        WatchObservationResponse resync = client.values().stream().filter(r -> r.getSnapshot().getResync())
                 .findFirst().orElseThrow();
         assertThat(resync.getSnapshot().getOutboundsCount()).isEqualTo(outbounds);
         assertThat(resync.getSnapshot().getOutboundsList()).allMatch(
                 o -> o.getVerdict() == io.observatory.api.v1.HealthState.HEALTH_STATE_UNHEALTHY);
-        assertThat(client.received.size()).as("far fewer messages than the 1,600 events").isLessThan(1_000);
+        assertThat(client.values().size()).as("far fewer messages than the 1,600 events").isLessThan(1_000);
     }
 
     @Test
@@ -205,13 +187,13 @@ class ObservationWatchersTest {
         start(1);
         Client first = watch(Integer.MAX_VALUE);
         Client second = watch(Integer.MAX_VALUE, "none");
-        await().until(() -> first.received.size() == 1 && second.received.size() == 1);
+        await().until(() -> first.values().size() == 1 && second.values().size() == 1);
 
         watchers.onApplicationEvent(new ContextClosedEvent(new GenericApplicationContext()));
 
-        await().until(() -> first.completed && second.completed);
-        assertThat(first.received.get(1).hasServingEnded()).isTrue();
-        assertThat(second.received.get(1).getServingEnded().getReason()).isEqualTo("observatory is shutting down");
+        await().until(() -> first.completed() && second.completed());
+        assertThat(first.values().get(1).hasServingEnded()).isTrue();
+        assertThat(second.values().get(1).getServingEnded().getReason()).isEqualTo("observatory is shutting down");
         assertThat(watchers.openStreams()).isZero();
     }
 
@@ -219,7 +201,7 @@ class ObservationWatchersTest {
     void cancelWhenClientCancelsThenStreamForgotten() throws IOException {
         start(1);
         Client client = watch(Integer.MAX_VALUE);
-        await().until(() -> watchers.openStreams() == 1 && client.received.size() == 1);
+        await().until(() -> watchers.openStreams() == 1 && client.values().size() == 1);
 
         client.call.cancel("done", null);
 

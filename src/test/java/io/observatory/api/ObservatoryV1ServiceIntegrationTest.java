@@ -1,27 +1,16 @@
 package io.observatory.api;
 
-import java.nio.file.Path;
-import java.nio.file.Files;
-import java.io.IOException;
-import io.grpc.stub.MetadataUtils;
 import io.grpc.Metadata;
-import java.util.concurrent.CopyOnWriteArrayList;
-import io.observatory.api.v1.WatchObservationResponse;
-import io.observatory.api.v1.WatchObservationRequest;
-import io.observatory.api.v1.OutboundChanged;
-import io.grpc.stub.StreamObserver;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
-import static org.awaitility.Awaitility.await;
-
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.grpc.stub.MetadataUtils;
 import io.observatory.api.v1.CallOutcome;
 import io.observatory.api.v1.GetObservationRequest;
 import io.observatory.api.v1.HealthState;
 import io.observatory.api.v1.ListAvailableRequest;
 import io.observatory.api.v1.ListAvailableResponse;
 import io.observatory.api.v1.ObservatoryServiceGrpc;
+import io.observatory.api.v1.OutboundChanged;
 import io.observatory.api.v1.OutboundObservation;
 import io.observatory.api.v1.Outcome;
 import io.observatory.api.v1.PickRequest;
@@ -31,8 +20,14 @@ import io.observatory.api.v1.RejectedOutcome;
 import io.observatory.api.v1.ReportOutcomesRequest;
 import io.observatory.api.v1.ReportOutcomesResponse;
 import io.observatory.api.v1.TransportFailure;
+import io.observatory.api.v1.WatchObservationRequest;
+import io.observatory.api.v1.WatchObservationResponse;
 import io.observatory.testing.ClosedPort;
+import io.observatory.testing.RecordingObserver;
 import io.observatory.testing.TestTarget;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -46,6 +41,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The whole service on a real gRPC port, read and fed through a v1 client generated from {@code proto/}: the standard
@@ -239,22 +237,10 @@ class ObservatoryV1ServiceIntegrationTest extends RunningServiceTest {
     @Test
     void reportOutcomesWhenTenTransportFailuresThenPassiveUnhealthyAndNoLongerAvailable() {
         assertThat(observation("victim").getAlive()).isTrue();
-        List<WatchObservationResponse> watched = new CopyOnWriteArrayList<>();
+        RecordingObserver<WatchObservationResponse> watch = new RecordingObserver<>();
         ObservatoryServiceGrpc.newStub(channel).watchObservation(
-                WatchObservationRequest.newBuilder().addTagPrefixes("victim").build(), new StreamObserver<>() {
-                    @Override
-                    public void onNext(WatchObservationResponse value) {
-                        watched.add(value);
-                    }
-
-                    @Override
-                    public void onError(Throwable t) {
-                    }
-
-                    @Override
-                    public void onCompleted() {
-                    }
-                });
+                WatchObservationRequest.newBuilder().addTagPrefixes("victim").build(), watch);
+        List<WatchObservationResponse> watched = watch.values();
         await().atMost(PATIENCE).until(() -> !watched.isEmpty());
         ReportOutcomesRequest.Builder request = ReportOutcomesRequest.newBuilder();
         for (int i = 0; i < 10; i++) {

@@ -1,7 +1,5 @@
 package io.observatory.api;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import com.google.protobuf.Timestamp;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
@@ -30,6 +28,7 @@ import io.observatory.status.Observation;
 import io.observatory.status.ObservationStore;
 import io.observatory.status.OutboundStatus;
 import io.observatory.testing.FakeObserverScheduler;
+import io.observatory.testing.RecordingObserver;
 import io.observatory.verdict.OutboundHealth;
 import io.observatory.verdict.VerdictKeeper;
 import java.time.Clock;
@@ -51,6 +50,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The v1 handlers on a real {@link VerdictKeeper} driven by fake time: outbounds {@code a_up} and {@code b_up}
@@ -500,44 +500,22 @@ class ObservatoryV1ServiceTest {
 
     /** Calls a unary handler and returns its one response; fails the test on an error. */
     private static <Q, R> R ok(BiConsumer<Q, StreamObserver<R>> handler, Q request) {
-        Recorder<R> recorder = new Recorder<>();
+        RecordingObserver<R> recorder = new RecordingObserver<>();
         handler.accept(request, recorder);
-        assertThat(recorder.error).as("error").isNull();
-        assertThat(recorder.completed).as("completed").isTrue();
-        assertThat(recorder.values).hasSize(1);
-        return recorder.values.get(0);
+        assertThat(recorder.error()).as("error").isNull();
+        assertThat(recorder.completed()).as("completed").isTrue();
+        assertThat(recorder.values()).hasSize(1);
+        return recorder.values().get(0);
     }
 
     /** Calls a handler and returns the status it failed with; fails the test on a response. */
     private static <Q, R> Status failure(BiConsumer<Q, StreamObserver<R>> handler, Q request) {
-        Recorder<R> recorder = new Recorder<>();
+        RecordingObserver<R> recorder = new RecordingObserver<>();
         handler.accept(request, recorder);
-        assertThat(recorder.values).as("responses").isEmpty();
-        assertThat(recorder.completed).as("completed").isFalse();
-        assertThat(recorder.error).as("error").isNotNull();
-        return Status.fromThrowable(recorder.error);
-    }
-
-    /** What a handler sent. */
-    private static final class Recorder<T> implements StreamObserver<T> {
-        final List<T> values = new ArrayList<>();
-        Throwable error;
-        boolean completed;
-
-        @Override
-        public void onNext(T value) {
-            values.add(value);
-        }
-
-        @Override
-        public void onError(Throwable t) {
-            error = t;
-        }
-
-        @Override
-        public void onCompleted() {
-            completed = true;
-        }
+        assertThat(recorder.values()).as("responses").isEmpty();
+        assertThat(recorder.completed()).as("completed").isFalse();
+        assertThat(recorder.error()).as("error").isNotNull();
+        return Status.fromThrowable(recorder.error());
     }
 
     /** Answers {@link #nextInt(int)} from a script and records the bounds it was asked for. */

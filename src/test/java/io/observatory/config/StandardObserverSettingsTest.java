@@ -1,12 +1,11 @@
 package io.observatory.config;
 
 import io.observatory.health.ActiveCheck;
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 class StandardObserverSettingsTest {
 

@@ -1,10 +1,8 @@
 package io.observatory.management;
 
-import io.observatory.health.HealthState;
-import io.observatory.health.ActiveHealth;
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.observatory.health.ActiveHealth;
+import io.observatory.health.HealthState;
 import io.observatory.stats.HealthPingStats;
 import io.observatory.status.Observation;
 import io.observatory.status.ObservationStore;
@@ -18,6 +16,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 class ObservationGaugesTest {
 

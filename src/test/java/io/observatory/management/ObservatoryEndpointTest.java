@@ -1,10 +1,8 @@
 package io.observatory.management;
 
 import io.observatory.health.ActiveCheck;
-import io.observatory.health.HealthState;
 import io.observatory.health.ActiveHealth;
-import static org.assertj.core.api.Assertions.assertThat;
-
+import io.observatory.health.HealthState;
 import io.observatory.probe.ProbeError;
 import io.observatory.probe.ProbePhases;
 import io.observatory.probe.ProbeResult;
@@ -16,6 +14,7 @@ import io.observatory.status.StatusMapping;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 import tools.jackson.databind.json.JsonMapper;
 
 class ObservatoryEndpointTest {

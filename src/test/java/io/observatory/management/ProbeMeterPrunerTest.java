@@ -1,12 +1,10 @@
 package io.observatory.management;
 
-import io.observatory.health.HealthState;
-import io.observatory.health.ActiveHealth;
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.observatory.health.ActiveHealth;
+import io.observatory.health.HealthState;
 import io.observatory.probe.MeteredProber;
 import io.observatory.status.Observation;
 import io.observatory.status.ObservationStore;
@@ -17,6 +15,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 class ProbeMeterPrunerTest {
 

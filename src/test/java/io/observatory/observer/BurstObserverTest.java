@@ -1,32 +1,29 @@
 package io.observatory.observer;
 
-import io.observatory.testing.FakeObserverScheduler;
-import io.observatory.health.ExpectedStatus;
-import io.observatory.health.ActiveHealthPolicy;
-import io.observatory.health.HealthState;
-import io.observatory.health.ActiveHealth;
-import io.observatory.health.ActiveCheck;
-import java.util.OptionalDouble;
-import io.observatory.health.ActiveCheck;
-import java.util.OptionalDouble;
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.observatory.config.BurstObserverSettings;
 import io.observatory.config.Outbound;
 import io.observatory.config.PingConfig;
+import io.observatory.health.ActiveCheck;
+import io.observatory.health.ActiveHealth;
+import io.observatory.health.ActiveHealthPolicy;
+import io.observatory.health.ExpectedStatus;
+import io.observatory.health.HealthState;
 import io.observatory.stats.HealthPingStats;
 import io.observatory.status.ObservationStore;
 import io.observatory.status.OutboundStatus;
+import io.observatory.testing.FakeObserverScheduler;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalDouble;
 import java.util.SplittableRandom;
 import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import static org.assertj.core.api.Assertions.assertThat;
 
 @ExtendWith(OutputCaptureExtension.class)
 class BurstObserverTest {

@@ -1,11 +1,11 @@
 package io.observatory.observer;
 
-import io.observatory.testing.FakeObserverScheduler;
 import io.observatory.probe.ProbeError;
 import io.observatory.probe.ProbePhases;
 import io.observatory.probe.ProbeRequest;
 import io.observatory.probe.ProbeResult;
 import io.observatory.probe.Prober;
+import io.observatory.testing.FakeObserverScheduler;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,21 +1,20 @@
 package io.observatory.observer;
 
-import io.observatory.testing.FakeObserverScheduler;
-import io.observatory.health.ExpectedStatus;
-import io.observatory.health.ActiveHealthPolicy;
-import io.observatory.health.ActiveCheck;
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.observatory.config.Outbound;
 import io.observatory.config.StandardObserverSettings;
+import io.observatory.health.ActiveCheck;
+import io.observatory.health.ActiveHealthPolicy;
+import io.observatory.health.ExpectedStatus;
 import io.observatory.status.ObservationStore;
 import io.observatory.status.OutboundStatus;
+import io.observatory.testing.FakeObserverScheduler;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 class StandardObserverTest {
 

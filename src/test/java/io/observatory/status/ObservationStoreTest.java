@@ -1,14 +1,13 @@
 package io.observatory.status;
 
-import io.observatory.health.HealthState;
 import io.observatory.health.ActiveHealth;
-import static org.assertj.core.api.Assertions.assertThat;
-
+import io.observatory.health.HealthState;
 import io.observatory.status.ObservationStore.Publication;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 class ObservationStoreTest {
 
