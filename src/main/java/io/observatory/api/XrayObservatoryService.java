@@ -6,7 +6,6 @@ import io.observatory.api.xray.GetOutboundStatusResponse;
 import io.observatory.api.xray.HealthPingMeasurementResult;
 import io.observatory.api.xray.ObservationResult;
 import io.observatory.api.xray.ObservatoryServiceGrpc;
-import io.observatory.health.HealthState;
 import io.observatory.stats.HealthPingStats;
 import io.observatory.status.Observation;
 import io.observatory.status.ObservationStore;
@@ -50,7 +49,7 @@ class XrayObservatoryService extends ObservatoryServiceGrpc.ObservatoryServiceIm
         for (OutboundStatus status : observation.statuses()) {
             io.observatory.api.xray.OutboundStatus.Builder entry = io.observatory.api.xray.OutboundStatus.newBuilder()
                     .setOutboundTag(status.tag())
-                    .setAlive(status.alive() && !passivelyUnhealthy(board, status.tag()))
+                    .setAlive(board.xrayAlive(status))
                     .setDelay(status.delayMillis())
                     .setLastErrorReason(status.lastErrorReason())
                     .setLastSeenTime(status.lastSeenEpochSeconds())
@@ -61,10 +60,6 @@ class XrayObservatoryService extends ObservatoryServiceGrpc.ObservatoryServiceIm
             result.addStatus(entry);
         }
         return result.build();
-    }
-
-    private static boolean passivelyUnhealthy(HealthBoard board, String tag) {
-        return board.get(tag).map(health -> health.passive().state() == HealthState.UNHEALTHY).orElse(false);
     }
 
     private static HealthPingMeasurementResult toProto(HealthPingStats stats) {

@@ -7,20 +7,23 @@ import io.observatory.probe.ProbeResult;
 import io.observatory.stats.HealthPingStats;
 import io.observatory.status.Observation;
 import io.observatory.status.OutboundStatus;
+import io.observatory.verdict.HealthBoard;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
- * The JSON body of the {@code observatory} endpoint: Xray's {@code ObservationResult} with its field names and units,
- * and the last probe of each standard-observer outbound.
+ * The JSON body of the {@code observatory} endpoint: Xray's {@code ObservationResult} with its field names and units
+ * (and its {@code alive} rule, as the gRPC API applies it), each outbound's verdict, and the last probe of each
+ * standard-observer outbound.
  *
  * @param status one entry per observed outbound, sorted by tag
  */
 record ObservationView(List<Outbound> status) {
 
-    /** Maps a snapshot; the order is the snapshot's (by tag). */
-    static ObservationView of(Observation observation) {
-        return new ObservationView(observation.statuses().stream().map(Outbound::of).toList());
+    /** Maps a snapshot with the verdicts of {@code board}; the order is the snapshot's (by tag). */
+    static ObservationView of(Observation observation, HealthBoard board) {
+        return new ObservationView(observation.statuses().stream().map(status -> Outbound.of(status, board)).toList());
     }
 
     /**
@@ -35,6 +38,7 @@ record ObservationView(List<Outbound> status) {
      * @param lastTryTime unix seconds of the last attempt, 0 if none (always 0 for burst)
      * @param healthPing burst statistics, absent for the standard observer
      * @param lastProbe the last probe, absent for burst
+     * @param verdict the combined verdict: {@code healthy}, {@code unhealthy} or {@code unknown}
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     record Outbound(
@@ -45,13 +49,15 @@ record ObservationView(List<Outbound> status) {
             @JsonProperty("last_seen_time") long lastSeenTime,
             @JsonProperty("last_try_time") long lastTryTime,
             @JsonProperty("health_ping") HealthPing healthPing,
-            @JsonProperty("last_probe") LastProbe lastProbe) {
+            @JsonProperty("last_probe") LastProbe lastProbe,
+            @JsonProperty("verdict") String verdict) {
 
-        static Outbound of(OutboundStatus status) {
-            return new Outbound(status.tag(), status.alive(), status.delayMillis(), status.lastErrorReason(),
-                    status.lastSeenEpochSeconds(), status.lastTryEpochSeconds(),
+        static Outbound of(OutboundStatus status, HealthBoard board) {
+            return new Outbound(status.tag(), board.xrayAlive(status), status.delayMillis(),
+                    status.lastErrorReason(), status.lastSeenEpochSeconds(), status.lastTryEpochSeconds(),
                     status.healthPing() == null ? null : HealthPing.of(status.healthPing()),
-                    status.lastProbe() == null ? null : LastProbe.of(status.lastProbe()));
+                    status.lastProbe() == null ? null : LastProbe.of(status.lastProbe()),
+                    board.verdict(status.tag()).name().toLowerCase(Locale.ROOT));
         }
     }
 

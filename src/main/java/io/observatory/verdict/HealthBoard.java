@@ -2,7 +2,9 @@ package io.observatory.verdict;
 
 import io.observatory.config.AvailabilitySettings;
 import io.observatory.health.Availability;
+import io.observatory.health.HealthState;
 import io.observatory.health.OutboundVerdict;
+import io.observatory.status.OutboundStatus;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
@@ -35,6 +37,20 @@ public record HealthBoard(Map<String, OutboundHealth> outbounds, AvailabilitySet
     /** The outbound with this tag, if configured. */
     public Optional<OutboundHealth> get(String tag) {
         return Optional.ofNullable(outbounds.get(tag));
+    }
+
+    /**
+     * Xray's {@code alive} for an observer status: the observer's alive, and false while passive health says the
+     * outbound is unhealthy (without passive reports exactly the observer's alive).
+     */
+    public boolean xrayAlive(OutboundStatus status) {
+        return status.alive() && get(status.tag())
+                .map(outbound -> outbound.passive().state() != HealthState.UNHEALTHY).orElse(true);
+    }
+
+    /** The verdict of the outbound {@code tag}, UNKNOWN when it is not on the board. */
+    public HealthState verdict(String tag) {
+        return get(tag).map(OutboundHealth::verdict).orElse(HealthState.UNKNOWN);
     }
 
     /** The outbounds whose tag starts with one of {@code prefixes}, sorted by tag; all of them for no prefix. */

@@ -40,11 +40,11 @@ public record OutboundHealth(String tag, OutboundStatus probe, PassiveView passi
     }
 
     /**
-     * Whether the Xray API reports the outbound alive: the observer's alive, unless the verdict is UNHEALTHY
-     * (passive health). Without passive reports this is exactly the observer's alive.
+     * Whether the Xray API reports the outbound alive: the observer's alive, unless the passive state is UNHEALTHY.
+     * Without passive reports this is exactly the observer's alive; false while not probed.
      */
     public boolean alive() {
-        return probe != null && probe.alive() && verdict != HealthState.UNHEALTHY;
+        return probe != null && probe.alive() && passive.state() != HealthState.UNHEALTHY;
     }
 
     /** Whether any of the three states differs from {@code other}'s. */

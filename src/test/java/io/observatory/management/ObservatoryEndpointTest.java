@@ -1,5 +1,15 @@
 package io.observatory.management;
 
+import io.observatory.config.ApiAuthSettings;
+import io.observatory.config.AvailabilitySettings;
+import io.observatory.config.ObservatoryConfig;
+import io.observatory.config.Outbound;
+import io.observatory.config.PassiveSettings;
+import io.observatory.config.ProbeSettings;
+import io.observatory.testing.FakeObserverScheduler;
+import io.observatory.verdict.VerdictKeeper;
+import java.util.Map;
+import java.util.Optional;
 import io.observatory.health.ActiveCheck;
 import io.observatory.health.ActiveHealth;
 import io.observatory.health.HealthState;
@@ -22,8 +32,13 @@ class ObservatoryEndpointTest {
     private static final Instant SEEN = Instant.parse("2026-11-29T10:00:00Z");
     private static final Instant TRIED = Instant.parse("2026-11-29T10:00:30Z");
 
-    private final ObservationStore store = new ObservationStore();
-    private final ObservatoryEndpoint endpoint = new ObservatoryEndpoint(store);
+    private final FakeObserverScheduler scheduler = new FakeObserverScheduler();
+    private final ObservationStore store = new ObservationStore(scheduler);
+    private final ObservatoryEndpoint endpoint = new ObservatoryEndpoint(store, new VerdictKeeper(
+            new ObservatoryConfig(List.of(Outbound.direct("proxy_de"), Outbound.direct("burst_us")), Optional.empty(),
+                    Optional.empty(), new ProbeSettings(ProbeSettings.DEFAULT_MAX_CONCURRENT, null, Map.of()),
+                    PassiveSettings.DEFAULT, AvailabilitySettings.DEFAULT, ApiAuthSettings.DEFAULT),
+            scheduler, scheduler.clock(), store));
     private final JsonMapper json = JsonMapper.builder().build();
 
     @Test
@@ -40,13 +55,14 @@ class ObservatoryEndpointTest {
                         "outbound proxy_de (socks 10.0.0.5:1080): connection refused by 10.0.0.5:1080", null));
         OutboundStatus alive = new OutboundStatus("proxy_de", true, 8, "", SEEN, SEEN, null, null, new ActiveHealth(HealthState.HEALTHY, 1, 0), "");
         store.publish(new Observation(List.of(StatusMapping.afterProbe(alive, refused, TRIED, ActiveCheck.DEFAULT))));
+        scheduler.runDue();
 
         assertThat(json.writeValueAsString(endpoint.observation())).isEqualTo("{\"status\":[{"
                 + "\"outbound_tag\":\"proxy_de\",\"alive\":false,\"delay\":99999999,"
                 + "\"last_error_reason\":\"outbound proxy_de (socks 10.0.0.5:1080): connection refused by "
                 + "10.0.0.5:1080\",\"last_seen_time\":1795946400,\"last_try_time\":1795946430,"
                 + "\"last_probe\":{\"success\":false,\"rtt_nanos\":1500000,\"phases_nanos\":{\"connect\":1200000},"
-                + "\"error_kind\":\"connection_refused\",\"error_hop\":\"proxy\"}}]}");
+                + "\"error_kind\":\"connection_refused\",\"error_hop\":\"proxy\"},\"verdict\":\"unhealthy\"}]}");
     }
 
     @Test
@@ -54,10 +70,12 @@ class ObservatoryEndpointTest {
         store.publish(new Observation(List.of(StatusMapping.fromBurst("burst_us",
                 new HealthPingStats(10, 2, 1_000_000, 61_999_999, 70_000_000, 50_000_000),
                 new ActiveHealth(HealthState.HEALTHY, 1, 0), "2/10 samples failed"))));
+        scheduler.runDue();
 
         assertThat(json.writeValueAsString(endpoint.observation())).isEqualTo("{\"status\":[{"
                 + "\"outbound_tag\":\"burst_us\",\"alive\":true,\"delay\":61,\"last_error_reason\":\"\","
                 + "\"last_seen_time\":0,\"last_try_time\":0,\"health_ping\":{\"all\":10,\"fail\":2,"
-                + "\"deviation\":1000000,\"average\":61999999,\"max\":70000000,\"min\":50000000}}]}");
+                + "\"deviation\":1000000,\"average\":61999999,\"max\":70000000,\"min\":50000000},"
+                + "\"verdict\":\"healthy\"}]}");
     }
 }
