@@ -10,7 +10,9 @@ import io.observatory.status.OutboundStatus;
 import io.observatory.time.Ticker;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -50,6 +52,8 @@ class ObservationGauges {
     private boolean snapshotAgeRegistered;
     private final Map<String, Meter> aliveGauges = new HashMap<>();
     private final Map<String, Meter> lastSuccessAgeGauges = new HashMap<>();
+    private List<String> aliveTags = List.of();
+    private List<String> lastSuccessTags = List.of();
 
     /**
      * Starts listening to {@code store}; created before the observer starts, so it sees every publication.
@@ -64,9 +68,12 @@ class ObservationGauges {
         store.addListener(this::onPublish);
     }
 
+    /**
+     * Keeps the publication for the next scrape and follows the set of outbounds; one pass over the statuses, and the
+     * gauges are touched only when the outbounds (or those with a success) differ from the last publication.
+     */
     private synchronized void onPublish(Publication publication) {
-        Map<String, OutboundStatus> statuses = publication.observation().statuses().stream()
-                .collect(Collectors.toUnmodifiableMap(OutboundStatus::tag, Function.identity()));
+        List<OutboundStatus> statuses = publication.observation().statuses();
         latest = new Latest(publication.publishedAtNanos(), statuses);
         if (!snapshotAgeRegistered) {
             TimeGauge.builder(SNAPSHOT_AGE, this, TimeUnit.NANOSECONDS, ObservationGauges::snapshotAgeNanos)
@@ -74,19 +81,29 @@ class ObservationGauges {
                     .register(registry);
             snapshotAgeRegistered = true;
         }
-        follow(aliveGauges, statuses.keySet(), tag -> Gauge.builder(ALIVE, this, gauges -> gauges.alive(tag))
-                .description("1 when the outbound is alive, 0 when not")
-                .tag("outbound", tag)
-                .register(registry));
-        Set<String> succeededOnce = statuses.values().stream()
-                .filter(status -> status.lastSeen() != null)
-                .map(OutboundStatus::tag)
-                .collect(Collectors.toUnmodifiableSet());
-        follow(lastSuccessAgeGauges, succeededOnce, tag -> TimeGauge
-                .builder(LAST_SUCCESS_AGE, this, TimeUnit.NANOSECONDS, gauges -> gauges.lastSuccessAgeNanos(tag))
-                .description("Time since the outbound's last successful probe")
-                .tag("outbound", tag)
-                .register(registry));
+        List<String> tags = new ArrayList<>(statuses.size());
+        List<String> succeededOnce = new ArrayList<>();
+        for (OutboundStatus status : statuses) {
+            tags.add(status.tag());
+            if (status.lastSeen() != null) {
+                succeededOnce.add(status.tag());
+            }
+        }
+        if (!tags.equals(aliveTags)) {
+            aliveTags = tags;
+            follow(aliveGauges, Set.copyOf(tags), tag -> Gauge.builder(ALIVE, this, gauges -> gauges.alive(tag))
+                    .description("1 when the outbound is alive, 0 when not")
+                    .tag("outbound", tag)
+                    .register(registry));
+        }
+        if (!succeededOnce.equals(lastSuccessTags)) {
+            lastSuccessTags = succeededOnce;
+            follow(lastSuccessAgeGauges, Set.copyOf(succeededOnce), tag -> TimeGauge
+                    .builder(LAST_SUCCESS_AGE, this, TimeUnit.NANOSECONDS, gauges -> gauges.lastSuccessAgeNanos(tag))
+                    .description("Time since the outbound's last successful probe")
+                    .tag("outbound", tag)
+                    .register(registry));
+        }
     }
 
     /** Removes the gauges of tags no longer wanted and registers those of new ones. */
@@ -108,7 +125,7 @@ class ObservationGauges {
     }
 
     private double alive(String tag) {
-        OutboundStatus status = latest.statuses().get(tag);
+        OutboundStatus status = latest.status(tag);
         if (status == null) {
             return Double.NaN;
         }
@@ -116,13 +133,41 @@ class ObservationGauges {
     }
 
     private double lastSuccessAgeNanos(String tag) {
-        OutboundStatus status = latest.statuses().get(tag);
+        OutboundStatus status = latest.status(tag);
         if (status == null || status.lastSeen() == null) {
             return Double.NaN;
         }
         return Duration.between(status.lastSeen(), clock.instant()).toNanos();
     }
 
-    /** The latest publication as the gauges read it: when, and the statuses by tag. */
-    private record Latest(long publishedAtNanos, Map<String, OutboundStatus> statuses) {}
+    /**
+     * The latest publication as the gauges read it: when, and the statuses, indexed by tag at the first read after the
+     * publication (a scrape), not on the writer thread.
+     */
+    private static final class Latest {
+
+        private final long publishedAtNanos;
+        private final List<OutboundStatus> statuses;
+        // volatile: built by the first scrape reading it; a second scrape racing it builds the same map.
+        private volatile Map<String, OutboundStatus> byTag;
+
+        Latest(long publishedAtNanos, List<OutboundStatus> statuses) {
+            this.publishedAtNanos = publishedAtNanos;
+            this.statuses = statuses;
+        }
+
+        long publishedAtNanos() {
+            return publishedAtNanos;
+        }
+
+        OutboundStatus status(String tag) {
+            Map<String, OutboundStatus> index = byTag;
+            if (index == null) {
+                index = statuses.stream().collect(Collectors.toUnmodifiableMap(OutboundStatus::tag,
+                        Function.identity()));
+                byTag = index;
+            }
+            return index.get(tag);
+        }
+    }
 }
