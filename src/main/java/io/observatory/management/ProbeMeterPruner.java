@@ -15,7 +15,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Collectors;
 import org.springframework.stereotype.Component;
 
 /**
@@ -72,11 +71,15 @@ class ProbeMeterPruner {
 
     private synchronized void onPublish(Publication publication) {
         long now = ticker.nanoTime();
-        Set<String> observed = publication.observation().statuses().stream()
-                .map(OutboundStatus::tag)
-                .collect(Collectors.toUnmodifiableSet());
-        Set<String> unobserved = new HashSet<>(probeMetersByOutbound.keySet());
-        unobserved.removeAll(observed);
+        List<OutboundStatus> statuses = publication.observation().statuses();
+        Set<String> observed = new HashSet<>(statuses.size() * 4 / 3 + 1);
+        statuses.forEach(status -> observed.add(status.tag()));
+        Set<String> unobserved = new HashSet<>();
+        for (String tag : probeMetersByOutbound.keySet()) {
+            if (!observed.contains(tag)) {
+                unobserved.add(tag);
+            }
+        }
         unobservedSinceNanos.keySet().retainAll(unobserved);
         for (String tag : unobserved) {
             long since = unobservedSinceNanos.computeIfAbsent(tag, unused -> now);
