@@ -7,6 +7,7 @@ import io.observatory.health.OutboundVerdict;
 import io.observatory.status.OutboundStatus;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -16,7 +17,7 @@ import java.util.TreeMap;
  * An immutable snapshot of every configured outbound's health, sorted by tag, with the availability settings it is
  * read under: what the v1 API serves. Published whole by the {@link VerdictKeeper}.
  *
- * @param outbounds    by tag, sorted
+ * @param outbounds    by tag, iterating in tag order
  * @param availability how {@link #available} builds the usable set
  */
 public record HealthBoard(Map<String, OutboundHealth> outbounds, AvailabilitySettings availability) {
@@ -24,9 +25,23 @@ public record HealthBoard(Map<String, OutboundHealth> outbounds, AvailabilitySet
     /** No outbound. */
     public static final HealthBoard EMPTY = new HealthBoard(Map.of(), AvailabilitySettings.DEFAULT);
 
-    /** Copies {@code outbounds} into a sorted, unmodifiable map (in linear time when it is already sorted by tag). */
+    /**
+     * Copies {@code outbounds} into an unmodifiable map iterating in tag order, with constant-time lookups; linear
+     * when {@code outbounds} already iterates in tag order (as the keeper builds it).
+     */
     public HealthBoard {
-        outbounds = Collections.unmodifiableMap(new TreeMap<>(outbounds));
+        outbounds = Collections.unmodifiableMap(inTagOrder(outbounds));
+    }
+
+    private static Map<String, OutboundHealth> inTagOrder(Map<String, OutboundHealth> outbounds) {
+        String last = null;
+        for (String tag : outbounds.keySet()) {
+            if (last != null && last.compareTo(tag) >= 0) {
+                return new LinkedHashMap<>(new TreeMap<>(outbounds));
+            }
+            last = tag;
+        }
+        return new LinkedHashMap<>(outbounds);
     }
 
     /** Every outbound, sorted by tag. */

@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -22,7 +23,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -169,7 +170,7 @@ public final class VerdictKeeper {
         Map<String, OutboundStatus> statuses = new HashMap<>();
         store.current().statuses().forEach(status -> statuses.put(status.tag(), status));
         HealthBoard previous = board.get();
-        TreeMap<String, OutboundHealth> next = new TreeMap<>();
+        Map<String, OutboundHealth> next = new LinkedHashMap<>(tags.size() * 4 / 3 + 1);
         List<VerdictEvent> events = new ArrayList<>();
         for (String tag : tags) {
             OutboundHealth before = previous.outbounds().get(tag);
@@ -255,12 +256,13 @@ public final class VerdictKeeper {
         }
     }
 
+    /** The configured tags, iterating in tag order, so the board is built in order. */
     private static Set<String> tagsOf(ObservatoryConfig config) {
-        Set<String> tags = new LinkedHashSet<>();
+        Set<String> sorted = new TreeSet<>();
         for (Outbound outbound : config.outbounds()) {
-            tags.add(outbound.tag());
+            sorted.add(outbound.tag());
         }
-        return tags;
+        return new LinkedHashSet<>(sorted);
     }
 
     private static String word(HealthState state) {
