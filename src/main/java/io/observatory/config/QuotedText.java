@@ -12,34 +12,36 @@ public final class QuotedText {
 
     /**
      * @param value    the text; not null
-     * @param maxChars how many characters to show at most; a longer value is cut there (never inside a surrogate
-     *                 pair) and followed by {@code … (N characters)}
+     * @param maxChars how many characters the quoted text may show at most, escapes included; a longer value is cut
+     *                 before the character that would pass the limit and followed by {@code … (N characters)}, N being
+     *                 the value's length
      * @return e.g. {@code "a\nb"} or {@code "xxxx"… (1000 characters)}
      */
     public static String quote(String value, int maxChars) {
-        int end = Math.min(value.length(), maxChars);
-        if (end < value.length() && end > 0 && Character.isHighSurrogate(value.charAt(end - 1))) {
-            end--;
-        }
-        StringBuilder quoted = new StringBuilder(end + 24).append('"');
-        for (int i = 0; i < end; i++) {
-            char c = value.charAt(i);
-            switch (c) {
-                case '"', '\\' -> quoted.append('\\').append(c);
-                case '\n' -> quoted.append("\\n");
-                case '\r' -> quoted.append("\\r");
-                case '\t' -> quoted.append("\\t");
-                default -> {
-                    if (Character.isISOControl(c)) {
-                        quoted.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        quoted.append(c);
-                    }
-                }
+        StringBuilder shown = new StringBuilder(Math.min(value.length(), maxChars) + 2);
+        int i = 0;
+        while (i < value.length()) {
+            int codePoint = value.codePointAt(i);
+            String escaped = escape(codePoint);
+            if (shown.length() + escaped.length() > maxChars) {
+                break;
             }
+            shown.append(escaped);
+            i += Character.charCount(codePoint);
         }
-        quoted.append('"');
-        return end < value.length() ? quoted.append("… (").append(value.length()).append(" characters)").toString()
-                : quoted.toString();
+        String quoted = "\"" + shown + "\"";
+        return i < value.length() ? quoted + "… (" + value.length() + " characters)" : quoted;
+    }
+
+    private static String escape(int codePoint) {
+        return switch (codePoint) {
+            case '"' -> "\\\"";
+            case '\\' -> "\\\\";
+            case '\n' -> "\\n";
+            case '\r' -> "\\r";
+            case '\t' -> "\\t";
+            default -> Character.isISOControl(codePoint) ? String.format("\\u%04x", codePoint)
+                    : new String(Character.toChars(codePoint));
+        };
     }
 }

@@ -8,6 +8,8 @@ import io.observatory.status.ObservationStore;
 import io.observatory.status.ObservationStore.Publication;
 import io.observatory.status.OutboundStatus;
 import io.observatory.time.Ticker;
+import io.observatory.verdict.HealthBoard;
+import io.observatory.verdict.VerdictKeeper;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,14 +19,17 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 /**
  * Gauges read from the published observation; the per-outbound ones follow the outbounds in the latest snapshot
  * (registered when an outbound appears, removed when it leaves), so their number stays bounded:
  * <ul>
- *   <li>{@value #ALIVE} (tag {@code outbound}): 1 when the outbound is alive, 0 when not;
+ *   <li>{@value #ALIVE} (tag {@code outbound}): 1 when the outbound is alive, 0 when not (Xray's {@code alive} as the
+ *       gRPC API reports it: false while passive health says unhealthy);
  *   <li>{@value #LAST_SUCCESS_AGE} (seconds, tag {@code outbound}): time since the outbound's last successful probe,
  *       for outbounds that have one (the standard observer's {@code last_seen_time}; burst statuses carry no times);
  *   <li>{@value #SNAPSHOT_AGE} (seconds): time since the observer last published a snapshot; absent before the first.
@@ -42,6 +47,7 @@ class ObservationGauges {
     /** Snapshot age; Prometheus shows {@code observatory_observation_age_seconds}. */
     static final String SNAPSHOT_AGE = "observatory.observation.age";
 
+    private final Supplier<HealthBoard> board;
     private final MeterRegistry registry;
     private final Clock clock;
     private final Ticker ticker;
@@ -61,7 +67,16 @@ class ObservationGauges {
      * @param clock wall clock, against which the last success time is aged
      * @param ticker the store's ticker, against which the publication time is aged
      */
-    ObservationGauges(ObservationStore store, MeterRegistry registry, Clock clock, Ticker ticker) {
+    @Autowired
+    ObservationGauges(ObservationStore store, VerdictKeeper verdicts, MeterRegistry registry, Clock clock,
+            Ticker ticker) {
+        this(store, verdicts::board, registry, clock, ticker);
+    }
+
+    /** @param board the verdicts, for Xray's {@code alive} rule (false while passively unhealthy) */
+    ObservationGauges(ObservationStore store, Supplier<HealthBoard> board, MeterRegistry registry, Clock clock,
+            Ticker ticker) {
+        this.board = board;
         this.registry = registry;
         this.clock = clock;
         this.ticker = ticker;
@@ -129,7 +144,7 @@ class ObservationGauges {
         if (status == null) {
             return Double.NaN;
         }
-        return status.alive() ? 1 : 0;
+        return board.get().xrayAlive(status) ? 1 : 0;
     }
 
     private double lastSuccessAgeNanos(String tag) {

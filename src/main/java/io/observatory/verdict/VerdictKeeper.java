@@ -58,6 +58,8 @@ public final class VerdictKeeper {
     private final Map<String, CallStatistics> calls = new HashMap<>();
     // Outbounds whose passive state or call statistics changed since the last refresh; the others keep their entry.
     private final Set<String> passiveTouched = new HashSet<>();
+    // Why passive states start over in the next refresh (a different passive policy), else null.
+    private String passiveRestart;
     private ObserverScheduler.Cancellable reactivation = () -> { };
     private long scheduledReactivationNanos = Long.MAX_VALUE;
 
@@ -149,6 +151,9 @@ public final class VerdictKeeper {
                         : "replaces " + ledger.policy().name() + ": passive states start over at unknown");
                 ledger = ledger.withPolicy(policy);
                 passiveTouched.addAll(tags);
+                if (!sameKind) {
+                    passiveRestart = "passive policy changed to " + policy.name();
+                }
             }
             refresh();
         });
@@ -195,6 +200,7 @@ public final class VerdictKeeper {
             }
         }
         passiveTouched.clear();
+        passiveRestart = null;
         events.sort((a, b) -> a.tag().compareTo(b.tag()));
         HealthBoard published = new HealthBoard(next, availability);
         board.set(published);
@@ -232,7 +238,7 @@ public final class VerdictKeeper {
         }
         if (passive.state() != before.passive().state()) {
             reasons.add("passive " + word(before.passive().state()) + " -> " + word(passive.state()) + ": "
-                    + ledger.describe(before.passive().state(), passive));
+                    + (passiveRestart != null ? passiveRestart : ledger.describe(before.passive().state(), passive)));
         }
         if (reasons.isEmpty() && verdict == before.verdict()) {
             return new OutboundHealth(tag, status, passive, verdict, before.lastChange(), before.lastChangeReason());

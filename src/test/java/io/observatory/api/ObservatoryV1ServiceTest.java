@@ -370,6 +370,22 @@ class ObservatoryV1ServiceTest {
                         "time: nanos -1 (expected: 0-999999999)"));
     }
 
+    @Test
+    void reportOutcomesWhenTenThousandHostileTagsThenAnswerFitsAClientsDefaultFourMebibytes() {
+        ReportOutcomesRequest.Builder request = ReportOutcomesRequest.newBuilder()
+                .addOutcomes(outcome("a_up", Outcome.OUTCOME_SUCCESS));
+        for (int i = 1; i < 10_000; i++) {
+            request.addOutcomes(outcome("\u0000".repeat(300), Outcome.OUTCOME_SUCCESS));
+        }
+
+        ReportOutcomesResponse response = ok(service::reportOutcomes, request.build());
+
+        assertThat(response.getAccepted()).isEqualTo(1);
+        assertThat(response.getRejectedCount()).isEqualTo(9_999);
+        assertThat(response.getSerializedSize()).isLessThan(4 * 1024 * 1024);
+        assertThat(response.getRejected(0).getReason()).hasSizeLessThan(200);
+    }
+
     @ParameterizedTest
     @MethodSource("rejectedOutcomes")
     void reportOutcomesWhenItemInvalidThenOnlyItIsRejectedWithIndexAndReason(CallOutcome.Builder bad, String reason) {

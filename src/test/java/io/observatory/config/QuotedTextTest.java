@@ -20,6 +20,12 @@ class QuotedTextTest {
     }
 
     @Test
+    void quoteWhenEscapesWouldPassTheLimitThenCutByWhatIsShown() {
+        assertThat(QuotedText.quote("\u0000".repeat(300), 64))
+                .isEqualTo("\"" + "\\u0000".repeat(10) + "\"… (300 characters)");
+    }
+
+    @Test
     void quoteWhenControlCharactersThenEscapedOnOneLine() {
         assertThat(QuotedText.quote("a\nb\r\tc\u0000", 99)).isEqualTo("\"a\\nb\\r\\tc\\u0000\"");
     }

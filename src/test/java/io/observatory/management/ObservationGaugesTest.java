@@ -1,5 +1,11 @@
 package io.observatory.management;
 
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.Map;
+import io.observatory.verdict.PassiveView;
+import io.observatory.verdict.OutboundHealth;
+import io.observatory.verdict.HealthBoard;
+import io.observatory.config.AvailabilitySettings;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.observatory.health.ActiveHealth;
 import io.observatory.health.HealthState;
@@ -25,9 +31,10 @@ class ObservationGaugesTest {
     private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
     private final ObservationStore store = new ObservationStore(nanos::get);
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final AtomicReference<HealthBoard> board = new AtomicReference<>(HealthBoard.EMPTY);
 
     ObservationGaugesTest() {
-        new ObservationGauges(store, registry, Clock.fixed(NOW, ZoneOffset.UTC), nanos::get);
+        new ObservationGauges(store, board::get, registry, Clock.fixed(NOW, ZoneOffset.UTC), nanos::get);
     }
 
     private static OutboundStatus alive(String tag, Instant lastSeen) {
@@ -41,6 +48,20 @@ class ObservationGaugesTest {
 
     private double gauge(String name, String outbound) {
         return registry.get(name).tag("outbound", outbound).gauge().value();
+    }
+
+    @Test
+    void aliveWhenPassiveHealthSaysUnhealthyThenZeroAsInXraysApi() {
+        OutboundStatus probedAlive = alive("a", NOW);
+        store.publish(new Observation(List.of(probedAlive)));
+        double beforeReports = gauge(ObservationGauges.ALIVE, "a");
+
+        board.set(new HealthBoard(Map.of("a", new OutboundHealth("a", probedAlive,
+                new PassiveView(HealthState.UNHEALTHY, 10, 4, 0, null), HealthState.UNHEALTHY, NOW, "passive")),
+                AvailabilitySettings.DEFAULT));
+
+        assertThat(beforeReports).isEqualTo(1.0);
+        assertThat(gauge(ObservationGauges.ALIVE, "a")).isZero();
     }
 
     @Test

@@ -243,6 +243,8 @@ class VerdictKeeperTest {
 
         OutboundHealth a = keeper.board().get("a").orElseThrow();
         assertThat(a.passive().state()).isEqualTo(HealthState.UNKNOWN);
+        assertThat(a.lastChangeReason())
+                .isEqualTo("passive unhealthy -> unknown: passive policy changed to transport-failure-rate");
         assertThat(a.passive().calls().totalCalls()).isEqualTo(2);
     }
 
