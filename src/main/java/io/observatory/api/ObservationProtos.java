@@ -1,5 +1,13 @@
 package io.observatory.api;
 
+import java.util.List;
+import io.observatory.verdict.VerdictEvent;
+import io.observatory.verdict.HealthBoard;
+import io.observatory.api.v1.WatchObservationResponse;
+import io.observatory.api.v1.Snapshot;
+import io.observatory.api.v1.ServingEnded;
+import io.observatory.api.v1.OutboundRemoved;
+import io.observatory.api.v1.OutboundChanged;
 import com.google.protobuf.Timestamp;
 import io.observatory.api.v1.BurstStatistics;
 import io.observatory.api.v1.OutboundObservation;
@@ -17,7 +25,7 @@ import io.observatory.verdict.PassiveView;
 import java.time.Instant;
 
 /** Maps the verdict model to the v1 API's messages ({@code proto/observatory/v1/observatory.proto}). Pure. */
-public final class ObservationProtos {
+final class ObservationProtos {
 
     private ObservationProtos() {
     }
@@ -47,6 +55,41 @@ public final class ObservationProtos {
             outbound.setPassive(passive(health.passive()));
         }
         return outbound.build();
+    }
+
+    /** A full observation of the outbounds matching {@code tagPrefixes} (all for none), as a Watch message. */
+    static WatchObservationResponse snapshot(HealthBoard board, List<String> tagPrefixes, boolean resync) {
+        Snapshot.Builder snapshot = Snapshot.newBuilder().setResync(resync);
+        board.matching(tagPrefixes).forEach(outbound -> snapshot.addOutbounds(outbound(outbound)));
+        return WatchObservationResponse.newBuilder().setSnapshot(snapshot).build();
+    }
+
+    /** One change as a Watch message: {@code changed} with the previous states and the reason, or {@code removed}. */
+    static WatchObservationResponse event(VerdictEvent event) {
+        if (event instanceof VerdictEvent.Removed removed) {
+            return WatchObservationResponse.newBuilder().setRemoved(OutboundRemoved.newBuilder()
+                    .setTag(removed.tag())
+                    .setTime(timestamp(removed.time()))).build();
+        }
+        VerdictEvent.Changed changed = (VerdictEvent.Changed) event;
+        OutboundHealth now = changed.now();
+        return WatchObservationResponse.newBuilder().setChanged(OutboundChanged.newBuilder()
+                .setOutbound(outbound(now))
+                .setPreviousVerdict(previous(changed.previousVerdict()))
+                .setPreviousActiveState(previous(changed.previousActive()))
+                .setPreviousPassiveState(previous(changed.previousPassive()))
+                .setReason(now.lastChangeReason())
+                .setTime(timestamp(now.lastChange()))).build();
+    }
+
+    /** The last message of every Watch stream at shutdown. */
+    static WatchObservationResponse servingEnded(String reason) {
+        return WatchObservationResponse.newBuilder().setServingEnded(ServingEnded.newBuilder().setReason(reason))
+                .build();
+    }
+
+    private static io.observatory.api.v1.HealthState previous(HealthState state) {
+        return state == null ? io.observatory.api.v1.HealthState.HEALTH_STATE_UNSPECIFIED : state(state);
     }
 
     /** The v1 enum value of a health state; never {@code HEALTH_STATE_UNSPECIFIED}. */
@@ -84,7 +127,19 @@ public final class ObservationProtos {
     }
 
     private static ProbeErrorKind errorKind(ProbeError.Kind kind) {
-        return ProbeErrorKind.valueOf("PROBE_ERROR_KIND_" + kind.name());
+        return switch (kind) {
+            case DNS_FAILURE -> ProbeErrorKind.PROBE_ERROR_KIND_DNS_FAILURE;
+            case CONNECTION_REFUSED -> ProbeErrorKind.PROBE_ERROR_KIND_CONNECTION_REFUSED;
+            case CONNECT_TIMEOUT -> ProbeErrorKind.PROBE_ERROR_KIND_CONNECT_TIMEOUT;
+            case PROXY_AUTH_REJECTED -> ProbeErrorKind.PROBE_ERROR_KIND_PROXY_AUTH_REJECTED;
+            case PROXY_REFUSED_TARGET -> ProbeErrorKind.PROBE_ERROR_KIND_PROXY_REFUSED_TARGET;
+            case TLS_HANDSHAKE_FAILURE -> ProbeErrorKind.PROBE_ERROR_KIND_TLS_HANDSHAKE_FAILURE;
+            case RESPONSE_TIMEOUT -> ProbeErrorKind.PROBE_ERROR_KIND_RESPONSE_TIMEOUT;
+            case CONNECTION_RESET -> ProbeErrorKind.PROBE_ERROR_KIND_CONNECTION_RESET;
+            case PROTOCOL_ERROR -> ProbeErrorKind.PROBE_ERROR_KIND_PROTOCOL_ERROR;
+            case UNEXPECTED_STATUS -> ProbeErrorKind.PROBE_ERROR_KIND_UNEXPECTED_STATUS;
+            case OTHER -> ProbeErrorKind.PROBE_ERROR_KIND_OTHER;
+        };
     }
 
     private static BurstStatistics burst(HealthPingStats stats) {

@@ -33,7 +33,8 @@ public class ObservationWatchers implements ApplicationListener<ContextClosedEve
     private final VerdictKeeper verdicts;
     private final ExecutorService delivery;
     private final Set<WatchStream> streams = ConcurrentHashMap.newKeySet();
-    // volatile: set by the thread closing the context, read by gRPC threads opening streams.
+    // volatile: set by the thread closing the context, read by gRPC threads opening streams after they registered
+    // their stream, so every stream is either ended by the closing thread or sees the flag and ends itself.
     private volatile boolean shuttingDown;
 
     ObservationWatchers(VerdictKeeper verdicts) {
@@ -57,17 +58,18 @@ public class ObservationWatchers implements ApplicationListener<ContextClosedEve
         ServerCallStreamObserver<WatchObservationResponse> call =
                 (ServerCallStreamObserver<WatchObservationResponse>) responses;
         WatchStream stream = new WatchStream(call, tagPrefixes, BUFFERED_EVENTS, delivery);
+        streams.add(stream);
         if (shuttingDown) {
+            streams.remove(stream);
             stream.end();
             return;
         }
-        streams.add(stream);
         Runnable unsubscribe = verdicts.watch(stream::start, stream::offer);
         call.setOnCancelHandler(() -> {
             streams.remove(stream);
             unsubscribe.run();
         });
-        call.setOnReadyHandler(stream::drain);
+        call.setOnReadyHandler(stream::onReady);
     }
 
     /** Number of open streams. */
@@ -80,8 +82,8 @@ public class ObservationWatchers implements ApplicationListener<ContextClosedEve
         shuttingDown = true;
         for (WatchStream stream : streams) {
             stream.end();
+            streams.remove(stream);
         }
-        streams.clear();
     }
 
     /** Stops the delivery threads; streams were ended when the context closed. */

@@ -11,7 +11,7 @@ import io.observatory.api.v1.LeastLoadSettings;
 import io.observatory.api.v1.ListAvailableRequest;
 import io.observatory.api.v1.ListAvailableResponse;
 import io.observatory.api.v1.ObservatoryServiceGrpc;
-import io.observatory.api.v1.Outcome;
+import io.observatory.api.v1.CallOutcome;
 import io.observatory.api.v1.PickRequest;
 import io.observatory.api.v1.PickResponse;
 import io.observatory.api.v1.RejectedOutcome;
@@ -19,7 +19,6 @@ import io.observatory.api.v1.ReportOutcomesRequest;
 import io.observatory.api.v1.ReportOutcomesResponse;
 import io.observatory.api.v1.WatchObservationRequest;
 import io.observatory.api.v1.WatchObservationResponse;
-import io.observatory.health.CallOutcome;
 import io.observatory.pick.BalancerStrategy;
 import io.observatory.pick.CostWeight;
 import io.observatory.pick.PickCandidate;
@@ -37,6 +36,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
@@ -58,6 +58,14 @@ import org.springframework.stereotype.Service;
 @Service
 public final class ObservatoryV1Service extends ObservatoryServiceGrpc.ObservatoryServiceImplBase {
 
+    /** The pick package's setting names and the request fields they come from. */
+    private static final Map<String, String> LEAST_LOAD_FIELDS = Map.of(
+            "expected", "least_load.expected",
+            "max-rtt", "least_load.max_rtt_nanos",
+            "tolerance", "least_load.tolerance",
+            "baselines", "least_load.baselines_nanos",
+            "costs", "least_load.costs");
+
     /** How many prefixes of a selector a NOT_FOUND description names; the rest are counted. */
     private static final int SELECTOR_PREFIXES_SHOWN = 8;
 
@@ -72,6 +80,7 @@ public final class ObservatoryV1Service extends ObservatoryServiceGrpc.Observato
      *
      * @param verdicts the board every call answers from; accepted reports go to it
      * @param clock    wall clock: the time of a report without {@code time}, and the reference of the time window
+     * @param watchers the open WatchObservation streams
      */
     @Autowired
     public ObservatoryV1Service(VerdictKeeper verdicts, Clock clock, ObservationWatchers watchers) {
@@ -199,7 +208,7 @@ public final class ObservatoryV1Service extends ObservatoryServiceGrpc.Observato
             ReportOutcomesResponse.Builder response = ReportOutcomesResponse.newBuilder();
             List<PassiveReport> accepted = new ArrayList<>(count);
             for (int i = 0; i < count; i++) {
-                io.observatory.api.v1.CallOutcome item = request.getOutcomes(i);
+                CallOutcome item = request.getOutcomes(i);
                 String problem = OutcomeReports.problem(item, board, now);
                 if (problem == null) {
                     accepted.add(OutcomeReports.report(item, now));
@@ -233,8 +242,21 @@ public final class ObservatoryV1Service extends ObservatoryServiceGrpc.Observato
                             Duration.ofNanos(leastLoad.getMaxRttNanos()), leastLoad.getTolerance(),
                             leastLoad.getBaselinesNanosList().stream().map(Duration::ofNanos).toList(), costs));
         } catch (IllegalArgumentException e) {
-            throw invalid(e.getMessage());
+            throw invalid(inRequestTerms(e.getMessage()));
         }
+    }
+
+    /**
+     * A pick settings message with its field named as in the request, e.g. {@code max-rtt: -1ns (...)} →
+     * {@code least_load.max_rtt_nanos: -1ns (...)}.
+     */
+    private static String inRequestTerms(String message) {
+        int colon = message.indexOf(':');
+        String field = colon < 0 ? "" : message.substring(0, colon);
+        int dot = field.indexOf('.');
+        String head = dot < 0 ? field : field.substring(0, dot);
+        String requestField = LEAST_LOAD_FIELDS.get(head);
+        return requestField == null ? message : requestField + message.substring(head.length());
     }
 
     /** A selector for a description: its first prefixes, quoted, and how many more there are. */

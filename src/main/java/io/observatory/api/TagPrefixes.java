@@ -11,7 +11,7 @@ import java.util.List;
  * at most {@value #MAX_PREFIXES} prefixes of at most {@value #MAX_PREFIX_BYTES} UTF-8 bytes each, none of them empty
  * (Xray's {@code subjectSelector} and balancer {@code selector} are prefix lists of the same kind).
  */
-public final class TagPrefixes {
+final class TagPrefixes {
 
     /** Most prefixes one list may hold. */
     public static final int MAX_PREFIXES = 256;

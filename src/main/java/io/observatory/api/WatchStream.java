@@ -1,46 +1,50 @@
 package io.observatory.api;
 
+import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
-import io.observatory.api.v1.OutboundChanged;
-import io.observatory.api.v1.OutboundRemoved;
-import io.observatory.api.v1.ServingEnded;
-import io.observatory.api.v1.Snapshot;
 import io.observatory.api.v1.WatchObservationResponse;
-import io.observatory.health.HealthState;
 import io.observatory.verdict.BoardUpdate;
 import io.observatory.verdict.HealthBoard;
-import io.observatory.verdict.OutboundHealth;
 import io.observatory.verdict.VerdictEvent;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One {@code WatchObservation} stream: a bounded queue between the verdict writer thread, which must never wait for
  * a client, and the client's flow control. Events are queued as they are published and sent while the call is ready
  * (gRPC's outbound flow control). When a slow client lets more than the buffer's capacity pile up, the queue is
  * replaced by one full snapshot of the board that overflowed it ({@code resync = true}), so the client's view is
- * repaired rather than silently missing a transition; later events queue after that snapshot. Messages are built and
- * sent on the delivery executor (or gRPC's on-ready thread), never on the writer thread, so many streams cost the
- * writer only their queueing.
+ * repaired rather than silently missing a transition; later events queue after that snapshot.
+ *
+ * <p>The writer only queues, under a lock held for queue operations alone. Messages are built and sent by whichever
+ * thread wins the {@code sending} flag — a delivery-executor task, gRPC's on-ready callback or the thread ending the
+ * stream — so calls on the gRPC observer are serialised without holding the queue lock.
  */
 final class WatchStream {
+
+    private static final Logger log = LoggerFactory.getLogger(WatchStream.class);
 
     private final ServerCallStreamObserver<WatchObservationResponse> call;
     private final List<String> tagPrefixes;
     private final int capacity;
     private final Executor delivery;
-    // Guarded by this: offered on the writer thread, drained on the delivery executor or gRPC's onReady thread.
+    // Guards queue, ending and closed: the writer thread offers, senders poll, the closing thread ends.
+    private final Object lock = new Object();
     private final ArrayDeque<Supplier<WatchObservationResponse>> queue = new ArrayDeque<>();
-    private boolean ended;
-    // Set when a drain is queued on the delivery executor, so bursts of offers queue one drain.
-    private final AtomicBoolean drainQueued = new AtomicBoolean();
+    private boolean ending;
+    private boolean closed;
+    // Held by the one thread calling the gRPC observer at a time.
+    private final AtomicBoolean sending = new AtomicBoolean();
+    // Set when a delivery task is queued, so a burst of offers queues one task.
+    private final AtomicBoolean deliveryQueued = new AtomicBoolean();
 
     /**
-     * @param delivery where queued messages are built and sent; its tasks for one stream may run concurrently with
-     *     gRPC's on-ready callbacks, which this class serialises
+     * @param delivery where queued messages are built and sent, off the writer thread
      */
     WatchStream(ServerCallStreamObserver<WatchObservationResponse> call, List<String> tagPrefixes, int capacity,
             Executor delivery) {
@@ -51,90 +55,118 @@ final class WatchStream {
     }
 
     /** Queues the first message, the full observation. Writer thread. */
-    synchronized void start(HealthBoard board) {
-        queue.add(() -> snapshot(board, false));
-        queueDrain();
+    void start(HealthBoard board) {
+        synchronized (lock) {
+            queue.add(() -> ObservationProtos.snapshot(board, tagPrefixes, false));
+        }
+        queueDelivery();
     }
 
     /** Queues the update's events for this stream's outbounds, or a resync snapshot on overflow. Writer thread. */
-    synchronized void offer(BoardUpdate update) {
-        if (ended) {
-            return;
-        }
+    void offer(BoardUpdate update) {
         List<VerdictEvent> events = update.events().stream().filter(this::selected).toList();
         if (events.isEmpty()) {
             return;
         }
-        if (queue.size() + events.size() > capacity) {
-            queue.clear();
-            HealthBoard board = update.board();
-            queue.add(() -> snapshot(board, true));
-        } else {
-            events.forEach(event -> queue.add(() -> message(event)));
+        synchronized (lock) {
+            if (ending || closed) {
+                return;
+            }
+            if (queue.size() + events.size() > capacity) {
+                queue.clear();
+                HealthBoard board = update.board();
+                queue.add(() -> ObservationProtos.snapshot(board, tagPrefixes, true));
+            } else {
+                events.forEach(event -> queue.add(() -> ObservationProtos.event(event)));
+            }
         }
-        queueDrain();
+        queueDelivery();
     }
 
-    private void queueDrain() {
-        if (drainQueued.compareAndSet(false, true)) {
+    /** Sends what is queued while the call is ready; gRPC's on-ready callback. */
+    void onReady() {
+        pump();
+    }
+
+    /** Drops what is queued, sends the final {@code ServingEnded} event and completes the call. Idempotent. */
+    void end() {
+        synchronized (lock) {
+            ending = true;
+            queue.clear();
+        }
+        pump();
+    }
+
+    private void queueDelivery() {
+        if (deliveryQueued.compareAndSet(false, true)) {
             delivery.execute(() -> {
-                drainQueued.set(false);
-                drain();
+                deliveryQueued.set(false);
+                pump();
             });
         }
     }
 
-    /** Builds and sends queued messages while the call is ready. */
-    synchronized void drain() {
-        while (!ended && !queue.isEmpty() && call.isReady()) {
-            call.onNext(queue.poll().get());
+    /** Sends until nothing can be sent; a thread finding another one sending leaves the work to it. */
+    private void pump() {
+        do {
+            if (!sending.compareAndSet(false, true)) {
+                return;
+            }
+            try {
+                send();
+            } catch (RuntimeException e) {
+                fail(e);
+            } finally {
+                sending.set(false);
+            }
+        } while (hasWork());
+    }
+
+    private void send() {
+        while (true) {
+            Supplier<WatchObservationResponse> next;
+            boolean finish;
+            synchronized (lock) {
+                if (closed) {
+                    return;
+                }
+                finish = ending;
+                closed = finish;
+                next = finish || !call.isReady() ? null : queue.poll();
+            }
+            if (finish) {
+                if (!call.isCancelled()) {
+                    call.onNext(ObservationProtos.servingEnded("observatory is shutting down"));
+                    call.onCompleted();
+                }
+                return;
+            }
+            if (next == null) {
+                return;
+            }
+            call.onNext(next.get());
         }
     }
 
-    /** Sends the final {@code ServingEnded} event, dropping what is still queued, and completes the call. */
-    synchronized void end() {
-        if (ended) {
-            return;
+    private boolean hasWork() {
+        synchronized (lock) {
+            return !closed && (ending || (!queue.isEmpty() && call.isReady()));
         }
-        ended = true;
-        queue.clear();
+    }
+
+    /** Ends the stream with INTERNAL after a message could not be built or sent; the service keeps serving. */
+    private void fail(RuntimeException e) {
+        log.error("watch stream failed and was closed with INTERNAL", e);
+        synchronized (lock) {
+            closed = true;
+            queue.clear();
+        }
         if (!call.isCancelled()) {
-            call.onNext(WatchObservationResponse.newBuilder()
-                    .setServingEnded(ServingEnded.newBuilder().setReason("observatory is shutting down"))
-                    .build());
-            call.onCompleted();
+            call.onError(Status.INTERNAL.withDescription("the observation could not be sent").asRuntimeException());
         }
     }
 
     private boolean selected(VerdictEvent event) {
         return tagPrefixes.isEmpty() || tagPrefixes.stream().anyMatch(event.tag()::startsWith);
-    }
-
-    private WatchObservationResponse snapshot(HealthBoard board, boolean resync) {
-        Snapshot.Builder snapshot = Snapshot.newBuilder().setResync(resync);
-        board.matching(tagPrefixes).forEach(outbound -> snapshot.addOutbounds(ObservationProtos.outbound(outbound)));
-        return WatchObservationResponse.newBuilder().setSnapshot(snapshot).build();
-    }
-
-    private static WatchObservationResponse message(VerdictEvent event) {
-        if (event instanceof VerdictEvent.Removed removed) {
-            return WatchObservationResponse.newBuilder().setRemoved(OutboundRemoved.newBuilder()
-                    .setTag(removed.tag())
-                    .setTime(ObservationProtos.timestamp(removed.time()))).build();
-        }
-        VerdictEvent.Changed changed = (VerdictEvent.Changed) event;
-        OutboundHealth now = changed.now();
-        return WatchObservationResponse.newBuilder().setChanged(OutboundChanged.newBuilder()
-                .setOutbound(ObservationProtos.outbound(now))
-                .setPreviousVerdict(previous(changed.previousVerdict()))
-                .setPreviousActiveState(previous(changed.previousActive()))
-                .setPreviousPassiveState(previous(changed.previousPassive()))
-                .setReason(now.lastChangeReason())
-                .setTime(ObservationProtos.timestamp(now.lastChange()))).build();
-    }
-
-    private static io.observatory.api.v1.HealthState previous(HealthState state) {
-        return state == null ? io.observatory.api.v1.HealthState.HEALTH_STATE_UNSPECIFIED
-                : ObservationProtos.state(state);
     }
 }

@@ -74,6 +74,12 @@ public record ConsecutiveFailuresPolicy(int ceiling, Duration reactivationPeriod
         return State.INITIAL;
     }
 
+    @Override
+    public String describe(State state) {
+        return state.state() == HealthState.HEALTHY ? "a call succeeded"
+                : state.consecutiveFailures() + " consecutive failed calls (ceiling " + ceiling + ")";
+    }
+
     /** The reactivation period itself: this policy has no window to wait for. */
     @Override
     public Duration effectiveReactivationPeriod() {

@@ -20,6 +20,21 @@ public sealed interface PassivePolicy<S extends PassivePolicy.PassiveState>
 
         /** When the state became UNHEALTHY, in {@link System#nanoTime()} units; meaningful only while UNHEALTHY. */
         long unhealthySinceNanos();
+
+        /** Calls in the detection window; 0 for a policy without a window. */
+        default int windowCalls() {
+            return 0;
+        }
+
+        /** Failures counted in the detection window; 0 for a policy without a window. */
+        default int windowFailures() {
+            return 0;
+        }
+
+        /** The current run of failed calls; 0 for a policy that does not count runs. */
+        default int consecutiveFailures() {
+            return 0;
+        }
     }
 
     /** The policy's name in configuration, e.g. {@code consecutive-failures}. */
@@ -33,6 +48,12 @@ public sealed interface PassivePolicy<S extends PassivePolicy.PassiveState>
 
     /** The state once time has reached {@code nowNanos} without a new call (reactivation, window expiry). */
     S advance(S previous, long nowNanos);
+
+    /**
+     * One line on the evidence behind {@code state}, for the reason of a change, e.g.
+     * {@code 4/12 calls in the 1m0s window failed in transport (limit 0.3, minimal total count 10)}.
+     */
+    String describe(S state);
 
     /** How long an UNHEALTHY state lasts before it returns to UNKNOWN. */
     Duration effectiveReactivationPeriod();

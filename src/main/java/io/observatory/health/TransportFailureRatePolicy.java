@@ -75,6 +75,13 @@ public record TransportFailureRatePolicy(Duration detectionWindow, int minimalTo
         return State.INITIAL;
     }
 
+    @Override
+    public String describe(State state) {
+        return state.failedCount() + "/" + state.totalCount() + " calls in the " + GoDuration.format(detectionWindow)
+                + " window failed in transport (limit " + failureRateLimit + ", minimal total count "
+                + minimalTotalCount + ")";
+    }
+
     /** The reactivation period actually applied: the longer of {@code reactivationPeriod} and the detection window. */
     @Override
     public Duration effectiveReactivationPeriod() {
@@ -118,6 +125,16 @@ public record TransportFailureRatePolicy(Duration detectionWindow, int minimalTo
         /** Transport failures in the window. */
         public int failedCount() {
             return buckets.stream().mapToInt(Bucket::failed).sum();
+        }
+
+        @Override
+        public int windowCalls() {
+            return totalCount();
+        }
+
+        @Override
+        public int windowFailures() {
+            return failedCount();
         }
     }
 

@@ -1,6 +1,7 @@
 package io.observatory.observer;
 
 import java.time.Duration;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -27,10 +28,14 @@ public final class ExecutorObserverScheduler implements ObserverScheduler, AutoC
 
     @Override
     public Cancellable schedule(Duration delay, Runnable task) {
-        if (executor.isShutdown()) {
+        ScheduledFuture<?> future;
+        try {
+            future = executor.schedule(() -> runLogged(task), delay.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            // Closed at shutdown (possibly between another thread's check and this call): the task is not needed.
+            log.debug("task not scheduled: the writer thread has stopped");
             return () -> { };
         }
-        ScheduledFuture<?> future = executor.schedule(() -> runLogged(task), delay.toNanos(), TimeUnit.NANOSECONDS);
         return () -> future.cancel(false);
     }
 

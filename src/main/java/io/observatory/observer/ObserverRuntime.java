@@ -97,17 +97,24 @@ public final class ObserverRuntime {
         boolean outboundsChanged = !applied.outbounds().equals(config.outbounds());
         boolean observerChanged = !applied.standard().equals(config.standard())
                 || !applied.burst().equals(config.burst());
-        boolean verdictsChanged = !applied.passive().equals(config.passive())
+        boolean listenedSettingsChanged = !applied.passive().equals(config.passive())
                 || !applied.availability().equals(config.availability())
                 || !applied.apiAuth().equals(config.apiAuth());
-        if (!outboundsChanged && !observerChanged && !verdictsChanged) {
+        if (!outboundsChanged && !observerChanged && !listenedSettingsChanged) {
             log.info("configuration reloaded: no change to outbounds, observer, passive, availability or API settings");
             return;
         }
         outbounds.set(applied.outbounds());
         // Listeners first: their work queued on the writer thread then precedes the observer's reaction, so a
         // removed outbound leaves the verdicts before the observer's next snapshot drops its status.
-        listeners.forEach(listener -> listener.accept(applied));
+        for (Consumer<ObservatoryConfig> listener : listeners) {
+            try {
+                listener.accept(applied);
+            } catch (RuntimeException e) {
+                log.error("configuration listener {} failed; the observer still takes the new configuration", listener,
+                        e);
+            }
+        }
         if (observerChanged) {
             observer.stop();
             observer = create(applied, store.current().statuses());

@@ -59,8 +59,8 @@ public record HealthBoard(Map<String, OutboundHealth> outbounds, AvailabilitySet
      * outbound is unhealthy (without passive reports exactly the observer's alive).
      */
     public boolean xrayAlive(OutboundStatus status) {
-        return status.alive() && get(status.tag())
-                .map(outbound -> outbound.passive().state() != HealthState.UNHEALTHY).orElse(true);
+        HealthState passive = get(status.tag()).map(outbound -> outbound.passive().state()).orElse(HealthState.UNKNOWN);
+        return OutboundHealth.xrayAlive(status, passive);
     }
 
     /** The verdict of the outbound {@code tag}, UNKNOWN when it is not on the board. */

@@ -44,7 +44,12 @@ public record OutboundHealth(String tag, OutboundStatus probe, PassiveView passi
      * Without passive reports this is exactly the observer's alive; false while not probed.
      */
     public boolean alive() {
-        return probe != null && probe.alive() && passive.state() != HealthState.UNHEALTHY;
+        return probe != null && xrayAlive(probe, passive.state());
+    }
+
+    /** Xray's {@code alive} rule: the observer's alive, and false while the passive state is UNHEALTHY. */
+    static boolean xrayAlive(OutboundStatus status, HealthState passive) {
+        return status.alive() && passive != HealthState.UNHEALTHY;
     }
 
     /** Whether any of the three states differs from {@code other}'s. */

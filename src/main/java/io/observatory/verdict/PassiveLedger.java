@@ -2,10 +2,8 @@ package io.observatory.verdict;
 
 import io.observatory.config.GoDuration;
 import io.observatory.health.CallOutcome;
-import io.observatory.health.ConsecutiveFailuresPolicy;
 import io.observatory.health.HealthState;
 import io.observatory.health.PassivePolicy;
-import io.observatory.health.TransportFailureRatePolicy;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -96,27 +94,18 @@ final class PassiveLedger<S extends PassivePolicy.PassiveState> {
     PassiveView view(String tag, CallStatistics calls) {
         S state = states.get(tag);
         if (state == null) {
-            return new PassiveView(HealthState.UNKNOWN, 0, 0, 0, calls);
+            return calls == null ? PassiveView.NONE : new PassiveView(HealthState.UNKNOWN, 0, 0, 0, calls);
         }
-        if (state instanceof TransportFailureRatePolicy.State window) {
-            return new PassiveView(state.state(), window.totalCount(), window.failedCount(), 0, calls);
-        }
-        ConsecutiveFailuresPolicy.State run = (ConsecutiveFailuresPolicy.State) state;
-        return new PassiveView(state.state(), 0, 0, run.consecutiveFailures(), calls);
+        return new PassiveView(state.state(), state.windowCalls(), state.windowFailures(), state.consecutiveFailures(),
+                calls);
     }
 
-    /** One line on why the passive state is what it is, for a transition from {@code before}. */
-    String describe(HealthState before, PassiveView now) {
-        if (before == HealthState.UNHEALTHY && now.state() == HealthState.UNKNOWN) {
+    /** One line on why the outbound's passive state is what it is, for a change from {@code before}. */
+    String describe(String tag, HealthState before) {
+        S state = states.getOrDefault(tag, policy.initial());
+        if (before == HealthState.UNHEALTHY && state.state() == HealthState.UNKNOWN) {
             return "reactivation period " + GoDuration.format(policy.effectiveReactivationPeriod()) + " passed";
         }
-        if (policy instanceof TransportFailureRatePolicy rate) {
-            return now.windowFailures() + "/" + now.windowCalls() + " calls in the "
-                    + GoDuration.format(rate.detectionWindow()) + " window failed in transport (limit "
-                    + rate.failureRateLimit() + ", minimal total count " + rate.minimalTotalCount() + ")";
-        }
-        ConsecutiveFailuresPolicy run = (ConsecutiveFailuresPolicy) policy;
-        return now.state() == HealthState.HEALTHY ? "a call succeeded"
-                : now.consecutiveFailures() + " consecutive failed calls (ceiling " + run.ceiling() + ")";
+        return policy.describe(state);
     }
 }

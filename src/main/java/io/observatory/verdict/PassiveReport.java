@@ -10,7 +10,8 @@ import java.util.Objects;
  * @param tag          a configured outbound's tag
  * @param outcome      how the call ended
  * @param latencyNanos how long the call took, {@code >= 0}
- * @param endedAt      wall time the call ended; a time after the keeper's clock counts as now for the policies
+ * @param endedAt      wall time the call ended; goes into the call statistics only (policies count a call when its
+ *                     report is applied)
  */
 public record PassiveReport(String tag, CallOutcome outcome, long latencyNanos, Instant endedAt) {
 

@@ -86,14 +86,6 @@ public final class VerdictKeeper {
     }
 
     /**
-     * Registers {@code listener} for every later publication. It runs on the writer thread, so it must be quick and
-     * must not block; an exception it throws is logged and does not reach other listeners.
-     */
-    public void addListener(Consumer<BoardUpdate> listener) {
-        listeners.add(listener);
-    }
-
-    /**
      * Starts following the board: on the writer thread, {@code start} receives the current board and
      * {@code updates} every later publication, so nothing published in between is missed or seen twice. Both run on
      * the writer thread and must be quick.
@@ -238,7 +230,7 @@ public final class VerdictKeeper {
         }
         if (passive.state() != before.passive().state()) {
             reasons.add("passive " + word(before.passive().state()) + " -> " + word(passive.state()) + ": "
-                    + (passiveRestart != null ? passiveRestart : ledger.describe(before.passive().state(), passive)));
+                    + (passiveRestart != null ? passiveRestart : ledger.describe(tag, before.passive().state())));
         }
         if (reasons.isEmpty() && verdict == before.verdict()) {
             return new OutboundHealth(tag, status, passive, verdict, before.lastChange(), before.lastChangeReason());

@@ -314,7 +314,7 @@ class ObservatoryV1ServiceTest {
                 .setLeastLoad(io.observatory.api.v1.LeastLoadSettings.newBuilder().setTolerance(1.5)).build());
 
         assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
-        assertThat(status.getDescription()).isEqualTo("tolerance: 1.5 (expected: 0-1)");
+        assertThat(status.getDescription()).isEqualTo("least_load.tolerance: 1.5 (expected: 0-1)");
     }
 
     // ReportOutcomes

@@ -87,7 +87,7 @@ class V1ApiBenchmarkIT extends RunningServiceTest {
     void watchEventLatencyAndGetObservationLatencyAtOneThousandOutbounds() throws InterruptedException {
         BlockingQueue<Long> arrivals = new LinkedBlockingQueue<>();
         BlockingQueue<Long> decided = new LinkedBlockingQueue<>();
-        verdicts.addListener(update -> {
+        verdicts.watch(board -> { }, update -> {
             if (!update.events().isEmpty()) {
                 decided.add(System.nanoTime());
             }

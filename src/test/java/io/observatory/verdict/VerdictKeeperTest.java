@@ -49,7 +49,7 @@ class VerdictKeeperTest {
 
     private VerdictKeeper keeper(ObservatoryConfig config) {
         VerdictKeeper keeper = new VerdictKeeper(config, scheduler, scheduler.clock(), store);
-        keeper.addListener(updates::add);
+        keeper.watch(board -> { }, updates::add);
         scheduler.runDue();
         return keeper;
     }
