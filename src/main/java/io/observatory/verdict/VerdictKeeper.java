@@ -3,7 +3,6 @@ package io.observatory.verdict;
 import io.observatory.config.AvailabilitySettings;
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.config.Outbound;
-import io.observatory.health.CombinedVerdict;
 import io.observatory.health.HealthState;
 import io.observatory.health.PassivePolicy;
 import io.observatory.observer.ObserverScheduler;
@@ -18,7 +17,6 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
@@ -209,33 +207,17 @@ public final class VerdictKeeper {
 
     private static void logChange(OutboundHealth before, OutboundHealth after) {
         if (before.verdict() == after.verdict()) {
-            log.info("outbound {}: still {} ({})", after.tag(), word(after.verdict()), after.lastChangeReason());
+            log.info("outbound {}: still {} ({})", after.tag(), VerdictJudge.word(after.verdict()), after.lastChangeReason());
         } else {
-            log.info("outbound {}: {} -> {} ({})", after.tag(), word(before.verdict()), word(after.verdict()),
+            log.info("outbound {}: {} -> {} ({})", after.tag(), VerdictJudge.word(before.verdict()), VerdictJudge.word(after.verdict()),
                     after.lastChangeReason());
         }
     }
 
     private OutboundHealth judge(String tag, OutboundStatus status, OutboundHealth before, Instant now) {
-        PassiveView passive = ledger.view(tag, calls.get(tag));
-        HealthState active = status == null ? HealthState.UNKNOWN : status.active().state();
-        HealthState verdict = CombinedVerdict.of(active, passive.state());
-        if (before == null) {
-            return new OutboundHealth(tag, status, passive, verdict, now, "outbound added");
-        }
-        List<String> reasons = new ArrayList<>(2);
-        if (active != before.activeState()) {
-            reasons.add("active " + word(before.activeState()) + " -> " + word(active) + ": "
-                    + (status == null ? "no longer observed" : status.activeDetail()));
-        }
-        if (passive.state() != before.passive().state()) {
-            reasons.add("passive " + word(before.passive().state()) + " -> " + word(passive.state()) + ": "
-                    + (passiveRestart != null ? passiveRestart : ledger.describe(tag, before.passive().state())));
-        }
-        if (reasons.isEmpty() && verdict == before.verdict()) {
-            return new OutboundHealth(tag, status, passive, verdict, before.lastChange(), before.lastChangeReason());
-        }
-        return new OutboundHealth(tag, status, passive, verdict, now, String.join("; ", reasons));
+        return VerdictJudge.judge(tag, status, ledger.view(tag, calls.get(tag)),
+                () -> passiveRestart != null ? passiveRestart : ledger.describe(tag, before.passive().state()),
+                before, now);
     }
 
     private void scheduleReactivation(long nowNanos) {
@@ -261,9 +243,5 @@ public final class VerdictKeeper {
             sorted.add(outbound.tag());
         }
         return new LinkedHashSet<>(sorted);
-    }
-
-    private static String word(HealthState state) {
-        return state.name().toLowerCase(Locale.ROOT);
     }
 }
