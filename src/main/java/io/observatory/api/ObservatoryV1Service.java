@@ -7,7 +7,6 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
 import io.observatory.api.v1.GetObservationRequest;
 import io.observatory.api.v1.GetObservationResponse;
-import io.observatory.api.v1.LeastLoadSettings;
 import io.observatory.api.v1.ListAvailableRequest;
 import io.observatory.api.v1.ListAvailableResponse;
 import io.observatory.api.v1.ObservatoryServiceGrpc;
@@ -19,8 +18,6 @@ import io.observatory.api.v1.ReportOutcomesRequest;
 import io.observatory.api.v1.ReportOutcomesResponse;
 import io.observatory.api.v1.WatchObservationRequest;
 import io.observatory.api.v1.WatchObservationResponse;
-import io.observatory.pick.BalancerStrategy;
-import io.observatory.pick.CostWeight;
 import io.observatory.pick.PickCandidate;
 import io.observatory.pick.PickResult;
 import io.observatory.pick.PickSettings;
@@ -30,13 +27,10 @@ import io.observatory.verdict.HealthBoard;
 import io.observatory.verdict.OutboundHealth;
 import io.observatory.verdict.PassiveReport;
 import io.observatory.verdict.VerdictKeeper;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
@@ -57,14 +51,6 @@ import org.springframework.stereotype.Service;
  */
 @Service
 public final class ObservatoryV1Service extends ObservatoryServiceGrpc.ObservatoryServiceImplBase {
-
-    /** The pick package's setting names and the request fields they come from. */
-    private static final Map<String, String> LEAST_LOAD_FIELDS = Map.of(
-            "expected", "least_load.expected",
-            "max-rtt", "least_load.max_rtt_nanos",
-            "tolerance", "least_load.tolerance",
-            "baselines", "least_load.baselines_nanos",
-            "costs", "least_load.costs");
 
     /** How many prefixes of a selector a NOT_FOUND description names; the rest are counted. */
     private static final int SELECTOR_PREFIXES_SHOWN = 8;
@@ -164,7 +150,7 @@ public final class ObservatoryV1Service extends ObservatoryServiceGrpc.Observato
         respond(responses, () -> {
             List<String> selector = request.getSelectorList();
             TagPrefixes.validate("selector", selector, true);
-            PickSettings settings = pickSettings(request);
+            PickSettings settings = PickRequests.settings(request);
             HealthBoard board = verdicts.board();
             HealthBoard.Selection selection = board.available(selector);
             List<PickCandidate> candidates = selection.usable().stream().filter(OutboundHealth::probed)
@@ -221,42 +207,6 @@ public final class ObservatoryV1Service extends ObservatoryServiceGrpc.Observato
             }
             return response.setAccepted(accepted.size()).build();
         });
-    }
-
-    /** The request's strategy, fallback and least-load settings; INVALID_ARGUMENT naming a bad value. */
-    private static PickSettings pickSettings(PickRequest request) {
-        String fallback = request.getFallbackTag();
-        if (fallback.getBytes(StandardCharsets.UTF_8).length > TagPrefixes.MAX_PREFIX_BYTES
-                || TagPrefixes.hasControlCharacters(fallback) || (!fallback.isEmpty() && fallback.isBlank())) {
-            throw invalid("fallback_tag: " + TagPrefixes.quote(fallback) + " (expected: empty or an outbound tag of at most "
-                    + TagPrefixes.MAX_PREFIX_BYTES + " bytes without control characters)");
-        }
-        LeastLoadSettings leastLoad = request.getLeastLoad();
-        try {
-            List<CostWeight> costs = leastLoad.getCostsList().stream()
-                    .map(cost -> new CostWeight(cost.getMatch(), cost.getRegexp(), cost.getValue())).toList();
-            BalancerStrategy strategy = request.getStrategy().isEmpty() ? BalancerStrategy.RANDOM
-                    : BalancerStrategy.fromName(request.getStrategy());
-            return new PickSettings(strategy, request.getFallbackTag(),
-                    new io.observatory.pick.LeastLoadSettings(leastLoad.getExpected(),
-                            Duration.ofNanos(leastLoad.getMaxRttNanos()), leastLoad.getTolerance(),
-                            leastLoad.getBaselinesNanosList().stream().map(Duration::ofNanos).toList(), costs));
-        } catch (IllegalArgumentException e) {
-            throw invalid(inRequestTerms(e.getMessage()));
-        }
-    }
-
-    /**
-     * A pick settings message with its field named as in the request, e.g. {@code max-rtt: -1ns (...)} →
-     * {@code least_load.max_rtt_nanos: -1ns (...)}.
-     */
-    private static String inRequestTerms(String message) {
-        int colon = message.indexOf(':');
-        String field = colon < 0 ? "" : message.substring(0, colon);
-        int dot = field.indexOf('.');
-        String head = dot < 0 ? field : field.substring(0, dot);
-        String requestField = LEAST_LOAD_FIELDS.get(head);
-        return requestField == null ? message : requestField + message.substring(head.length());
     }
 
     /** A selector for a description: its first prefixes, quoted, and how many more there are. */
