@@ -6,12 +6,10 @@ import io.observatory.config.Outbound;
 import io.observatory.config.PingConfig;
 import io.observatory.config.Redaction;
 import io.observatory.health.ActiveCheck;
-import io.observatory.health.ActiveHealth;
 import io.observatory.probe.ProbeError;
 import io.observatory.probe.ProbeRequest;
 import io.observatory.probe.ProbeResult;
 import io.observatory.probe.Prober;
-import io.observatory.stats.HealthPingStats;
 import io.observatory.stats.RttRing;
 import io.observatory.status.Observation;
 import io.observatory.status.ObservationStore;
@@ -22,7 +20,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
@@ -41,10 +38,8 @@ import reactor.core.publisher.Sinks;
  * go into a ring of {@code sampling} slots per outbound, valid for 2 × cycle. After a failure, when a connectivity URL
  * is configured, it is probed directly; if that fails too the network is down and the sample is discarded.
  *
- * <p>Each time an outbound's window changes (a sample recorded, a sample expired) it is evaluated once: it passes with
- * at least one valid success and, when {@code max-failure-ratio} is set, a failure ratio at or below it; the
- * thresholds of the {@link ActiveCheck} count consecutive evaluations. A response whose status is not expected is a
- * failed sample (no connectivity check: the path worked).
+ * <p>Each change of an outbound's window is judged once for the active state ({@link BurstWindowJudge}). A response
+ * whose status the {@link ActiveCheck} does not expect is a failed sample (no connectivity check: the path worked).
  *
  * <p>Differs from Xray in one place: a result arriving for an outbound deselected in the meantime is dropped instead
  * of being stored until the next cleanup.
@@ -58,7 +53,7 @@ public final class BurstObserver implements Observer {
 
     private final PingConfig ping;
     private final ActiveCheck check;
-    private final OptionalDouble maxFailureRatio;
+    private final BurstWindowJudge windows;
     private final SubjectSelector selector;
     private final Supplier<List<Outbound>> outbounds;
     private final Prober prober;
@@ -68,8 +63,6 @@ public final class BurstObserver implements Observer {
     private final Map<String, RttRing> rings = new TreeMap<>();
     private final Map<String, OutboundStatus> carriedOver = new TreeMap<>();
     private final Map<String, String> lastFailureReasons = new HashMap<>();
-    private final Map<String, Evaluation> evaluations = new HashMap<>();
-    private final Map<String, Long> recordedSamples = new HashMap<>();
     private final Sinks.Empty<Void> stopSignal = Sinks.empty();
     private List<ObserverScheduler.Cancellable> pendingProbes = new ArrayList<>();
     private ObserverScheduler.Cancellable nextCycle = () -> { };
@@ -99,7 +92,7 @@ public final class BurstObserver implements Observer {
             List<OutboundStatus> carriedOver) {
         this.ping = settings.pingConfig();
         this.check = settings.activeCheck();
-        this.maxFailureRatio = settings.maxFailureRatio();
+        this.windows = new BurstWindowJudge(settings);
         this.selector = new SubjectSelector(settings.subjectSelector());
         this.outbounds = outbounds;
         this.prober = prober;
@@ -182,8 +175,7 @@ public final class BurstObserver implements Observer {
 
     private void cleanup() {
         lastFailureReasons.keySet().retainAll(selectedTags);
-        evaluations.keySet().retainAll(selectedTags);
-        recordedSamples.keySet().retainAll(selectedTags);
+        windows.retain(selectedTags);
         boolean carriedDropped = carriedOver.keySet().retainAll(selectedTags);
         if (rings.keySet().retainAll(selectedTags) || carriedDropped) {
             publisher.changed();
@@ -251,7 +243,7 @@ public final class BurstObserver implements Observer {
     }
 
     private void sampleRecorded(String tag) {
-        recordedSamples.merge(tag, 1L, Long::sum);
+        windows.sampleRecorded(tag);
         publisher.changed();
     }
 
@@ -268,7 +260,10 @@ public final class BurstObserver implements Observer {
         List<OutboundStatus> statuses = new ArrayList<>(rings.size() + carriedOver.size());
         long nextExpiry = Long.MAX_VALUE;
         for (Map.Entry<String, RttRing> entry : rings.entrySet()) {
-            statuses.add(evaluate(entry.getKey(), entry.getValue().stats(now)));
+            String tag = entry.getKey();
+            OutboundStatus predecessor = carriedOver.get(tag);
+            statuses.add(windows.status(tag, entry.getValue().stats(now),
+                    predecessor == null ? null : predecessor.active(), lastFailureReasons.get(tag)));
             OptionalLong expiry = entry.getValue().nextExpiryNanos(now);
             if (expiry.isPresent()) {
                 nextExpiry = Math.min(nextExpiry, expiry.getAsLong());
@@ -278,32 +273,6 @@ public final class BurstObserver implements Observer {
         carriedOver.keySet().removeAll(rings.keySet());
         statuses.addAll(carriedOver.values());
         return new Observation(statuses);
-    }
-
-    /**
-     * The outbound's status for this window; the active state moves only when the window changed since the last
-     * evaluation (a sample recorded or expired), so republishing for another outbound does not count as evidence.
-     */
-    private OutboundStatus evaluate(String tag, HealthPingStats stats) {
-        long samples = recordedSamples.getOrDefault(tag, 0L);
-        Evaluation last = evaluations.get(tag);
-        if (last == null || last.samples() != samples || !last.stats().equals(stats)) {
-            ActiveHealth before = last != null ? last.active()
-                    : carriedOver.containsKey(tag) ? carriedOver.get(tag).active() : ActiveHealth.INITIAL;
-            ActiveHealth active = check.thresholds().next(before,
-                    StatusMapping.burstWindowPasses(stats, maxFailureRatio));
-            String detail = StatusMapping.burstDetail(stats, maxFailureRatio);
-            if (stats.fail() > 0 && lastFailureReasons.containsKey(tag)) {
-                detail += "; last failure: " + lastFailureReasons.get(tag);
-            }
-            last = new Evaluation(samples, stats, active, detail);
-            evaluations.put(tag, last);
-        }
-        return StatusMapping.fromBurst(tag, stats, last.active(), last.detail());
-    }
-
-    /** The window an outbound was last evaluated on, and the result. */
-    private record Evaluation(long samples, HealthPingStats stats, ActiveHealth active, String detail) {
     }
 
     private void scheduleRefresh(long now, long nextExpiry) {
