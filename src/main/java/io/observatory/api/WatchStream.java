@@ -3,6 +3,7 @@ package io.observatory.api;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.observatory.api.v1.WatchObservationResponse;
+import io.observatory.observer.SubjectSelector;
 import io.observatory.verdict.BoardUpdate;
 import io.observatory.verdict.HealthBoard;
 import io.observatory.verdict.VerdictEvent;
@@ -31,6 +32,7 @@ final class WatchStream {
 
     private final ServerCallStreamObserver<WatchObservationResponse> call;
     private final List<String> tagPrefixes;
+    private final SubjectSelector selector;
     private final int capacity;
     private final Executor delivery;
     // Guards queue, ending and closed: the writer thread offers, senders poll, the closing thread ends.
@@ -50,6 +52,7 @@ final class WatchStream {
             Executor delivery) {
         this.call = call;
         this.tagPrefixes = List.copyOf(tagPrefixes);
+        this.selector = new SubjectSelector(tagPrefixes);
         this.capacity = capacity;
         this.delivery = delivery;
     }
@@ -167,6 +170,6 @@ final class WatchStream {
     }
 
     private boolean selected(VerdictEvent event) {
-        return tagPrefixes.isEmpty() || tagPrefixes.stream().anyMatch(event.tag()::startsWith);
+        return selector.isEmpty() || selector.selects(event.tag());
     }
 }

@@ -22,10 +22,15 @@ public final class SubjectSelector {
         return prefixes.isEmpty();
     }
 
+    /** Whether {@code tag} starts with one of the prefixes; never for an empty selector. */
+    public boolean selects(String tag) {
+        return prefixes.stream().anyMatch(tag::startsWith);
+    }
+
     /** Returns the selected outbounds, sorted by tag. */
     public List<Outbound> select(List<Outbound> outbounds) {
         return outbounds.stream()
-                .filter(outbound -> prefixes.stream().anyMatch(outbound.tag()::startsWith))
+                .filter(outbound -> selects(outbound.tag()))
                 .sorted(Comparator.comparing(Outbound::tag))
                 .toList();
     }

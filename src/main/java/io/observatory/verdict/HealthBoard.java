@@ -4,6 +4,7 @@ import io.observatory.config.AvailabilitySettings;
 import io.observatory.health.Availability;
 import io.observatory.health.HealthState;
 import io.observatory.health.OutboundVerdict;
+import io.observatory.observer.SubjectSelector;
 import io.observatory.status.OutboundStatus;
 import java.util.Collection;
 import java.util.Collections;
@@ -73,9 +74,8 @@ public record HealthBoard(Map<String, OutboundHealth> outbounds, AvailabilitySet
         if (prefixes.isEmpty()) {
             return List.copyOf(outbounds.values());
         }
-        return outbounds.values().stream()
-                .filter(outbound -> prefixes.stream().anyMatch(outbound.tag()::startsWith))
-                .toList();
+        SubjectSelector selector = new SubjectSelector(prefixes);
+        return outbounds.values().stream().filter(outbound -> selector.selects(outbound.tag())).toList();
     }
 
     /**
