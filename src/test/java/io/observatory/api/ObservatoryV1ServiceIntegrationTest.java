@@ -72,20 +72,10 @@ class ObservatoryV1ServiceIntegrationTest extends RunningServiceTest {
         registry.add("observatory.standard.probe-url", () -> TARGET.url("/generate_204"));
         registry.add("observatory.standard.probe-interval", () -> "200ms");
         registry.add("observatory.standard.enable-concurrency", () -> "true");
-        registerDirectOutbound(registry, 0, "edge_alive", TARGET.url("/generate_204"));
-        registerDirectOutbound(registry, 1, "edge_dead", "http://127.0.0.1:" + DEAD_PORT + "/generate_204");
+        registerDirectOutbound(registry, 0, "edge_alive", () -> TARGET.url("/generate_204"));
+        registerDirectOutbound(registry, 1, "edge_dead", () -> "http://127.0.0.1:" + DEAD_PORT + "/generate_204");
         registerDirectOutbound(registry, 2, "edge_unprobed", null);
-        registerDirectOutbound(registry, 3, "victim", TARGET.url("/generate_204"));
-    }
-
-    private static void registerDirectOutbound(DynamicPropertyRegistry registry, int index, String tag,
-            String probeUrl) {
-        String prefix = "observatory.outbounds[" + index + "].";
-        registry.add(prefix + "tag", () -> tag);
-        registry.add(prefix + "protocol", () -> "direct");
-        if (probeUrl != null) {
-            registry.add(prefix + "probe-url", () -> probeUrl);
-        }
+        registerDirectOutbound(registry, 3, "victim", () -> TARGET.url("/generate_204"));
     }
 
     @AfterAll

@@ -42,13 +42,6 @@ class OutboundHealthIntegrationTest extends RunningServiceTest {
         registry.add("observatory.standard.enable-concurrency", () -> "true");
     }
 
-    private static void registerDirectOutbound(DynamicPropertyRegistry registry, int index, String tag,
-            java.util.function.Supplier<Object> probeUrl) {
-        registry.add("observatory.outbounds[" + index + "].tag", () -> tag);
-        registry.add("observatory.outbounds[" + index + "].protocol", () -> "direct");
-        registry.add("observatory.outbounds[" + index + "].probe-url", probeUrl);
-    }
-
     @AfterAll
     static void stopTargets() {
         TARGET.close();

@@ -38,6 +38,20 @@ public abstract class RunningServiceTest {
         }
     }
 
+    /**
+     * Registers {@code observatory.outbounds[index]} as a direct outbound; {@code probeUrl}, read lazily when the
+     * context starts, sets its own probe URL, {@code null} none.
+     */
+    public static void registerDirectOutbound(DynamicPropertyRegistry registry, int index, String tag,
+            Supplier<Object> probeUrl) {
+        String prefix = "observatory.outbounds[" + index + "].";
+        registry.add(prefix + "tag", () -> tag);
+        registry.add(prefix + "protocol", () -> "direct");
+        if (probeUrl != null) {
+            registry.add(prefix + "probe-url", probeUrl);
+        }
+    }
+
     @TestConfiguration
     public static class PortCapture {
         @Bean

@@ -44,9 +44,7 @@ class V1ApiBenchmarkIT extends RunningServiceTest {
     @DynamicPropertySource
     static void outbounds(DynamicPropertyRegistry registry) {
         for (int i = 0; i < OUTBOUNDS; i++) {
-            int index = i;
-            registry.add("observatory.outbounds[" + i + "].tag", () -> tag(index));
-            registry.add("observatory.outbounds[" + i + "].protocol", () -> "direct");
+            registerDirectOutbound(registry, i, tag(i), null);
         }
     }
 

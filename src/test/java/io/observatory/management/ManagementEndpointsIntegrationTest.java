@@ -1,5 +1,6 @@
 package io.observatory.management;
 
+import io.observatory.api.RunningServiceTest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -43,12 +44,9 @@ class ManagementEndpointsIntegrationTest {
 
     @DynamicPropertySource
     static void outbounds(DynamicPropertyRegistry registry) {
-        registry.add("observatory.outbounds[0].tag", () -> "lab-fast");
-        registry.add("observatory.outbounds[0].protocol", () -> "direct");
-        registry.add("observatory.outbounds[0].probe-url", () -> TARGET.url("/generate_204"));
-        registry.add("observatory.outbounds[1].tag", () -> "lab-refused");
-        registry.add("observatory.outbounds[1].protocol", () -> "direct");
-        registry.add("observatory.outbounds[1].probe-url", () -> "http://127.0.0.1:" + CLOSED_PORT + "/generate_204");
+        RunningServiceTest.registerDirectOutbound(registry, 0, "lab-fast", () -> TARGET.url("/generate_204"));
+        RunningServiceTest.registerDirectOutbound(registry, 1, "lab-refused",
+                () -> "http://127.0.0.1:" + CLOSED_PORT + "/generate_204");
         registry.add("observatory.standard.subject-selector[0]", () -> "lab-");
         registry.add("observatory.standard.probe-interval", () -> "200ms");
         registry.add("observatory.standard.enable-concurrency", () -> "true");

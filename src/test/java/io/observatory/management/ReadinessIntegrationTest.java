@@ -1,5 +1,6 @@
 package io.observatory.management;
 
+import io.observatory.api.RunningServiceTest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -29,9 +30,7 @@ class ReadinessIntegrationTest {
 
     @DynamicPropertySource
     static void outbounds(DynamicPropertyRegistry registry) {
-        registry.add("observatory.outbounds[0].tag", () -> "lab-hang");
-        registry.add("observatory.outbounds[0].protocol", () -> "direct");
-        registry.add("observatory.outbounds[0].probe-url", () -> TARGET.url("/hang"));
+        RunningServiceTest.registerDirectOutbound(registry, 0, "lab-hang", () -> TARGET.url("/hang"));
         registry.add("observatory.standard.subject-selector[0]", () -> "lab-");
     }
 
