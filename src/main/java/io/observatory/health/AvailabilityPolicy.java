@@ -18,9 +18,6 @@ public enum AvailabilityPolicy {
      */
     HEALTHY_OR_PANIC;
 
-    /** Envoy's default panic threshold, in percent ({@code panic-threshold}). */
-    public static final int DEFAULT_PANIC_THRESHOLD_PERCENT = 50;
-
     /**
      * The usable outbounds of a selection.
      *

@@ -67,8 +67,7 @@ class AvailabilityPolicyTest {
 
     @Test
     void selectKeepsTheVerdictsOfThePanicSet() {
-        Availability availability = AvailabilityPolicy.HEALTHY_OR_PANIC.select(selection("XX"),
-                AvailabilityPolicy.DEFAULT_PANIC_THRESHOLD_PERCENT);
+        Availability availability = AvailabilityPolicy.HEALTHY_OR_PANIC.select(selection("XX"), 50);
 
         assertThat(availability.usable()).containsExactly(new OutboundVerdict("o0", HealthState.UNHEALTHY),
                 new OutboundVerdict("o1", HealthState.UNHEALTHY));
@@ -86,10 +85,5 @@ class AvailabilityPolicyTest {
         assertThatThrownBy(() -> AvailabilityPolicy.HEALTHY_OR_PANIC.select(selection("H"), threshold))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("panic-threshold: " + threshold + " (expected: 0-100)");
-    }
-
-    @Test
-    void defaultThresholdIsEnvoys() {
-        assertThat(AvailabilityPolicy.DEFAULT_PANIC_THRESHOLD_PERCENT).isEqualTo(50);
     }
 }
