@@ -1,5 +1,6 @@
 package io.observatory.api;
 
+import io.observatory.health.Availability;
 import static io.observatory.api.TagPrefixes.invalid;
 
 import io.grpc.Status;
@@ -128,7 +129,7 @@ public final class ObservatoryV1Service extends ObservatoryServiceGrpc.Observato
     public void listAvailable(ListAvailableRequest request, StreamObserver<ListAvailableResponse> responses) {
         respond(responses, () -> {
             TagPrefixes.validate("selector", request.getSelectorList(), true);
-            HealthBoard.Selection selection = verdicts.board().available(request.getSelectorList());
+            Availability<OutboundHealth> selection = verdicts.board().available(request.getSelectorList());
             ListAvailableResponse.Builder response = ListAvailableResponse.newBuilder().setPanic(selection.panic());
             for (OutboundHealth outbound : selection.usable()) {
                 response.addOutbounds(ObservationProtos.outbound(outbound));
@@ -152,7 +153,7 @@ public final class ObservatoryV1Service extends ObservatoryServiceGrpc.Observato
             TagPrefixes.validate("selector", selector, true);
             PickSettings settings = PickRequests.settings(request);
             HealthBoard board = verdicts.board();
-            HealthBoard.Selection selection = board.available(selector);
+            Availability<OutboundHealth> selection = board.available(selector);
             List<PickCandidate> candidates = selection.usable().stream().filter(OutboundHealth::probed)
                     .map(outbound -> new PickCandidate(outbound.tag(), outbound.alive(),
                             outbound.probe().delayMillis(), outbound.probe().healthPing()))

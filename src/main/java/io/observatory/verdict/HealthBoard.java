@@ -3,7 +3,6 @@ package io.observatory.verdict;
 import io.observatory.config.AvailabilitySettings;
 import io.observatory.health.Availability;
 import io.observatory.health.HealthState;
-import io.observatory.health.OutboundVerdict;
 import io.observatory.observer.SubjectSelector;
 import io.observatory.status.OutboundStatus;
 import java.util.Collection;
@@ -85,26 +84,8 @@ public record HealthBoard(Map<String, OutboundHealth> outbounds, AvailabilitySet
      * @param selector tag prefixes; none selects every outbound
      * @return the usable outbounds, sorted by tag, and whether the policy is in panic
      */
-    public Selection available(List<String> selector) {
-        List<OutboundHealth> selected = matching(selector);
-        Availability availability = this.availability.policy().select(
-                selected.stream().map(outbound -> new OutboundVerdict(outbound.tag(), outbound.verdict())).toList(),
-                this.availability.panicThresholdPercent());
-        List<OutboundHealth> usable = availability.usable().stream().map(verdict -> outbounds.get(verdict.tag()))
-                .toList();
-        return new Selection(usable, availability.panic());
-    }
-
-    /**
-     * The usable outbounds of a selection.
-     *
-     * @param usable sorted by tag
-     * @param panic  whether every selected outbound is returned because too few were usable
-     */
-    public record Selection(List<OutboundHealth> usable, boolean panic) {
-
-        public Selection {
-            usable = List.copyOf(usable);
-        }
+    public Availability<OutboundHealth> available(List<String> selector) {
+        return availability.policy().select(matching(selector), OutboundHealth::verdict,
+                availability.panicThresholdPercent());
     }
 }

@@ -12,9 +12,14 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class AvailabilityPolicyTest {
 
+    /** An outbound as the policy sees it: a tag and its combined verdict. */
+    private record Outbound(String tag, HealthState verdict) {
+    }
+
+
     /** Verdicts as a string, one letter per outbound tagged {@code o0, o1, ...}: {@code H}, {@code U}, {@code X}. */
-    private static List<OutboundVerdict> selection(String verdicts) {
-        List<OutboundVerdict> outbounds = new ArrayList<>();
+    private static List<Outbound> selection(String verdicts) {
+        List<Outbound> outbounds = new ArrayList<>();
         for (int i = 0; i < verdicts.length(); i++) {
             HealthState verdict = switch (verdicts.charAt(i)) {
                 case 'H' -> HealthState.HEALTHY;
@@ -22,13 +27,13 @@ class AvailabilityPolicyTest {
                 case 'X' -> HealthState.UNHEALTHY;
                 default -> throw new IllegalArgumentException(verdicts);
             };
-            outbounds.add(new OutboundVerdict("o" + i, verdict));
+            outbounds.add(new Outbound("o" + i, verdict));
         }
         return outbounds;
     }
 
-    private static String tags(Availability availability) {
-        return String.join(",", availability.usable().stream().map(OutboundVerdict::tag).toList());
+    private static String tags(Availability<Outbound> availability) {
+        return String.join(",", availability.usable().stream().map(Outbound::tag).toList());
     }
 
     @ParameterizedTest(name = "{0} {1} with threshold {2}% -> [{3}], panic {4}")
@@ -59,7 +64,7 @@ class AvailabilityPolicyTest {
     })
     void selectReturnsTheUsableOutboundsAndThePanicFlag(AvailabilityPolicy policy, String verdicts, int threshold,
             String usable, boolean panic) {
-        Availability availability = policy.select(selection(verdicts), threshold);
+        Availability<Outbound> availability = policy.select(selection(verdicts), Outbound::verdict, threshold);
 
         assertThat(tags(availability)).isEqualTo(usable);
         assertThat(availability.panic()).isEqualTo(panic);
@@ -67,22 +72,25 @@ class AvailabilityPolicyTest {
 
     @Test
     void selectKeepsTheVerdictsOfThePanicSet() {
-        Availability availability = AvailabilityPolicy.HEALTHY_OR_PANIC.select(selection("XX"), 50);
+        Availability<Outbound> availability =
+                AvailabilityPolicy.HEALTHY_OR_PANIC.select(selection("XX"), Outbound::verdict, 50);
 
-        assertThat(availability.usable()).containsExactly(new OutboundVerdict("o0", HealthState.UNHEALTHY),
-                new OutboundVerdict("o1", HealthState.UNHEALTHY));
+        assertThat(availability.usable()).containsExactly(new Outbound("o0", HealthState.UNHEALTHY),
+                new Outbound("o1", HealthState.UNHEALTHY));
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"HEALTHY_AND_UNKNOWN", "HEALTHY_OR_PANIC"})
     void selectWhenSelectionEmptyThenEmptyWithoutPanic(AvailabilityPolicy policy) {
-        assertThat(policy.select(List.of(), 50)).isEqualTo(new Availability(List.of(), false));
+        assertThat(policy.select(List.<Outbound>of(), Outbound::verdict, 50))
+                .isEqualTo(new Availability<Outbound>(List.of(), false));
     }
 
     @ParameterizedTest
     @ValueSource(ints = {-1, 101})
     void selectWhenThresholdOutOfRangeThenRejected(int threshold) {
-        assertThatThrownBy(() -> AvailabilityPolicy.HEALTHY_OR_PANIC.select(selection("H"), threshold))
+        assertThatThrownBy(() -> AvailabilityPolicy.HEALTHY_OR_PANIC.select(selection("H"), Outbound::verdict,
+                threshold))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("panic-threshold: " + threshold + " (expected: 0-100)");
     }

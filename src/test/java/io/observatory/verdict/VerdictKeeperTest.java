@@ -1,5 +1,6 @@
 package io.observatory.verdict;
 
+import io.observatory.health.Availability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.observatory.config.ApiAuthSettings;
@@ -252,10 +253,10 @@ class VerdictKeeperTest {
     void availableWhenEveryOutboundUnhealthyThenPanicReturnsAll() {
         VerdictKeeper keeper = keeper(config(CEILING_2, AvailabilitySettings.DEFAULT, "p_a", "p_b", "q"));
         publish(probed("p_a", HealthState.UNHEALTHY), probed("p_b", HealthState.HEALTHY));
-        HealthBoard.Selection oneUsable = keeper.board().available(List.of("p_"));
+        Availability<OutboundHealth> oneUsable = keeper.board().available(List.of("p_"));
 
         publish(probed("p_a", HealthState.UNHEALTHY), probed("p_b", HealthState.UNHEALTHY));
-        HealthBoard.Selection none = keeper.board().available(List.of("p_"));
+        Availability<OutboundHealth> none = keeper.board().available(List.of("p_"));
 
         assertThat(oneUsable.usable()).extracting(OutboundHealth::tag).containsExactly("p_b");
         assertThat(oneUsable.panic()).isFalse();
@@ -269,7 +270,7 @@ class VerdictKeeperTest {
                 new AvailabilitySettings(AvailabilityPolicy.HEALTHY_AND_UNKNOWN, 0), "p_a"));
         publish(probed("p_a", HealthState.UNHEALTHY));
 
-        HealthBoard.Selection selection = keeper.board().available(List.of("p_"));
+        Availability<OutboundHealth> selection = keeper.board().available(List.of("p_"));
 
         assertThat(selection.usable()).isEmpty();
         assertThat(selection.panic()).isFalse();
