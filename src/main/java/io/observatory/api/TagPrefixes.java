@@ -2,7 +2,7 @@ package io.observatory.api;
 
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.observatory.config.QuotedText;
+import io.observatory.text.QuotedText;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 

@@ -1,5 +1,6 @@
 package io.observatory.config;
 
+import io.observatory.text.Redaction;
 import io.observatory.config.ObservatoryProperties.ApiAuthProperties;
 import java.io.IOException;
 import java.io.InputStreamReader;

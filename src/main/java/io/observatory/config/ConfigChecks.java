@@ -1,5 +1,7 @@
 package io.observatory.config;
 
+import io.observatory.text.GoDuration;
+import io.observatory.text.Redaction;
 import io.netty.util.NetUtil;
 import java.math.BigDecimal;
 import java.net.URI;

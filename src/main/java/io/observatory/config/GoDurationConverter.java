@@ -1,5 +1,7 @@
 package io.observatory.config;
 
+import io.observatory.text.GoDuration;
+import io.observatory.text.InvalidValueException;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationPropertiesBinding;
 import org.springframework.boot.convert.DurationFormat;

@@ -1,5 +1,6 @@
 package io.observatory.config;
 
+import io.observatory.text.GoDuration;
 import io.observatory.config.ObservatoryProperties.AvailabilityProperties;
 import io.observatory.config.ObservatoryProperties.PassiveProperties;
 import io.observatory.health.ActiveCheck;

@@ -1,5 +1,8 @@
 package io.observatory.config;
 
+import io.observatory.text.Redaction;
+import io.observatory.text.InvalidValueException;
+
 /**
  * An {@code observatory.*} setting that cannot be used, reported in one line in Armeria's style:
  * {@code property: value (expected: what)}, e.g. {@code observatory.outbounds[1].port: 70000 (expected: 1-65535)}.

@@ -1,5 +1,6 @@
 package io.observatory.config;
 
+import io.observatory.text.InvalidValueException;
 import io.observatory.config.ObservatoryBindHandlerAdvisor.MismatchException;
 import io.observatory.config.PropertyExpectations.Mismatch;
 import org.springframework.boot.context.properties.bind.BindException;

@@ -1,5 +1,7 @@
 package io.observatory.config;
 
+import io.observatory.text.GoDuration;
+import io.observatory.text.InvalidValueException;
 import io.observatory.config.ObservatoryProperties.BurstProperties;
 import io.observatory.config.ObservatoryProperties.PingConfigProperties;
 import io.observatory.config.ObservatoryProperties.StandardProperties;

@@ -1,5 +1,6 @@
 package io.observatory.config;
 
+import io.observatory.text.GoDuration;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

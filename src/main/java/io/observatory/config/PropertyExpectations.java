@@ -1,5 +1,6 @@
 package io.observatory.config;
 
+import io.observatory.text.GoDuration;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.time.Duration;

@@ -1,5 +1,7 @@
 package io.observatory.config;
 
+import io.observatory.text.GoDuration;
+import io.observatory.text.Redaction;
 import io.observatory.health.ActiveCheck;
 import java.net.URI;
 import java.time.Duration;

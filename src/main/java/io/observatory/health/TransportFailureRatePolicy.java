@@ -1,6 +1,6 @@
 package io.observatory.health;
 
-import io.observatory.config.GoDuration;
+import io.observatory.text.GoDuration;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,4 +3,7 @@
  * observation, observation gauges and the bookkeeping that keeps per-outbound meters bounded, and the read-only
  * {@code observatory} endpoint.
  */
+@NullMarked
 package io.observatory.management;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,10 +1,10 @@
 package io.observatory.observer;
 
 import io.observatory.config.BurstObserverSettings;
-import io.observatory.config.GoDuration;
+import io.observatory.text.GoDuration;
 import io.observatory.config.Outbound;
 import io.observatory.config.PingConfig;
-import io.observatory.config.Redaction;
+import io.observatory.text.Redaction;
 import io.observatory.health.ActiveCheck;
 import io.observatory.probe.ProbeError;
 import io.observatory.probe.ProbeRequest;

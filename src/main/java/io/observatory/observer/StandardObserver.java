@@ -1,8 +1,8 @@
 package io.observatory.observer;
 
-import io.observatory.config.GoDuration;
+import io.observatory.text.GoDuration;
 import io.observatory.config.Outbound;
-import io.observatory.config.Redaction;
+import io.observatory.text.Redaction;
 import io.observatory.config.StandardObserverSettings;
 import io.observatory.probe.ProbeRequest;
 import io.observatory.probe.ProbeResult;

@@ -1,7 +1,7 @@
 package io.observatory.pick;
 
-import io.observatory.config.GoDuration;
-import io.observatory.config.QuotedText;
+import io.observatory.text.GoDuration;
+import io.observatory.text.QuotedText;
 import java.time.Duration;
 
 /**

@@ -5,7 +5,7 @@ import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.PrematureChannelClosureException;
 import io.netty.handler.proxy.HttpProxyHandler.HttpProxyConnectException;
 import io.netty.handler.proxy.ProxyConnectException;
-import io.observatory.config.GoDuration;
+import io.observatory.text.GoDuration;
 import io.observatory.config.Outbound;
 import io.observatory.config.Protocol;
 import io.observatory.probe.ProbeError.Hop;

@@ -1,6 +1,6 @@
 package io.observatory.reload;
 
-import io.observatory.config.GoDuration;
+import io.observatory.text.GoDuration;
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.observer.ObserverRuntime;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package io.observatory.verdict;
 
-import io.observatory.config.GoDuration;
+import io.observatory.text.GoDuration;
 import io.observatory.health.CallOutcome;
 import io.observatory.health.HealthState;
 import io.observatory.health.PassivePolicy;

@@ -1,5 +1,6 @@
 package io.observatory.config;
 
+import io.observatory.text.InvalidValueException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

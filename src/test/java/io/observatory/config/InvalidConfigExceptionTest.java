@@ -1,5 +1,6 @@
 package io.observatory.config;
 
+import io.observatory.text.Redaction;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,6 @@
 package io.observatory.config;
 
+import io.observatory.text.GoDuration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.observatory.config.ObservatoryProperties.BurstProperties;

@@ -3,7 +3,7 @@ package io.observatory.pick;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.observatory.config.GoDuration;
+import io.observatory.text.GoDuration;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -5,7 +5,7 @@ import static io.observatory.pick.Candidates.burst;
 import static io.observatory.pick.Candidates.dead;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.observatory.config.GoDuration;
+import io.observatory.text.GoDuration;
 import io.observatory.stats.HealthPingStats;
 import java.time.Duration;
 import java.util.Arrays;

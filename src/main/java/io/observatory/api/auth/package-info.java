@@ -3,4 +3,7 @@
  * (bearer token or verified mTLS client certificate) and the token sources it checks against (a file re-read as it
  * changes, or an environment variable read at startup).
  */
+@NullMarked
 package io.observatory.api.auth;
+
+import org.jspecify.annotations.NullMarked;

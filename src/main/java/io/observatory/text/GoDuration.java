@@ -1,4 +1,4 @@
-package io.observatory.config;
+package io.observatory.text;
 
 import java.time.Duration;
 import java.util.Map;

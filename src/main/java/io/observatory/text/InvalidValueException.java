@@ -1,4 +1,4 @@
-package io.observatory.config;
+package io.observatory.text;
 
 /**
  * A value that does not have the expected form, reported in one line as {@code value (expected: what)}, e.g.
@@ -52,7 +52,7 @@ public class InvalidValueException extends IllegalArgumentException {
     }
 
     /** Returns {@code value} as it should appear in a one-line message (see the class comment). */
-    static String printable(String value) {
+    public static String printable(String value) {
         if (value == null) {
             return "(none)";
         }

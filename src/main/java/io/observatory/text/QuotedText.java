@@ -1,4 +1,4 @@
-package io.observatory.config;
+package io.observatory.text;
 
 /**
  * Quotes a user-supplied value for a one-line error message: in double quotes, with quotes and backslashes escaped,

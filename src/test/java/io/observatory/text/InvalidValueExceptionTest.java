@@ -1,4 +1,4 @@
-package io.observatory.config;
+package io.observatory.text;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
