@@ -114,6 +114,21 @@ names: (list SOURCE TARGET (dict "camelKey" "kebab-key" ...)). Renders nothing; 
 {{- end }}
 
 {{/*
+Renders one policy section of observatory.passive or .availability: when the values section (list: source, its key,
+target, the rendered key, a dict of value keys to rendered keys) holds the policy's key, even as an empty map, the
+policy is rendered with the keys that are set; an empty section selects the policy with the service's defaults.
+*/}}
+{{- define "observatory.policySection" -}}
+{{- $source := index . 0 }}
+{{- $key := index . 1 }}
+{{- if hasKey $source $key }}
+{{- $section := dict }}
+{{- include "observatory.copySet" (list (get $source $key | default dict) $section (index . 4)) }}
+{{- $_ := set (index . 2) (index . 3) $section }}
+{{- end }}
+{{- end }}
+
+{{/*
 Whether outbound (a values entry) has proxy credentials, inline or in an existing Secret: "true" or "".
 */}}
 {{- define "observatory.hasCredentials" -}}
@@ -242,12 +257,14 @@ set, so the service's defaults apply otherwise. Fails on a duplicate tag.
 {{- $_ := set $observatory "burst" $burst }}
 {{- end }}
 {{- $passive := dict }}
-{{- include "observatory.copySet" (list $values.passive $passive (dict "policy" "policy" "ceiling" "ceiling" "detectionWindow" "detection-window" "minimalTotalCount" "minimal-total-count" "failureRateLimit" "failure-rate-limit" "reactivationPeriod" "reactivation-period")) }}
+{{- include "observatory.policySection" (list $values.passive "transportFailureRate" $passive "transport-failure-rate" (dict "detectionWindow" "detection-window" "minimalTotalCount" "minimal-total-count" "failureRateLimit" "failure-rate-limit" "reactivationPeriod" "reactivation-period")) }}
+{{- include "observatory.policySection" (list $values.passive "consecutiveFailures" $passive "consecutive-failures" (dict "threshold" "threshold" "reactivationPeriod" "reactivation-period")) }}
 {{- with $passive }}
 {{- $_ := set $observatory "passive" . }}
 {{- end }}
 {{- $availability := dict }}
-{{- include "observatory.copySet" (list $values.availability $availability (dict "policy" "policy" "panicThreshold" "panic-threshold")) }}
+{{- include "observatory.policySection" (list $values.availability "healthyOrPanic" $availability "healthy-or-panic" (dict "panicThreshold" "panic-threshold")) }}
+{{- include "observatory.policySection" (list $values.availability "healthyAndUnknown" $availability "healthy-and-unknown" (dict)) }}
 {{- with $availability }}
 {{- $_ := set $observatory "availability" . }}
 {{- end }}

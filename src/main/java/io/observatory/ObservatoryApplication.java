@@ -2,11 +2,9 @@ package io.observatory;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
-import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 
 /** Entry point of the Observatory service: health-checks outbounds and serves verdicts over gRPC. */
 @SpringBootApplication
-@ConfigurationPropertiesScan
 public class ObservatoryApplication {
 
     /**

@@ -3,7 +3,7 @@ package io.observatory.api;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.observatory.api.v1.WatchObservationResponse;
-import io.observatory.observer.SubjectSelector;
+import io.observatory.config.SubjectSelector;
 import io.observatory.verdict.BoardUpdate;
 import io.observatory.verdict.HealthBoard;
 import io.observatory.verdict.VerdictEvent;

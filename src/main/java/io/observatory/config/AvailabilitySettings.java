@@ -1,26 +1,47 @@
 package io.observatory.config;
 
 import io.observatory.health.AvailabilityPolicy;
-import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 /**
- * Validated availability settings ({@code observatory.availability}): how {@code ListAvailable} and {@code Pick}
- * turn verdicts into the outbounds a balancer may use.
+ * {@code observatory.availability}: how verdicts become the outbounds a balancer may use ({@code ListAvailable},
+ * {@code Pick}). One section per policy, as gRPC's load-balancing configuration names one ({@code {"round_robin":
+ * {}}}): the section that is set selects its policy; without either, healthy-or-panic applies with its defaults.
+ * Setting both is an error.
  *
- * @param policy                the availability policy; default {@link AvailabilityPolicy#HEALTHY_OR_PANIC}
- * @param panicThresholdPercent 0-100, default 0: panic only when nothing is usable (YARP); Envoy's 50 returns every
- *                              outbound once fewer than half are usable
+ * @param healthyOrPanic    YARP's HealthyOrPanic with Envoy's panic threshold: the outbounds that are not unhealthy,
+ *                          or every outbound of the selection (panic) when too few are left. Default: on, with its
+ *                          defaults, unless healthy-and-unknown is set
+ * @param healthyAndUnknown YARP's HealthyAndUnknown: the outbounds that are not unhealthy, possibly none; it has no
+ *                          parameters, so {@code healthy-and-unknown: {}} selects it. Default: off
  */
-public record AvailabilitySettings(AvailabilityPolicy policy, int panicThresholdPercent) {
+public record AvailabilitySettings(
+        @Nullable @NestedConfigurationProperty HealthyOrPanicSettings healthyOrPanic,
+        @Nullable HealthyAndUnknownSettings healthyAndUnknown) implements CrossFieldValidated {
 
-    /** YARP's default: healthy-or-panic, panic only when nothing is usable. */
-    public static final AvailabilitySettings DEFAULT = new AvailabilitySettings(AvailabilityPolicy.HEALTHY_OR_PANIC, 0);
-
-    /** @throws IllegalArgumentException if the threshold is outside 0-100 */
+    /** Selects healthy-or-panic with its defaults when no policy is set. */
     public AvailabilitySettings {
-        Objects.requireNonNull(policy, "policy");
-        if (panicThresholdPercent < 0 || panicThresholdPercent > 100) {
-            throw new IllegalArgumentException("panic-threshold: " + panicThresholdPercent + " (expected: 0-100)");
+        if (healthyOrPanic == null && healthyAndUnknown == null) {
+            healthyOrPanic = HealthyOrPanicSettings.DEFAULTS;
         }
+    }
+
+    @Override
+    public void validate(Violations violations) {
+        if (healthyOrPanic != null && healthyAndUnknown != null) {
+            violations.reject("healthy-and-unknown", "set together with observatory.availability.healthy-or-panic",
+                    "at most one availability policy: remove observatory.availability.healthy-or-panic or "
+                            + "observatory.availability.healthy-and-unknown");
+        }
+    }
+
+    /** The selected policy with its parameters. */
+    public AvailabilityPolicy policy() {
+        if (healthyAndUnknown != null) {
+            return AvailabilityPolicy.HEALTHY_AND_UNKNOWN;
+        }
+        return new AvailabilityPolicy.HealthyOrPanic(
+                (healthyOrPanic != null ? healthyOrPanic : HealthyOrPanicSettings.DEFAULTS).panicThreshold());
     }
 }

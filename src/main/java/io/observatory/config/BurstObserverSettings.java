@@ -1,27 +1,56 @@
 package io.observatory.config;
 
 import io.observatory.health.ActiveCheck;
+import io.observatory.health.ActiveHealthPolicy;
+import io.observatory.health.BurstWindowRule;
+import io.observatory.health.ExpectedStatus;
+import jakarta.validation.constraints.DecimalMax;
+import jakarta.validation.constraints.DecimalMin;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
 import java.util.List;
-import java.util.Objects;
 import java.util.OptionalDouble;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * Validated settings of the burst observer (Xray "burstObservatory").
+ * {@code observatory.burst}: the burst observer (Xray "burstObservatory", {@code app/observatory/burst}).
  *
- * @param subjectSelector tag prefixes; empty means the observer never starts (Xray lazy start)
- * @param pingConfig sampling schedule and probe settings
- * @param activeCheck how samples are judged (expected status) and how many consecutive window evaluations move the
- *     active state; {@link ActiveCheck#DEFAULT} = Xray
- * @param maxFailureRatio failed/all over the valid samples above which the outbound is unhealthy, in [0, 1]; empty
- *     (the default) keeps only Xray's rule (at least one valid success)
+ * @param subjectSelector    tag prefixes choosing the outbounds to observe, none blank. Default: empty, and then
+ *                           nothing is probed (as in Xray)
+ * @param pingConfig         sampling schedule and probe settings (Xray "pingConfig")
+ * @param expectedStatus     HTTP statuses that make a sample successful: any, one status (204), an inclusive range
+ *                           (200-299) or a /-separated list of both (200/204/301-399), statuses 100-599; a response
+ *                           with another status is a failed sample. Default: any (as in Xray)
+ * @param healthyThreshold   consecutive evaluations of the sample window that find the outbound alive before it
+ *                           becomes healthy, at least 1; the window is evaluated once per recorded sample or expiry.
+ *                           Below it the previous state stays (a new outbound stays unknown). Default: 1 (as in Xray)
+ * @param unhealthyThreshold consecutive evaluations of the sample window that find the outbound not alive before it
+ *                           becomes unhealthy, at least 1. Default: 1 (as in Xray)
+ * @param maxFailureRatio    share of failed samples among the valid ones (fail / all), 0-1, above which an outbound is
+ *                           not alive even with a successful sample; applies in addition to Xray's rule (at least one
+ *                           valid success). Default: unset, Xray's rule only
  */
-public record BurstObserverSettings(List<String> subjectSelector, PingConfig pingConfig, ActiveCheck activeCheck,
-        OptionalDouble maxFailureRatio) {
+public record BurstObserverSettings(
+        @DefaultValue List<@NotBlank(message = "a non-blank tag prefix") String> subjectSelector,
+        @DefaultValue @NestedConfigurationProperty PingConfig pingConfig,
+        @DefaultValue("any") ExpectedStatus expectedStatus,
+        @DefaultValue("1") @Min(value = 1, message = ">= 1") int healthyThreshold,
+        @DefaultValue("1") @Min(value = 1, message = ">= 1") int unhealthyThreshold,
+        @Nullable @DecimalMin(value = "0", message = RATIO) @DecimalMax(value = "1", message = RATIO)
+        Double maxFailureRatio) {
+
+    private static final String RATIO = ">= 0 and <= 1";
 
     public BurstObserverSettings {
         subjectSelector = List.copyOf(subjectSelector);
-        Objects.requireNonNull(pingConfig, "pingConfig");
-        Objects.requireNonNull(activeCheck, "activeCheck");
-        Objects.requireNonNull(maxFailureRatio, "maxFailureRatio");
+    }
+
+    /** How each change of an outbound's sample window is judged. */
+    public BurstWindowRule windowRule() {
+        return new BurstWindowRule(new ActiveCheck(expectedStatus,
+                new ActiveHealthPolicy(healthyThreshold, unhealthyThreshold)),
+                maxFailureRatio == null ? OptionalDouble.empty() : OptionalDouble.of(maxFailureRatio));
     }
 }

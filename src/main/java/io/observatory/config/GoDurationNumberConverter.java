@@ -7,16 +7,12 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesBindin
 import org.springframework.core.convert.converter.Converter;
 
 /**
- * Binds a number given for a {@link Duration} property, as YAML reads {@code probe-interval: 1000} or
+ * Converts a number given for a {@link Duration}, as YAML reads {@code probe-interval: 1000} or
  * {@code probe-interval: 0}, by the same rule as text ({@link GoDuration#parse(String)} of the number as written):
  * {@code 0} is zero, as Go accepts a bare {@code "0"}; any other number lacks a unit and is rejected with
- * {@code 1000 (expected: a duration with a unit, e.g. 10s, 1.5s, 2h45m, 300ms)}.
- *
- * <p>Without it a YAML number would skip {@link GoDurationConverter} (which only sees text) and reach Spring's own
- * number conversion. As with that converter, a rejected value falls back to Spring's conversion, so only properties
- * annotated {@code @DurationFormat(DurationStyle.ISO8601)}, as every {@code observatory.*} duration is, fail with this
- * converter's message; other properties keep Spring's meaning of a number (milliseconds). Register it through
- * {@link ObservatoryConfiguration}.
+ * {@code 1000 (expected: a duration with a unit, e.g. 10s, 1.5s, 2h45m, 300ms)}. Without it a YAML number would skip
+ * {@link GoDurationConverter}, which only sees text. Registered like that converter, with the same fallback for
+ * properties outside {@code observatory.*}.
  */
 @ConfigurationPropertiesBinding
 public final class GoDurationNumberConverter implements Converter<Number, Duration> {

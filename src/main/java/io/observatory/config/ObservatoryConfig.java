@@ -1,34 +1,62 @@
 package io.observatory.config;
 
+import java.util.HashMap;
 import java.util.List;
-import java.util.Objects;
-import java.util.Optional;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * The whole validated configuration: outbounds, at most one observer, shared probe settings, health
- * verdict settings and API access.
+ * The whole {@code observatory.*} configuration: outbounds, at most one observer, shared probe settings, live reload,
+ * passive health, availability and API access. Bound and validated by {@link ObservatoryConfigBinder} at start-up and
+ * on every reload, through the same pipeline; immutable.
  *
- * @param outbounds every configured outbound, in configuration order, tags unique
- * @param standard the standard observer's settings, when configured
- * @param burst the burst observer's settings, when configured (never together with {@code standard})
- * @param probe settings shared by all probes
- * @param passive the passive health policy judging reported call outcomes
- * @param availability how verdicts become the usable outbounds of a selection
- * @param apiAuth who may call the v1 API
+ * <p>Annotated {@link ConfigurationProperties} for Spring Boot's configuration processor, which turns the
+ * components' Javadoc and {@link DefaultValue}s into IDE metadata; it is not registered as a configuration
+ * properties bean.
+ *
+ * @param outbounds    outbounds to observe, in configuration order; tags unique. Default: none
+ * @param standard     the standard observer (Xray "observatory"): probes the selected outbounds one after another, or
+ *                     all at once per round. Mutually exclusive with burst. Default: not configured
+ * @param burst        the burst observer (Xray "burstObservatory"): samples the selected outbounds at random moments
+ *                     and keeps RTT statistics. Mutually exclusive with standard. Default: not configured
+ * @param probe        settings shared by every probe, whichever observer runs
+ * @param reload       live reload of the external configuration files the service was started with
+ * @param passive      passive health: how the call outcomes balancers report through the v1 API are judged
+ * @param availability how verdicts become the outbounds a balancer may use
+ * @param api          the v1 API: who may call it
  */
+@ConfigurationProperties(ObservatoryConfigBinder.PREFIX)
 public record ObservatoryConfig(
-        List<Outbound> outbounds,
-        Optional<StandardObserverSettings> standard,
-        Optional<BurstObserverSettings> burst,
-        ProbeSettings probe,
-        PassiveSettings passive,
-        AvailabilitySettings availability,
-        ApiAuthSettings apiAuth) {
+        @DefaultValue List<Outbound> outbounds,
+        @Nullable @NestedConfigurationProperty StandardObserverSettings standard,
+        @Nullable @NestedConfigurationProperty BurstObserverSettings burst,
+        @DefaultValue @NestedConfigurationProperty ProbeSettings probe,
+        @DefaultValue @NestedConfigurationProperty ReloadSettings reload,
+        @DefaultValue @NestedConfigurationProperty PassiveSettings passive,
+        @DefaultValue @NestedConfigurationProperty AvailabilitySettings availability,
+        @DefaultValue @NestedConfigurationProperty ApiSettings api) implements CrossFieldValidated {
 
     public ObservatoryConfig {
         outbounds = List.copyOf(outbounds);
-        Objects.requireNonNull(passive, "passive");
-        Objects.requireNonNull(availability, "availability");
-        Objects.requireNonNull(apiAuth, "apiAuth");
+    }
+
+    @Override
+    public void validate(Violations violations) {
+        if (standard != null && burst != null) {
+            violations.reject("burst", "set together with observatory.standard",
+                    "only one observer can be active: remove observatory.standard or observatory.burst");
+        }
+        Map<String, Integer> indexByTag = new HashMap<>();
+        for (int i = 0; i < outbounds.size(); i++) {
+            String tag = outbounds.get(i).tag();
+            Integer first = tag == null ? null : indexByTag.putIfAbsent(tag, i);
+            if (first != null) {
+                violations.reject("outbounds[" + i + "].tag",
+                        "a unique tag; observatory.outbounds[" + first + "].tag is also " + tag);
+            }
+        }
     }
 }

@@ -2,31 +2,38 @@ package io.observatory.config;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.ConfigurableEnvironment;
 
 /**
- * Binds {@code observatory.*} (with Go-style durations, from text or YAML numbers) and exposes the validated
- * {@link ObservatoryConfig}.
- * An invalid setting stops startup with a one-line report (see {@link InvalidConfigFailureAnalyzer},
- * {@link ObservatoryBindFailureAnalyzer} and {@link ObservatoryBindHandlerAdvisor}); warnings are logged once at WARN.
+ * Binds and validates {@code observatory.*} at start-up with the {@link ObservatoryConfigBinder} that reloads use too,
+ * and exposes the result; a bad value stops start-up with one line ({@link ConfigFailureAnalyzer}), warnings are
+ * logged once at WARN. Also registers the Go duration converters for every other configuration properties class of
+ * the application, so that {@code spring.*} durations accept Go syntax as well.
  */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(ObservatoryProperties.class)
-@Import({GoDurationConverter.class, GoDurationNumberConverter.class, ObservatoryBindHandlerAdvisor.class})
+@Import({GoDurationConverter.class, GoDurationNumberConverter.class})
 public class ObservatoryConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(ObservatoryConfiguration.class);
 
+    /** The binder of start-up and of every reload; its validation reads the process's environment variables. */
+    @Bean(destroyMethod = "close")
+    ObservatoryConfigBinder observatoryConfigBinder() {
+        return new ObservatoryConfigBinder();
+    }
+
     /**
-     * The validated configuration every other component reads.
+     * The configuration the service starts with; later ones come from {@code reload}.
      *
-     * @throws InvalidConfigException when a setting cannot be used
+     * @throws org.springframework.boot.context.properties.bind.BindException when a setting cannot be used
      */
     @Bean
-    ObservatoryConfig observatoryConfig(ObservatoryProperties properties) {
-        return ObservatoryConfigValidator.validate(properties, warning -> log.warn("{}", warning));
+    ObservatoryConfig observatoryConfig(ObservatoryConfigBinder binder, ConfigurableEnvironment environment) {
+        ObservatoryConfigBinder.Bound bound = binder.bind(environment);
+        bound.warnings().forEach(warning -> log.warn("{}", warning));
+        return bound.config();
     }
 }

@@ -1,32 +1,102 @@
 package io.observatory.config;
 
+import io.netty.util.NetUtil;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
 import java.net.URI;
 import java.util.Locale;
-import java.util.Objects;
+import org.hibernate.validator.constraints.Range;
+import org.jspecify.annotations.Nullable;
 
 /**
- * A named egress path that probes go through: validated, immutable.
+ * One {@code observatory.outbounds[i]} entry: a named egress path that probes go through. Bound and validated by
+ * {@link ObservatoryConfigBinder}; immutable. A {@code direct} outbound takes no address, port or credentials: setting
+ * one is rejected rather than ignored, because it usually means the protocol was forgotten or mistyped and probes
+ * would silently bypass the proxy. Costs seven references per outbound.
  *
- * @param tag unique, non-blank name without control characters; subject selectors match its prefix (Xray)
- * @param protocol how the path reaches the network
- * @param address proxy host name, IPv4 literal or IPv6 literal (without brackets); {@code null} for
- *     {@link Protocol#DIRECT}
- * @param port proxy port 1–65535; {@code 0} for {@link Protocol#DIRECT}
- * @param username proxy user (HTTP Basic or SOCKS5 RFC 1929), or {@code null} for none
- * @param password proxy password, non-null exactly when {@code username} is
- * @param probeUrl per-outbound probe URL overriding the observer's (a YARP-style health address), or {@code null}
+ * @param tag         unique, non-blank name of the outbound, without control characters (line breaks, tabs);
+ *                    subject selectors match its prefix. Required, no default
+ * @param protocol    how the outbound reaches the network: direct, http (CONNECT proxy) or socks (SOCKS5), in any
+ *                    letter case. Required, no default
+ * @param address     proxy host name (ASCII letters, digits, '-', '.', '_') or IP address, IPv6 with or without
+ *                    brackets (kept without them); no port here. Required for http and socks, must stay unset for
+ *                    direct. No default
+ * @param port        proxy TCP port number, 1-65535. Required for http and socks, must stay unset for direct. No
+ *                    default
+ * @param username    proxy user name (HTTP Basic or SOCKS5 RFC 1929); blank means none. Set together with password,
+ *                    or not at all. No default
+ * @param password    proxy password; blank means none. Set together with username, or not at all; never printed. No
+ *                    default
+ * @param probeUrl    absolute http(s) URL probed through this outbound instead of the observer's (a YARP-style
+ *                    per-destination health address); a port in it must be 1-65535; blank means none. Default: the
+ *                    observer's URL
  */
 public record Outbound(
-        String tag, Protocol protocol, String address, int port, String username, String password, URI probeUrl) {
+        @NotBlank(message = "a non-blank tag")
+        @Pattern(regexp = "\\s*|\\P{Cc}*", message = "a tag without control characters")
+        String tag,
+        @NotNull(message = EXPECTED_PROTOCOL) Protocol protocol,
+        @Nullable String address,
+        @Nullable @Range(min = 1, max = 65_535, message = EXPECTED_PORT) Integer port,
+        @Nullable String username,
+        @Nullable String password,
+        @Nullable @HttpUrl String probeUrl) implements CrossFieldValidated {
 
+    static final String EXPECTED_PROTOCOL = "one of direct, http, socks";
+
+    private static final String EXPECTED_PORT = "1-65535";
+
+    private static final String EXPECTED_ADDRESS = "the proxy's host name or IP address, without a port";
+
+    private static final String NOTHING_FOR_DIRECT = "nothing for protocol direct, which uses no proxy";
+
+    /** What a proxy host name may be made of (ASCII letters, digits, {@code -}, {@code .}, {@code _}). */
+    private static final java.util.regex.Pattern HOST_NAME = java.util.regex.Pattern.compile("[A-Za-z0-9._-]+");
+
+    /** Digits and dots only: not a host name, so it must be an IPv4 literal. */
+    private static final java.util.regex.Pattern DOTTED_DIGITS = java.util.regex.Pattern.compile("[0-9.]+");
+
+    /** Strips the brackets of an IPv6 literal and reads blank credentials and probe URL as none. */
     public Outbound {
-        Objects.requireNonNull(tag, "tag");
-        Objects.requireNonNull(protocol, "protocol");
+        if (address != null && address.startsWith("[") && address.endsWith("]")
+                && NetUtil.isValidIpV6Address(address.substring(1, address.length() - 1))) {
+            address = address.substring(1, address.length() - 1);
+        }
+        username = blankToNull(username);
+        password = blankToNull(password);
+        probeUrl = probeUrl == null || probeUrl.isBlank() ? null : probeUrl.strip();
     }
 
-    /** Returns a direct outbound without credentials or probe URL override. */
+    /** Returns a direct outbound without credentials or probe URL. */
     public static Outbound direct(String tag) {
-        return new Outbound(tag, Protocol.DIRECT, null, 0, null, null, null);
+        return new Outbound(tag, Protocol.DIRECT, null, null, null, null, null);
+    }
+
+    @Override
+    public void validate(Violations violations) {
+        if (protocol == Protocol.DIRECT) {
+            rejectIfSet(violations, "address", address);
+            rejectIfSet(violations, "port", port);
+            rejectIfSet(violations, "username", username);
+            rejectIfSet(violations, "password", password);
+            return;
+        }
+        if (protocol == null) {
+            return;
+        }
+        if (address == null || !isHostOrIpLiteral(address)) {
+            violations.reject("address", EXPECTED_ADDRESS);
+        }
+        if (port == null) {
+            violations.reject("port", EXPECTED_PORT);
+        }
+        if (username != null && password == null) {
+            violations.reject("password", "a password, since " + Violations.sibling("username") + " is set");
+        }
+        if (password != null && username == null) {
+            violations.reject("username", "a username, since " + Violations.sibling("password") + " is set");
+        }
     }
 
     /** Returns {@code true} when probes go through a proxy (the first hop is {@code address:port}). */
@@ -39,9 +109,9 @@ public record Outbound(
         return username != null;
     }
 
-    /** Returns the probe URL to use: this outbound's override, else the observer's {@code observerUrl}. */
+    /** Returns the probe URL to use: this outbound's own, else the observer's {@code observerUrl}. */
     public URI probeUrlOr(URI observerUrl) {
-        return probeUrl != null ? probeUrl : observerUrl;
+        return probeUrl != null ? URI.create(probeUrl) : observerUrl;
     }
 
     /**
@@ -52,7 +122,7 @@ public record Outbound(
         if (!proxied()) {
             return "direct";
         }
-        String host = address.indexOf(':') >= 0 ? "[" + address + "]" : address;
+        String host = address != null && address.indexOf(':') >= 0 ? "[" + address + "]" : address;
         return protocol.name().toLowerCase(Locale.ROOT) + " " + host + ":" + port;
     }
 
@@ -60,5 +130,30 @@ public record Outbound(
     @Override
     public String toString() {
         return "Outbound[" + tag + ", " + describe() + (authenticated() ? ", user " + username : "") + "]";
+    }
+
+    private static void rejectIfSet(Violations violations, String property, @Nullable Object value) {
+        if (value != null) {
+            violations.reject(property, NOTHING_FOR_DIRECT);
+        }
+    }
+
+    private static @Nullable String blankToNull(@Nullable String text) {
+        return text == null || text.isBlank() ? null : text;
+    }
+
+    /**
+     * Whether {@code address} is a host name made of ASCII letters, digits, {@code -}, {@code .} and {@code _}, an
+     * IPv4 literal, or an IPv6 literal (brackets already stripped); not, e.g., {@code 127.0.0.1:1080} or
+     * {@code 10.0.0.256}.
+     */
+    private static boolean isHostOrIpLiteral(String address) {
+        if (NetUtil.isValidIpV6Address(address)) {
+            return true;
+        }
+        if (DOTTED_DIGITS.matcher(address).matches()) {
+            return NetUtil.isValidIpV4Address(address);
+        }
+        return HOST_NAME.matcher(address).matches();
     }
 }

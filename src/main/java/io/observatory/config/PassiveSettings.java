@@ -1,22 +1,43 @@
 package io.observatory.config;
 
 import io.observatory.health.PassivePolicy;
-import io.observatory.health.TransportFailureRatePolicy;
-import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 /**
- * Validated passive-health settings ({@code observatory.passive}): the policy that judges the call outcomes balancers
- * report through the v1 API.
+ * {@code observatory.passive}: passive health, judged from the call outcomes balancers report through the v1 API.
+ * One section per policy, as grpc-java's outlier detection configures one object per algorithm: the section that is
+ * set selects its policy ({@code consecutive-failures: {}} selects it with its defaults); without either,
+ * transport-failure-rate applies with its defaults. Setting both is an error.
  *
- * @param policy the selected policy with its parameters; default YARP's transport failure rate with its defaults
+ * @param transportFailureRate YARP's TransportFailureRate: the share of transport failures over a sliding window.
+ *                             Default: on, with its defaults, unless consecutive-failures is set
+ * @param consecutiveFailures  silky's consecutive failed calls. Default: off
  */
-public record PassiveSettings(PassivePolicy<?> policy) {
+public record PassiveSettings(
+        @Nullable @NestedConfigurationProperty TransportFailureRateSettings transportFailureRate,
+        @Nullable @NestedConfigurationProperty ConsecutiveFailuresSettings consecutiveFailures)
+        implements CrossFieldValidated {
 
-    /** YARP's default passive policy with YARP's defaults. */
-    public static final PassiveSettings DEFAULT = new PassiveSettings(TransportFailureRatePolicy.DEFAULT);
-
-    /** @throws NullPointerException if {@code policy} is null */
+    /** Selects transport-failure-rate with its defaults when no policy is set. */
     public PassiveSettings {
-        Objects.requireNonNull(policy, "policy");
+        if (transportFailureRate == null && consecutiveFailures == null) {
+            transportFailureRate = TransportFailureRateSettings.DEFAULTS;
+        }
+    }
+
+    @Override
+    public void validate(Violations violations) {
+        if (transportFailureRate != null && consecutiveFailures != null) {
+            violations.reject("consecutive-failures", "set together with observatory.passive.transport-failure-rate",
+                    "at most one passive policy: remove observatory.passive.transport-failure-rate or "
+                            + "observatory.passive.consecutive-failures");
+        }
+    }
+
+    /** The selected policy with its parameters. */
+    public PassivePolicy<?> policy() {
+        return consecutiveFailures != null ? consecutiveFailures.policy()
+                : (transportFailureRate != null ? transportFailureRate : TransportFailureRateSettings.DEFAULTS).policy();
     }
 }

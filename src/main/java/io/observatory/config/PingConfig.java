@@ -2,62 +2,113 @@ package io.observatory.config;
 
 import io.observatory.text.GoDuration;
 import io.observatory.text.Redaction;
+import jakarta.validation.constraints.Pattern;
 import java.net.URI;
 import java.time.Duration;
+import org.hibernate.validator.constraints.Range;
+import org.hibernate.validator.constraints.time.DurationMax;
+import org.hibernate.validator.constraints.time.DurationMin;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * Validated burst observer ping settings (Xray "burstObservatory.pingConfig"), defaults and clamps applied.
+ * {@code observatory.burst.ping-config}: Xray's "pingConfig" ({@code NewHealthPing} in
+ * {@code app/observatory/burst/healthping.go}). Xray's "0 means the default" holds for interval, sampling and
+ * timeout; a blank destination means the default and a blank connectivity URL none.
  *
- * <p>Xray caps none of interval, sampling and timeout; this service does ({@link #MAX_INTERVAL},
- * {@link #MAX_SAMPLING}, {@link #MAX_TIMEOUT}) because it sizes memory and time arithmetic from them: each outbound's
- * result ring has {@code sampling} slots and each cycle schedules {@code sampling} probes per outbound, and the cycle
- * ({@code interval × sampling}) and the validity ({@code 2 × cycle}) are counted in 64-bit nanoseconds. Within the
- * caps a cycle lasts at most 1,000 days and the validity fits easily.
+ * <p>Xray caps none of interval, sampling and timeout; this service does (24 h, 1,000, 10 min) because it sizes
+ * memory and time arithmetic from them: each outbound's result ring has {@code sampling} slots (17 bytes each) and
+ * each cycle schedules {@code sampling} probes per outbound, and the cycle ({@code interval × sampling}) and the
+ * validity ({@code 2 × cycle}) are counted in 64-bit nanoseconds. Within the caps a cycle lasts at most 1,000 days.
  *
- * @param destination http(s) URL probed through each outbound
- * @param connectivity http(s) URL probed directly after a failure to tell a dead outbound from a dead network,
- *     or {@code null} to skip that check
- * @param interval average time between two samples of one outbound; 10 s to 24 h
- * @param sampling samples per outbound per cycle and ring capacity; 1 to 1,000
- * @param timeout deadline of one probe; positive, at most 10 min
- * @param httpMethod request method, trimmed, non-empty (GET reads the body into the RTT)
+ * @param destination  absolute http(s) URL probed through each outbound; a port in it must be 1-65535; blank means
+ *                     the default. Default: https://connectivitycheck.gstatic.com/generate_204
+ * @param connectivity absolute http(s) URL probed directly (not through the outbound) after a failed probe; when it
+ *                     fails too, the network is down and the sample is discarded. Default: empty, no check
+ * @param interval     average time between two samples of one outbound, a duration such as 1m; a cycle lasts
+ *                     interval × sampling. 0 means the default; values below 10s are raised to 10s with a warning (as
+ *                     in Xray); at most 24h (a limit Xray does not have). Default: 1m
+ * @param sampling     number of samples per outbound per cycle, also how many are kept, 1-1000 (a limit Xray does
+ *                     not have); 0 means the default. Default: 10
+ * @param timeout      deadline of one probe, a duration such as 5s, at most 10m (a limit Xray does not have); 0
+ *                     means the default. Default: 5s
+ * @param httpMethod   HTTP method of the probe, trimmed; with GET the body is read and counted in the RTT. Default:
+ *                     HEAD
  */
 public record PingConfig(
-        URI destination, URI connectivity, Duration interval, int sampling, Duration timeout, String httpMethod) {
+        @DefaultValue(DEFAULT_DESTINATION) @HttpUrl String destination,
+        @DefaultValue("") @HttpUrl @Nullable String connectivity,
+        @DefaultValue(DEFAULT_INTERVAL)
+        @DurationMin(nanos = 0, inclusive = false, message = INTERVAL_EXPECTED)
+        @DurationMax(hours = 24, message = INTERVAL_EXPECTED)
+        Duration interval,
+        @DefaultValue("" + DEFAULT_SAMPLING)
+        @Range(min = 1, max = MAX_SAMPLING,
+                message = "1-" + MAX_SAMPLING + " samples, or 0 for the default " + DEFAULT_SAMPLING)
+        int sampling,
+        @DefaultValue(DEFAULT_TIMEOUT)
+        @DurationMin(nanos = 0, inclusive = false, message = TIMEOUT_EXPECTED)
+        @DurationMax(minutes = 10, message = TIMEOUT_EXPECTED)
+        Duration timeout,
+        @DefaultValue(DEFAULT_HTTP_METHOD)
+        @Pattern(regexp = ProbeSettings.TOKEN, message = "an HTTP method such as HEAD or GET")
+        String httpMethod) {
 
     /** Xray's default destination. */
-    public static final URI DEFAULT_DESTINATION = URI.create("https://connectivitycheck.gstatic.com/generate_204");
+    static final String DEFAULT_DESTINATION = "https://connectivitycheck.gstatic.com/generate_204";
 
     /** Xray's default interval. */
-    public static final Duration DEFAULT_INTERVAL = Duration.ofMinutes(1);
-
-    /** Xray's smallest interval; shorter values are raised to it with a warning. */
-    public static final Duration MIN_INTERVAL = Duration.ofSeconds(10);
-
-    /** Longest interval accepted (not an Xray limit): 24 h, one sample of each outbound a day on average. */
-    public static final Duration MAX_INTERVAL = Duration.ofHours(24);
+    static final String DEFAULT_INTERVAL = "1m0s";
 
     /** Xray's default sampling count. */
-    public static final int DEFAULT_SAMPLING = 10;
+    static final int DEFAULT_SAMPLING = 10;
 
-    /**
-     * Largest sampling count accepted (not an Xray limit): 1,000 ring slots (17 bytes each) and 1,000 scheduled probes
-     * per outbound and cycle.
-     */
-    public static final int MAX_SAMPLING = 1_000;
+    /** Largest sampling count accepted (not an Xray limit). */
+    static final int MAX_SAMPLING = 1_000;
 
     /** Xray's default probe timeout. */
-    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
-
-    /** Longest probe timeout accepted (not an Xray limit): 10 min, far beyond any useful probe. */
-    public static final Duration MAX_TIMEOUT = Duration.ofMinutes(10);
+    static final String DEFAULT_TIMEOUT = "5s";
 
     /** Xray's default method. */
-    public static final String DEFAULT_HTTP_METHOD = "HEAD";
+    static final String DEFAULT_HTTP_METHOD = "HEAD";
 
-    /** One cycle: {@code interval × sampling}, at most 1,000 days; each outbound gets {@code sampling} probes. */
+    /** Xray's smallest interval; shorter ones are raised to it, with a warning ({@code NewHealthPing}). */
+    static final Duration MIN_INTERVAL = Duration.ofSeconds(10);
+
+    private static final String INTERVAL_EXPECTED =
+            "a positive duration up to 24h0m0s, or 0 for the default " + DEFAULT_INTERVAL;
+
+    private static final String TIMEOUT_EXPECTED =
+            "a positive duration up to 10m0s, or 0 for the default " + DEFAULT_TIMEOUT;
+
+    /** Applies Xray's defaults for zeros and blanks; trims URLs and the method. */
+    public PingConfig {
+        destination = destination.isBlank() ? DEFAULT_DESTINATION : destination.strip();
+        connectivity = connectivity == null || connectivity.isBlank() ? null : connectivity.strip();
+        interval = interval.isZero() ? GoDuration.parse(DEFAULT_INTERVAL) : interval;
+        sampling = sampling == 0 ? DEFAULT_SAMPLING : sampling;
+        timeout = timeout.isZero() ? GoDuration.parse(DEFAULT_TIMEOUT) : timeout;
+        httpMethod = httpMethod.strip();
+    }
+
+    /** The destination URL, validated. */
+    public URI destinationUri() {
+        return URI.create(destination);
+    }
+
+    /** The connectivity URL, validated, or {@code null} when no connectivity check is configured. */
+    public @Nullable URI connectivityUri() {
+        return connectivity == null ? null : URI.create(connectivity);
+    }
+
+    /** The interval applied: {@link #interval()}, raised to Xray's 10 s when shorter. */
+    public Duration effectiveInterval() {
+        return interval.compareTo(MIN_INTERVAL) < 0 ? MIN_INTERVAL : interval;
+    }
+
+    /** One cycle: {@code effectiveInterval × sampling}, at most 1,000 days; each outbound gets {@code sampling} probes. */
     public Duration cycle() {
-        return interval.multipliedBy(sampling);
+        return effectiveInterval().multipliedBy(sampling);
     }
 
     /** How long a sample counts in the statistics: {@code 2 × cycle} (Xray), at most 2,000 days. */

@@ -1,34 +1,24 @@
 package io.observatory.config;
 
-import io.observatory.text.GoDuration;
 import java.time.Duration;
+import org.hibernate.validator.constraints.time.DurationMax;
+import org.hibernate.validator.constraints.time.DurationMin;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * Validated live-reload settings.
+ * {@code observatory.reload}: watching the files named by {@code spring.config.location} and
+ * {@code spring.config.additional-location} and applying their changes without a restart.
  *
- * @param enabled whether the external configuration files are watched
- * @param interval how often they are checked; positive, at most {@link #MAX_INTERVAL}
+ * @param enabled  whether to watch the external configuration files and apply changes live. Default: true
+ * @param interval how often the files are checked for changes, a positive duration up to 1h; kubelet refreshes a
+ *                 mounted ConfigMap within about a minute, so 5 s adds little. Default: 5s
  */
-public record ReloadSettings(boolean enabled, Duration interval) {
+public record ReloadSettings(
+        @DefaultValue("true") boolean enabled,
+        @DefaultValue("5s")
+        @DurationMin(nanos = 0, inclusive = false, message = INTERVAL_EXPECTED)
+        @DurationMax(hours = 1, message = INTERVAL_EXPECTED)
+        Duration interval) {
 
-    /** Default check interval: kubelet refreshes a mounted ConfigMap within about a minute, so 5 s adds little. */
-    public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(5);
-
-    /** Largest accepted check interval. */
-    public static final Duration MAX_INTERVAL = Duration.ofHours(1);
-
-    /**
-     * Validates {@code observatory.reload}.
-     *
-     * @throws InvalidConfigException when the interval is not positive or above {@link #MAX_INTERVAL}
-     */
-    public static ReloadSettings from(ObservatoryProperties.ReloadProperties reload) {
-        Duration interval = reload.getInterval();
-        if (interval == null || interval.isNegative() || interval.isZero() || interval.compareTo(MAX_INTERVAL) > 0) {
-            throw new InvalidConfigException("observatory.reload.interval",
-                    interval == null ? null : GoDuration.format(interval),
-                    "a positive duration up to " + GoDuration.format(MAX_INTERVAL));
-        }
-        return new ReloadSettings(reload.isEnabled(), interval);
-    }
+    private static final String INTERVAL_EXPECTED = "a positive duration up to 1h0m0s";
 }

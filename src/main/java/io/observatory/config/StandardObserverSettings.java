@@ -1,54 +1,79 @@
 package io.observatory.config;
 
+import io.observatory.health.ActiveCheck;
+import io.observatory.health.ActiveHealthPolicy;
+import io.observatory.health.ExpectedStatus;
 import io.observatory.text.GoDuration;
 import io.observatory.text.Redaction;
-import io.observatory.health.ActiveCheck;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
+import org.hibernate.validator.constraints.time.DurationMin;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * Validated settings of the standard observer (Xray "observatory").
+ * {@code observatory.standard}: the standard observer (Xray "observatory", {@code app/observatory/observer.go}).
+ * Xray's "0 means the default" holds for the probe interval.
  *
- * @param subjectSelector tag prefixes; empty means the observer never starts (Xray lazy start)
- * @param probeUrl http(s) URL requested with GET through each outbound
- * @param probeInterval sleep after each probe (sequential) or after each round (concurrent); positive, no upper bound
- *     (it only delays the next step)
- * @param enableConcurrency {@code true}: probe all selected outbounds at once per round
- * @param activeCheck how probe results are judged (expected status, thresholds); {@link ActiveCheck#DEFAULT} = Xray
+ * @param subjectSelector    tag prefixes choosing the outbounds to observe, none blank. Default: empty, and then
+ *                           nothing is probed (as in Xray)
+ * @param probeUrl           absolute http(s) URL requested with GET through each outbound; a port in it must be
+ *                           1-65535; blank means the default. Default: https://www.google.com/generate_204
+ * @param probeInterval      pause after each probe (sequential) or after each round (concurrent), a duration such as
+ *                           10s or 1.5s; 0 means the default. Values below 1s are kept (as in Xray) but logged as a
+ *                           warning. Default: 10s
+ * @param enableConcurrency  whether to probe all selected outbounds at once each round instead of one after another.
+ *                           Default: false
+ * @param expectedStatus     HTTP statuses that make a probe successful: any, one status (204), an inclusive range
+ *                           (200-299) or a /-separated list of both (200/204/301-399), statuses 100-599; a response
+ *                           with another status is a failed probe. Default: any (as in Xray: every response counts)
+ * @param healthyThreshold   consecutive successful probes that make an outbound healthy, at least 1; below it the
+ *                           previous state stays (a new outbound stays unknown). Default: 1 (as in Xray)
+ * @param unhealthyThreshold consecutive failed probes that make an outbound unhealthy, at least 1; below it the
+ *                           previous state stays. Default: 1 (as in Xray: every probe decides)
  */
 public record StandardObserverSettings(
-        List<String> subjectSelector, URI probeUrl, Duration probeInterval, boolean enableConcurrency,
-        ActiveCheck activeCheck) {
+        @DefaultValue List<@NotBlank(message = "a non-blank tag prefix") String> subjectSelector,
+        @DefaultValue(DEFAULT_PROBE_URL) @HttpUrl String probeUrl,
+        @DefaultValue(DEFAULT_PROBE_INTERVAL)
+        @DurationMin(nanos = 0, inclusive = false,
+                message = "a positive duration, or 0 for the default " + DEFAULT_PROBE_INTERVAL)
+        Duration probeInterval,
+        boolean enableConcurrency,
+        @DefaultValue("any") ExpectedStatus expectedStatus,
+        @DefaultValue("1") @Min(value = 1, message = ">= 1") int healthyThreshold,
+        @DefaultValue("1") @Min(value = 1, message = ">= 1") int unhealthyThreshold) {
 
     /** Xray's default probe URL. */
-    public static final URI DEFAULT_PROBE_URL = URI.create("https://www.google.com/generate_204");
+    static final String DEFAULT_PROBE_URL = "https://www.google.com/generate_204";
 
     /** Xray's default probe interval. */
-    public static final Duration DEFAULT_PROBE_INTERVAL = Duration.ofSeconds(10);
+    static final String DEFAULT_PROBE_INTERVAL = "10s";
 
-    /**
-     * Probe intervals below this, 1 s, are kept as Xray keeps them but logged as a warning: the interval is the only
-     * pause between probes, so outbounds may be probed more than once a second.
-     */
-    public static final Duration SHORT_PROBE_INTERVAL = Duration.ofSeconds(1);
-
-    /** Xray's probe deadline: 5 s for the whole request (connect, proxy and TLS handshakes, response headers). */
-    public static final Duration PROBE_TIMEOUT = Duration.ofSeconds(5);
-
+    /** Applies Xray's defaults for a blank URL and a zero interval; trims the URL. */
     public StandardObserverSettings {
         subjectSelector = List.copyOf(subjectSelector);
-        Objects.requireNonNull(activeCheck, "activeCheck");
+        probeUrl = probeUrl.isBlank() ? DEFAULT_PROBE_URL : probeUrl.strip();
+        probeInterval = probeInterval.isZero() ? GoDuration.parse(DEFAULT_PROBE_INTERVAL) : probeInterval;
+    }
+
+    /** The probe URL, validated. */
+    public URI probeUri() {
+        return URI.create(probeUrl);
+    }
+
+    /** How probe results are judged: the expected statuses and the thresholds. */
+    public ActiveCheck activeCheck() {
+        return new ActiveCheck(expectedStatus, new ActiveHealthPolicy(healthyThreshold, unhealthyThreshold));
     }
 
     /** The interval in Go form ({@code 10s}), the URL's password masked. */
     @Override
     public String toString() {
-        return "StandardObserverSettings[subjectSelector=" + subjectSelector
-                + ", probeUrl=" + Redaction.redact(probeUrl)
-                + ", probeInterval=" + GoDuration.format(probeInterval)
-                + ", enableConcurrency=" + enableConcurrency
-                + ", activeCheck=" + activeCheck + "]";
+        return "StandardObserverSettings[subjectSelector=" + subjectSelector + ", probeUrl=" + Redaction.redact(probeUrl)
+                + ", probeInterval=" + GoDuration.format(probeInterval) + ", enableConcurrency=" + enableConcurrency
+                + ", activeCheck=" + activeCheck() + "]";
     }
 }

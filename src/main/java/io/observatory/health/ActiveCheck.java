@@ -5,16 +5,13 @@ import java.util.Optional;
 
 /**
  * How one observer judges its probes ({@code observatory.standard.*} / {@code observatory.burst.*}): which HTTP
- * statuses count as success and how many consecutive results move the active state. {@link #DEFAULT} is Xray's
- * behaviour: any status is a success and every result decides the state.
+ * statuses count as success and how many consecutive results move the active state. Xray's behaviour is any status and
+ * thresholds of 1: every result decides the state.
  *
  * @param expectedStatus statuses that count as success ({@code expected-status}, default any)
  * @param thresholds     hysteresis ({@code healthy-threshold}, {@code unhealthy-threshold}, defaults 1 and 1)
  */
 public record ActiveCheck(ExpectedStatus expectedStatus, ActiveHealthPolicy thresholds) {
-
-    /** Xray's behaviour: any status, thresholds 1 and 1. */
-    public static final ActiveCheck DEFAULT = new ActiveCheck(ExpectedStatus.ANY, ActiveHealthPolicy.DEFAULT);
 
     /** @throws NullPointerException if an argument is null */
     public ActiveCheck {

@@ -8,28 +8,12 @@ package io.observatory.health;
  * it is never healthy before {@code healthyThreshold} successes. The defaults (1 and 1) reproduce Xray, whose
  * observatory flips on every probe.
  *
- * @param healthyThreshold   consecutive successes needed for HEALTHY; at least 1, default 1
- *                           ({@code observatory.*.healthy-threshold})
- * @param unhealthyThreshold consecutive failures needed for UNHEALTHY; at least 1, default 1
- *                           ({@code observatory.*.unhealthy-threshold})
+ * @param healthyThreshold   consecutive successes needed for HEALTHY; at least 1
+ *                           ({@code observatory.*.healthy-threshold}, validated there)
+ * @param unhealthyThreshold consecutive failures needed for UNHEALTHY; at least 1
+ *                           ({@code observatory.*.unhealthy-threshold}, validated there)
  */
 public record ActiveHealthPolicy(int healthyThreshold, int unhealthyThreshold) {
-
-    /** Xray's behaviour: one success makes an outbound healthy, one failure unhealthy. */
-    public static final ActiveHealthPolicy DEFAULT = new ActiveHealthPolicy(1, 1);
-
-    /**
-     * @throws IllegalArgumentException if a threshold is below 1, e.g.
-     *     {@code healthy-threshold: 0 (expected: >= 1)}
-     */
-    public ActiveHealthPolicy {
-        if (healthyThreshold < 1) {
-            throw new IllegalArgumentException("healthy-threshold: " + healthyThreshold + " (expected: >= 1)");
-        }
-        if (unhealthyThreshold < 1) {
-            throw new IllegalArgumentException("unhealthy-threshold: " + unhealthyThreshold + " (expected: >= 1)");
-        }
-    }
 
     /**
      * The health after one more probe. A success resets the failure run and a failure resets the success run.

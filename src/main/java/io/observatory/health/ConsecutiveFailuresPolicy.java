@@ -1,43 +1,28 @@
 package io.observatory.health;
 
-import io.observatory.text.GoDuration;
 import java.time.Duration;
 import java.util.Objects;
 
 /**
  * Passive health from consecutive failed calls (silky's endpoint monitor, {@code unHealthCeilingTimes};
- * {@code observatory.passive} policy {@code consecutive-failures}): every failed call, of either kind, extends the run
- * and a successful call ends it and makes the outbound {@link HealthState#HEALTHY}. When the run reaches the ceiling
+ * {@code observatory.passive.consecutive-failures}): every failed call, of either kind, extends the run
+ * and a successful call ends it and makes the outbound {@link HealthState#HEALTHY}. When the run reaches the threshold
  * the outbound becomes {@link HealthState#UNHEALTHY}; below it the previous state stays. An UNHEALTHY state is reset
  * to {@link HealthState#UNKNOWN} (with the run cleared) once the reactivation period has passed since it became
  * UNHEALTHY (YARP's reactivation; silky instead removes the endpoint until it registers again).
  *
  * <p>Time is passed in as {@link System#nanoTime()}-style readings; nothing here reads a clock.
  *
- * @param ceiling            consecutive failures that make the outbound UNHEALTHY; default 3, {@code 0} (like 1)
- *                           means the first failure ({@code ceiling})
- * @param reactivationPeriod time after becoming UNHEALTHY before the state returns to UNKNOWN; positive, default 60 s
- *                           ({@code reactivation-period})
+ * @param threshold          consecutive failures that make the outbound UNHEALTHY; at least 0, {@code 0} (like 1)
+ *                           means the first failure ({@code threshold}, validated there)
+ * @param reactivationPeriod time after becoming UNHEALTHY before the state returns to UNKNOWN; positive
+ *                           ({@code reactivation-period}, validated there)
  */
-public record ConsecutiveFailuresPolicy(int ceiling, Duration reactivationPeriod)
+public record ConsecutiveFailuresPolicy(int threshold, Duration reactivationPeriod)
         implements PassivePolicy<ConsecutiveFailuresPolicy.State> {
 
-    /** This policy's name in {@code observatory.passive.policy}. */
+    /** This policy's section in {@code observatory.passive}. */
     public static final String NAME = "consecutive-failures";
-
-    /** silky's ceiling of 3 and YARP's default reactivation period of 60 s. */
-    public static final ConsecutiveFailuresPolicy DEFAULT = new ConsecutiveFailuresPolicy(3, Duration.ofSeconds(60));
-
-    /** @throws IllegalArgumentException if the ceiling is negative or the reactivation period is not positive */
-    public ConsecutiveFailuresPolicy {
-        if (ceiling < 0) {
-            throw new IllegalArgumentException("ceiling: " + ceiling + " (expected: >= 0)");
-        }
-        Objects.requireNonNull(reactivationPeriod, "reactivationPeriod");
-        if (reactivationPeriod.isNegative() || reactivationPeriod.isZero()) {
-            throw new IllegalArgumentException("reactivation-period: " + GoDuration.format(reactivationPeriod) + " (expected: > 0)");
-        }
-    }
 
     /**
      * Immutable passive state of one outbound under this policy.
@@ -77,7 +62,7 @@ public record ConsecutiveFailuresPolicy(int ceiling, Duration reactivationPeriod
     @Override
     public String describe(State state) {
         return state.state() == HealthState.HEALTHY ? "a call succeeded"
-                : state.consecutiveFailures() + " consecutive failed calls (ceiling " + ceiling + ")";
+                : state.consecutiveFailures() + " consecutive failed calls (threshold " + threshold + ")";
     }
 
     /** The reactivation period itself: this policy has no window to wait for. */
@@ -104,7 +89,7 @@ public record ConsecutiveFailuresPolicy(int ceiling, Duration reactivationPeriod
         if (current.state() == HealthState.UNHEALTHY) {
             return new State(HealthState.UNHEALTHY, failures, current.unhealthySinceNanos());
         }
-        if (failures >= ceiling) {
+        if (failures >= threshold) {
             return new State(HealthState.UNHEALTHY, failures, nowNanos);
         }
         return new State(current.state(), failures, 0);

@@ -1,5 +1,6 @@
 package io.observatory.health;
 
+import io.observatory.text.InvalidValueException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -11,6 +12,10 @@ import java.util.regex.Pattern;
  * ({@code 200/204/301-399}). The default, {@link #ANY}, accepts every status, as Xray does.
  */
 public final class ExpectedStatus {
+
+    /** What a valid value looks like, as one-line reports say it. */
+    public static final String EXPECTED =
+            "any, or HTTP statuses 100-599 as N, N-M or a /-separated list, e.g. 204, 200-299, 200/204/301-399";
 
     /** Accepts every status (Xray's behaviour, the default). */
     public static final ExpectedStatus ANY = new ExpectedStatus(List.of(new Range(100, 599)), "any");
@@ -26,14 +31,15 @@ public final class ExpectedStatus {
     }
 
     /**
-     * Parses {@code N}, {@code N-M} or a {@code /}-separated list of them, each status in 100-599 and {@code N <= M}.
+     * Parses {@code any} (in any letter case, surrounding blanks ignored), or {@code N}, {@code N-M} or a
+     * {@code /}-separated list of them, each status in 100-599 and {@code N <= M}.
      *
-     * @throws IllegalArgumentException if {@code text} does not parse, e.g.
-     *     {@code expected-status: 99 (expected: HTTP statuses 100-599 as N, N-M or a /-separated list)}
+     * @throws InvalidValueException if {@code text} does not parse, e.g. {@code 99 (expected: any, or HTTP statuses
+     *     100-599 as N, N-M or a /-separated list, e.g. 204, 200-299, 200/204/301-399)}
      */
     public static ExpectedStatus parse(String text) {
-        if (text == null) {
-            throw invalid(null);
+        if (text.strip().equalsIgnoreCase("any")) {
+            return ANY;
         }
         List<Range> ranges = new ArrayList<>();
         for (String part : text.split("/", -1)) {
@@ -77,9 +83,8 @@ public final class ExpectedStatus {
         return ranges.hashCode();
     }
 
-    private static IllegalArgumentException invalid(String text) {
-        return new IllegalArgumentException("expected-status: " + text
-                + " (expected: HTTP statuses 100-599 as N, N-M or a /-separated list)");
+    private static InvalidValueException invalid(String text) {
+        return new InvalidValueException(text, EXPECTED);
     }
 
     private record Range(int from, int to) {

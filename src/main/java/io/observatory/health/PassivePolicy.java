@@ -3,7 +3,7 @@ package io.observatory.health;
 import java.time.Duration;
 
 /**
- * A passive health policy ({@code observatory.passive.policy}): judges the call outcomes balancers report for one
+ * A passive health policy (a section of {@code observatory.passive}): judges the call outcomes balancers report for one
  * outbound. Implementations are pure: an immutable state per outbound goes in with the evidence and time, a new state
  * comes out; time is a {@link System#nanoTime()}-style reading passed in by the caller.
  *
@@ -37,7 +37,7 @@ public sealed interface PassivePolicy<S extends PassivePolicy.PassiveState>
         }
     }
 
-    /** The policy's name in configuration, e.g. {@code consecutive-failures}. */
+    /** The policy's section in configuration, e.g. {@code consecutive-failures}. */
     String name();
 
     /** The state of an outbound no call was reported for. */

@@ -8,7 +8,7 @@ import java.util.Objects;
 
 /**
  * Passive health from the rate of transport failures over a sliding window (YARP's {@code TransportFailureRate}
- * policy; {@code observatory.passive} policy {@code transport-failure-rate}). Calls are counted in 1 s buckets; a
+ * policy; {@code observatory.passive.transport-failure-rate}). Calls are counted in 1 s buckets; a
  * bucket leaves the detection window once {@code detectionWindow} has passed since the start of its second. Only
  * {@link CallOutcome#TRANSPORT_FAILURE} counts as failed; every reported call counts toward the total. While the
  * window holds fewer than {@code minimalTotalCount} calls nothing is judged and the previous state stays; otherwise the
@@ -20,50 +20,25 @@ import java.util.Objects;
  * <p>Time is passed in as {@link System#nanoTime()}-style readings; nothing here reads a clock. Readings for one
  * outbound must not go backwards; an earlier reading is counted in the latest bucket.
  *
- * @param detectionWindow    length of the sliding window; a whole number of seconds, at least 1 s, default 60 s
+ * <p>The parameters are validated where they are configured
+ * ({@code io.observatory.config.TransportFailureRateSettings}).
+ *
+ * @param detectionWindow    length of the sliding window; a whole number of seconds, at least 1 s
  *                           ({@code detection-window})
- * @param minimalTotalCount  calls the window must hold before judging; at least 1, default 10
- *                           ({@code minimal-total-count})
- * @param failureRateLimit   failed/total ratio at and above which the outbound is UNHEALTHY; in (0, 1], default 0.3
+ * @param minimalTotalCount  calls the window must hold before judging; at least 1 ({@code minimal-total-count})
+ * @param failureRateLimit   failed/total ratio at and above which the outbound is UNHEALTHY; in (0, 1]
  *                           ({@code failure-rate-limit})
- * @param reactivationPeriod time after becoming UNHEALTHY before the state returns to UNKNOWN; positive, default
- *                           60 s, raised to {@code detectionWindow} when shorter ({@code reactivation-period})
+ * @param reactivationPeriod time after becoming UNHEALTHY before the state returns to UNKNOWN; positive, raised to
+ *                           {@code detectionWindow} when shorter ({@code reactivation-period})
  */
 public record TransportFailureRatePolicy(Duration detectionWindow, int minimalTotalCount, double failureRateLimit,
         Duration reactivationPeriod) implements PassivePolicy<TransportFailureRatePolicy.State> {
 
-    /** This policy's name in {@code observatory.passive.policy}. */
+    /** This policy's section in {@code observatory.passive}. */
     public static final String NAME = "transport-failure-rate";
-
-    /** YARP's defaults: 60 s window, 10 calls, limit 0.3, reactivation after 60 s. */
-    public static final TransportFailureRatePolicy DEFAULT =
-            new TransportFailureRatePolicy(Duration.ofSeconds(60), 10, 0.3, Duration.ofSeconds(60));
 
     /** Width of one bucket of the detection window: 1 s, in nanoseconds. */
     public static final long BUCKET_NANOS = Duration.ofSeconds(1).toNanos();
-
-    /**
-     * @throws IllegalArgumentException if an argument is out of range, e.g.
-     *     {@code minimal-total-count: 0 (expected: >= 1)}
-     */
-    public TransportFailureRatePolicy {
-        Objects.requireNonNull(detectionWindow, "detectionWindow");
-        Objects.requireNonNull(reactivationPeriod, "reactivationPeriod");
-        if (detectionWindow.compareTo(Duration.ofSeconds(1)) < 0 || detectionWindow.getNano() != 0) {
-            throw new IllegalArgumentException(
-                    "detection-window: " + GoDuration.format(detectionWindow) + " (expected: a whole number of seconds, >= 1s)");
-        }
-        if (minimalTotalCount < 1) {
-            throw new IllegalArgumentException("minimal-total-count: " + minimalTotalCount + " (expected: >= 1)");
-        }
-        if (!(failureRateLimit > 0 && failureRateLimit <= 1)) {
-            throw new IllegalArgumentException(
-                    "failure-rate-limit: " + failureRateLimit + " (expected: > 0 and <= 1)");
-        }
-        if (reactivationPeriod.isNegative() || reactivationPeriod.isZero()) {
-            throw new IllegalArgumentException("reactivation-period: " + GoDuration.format(reactivationPeriod) + " (expected: > 0)");
-        }
-    }
 
     @Override
     public String name() {

@@ -1,8 +1,10 @@
 package io.observatory.observer;
 
+import io.observatory.time.Scheduler;
 import io.observatory.config.BurstObserverSettings;
 import io.observatory.text.GoDuration;
 import io.observatory.config.Outbound;
+import io.observatory.config.SubjectSelector;
 import io.observatory.config.PingConfig;
 import io.observatory.text.Redaction;
 import io.observatory.health.ActiveCheck;
@@ -15,6 +17,7 @@ import io.observatory.status.Observation;
 import io.observatory.status.ObservationStore;
 import io.observatory.status.OutboundStatus;
 import io.observatory.status.StatusMapping;
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -26,6 +29,7 @@ import java.util.TreeMap;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
@@ -38,7 +42,7 @@ import reactor.core.publisher.Sinks;
  * go into a ring of {@code sampling} slots per outbound, valid for 2 × cycle. After a failure, when a connectivity URL
  * is configured, it is probed directly; if that fails too the network is down and the sample is discarded.
  *
- * <p>Each change of an outbound's window is judged once for the active state ({@link BurstWindowJudge}). A response
+ * <p>Each change of an outbound's window is judged once for the active state ({@link BurstWindows}). A response
  * whose status the {@link ActiveCheck} does not expect is a failed sample (no connectivity check: the path worked).
  *
  * <p>Differs from Xray in one place: a result arriving for an outbound deselected in the meantime is dropped instead
@@ -52,21 +56,23 @@ public final class BurstObserver implements Observer {
     private static final Outbound CONNECTIVITY = Outbound.direct("connectivity-check");
 
     private final PingConfig ping;
+    private final URI destination;
+    private final @Nullable URI connectivity;
     private final ActiveCheck check;
-    private final BurstWindowJudge windows;
+    private final BurstWindows windows;
     private final SubjectSelector selector;
     private final Supplier<List<Outbound>> outbounds;
     private final Prober prober;
-    private final ObserverScheduler scheduler;
+    private final Scheduler scheduler;
     private final RandomGenerator random;
     private final SnapshotPublisher publisher;
     private final Map<String, RttRing> rings = new TreeMap<>();
     private final Map<String, OutboundStatus> carriedOver = new TreeMap<>();
     private final Map<String, String> lastFailureReasons = new HashMap<>();
     private final Sinks.Empty<Void> stopSignal = Sinks.empty();
-    private List<ObserverScheduler.Cancellable> pendingProbes = new ArrayList<>();
-    private ObserverScheduler.Cancellable nextCycle = () -> { };
-    private ObserverScheduler.Cancellable expiryRefresh = () -> { };
+    private List<Scheduler.Cancellable> pendingProbes = new ArrayList<>();
+    private Scheduler.Cancellable nextCycle = () -> { };
+    private Scheduler.Cancellable expiryRefresh = () -> { };
     private Set<String> selectedTags = Set.of();
     private boolean networkDown;
     // volatile: set by the thread stopping the service, read on the writer thread.
@@ -86,13 +92,15 @@ public final class BurstObserver implements Observer {
             BurstObserverSettings settings,
             Supplier<List<Outbound>> outbounds,
             Prober prober,
-            ObserverScheduler scheduler,
+            Scheduler scheduler,
             RandomGenerator random,
             ObservationStore store,
             List<OutboundStatus> carriedOver) {
         this.ping = settings.pingConfig();
-        this.check = settings.activeCheck();
-        this.windows = new BurstWindowJudge(settings);
+        this.destination = ping.destinationUri();
+        this.connectivity = ping.connectivityUri();
+        this.check = settings.windowRule().check();
+        this.windows = new BurstWindows(settings.windowRule());
         this.selector = new SubjectSelector(settings.subjectSelector());
         this.outbounds = outbounds;
         this.prober = prober;
@@ -110,7 +118,7 @@ public final class BurstObserver implements Observer {
         }
         log.info("burst observer started: selector {}, destination {} (unless an outbound sets its own probe URL), {}"
                 + " samples per {} cycle, method {}", selector,
-                Redaction.redact(ping.destination()), ping.sampling(), GoDuration.format(ping.cycle()),
+                Redaction.redact(destination), ping.sampling(), GoDuration.format(ping.cycle()),
                 ping.httpMethod());
         scheduler.execute(() -> {
             for (Outbound outbound : select()) {
@@ -144,7 +152,7 @@ public final class BurstObserver implements Observer {
         scheduler.execute(() -> {
             nextCycle.cancel();
             expiryRefresh.cancel();
-            pendingProbes.forEach(ObserverScheduler.Cancellable::cancel);
+            pendingProbes.forEach(Scheduler.Cancellable::cancel);
         });
     }
 
@@ -152,11 +160,11 @@ public final class BurstObserver implements Observer {
         if (stopped) {
             return;
         }
-        pendingProbes.forEach(ObserverScheduler.Cancellable::cancel);
+        pendingProbes.forEach(Scheduler.Cancellable::cancel);
         List<Outbound> selected = select();
         cleanup();
         long cycleNanos = ping.cycle().toNanos();
-        List<ObserverScheduler.Cancellable> scheduled = new ArrayList<>(selected.size() * ping.sampling());
+        List<Scheduler.Cancellable> scheduled = new ArrayList<>(selected.size() * ping.sampling());
         for (Outbound outbound : selected) {
             for (int i = 0; i < ping.sampling(); i++) {
                 Duration offset = Duration.ofNanos(random.nextLong(cycleNanos));
@@ -186,7 +194,7 @@ public final class BurstObserver implements Observer {
         if (stopped) {
             return;
         }
-        ProbeRequest request = new ProbeRequest(outbound, outbound.probeUrlOr(ping.destination()),
+        ProbeRequest request = new ProbeRequest(outbound, outbound.probeUrlOr(destination),
                 ping.httpMethod(), ping.timeout(), "GET".equals(ping.httpMethod()));
         send(request).subscribe(result -> scheduler.execute(() -> onResult(result)));
     }
@@ -204,20 +212,20 @@ public final class BurstObserver implements Observer {
         }
         log.debug("probe {} failed: {}", result.outboundTag(), result.error().reason());
         lastFailureReasons.put(result.outboundTag(), result.error().reason());
-        if (ping.connectivity() == null || result.error().kind() == ProbeError.Kind.UNEXPECTED_STATUS) {
+        if (connectivity == null || result.error().kind() == ProbeError.Kind.UNEXPECTED_STATUS) {
             recordFailure(result.outboundTag());
             return;
         }
-        ProbeRequest check = new ProbeRequest(CONNECTIVITY, ping.connectivity(), ping.httpMethod(), ping.timeout(),
+        ProbeRequest check = new ProbeRequest(CONNECTIVITY, connectivity, ping.httpMethod(), ping.timeout(),
                 "GET".equals(ping.httpMethod()));
-        send(check).subscribe(connectivity -> scheduler.execute(() -> afterConnectivityCheck(result, connectivity)));
+        send(check).subscribe(answer -> scheduler.execute(() -> afterConnectivityCheck(result, answer)));
     }
 
-    private void afterConnectivityCheck(ProbeResult failed, ProbeResult connectivity) {
+    private void afterConnectivityCheck(ProbeResult failed, ProbeResult answer) {
         if (stopped || !selectedTags.contains(failed.outboundTag())) {
             return;
         }
-        if (connectivity.success()) {
+        if (answer.success()) {
             networkUp();
             recordFailure(failed.outboundTag());
             return;
@@ -225,7 +233,7 @@ public final class BurstObserver implements Observer {
         if (!networkDown) {
             networkDown = true;
             log.warn("network is down: connectivity check {} failed too ({}); discarding failed samples until it"
-                    + " answers again", Redaction.redact(ping.connectivity()), connectivity.error().reason());
+                    + " answers again", Redaction.redact(String.valueOf(connectivity)), answer.error().reason());
         }
     }
 
@@ -233,7 +241,7 @@ public final class BurstObserver implements Observer {
         if (networkDown) {
             networkDown = false;
             log.info("network is up again: connectivity check {} answers; recording failed samples again",
-                    Redaction.redact(ping.connectivity()));
+                    Redaction.redact(String.valueOf(connectivity)));
         }
     }
 

@@ -1,12 +1,14 @@
 package io.observatory.observer;
 
 import io.observatory.config.ObservatoryConfig;
+import io.observatory.time.Scheduler;
 import io.observatory.probe.Prober;
 import io.observatory.status.ObservationStore;
 import java.time.Clock;
 import java.util.Random;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.Order;
 
 /**
  * Creates the runtime that owns the one active observer chosen by configuration: standard, burst, or none (validation
@@ -15,16 +17,13 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 public class ObserverConfiguration {
 
-    @Bean(destroyMethod = "close")
-    ExecutorObserverScheduler observerScheduler() {
-        return new ExecutorObserverScheduler("observer-writer");
-    }
-
+    /** Follows reloads after the verdicts. */
     @Bean
+    @Order(2)
     ObserverRuntime observerRuntime(
             ObservatoryConfig config,
             Prober prober,
-            ExecutorObserverScheduler scheduler,
+            Scheduler scheduler,
             Clock clock,
             ObservationStore store) {
         return new ObserverRuntime(config, prober, scheduler, clock, new Random(), store);

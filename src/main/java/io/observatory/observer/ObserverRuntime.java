@@ -1,16 +1,19 @@
 package io.observatory.observer;
 
+import io.observatory.time.Scheduler;
+import io.observatory.config.BurstObserverSettings;
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.config.Outbound;
+import io.observatory.config.Reconfigurable;
+import io.observatory.config.StandardObserverSettings;
 import io.observatory.probe.Prober;
 import io.observatory.status.Observation;
 import io.observatory.status.ObservationStore;
 import io.observatory.status.OutboundStatus;
 import java.time.Clock;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Consumer;
 import java.util.random.RandomGenerator;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -23,17 +26,16 @@ import org.slf4j.LoggerFactory;
  * that still exist keep theirs. Probe settings ({@code observatory.probe}) are fixed for the process: changing them
  * needs a restart, and a reload that changes them applies everything else and says so.
  */
-public final class ObserverRuntime {
+public final class ObserverRuntime implements Reconfigurable {
 
     private static final Logger log = LoggerFactory.getLogger(ObserverRuntime.class);
 
     private final Prober prober;
-    private final ObserverScheduler scheduler;
+    private final Scheduler scheduler;
     private final Clock clock;
     private final RandomGenerator random;
     private final ObservationStore store;
     private final AtomicReference<List<Outbound>> outbounds;
-    private final List<Consumer<ObservatoryConfig>> listeners = new CopyOnWriteArrayList<>();
     // Guarded by this: start, stop and reloads arrive on different threads (lifecycle, config watcher).
     private ObservatoryConfig config;
     private Observer observer;
@@ -47,7 +49,7 @@ public final class ObserverRuntime {
      * @param random source of burst offsets
      * @param store where the active observer publishes
      */
-    public ObserverRuntime(ObservatoryConfig initial, Prober prober, ObserverScheduler scheduler, Clock clock,
+    public ObserverRuntime(ObservatoryConfig initial, Prober prober, Scheduler scheduler, Clock clock,
             RandomGenerator random, ObservationStore store) {
         this.config = initial;
         this.prober = prober;
@@ -56,14 +58,6 @@ public final class ObserverRuntime {
         this.random = random;
         this.store = store;
         this.outbounds = new AtomicReference<>(initial.outbounds());
-    }
-
-    /**
-     * Registers {@code listener} for every configuration applied by a reload (not the initial one), called on the
-     * reloading thread once the new outbounds are in place and before the observer is told.
-     */
-    public void addListener(Consumer<ObservatoryConfig> listener) {
-        listeners.add(listener);
     }
 
     /** Creates and starts the observer the initial configuration asks for. */
@@ -82,62 +76,51 @@ public final class ObserverRuntime {
     }
 
     /**
-     * Applies a new, already validated configuration atomically: outbounds first, then the observer if its settings
-     * changed. Does nothing once stopped.
+     * Applies a reloaded configuration: outbounds first, then the observer if its settings changed; a replaced
+     * observer's successor starts from its statuses. Probe settings are kept (they need a restart). Does nothing once
+     * stopped.
      */
-    public synchronized void apply(ObservatoryConfig next) {
+    @Override
+    public synchronized void reconfigure(ObservatoryConfig next) {
         if (stopped || observer == null) {
             return;
         }
         if (!next.probe().equals(config.probe())) {
             log.warn("observatory.probe changed: probe settings take effect after a restart; applying the rest");
         }
-        ObservatoryConfig applied = new ObservatoryConfig(next.outbounds(), next.standard(), next.burst(),
-                config.probe(), next.passive(), next.availability(), next.apiAuth());
-        boolean outboundsChanged = !applied.outbounds().equals(config.outbounds());
-        boolean observerChanged = !applied.standard().equals(config.standard())
-                || !applied.burst().equals(config.burst());
-        boolean listenedSettingsChanged = !applied.passive().equals(config.passive())
-                || !applied.availability().equals(config.availability())
-                || !applied.apiAuth().equals(config.apiAuth());
-        if (!outboundsChanged && !observerChanged && !listenedSettingsChanged) {
-            log.info("configuration reloaded: no change to outbounds, observer, passive, availability or API settings");
+        boolean outboundsChanged = !next.outbounds().equals(config.outbounds());
+        boolean observerChanged = !Objects.equals(next.standard(), config.standard())
+                || !Objects.equals(next.burst(), config.burst());
+        if (!outboundsChanged && !observerChanged) {
+            log.info("configuration reloaded: no change to outbounds or observer");
             return;
         }
-        outbounds.set(applied.outbounds());
-        // Listeners first: their work queued on the writer thread then precedes the observer's reaction, so a
-        // removed outbound leaves the verdicts before the observer's next snapshot drops its status.
-        for (Consumer<ObservatoryConfig> listener : listeners) {
-            try {
-                listener.accept(applied);
-            } catch (RuntimeException e) {
-                log.error("configuration listener {} failed; the observer still takes the new configuration", listener,
-                        e);
-            }
-        }
+        outbounds.set(next.outbounds());
         if (observerChanged) {
             observer.stop();
-            observer = create(applied, store.current().statuses());
-            if (applied.standard().isEmpty() && applied.burst().isEmpty()) {
+            observer = create(next, store.current().statuses());
+            if (next.standard() == null && next.burst() == null) {
                 store.publish(Observation.EMPTY);
             }
             observer.start();
-        } else if (outboundsChanged) {
+        } else {
             observer.outboundsChanged();
         }
         log.info("configuration reloaded: outbounds [{}], observer {}",
-                applied.outbounds().stream().map(Outbound::tag).collect(Collectors.joining(", ")),
+                next.outbounds().stream().map(Outbound::tag).collect(Collectors.joining(", ")),
                 observerChanged ? "restarted with new settings" : "unchanged");
-        config = applied;
+        config = next;
     }
 
     private Observer create(ObservatoryConfig settings, List<OutboundStatus> carriedOver) {
-        if (settings.standard().isPresent()) {
-            return new StandardObserver(settings.standard().get(), outbounds::get, prober, scheduler, clock, store,
+        StandardObserverSettings standard = settings.standard();
+        BurstObserverSettings burst = settings.burst();
+        if (standard != null) {
+            return new StandardObserver(standard, outbounds::get, prober, scheduler, clock, store,
                     carriedOver);
         }
-        if (settings.burst().isPresent()) {
-            return new BurstObserver(settings.burst().get(), outbounds::get, prober, scheduler, random, store,
+        if (burst != null) {
+            return new BurstObserver(burst, outbounds::get, prober, scheduler, random, store,
                     carriedOver);
         }
         return new IdleObserver();

@@ -1,5 +1,6 @@
 package io.observatory.observer;
 
+import io.observatory.time.Scheduler;
 import io.observatory.status.Observation;
 import io.observatory.status.ObservationStore;
 import java.util.function.BooleanSupplier;
@@ -12,13 +13,13 @@ import java.util.function.Supplier;
  */
 final class SnapshotPublisher {
 
-    private final ObserverScheduler scheduler;
+    private final Scheduler scheduler;
     private final ObservationStore store;
     private final Supplier<Observation> snapshot;
     private final BooleanSupplier stopped;
     private boolean queued;
 
-    SnapshotPublisher(ObserverScheduler scheduler, ObservationStore store, Supplier<Observation> snapshot,
+    SnapshotPublisher(Scheduler scheduler, ObservationStore store, Supplier<Observation> snapshot,
             BooleanSupplier stopped) {
         this.scheduler = scheduler;
         this.store = store;

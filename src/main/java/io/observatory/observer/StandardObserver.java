@@ -1,7 +1,9 @@
 package io.observatory.observer;
 
+import io.observatory.time.Scheduler;
 import io.observatory.text.GoDuration;
 import io.observatory.config.Outbound;
+import io.observatory.config.SubjectSelector;
 import io.observatory.text.Redaction;
 import io.observatory.config.StandardObserverSettings;
 import io.observatory.probe.ProbeRequest;
@@ -11,7 +13,9 @@ import io.observatory.status.Observation;
 import io.observatory.status.ObservationStore;
 import io.observatory.status.OutboundStatus;
 import io.observatory.status.StatusMapping;
+import java.net.URI;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -37,16 +41,20 @@ public final class StandardObserver implements Observer {
 
     private static final Logger log = LoggerFactory.getLogger(StandardObserver.class);
 
+    /** Xray's probe deadline: 5 s for the whole request (connect, proxy and TLS handshakes, response headers). */
+    static final Duration PROBE_TIMEOUT = Duration.ofSeconds(5);
+
     private final StandardObserverSettings settings;
+    private final URI probeUrl;
     private final SubjectSelector selector;
     private final Supplier<List<Outbound>> outbounds;
     private final Prober prober;
-    private final ObserverScheduler scheduler;
+    private final Scheduler scheduler;
     private final Clock clock;
     private final SnapshotPublisher publisher;
     private final TreeMap<String, OutboundStatus> statuses = new TreeMap<>();
     private final Sinks.Empty<Void> stopSignal = Sinks.empty();
-    private ObserverScheduler.Cancellable nextStep = () -> { };
+    private Scheduler.Cancellable nextStep = () -> { };
     private int unansweredInRound;
     private Set<String> selectedTags = Set.of();
     // volatile: set by the thread stopping the service, read on the writer thread.
@@ -66,11 +74,12 @@ public final class StandardObserver implements Observer {
             StandardObserverSettings settings,
             Supplier<List<Outbound>> outbounds,
             Prober prober,
-            ObserverScheduler scheduler,
+            Scheduler scheduler,
             Clock clock,
             ObservationStore store,
             List<OutboundStatus> carriedOver) {
         this.settings = settings;
+        this.probeUrl = settings.probeUri();
         this.selector = new SubjectSelector(settings.subjectSelector());
         this.outbounds = outbounds;
         this.prober = prober;
@@ -149,8 +158,8 @@ public final class StandardObserver implements Observer {
     }
 
     private void probe(Outbound outbound, Runnable then) {
-        ProbeRequest request = new ProbeRequest(outbound, outbound.probeUrlOr(settings.probeUrl()), "GET",
-                StandardObserverSettings.PROBE_TIMEOUT, false);
+        ProbeRequest request = new ProbeRequest(outbound, outbound.probeUrlOr(probeUrl), "GET",
+                PROBE_TIMEOUT, false);
         prober.probe(request)
                 .takeUntilOther(stopSignal.asMono())
                 .subscribe(result -> scheduler.execute(() -> {

@@ -27,7 +27,7 @@ final class ProbeClients {
     private final Map<Key, HttpClient> clients = new ConcurrentHashMap<>();
 
     ProbeClients(ProbeSettings settings, LoopResources loops) {
-        TrustManagerFactory trust = TrustedCertificates.withExtra(settings.trustedCertificates());
+        TrustManagerFactory trust = TrustedCertificates.withExtra(settings.trustedCertificatesPath());
         this.tls = Http11SslContextSpec.forClient().configure(builder -> builder.trustManager(trust));
         this.base = HttpClient.create(ConnectionProvider.newConnection())
                 .runOn(loops)

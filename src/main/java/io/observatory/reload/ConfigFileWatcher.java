@@ -1,8 +1,9 @@
 package io.observatory.reload;
 
-import io.observatory.text.GoDuration;
 import io.observatory.config.ObservatoryConfig;
-import io.observatory.observer.ObserverRuntime;
+import io.observatory.config.ObservatoryConfigBinder;
+import io.observatory.text.GoDuration;
+import io.observatory.time.Scheduler;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,22 +14,23 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Checks the external configuration files every interval and, when their content changed, applies the new
- * configuration to the running observer. Content is compared by digest, so kubelet's atomic symlink swap of a mounted
+ * Checks the external configuration files every interval and, when their content changed, loads the new
+ * configuration and hands it on. Content is compared by digest, so kubelet's atomic symlink swap of a mounted
  * ConfigMap, an editor's rename-and-replace and an in-place write all count, and a touch without change does not.
  * New content is applied once it has stayed the same for one more check, so a file caught in the middle of a slow
- * in-place write is not applied half-written.
- * An invalid new content — or a watched file that disappeared — is rejected with one ERROR line and the running
- * configuration keeps working; the same broken content is not reported again, and fixing it is applied at the next
- * check.
+ * in-place write is not applied half-written. An invalid new content, or a watched file that disappeared, is rejected
+ * with one ERROR line and the running configuration keeps working; the same broken content is not reported again,
+ * and fixing it is applied at the next check.
+ *
+ * <p>Runs on its own {@link Scheduler}, so that reading and binding never hold up the writer and the checks are
+ * tested with fake time; all its state is confined to that scheduler.
  */
 final class ConfigFileWatcher implements SmartLifecycle {
 
@@ -36,59 +38,68 @@ final class ConfigFileWatcher implements SmartLifecycle {
 
     private final List<Path> files;
     private final Duration interval;
+    private final Scheduler scheduler;
     private final ConfigLoader loader;
-    private final ObserverRuntime runtime;
-    // volatile: written by the watcher thread, read by Spring's lifecycle thread.
-    private volatile ScheduledExecutorService executor;
-    private String lastDigest;
-    private String pendingDigest;
+    private final Consumer<ObservatoryConfig> changes;
+    // volatile: set by Spring's lifecycle thread, read there and by the scheduler's.
+    private volatile boolean running;
+    private Scheduler.Cancellable nextCheck = () -> { };
+    private @Nullable String lastDigest;
+    private @Nullable String pendingDigest;
 
     /**
-     * @param files the files to watch; empty for a watcher that never starts (reload off)
-     * @param interval time between two checks
-     * @param loader reads and validates the files' content; unused when {@code files} is empty
-     * @param runtime receives every valid new configuration
+     * @param files     the files to watch
+     * @param interval  time between two checks
+     * @param scheduler where the checks run
+     * @param loader    reads and validates the files' content
+     * @param changes   receives every valid new configuration, on the scheduler's thread
      */
-    ConfigFileWatcher(List<Path> files, Duration interval, ConfigLoader loader, ObserverRuntime runtime) {
+    ConfigFileWatcher(List<Path> files, Duration interval, Scheduler scheduler, ConfigLoader loader,
+            Consumer<ObservatoryConfig> changes) {
         this.files = List.copyOf(files);
         this.interval = interval;
+        this.scheduler = scheduler;
         this.loader = loader;
-        this.runtime = runtime;
+        this.changes = changes;
     }
 
+    /** Starts checking; does nothing without files to watch. */
     @Override
     public void start() {
         if (files.isEmpty()) {
             return;
         }
-        lastDigest = digest();
-        ScheduledThreadPoolExecutor watcher = new ScheduledThreadPoolExecutor(1, runnable -> {
-            Thread thread = new Thread(runnable, "config-watcher");
-            thread.setDaemon(true);
-            return thread;
+        running = true;
+        scheduler.execute(() -> {
+            lastDigest = digest();
+            nextCheck = scheduler.schedule(interval, this::check);
         });
-        watcher.scheduleWithFixedDelay(this::check, interval.toNanos(), interval.toNanos(), TimeUnit.NANOSECONDS);
-        executor = watcher;
         log.info("watching {} every {} for configuration changes", files, GoDuration.format(interval));
     }
 
-    /** Runs one check now: applies the files' content if it changed since the last check. Watcher thread only. */
-    void check() {
+    /** One check: applies the files' content if it changed and stayed the same since the last check. */
+    private void check() {
+        if (!running) {
+            return;
+        }
         String digest = digest();
         if (digest.equals(lastDigest)) {
             pendingDigest = null;
-            return;
-        }
-        if (!digest.equals(pendingDigest)) {
-            // A write in progress: apply only content that stayed the same for a whole interval.
+        } else if (!digest.equals(pendingDigest)) {
             pendingDigest = digest;
-            return;
+        } else {
+            pendingDigest = null;
+            lastDigest = digest;
+            apply();
         }
-        pendingDigest = null;
-        lastDigest = digest;
+        nextCheck = scheduler.schedule(interval, this::check);
+    }
+
+    private void apply() {
         try {
-            ObservatoryConfig next = loader.load(warning -> log.warn("{}", warning));
-            runtime.apply(next);
+            ObservatoryConfigBinder.Bound next = loader.load();
+            next.warnings().forEach(warning -> log.warn("{}", warning));
+            changes.accept(next.config());
         } catch (RejectedConfigException e) {
             log.error("configuration change rejected, the running configuration stays in force: {}",
                     e.getMessage());
@@ -117,21 +128,12 @@ final class ConfigFileWatcher implements SmartLifecycle {
 
     @Override
     public void stop() {
-        ScheduledExecutorService current = executor;
-        if (current != null) {
-            current.shutdownNow();
-        }
+        running = false;
+        scheduler.execute(() -> nextCheck.cancel());
     }
 
     @Override
     public boolean isRunning() {
-        ScheduledExecutorService current = executor;
-        return current != null && !current.isShutdown();
-    }
-
-    /** After the observer lifecycle (phase 0) starts, before it stops. */
-    @Override
-    public int getPhase() {
-        return 100;
+        return running;
     }
 }

@@ -1,138 +1,105 @@
 package io.observatory.reload;
 
-import io.observatory.config.GoDurationConverter;
-import io.observatory.config.GoDurationNumberConverter;
-import io.observatory.config.InvalidConfigException;
-import io.observatory.config.ObservatoryBindFailureAnalyzer;
-import io.observatory.config.ObservatoryBindHandlerAdvisor;
-import io.observatory.config.ObservatoryConfig;
-import io.observatory.config.ObservatoryConfigValidator;
-import io.observatory.config.ObservatoryProperties;
+import io.observatory.config.ConfigFailureAnalyzer;
+import io.observatory.config.ObservatoryConfigBinder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.function.Consumer;
+import org.springframework.boot.context.config.ConfigDataEnvironmentPostProcessor;
 import org.springframework.boot.context.properties.bind.BindException;
-import org.springframework.boot.context.properties.bind.BindHandler;
-import org.springframework.boot.context.properties.bind.Bindable;
-import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.boot.context.properties.bind.PropertySourcesPlaceholdersResolver;
-import org.springframework.boot.context.properties.bind.handler.NoUnboundElementsBindHandler;
-import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
-import org.springframework.boot.context.properties.source.UnboundElementsSourceFilter;
-import org.springframework.boot.convert.ApplicationConversionService;
-import org.springframework.boot.diagnostics.FailureAnalysis;
-import org.springframework.boot.env.PropertiesPropertySourceLoader;
-import org.springframework.boot.env.PropertySourceLoader;
-import org.springframework.boot.env.YamlPropertySourceLoader;
+import org.springframework.boot.env.DefaultPropertiesPropertySource;
+import org.springframework.boot.env.RandomValuePropertySource;
+import org.springframework.core.env.CommandLinePropertySource;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MutablePropertySources;
 import org.springframework.core.env.PropertySource;
-import org.springframework.core.io.FileSystemResource;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.io.ResourceLoader;
 
 /**
- * Re-reads the watched configuration files and turns them into a validated {@link ObservatoryConfig} exactly as
- * startup does: the running environment's property sources (command line, environment variables, packaged
- * {@code application.yml}) with those of the watched files replaced by their new content, bound with the same Go
- * duration converters and strict key checks, then validated.
+ * Loads the configuration as start-up did, into a fresh environment (as Spring Cloud's context refresher does): the
+ * running process's command-line arguments and default properties, its environment variables and system properties,
+ * and the configuration files loaded anew by Spring Boot's own config-data processing with the active profiles; then
+ * binds and validates it with the same {@link ObservatoryConfigBinder}. Property sources that tests or libraries add
+ * to the running environment by other means are not part of a reload.
  */
 final class ConfigLoader {
 
-    /** How Spring Boot names the property sources it loads from configuration files. */
-    private static final String SPRING_CONFIG_DATA = "Config resource";
-
-    private final ConfigurableEnvironment environment;
+    private final ConfigurableEnvironment running;
     private final List<Path> files;
-    private final ApplicationConversionService conversion = new ApplicationConversionService();
-    private final ObservatoryBindHandlerAdvisor advisor = new ObservatoryBindHandlerAdvisor();
+    private final ObservatoryConfigBinder binder;
+    private final ResourceLoader resources;
 
-    ConfigLoader(ConfigurableEnvironment environment, List<Path> files) {
-        this.environment = environment;
+    /**
+     * @param running the environment the service started with
+     * @param files   the watched files, checked to be there and not empty before loading
+     * @param binder  the binder of start-up
+     */
+    ConfigLoader(ConfigurableEnvironment running, List<Path> files, ObservatoryConfigBinder binder,
+            ResourceLoader resources) {
+        this.running = running;
         this.files = List.copyOf(files);
-        conversion.addConverter(new GoDurationConverter());
-        conversion.addConverter(new GoDurationNumberConverter());
+        this.binder = binder;
+        this.resources = resources;
     }
 
     /**
-     * Loads and validates the current content of the files.
+     * Loads, binds and validates the current configuration.
      *
-     * @param warnings receives the validator's warning lines
-     * @throws RejectedConfigException with one line saying what is wrong (property, value, expectation)
+     * @throws RejectedConfigException with one line saying what is wrong: a file, or the property, value and
+     *                                 expectation
      */
-    ObservatoryConfig load(Consumer<String> warnings) {
-        MutablePropertySources sources = new MutablePropertySources(environment.getPropertySources());
-        for (Path file : files) {
-            replace(sources, file, read(file));
-        }
-        Binder binder = new Binder(ConfigurationPropertySources.from(sources),
-                new PropertySourcesPlaceholdersResolver(sources), conversion);
-        BindHandler strict = advisor.apply(
-                new NoUnboundElementsBindHandler(BindHandler.DEFAULT, new UnboundElementsSourceFilter()));
+    ObservatoryConfigBinder.Bound load() {
+        files.forEach(ConfigLoader::check);
+        ConfigurableEnvironment fresh = freshEnvironment();
         try {
-            ObservatoryProperties properties = binder.bindOrCreate("observatory",
-                    Bindable.of(ObservatoryProperties.class), strict);
-            return ObservatoryConfigValidator.validate(properties, warnings);
+            return binder.bind(fresh);
         } catch (BindException e) {
-            FailureAnalysis analysis = new ObservatoryBindFailureAnalyzer().analyze(e);
-            throw new RejectedConfigException(analysis != null ? analysis.getDescription() : oneLine(e), e);
-        } catch (InvalidConfigException e) {
-            throw new RejectedConfigException(e.getMessage(), e);
+            String line = ConfigFailureAnalyzer.describe(e);
+            throw new RejectedConfigException(line != null ? line : oneLine(e), e);
         }
     }
 
-    private static List<PropertySource<?>> read(Path file) {
+    private ConfigurableEnvironment freshEnvironment() {
+        StandardEnvironment fresh = new StandardEnvironment();
+        MutablePropertySources sources = fresh.getPropertySources();
+        for (PropertySource<?> source : running.getPropertySources()) {
+            if (source instanceof CommandLinePropertySource<?>) {
+                sources.addFirst(source);
+            } else if (source instanceof DefaultPropertiesPropertySource) {
+                sources.addLast(source);
+            }
+        }
+        RandomValuePropertySource.addToEnvironment(fresh);
+        try {
+            ConfigDataEnvironmentPostProcessor.applyTo(fresh, resources, null, List.of(running.getActiveProfiles()));
+        } catch (RuntimeException e) {
+            throw new RejectedConfigException("cannot be read as configuration: " + oneLine(e), e);
+        }
+        return fresh;
+    }
+
+    /** Rejects a watched file that is gone or empty: an empty file is taken for a truncated write. */
+    private static void check(Path file) {
         if (!Files.isRegularFile(file)) {
             throw new RejectedConfigException(file + ": missing or not a regular file", null);
         }
-        PropertySourceLoader loader = file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".properties")
-                ? new PropertiesPropertySourceLoader()
-                : new YamlPropertySourceLoader();
         try {
             if (Files.readString(file).isBlank()) {
                 throw new RejectedConfigException(file + ": empty; an empty configuration file is taken for a "
                         + "truncated write (to observe nothing, configure no observer explicitly)", null);
             }
-            return loader.load(sourceName(file), new FileSystemResource(file));
-        } catch (IOException | RuntimeException e) {
-            throw new RejectedConfigException(file + ": cannot be read as configuration: " + oneLine(e), e);
+        } catch (IOException e) {
+            throw new RejectedConfigException(file + ": cannot be read: " + oneLine(e), e);
         }
-    }
-
-    /** Swaps the sources Spring Boot loaded from {@code file} at startup for its new content, in the same place. */
-    private static void replace(MutablePropertySources sources, Path file, List<PropertySource<?>> fresh) {
-        String marker = "[" + file + "]";
-        String anchor = null;
-        boolean found = false;
-        List<String> stale = new ArrayList<>();
-        for (PropertySource<?> source : sources) {
-            String name = source.getName();
-            if (name.contains(marker) || name.startsWith(sourceName(file))) {
-                stale.add(name);
-                found = true;
-            } else if (anchor == null && (found || name.startsWith(SPRING_CONFIG_DATA))) {
-                // Right after the file's old sources; for a file that did not exist at startup, ahead of the
-                // packaged configuration, as an external location ranks.
-                anchor = name;
-            }
-        }
-        stale.forEach(sources::remove);
-        for (PropertySource<?> source : fresh) {
-            if (anchor != null) {
-                sources.addBefore(anchor, source);
-            } else {
-                sources.addLast(source);
-            }
-        }
-    }
-
-    private static String sourceName(Path file) {
-        return "reloaded config file [" + file + "]";
     }
 
     private static String oneLine(Throwable e) {
-        return String.valueOf(e.getMessage()).replaceAll("\\s*\\R\\s*", " ").strip();
+        StringBuilder line = new StringBuilder(String.valueOf(e.getMessage()));
+        for (Throwable cause = e.getCause(); cause != null && cause != cause.getCause(); cause = cause.getCause()) {
+            line.append("; caused by: ").append(cause.getMessage());
+        }
+        return line.toString().replaceAll("\\s*\\R\\s*", " ").strip();
     }
 }

@@ -1,41 +1,63 @@
 package io.observatory.reload;
 
-import io.observatory.config.ObservatoryProperties;
+import io.observatory.config.ObservatoryConfig;
+import io.observatory.config.ObservatoryConfigBinder;
+import io.observatory.config.Reconfigurable;
 import io.observatory.config.ReloadSettings;
-import io.observatory.observer.ObserverRuntime;
+import io.observatory.time.ExecutorScheduler;
+import io.observatory.time.Scheduler;
+import io.observatory.time.Ticker;
 import java.nio.file.Path;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.io.ResourceLoader;
 
 /**
  * Live configuration reload (on by default, {@code observatory.reload.*}): watches the external configuration files
- * the service was started with and applies changes to outbounds and observer settings without a restart.
+ * the service was started with, loads a changed one as start-up did, and hands each valid configuration to every
+ * {@link Reconfigurable} on the writer.
  */
 @Configuration(proxyBeanMethods = false)
 public class ReloadConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(ReloadConfiguration.class);
 
-    /**
-     * The watcher; it watches nothing (and starts no thread) when reload is off or no external file was given.
-     *
-     * @throws io.observatory.config.InvalidConfigException for an invalid {@code observatory.reload.interval}
-     */
+    /** The watcher's own thread, started only once there is something to watch. */
+    @Bean(destroyMethod = "close")
+    ExecutorScheduler configWatcherScheduler(Ticker ticker) {
+        return new ExecutorScheduler("config-watcher", ticker);
+    }
+
+    /** The watcher; it watches nothing (and starts no thread) when reload is off or no external file was given. */
     @Bean
-    ConfigFileWatcher configFileWatcher(
-            ObservatoryProperties properties, ConfigurableEnvironment environment, ObserverRuntime runtime) {
-        ReloadSettings settings = ReloadSettings.from(properties.getReload());
+    ConfigFileWatcher configFileWatcher(ObservatoryConfig config, ConfigurableEnvironment environment,
+            ObservatoryConfigBinder binder, ResourceLoader resources,
+            @Qualifier("configWatcherScheduler") Scheduler watcher, Scheduler writer,
+            ObjectProvider<Reconfigurable> targets) {
+        ReloadSettings settings = config.reload();
         List<Path> files = ConfigFiles.of(environment);
         if (!settings.enabled() || files.isEmpty()) {
             log.info("live configuration reload off: {}", settings.enabled()
                     ? "no external configuration file (spring.config.location, spring.config.additional-location)"
                     : "observatory.reload.enabled is false");
-            return new ConfigFileWatcher(List.of(), settings.interval(), null, runtime);
+            files = List.of();
         }
-        return new ConfigFileWatcher(files, settings.interval(), new ConfigLoader(environment, files), runtime);
+        return new ConfigFileWatcher(files, settings.interval(), watcher,
+                new ConfigLoader(environment, files, binder, resources),
+                next -> writer.execute(() -> targets.orderedStream().forEach(target -> reconfigure(target, next))));
+    }
+
+    private static void reconfigure(Reconfigurable target, ObservatoryConfig next) {
+        try {
+            target.reconfigure(next);
+        } catch (RuntimeException e) {
+            log.error("{} failed to apply the new configuration; the others still take it", target, e);
+        }
     }
 }

@@ -8,7 +8,6 @@ import io.observatory.probe.ProbeResult;
 import io.observatory.stats.HealthPingStats;
 import java.time.Instant;
 import java.util.Optional;
-import java.util.OptionalDouble;
 
 /**
  * Pure functions mapping probe evidence to {@link OutboundStatus} values: Xray's updates, judged by the observer's
@@ -77,28 +76,5 @@ public final class StatusMapping {
     public static OutboundStatus fromBurst(String tag, HealthPingStats stats, ActiveHealth active, String detail) {
         return new OutboundStatus(tag, active.state() == HealthState.HEALTHY, stats.averageNanos() / 1_000_000, "",
                 null, null, stats, null, active, detail);
-    }
-
-    /**
-     * Whether a burst sample window passes: at least one valid success (Xray's alive rule) and, when a maximum is set,
-     * a failure ratio {@code fail / all} at or below it.
-     */
-    public static boolean burstWindowPasses(HealthPingStats stats, OptionalDouble maxFailureRatio) {
-        if (!stats.alive()) {
-            return false;
-        }
-        return maxFailureRatio.isEmpty() || (double) stats.fail() / stats.all() <= maxFailureRatio.getAsDouble();
-    }
-
-    /** One line describing a burst window, e.g. {@code 3/10 samples failed} or {@code no valid sample left}. */
-    public static String burstDetail(HealthPingStats stats, OptionalDouble maxFailureRatio) {
-        if (stats.all() == 0) {
-            return "no valid sample left";
-        }
-        String detail = stats.fail() + "/" + stats.all() + " samples failed";
-        if (maxFailureRatio.isPresent()) {
-            detail += " (max-failure-ratio " + maxFailureRatio.getAsDouble() + ")";
-        }
-        return stats.alive() ? detail + ", average " + stats.averageNanos() / 1_000_000 + " ms" : detail;
     }
 }

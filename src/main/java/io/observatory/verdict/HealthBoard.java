@@ -1,9 +1,9 @@
 package io.observatory.verdict;
 
-import io.observatory.config.AvailabilitySettings;
 import io.observatory.health.Availability;
+import io.observatory.health.AvailabilityPolicy;
 import io.observatory.health.HealthState;
-import io.observatory.observer.SubjectSelector;
+import io.observatory.config.SubjectSelector;
 import io.observatory.status.OutboundStatus;
 import java.util.Collection;
 import java.util.Collections;
@@ -20,10 +20,7 @@ import java.util.TreeMap;
  * @param outbounds    by tag, iterating in tag order
  * @param availability how {@link #available} builds the usable set
  */
-public record HealthBoard(Map<String, OutboundHealth> outbounds, AvailabilitySettings availability) {
-
-    /** No outbound. */
-    public static final HealthBoard EMPTY = new HealthBoard(Map.of(), AvailabilitySettings.DEFAULT);
+public record HealthBoard(Map<String, OutboundHealth> outbounds, AvailabilityPolicy availability) {
 
     /**
      * Copies {@code outbounds} into an unmodifiable map iterating in tag order, with constant-time lookups; linear
@@ -85,7 +82,6 @@ public record HealthBoard(Map<String, OutboundHealth> outbounds, AvailabilitySet
      * @return the usable outbounds, sorted by tag, and whether the policy is in panic
      */
     public Availability<OutboundHealth> available(List<String> selector) {
-        return availability.policy().select(matching(selector), OutboundHealth::verdict,
-                availability.panicThresholdPercent());
+        return availability.select(matching(selector), OutboundHealth::verdict);
     }
 }

@@ -1,22 +1,21 @@
 package io.observatory.verdict;
 
 import io.observatory.config.ObservatoryConfig;
-import io.observatory.observer.ExecutorObserverScheduler;
-import io.observatory.observer.ObserverRuntime;
+import io.observatory.time.Scheduler;
 import io.observatory.status.ObservationStore;
 import java.time.Clock;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.Order;
 
-/** Provides the {@link VerdictKeeper}, writing on the observers' writer thread and following reloads. */
+/** Provides the {@link VerdictKeeper}, writing on the writer and following reloads. */
 @Configuration(proxyBeanMethods = false)
 public class VerdictConfiguration {
 
+    /** Follows reloads first, so that verdicts learn of a reload before the observer. */
     @Bean
-    VerdictKeeper verdictKeeper(ObservatoryConfig config, ExecutorObserverScheduler scheduler, Clock clock,
-            ObservationStore store, ObserverRuntime runtime) {
-        VerdictKeeper keeper = new VerdictKeeper(config, scheduler, clock, store);
-        runtime.addListener(keeper::apply);
-        return keeper;
+    @Order(1)
+    VerdictKeeper verdictKeeper(ObservatoryConfig config, Scheduler writer, Clock clock, ObservationStore store) {
+        return new VerdictKeeper(config, writer, clock, store);
     }
 }

@@ -1,11 +1,12 @@
 package io.observatory.verdict;
 
-import io.observatory.config.AvailabilitySettings;
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.config.Outbound;
+import io.observatory.config.Reconfigurable;
+import io.observatory.health.AvailabilityPolicy;
 import io.observatory.health.HealthState;
 import io.observatory.health.PassivePolicy;
-import io.observatory.observer.ObserverScheduler;
+import io.observatory.time.Scheduler;
 import io.observatory.status.ObservationStore;
 import io.observatory.status.OutboundStatus;
 import java.time.Clock;
@@ -38,27 +39,27 @@ import org.slf4j.LoggerFactory;
  * INFO: {@code outbound <tag>: <old verdict> -> <new verdict> (<what changed>: <why>)}, or
  * {@code outbound <tag>: still <verdict> (...)} when only the active or passive state changed.
  */
-public final class VerdictKeeper {
+public final class VerdictKeeper implements Reconfigurable {
 
     private static final Logger log = LoggerFactory.getLogger(VerdictKeeper.class);
 
-    private final ObserverScheduler scheduler;
+    private final Scheduler scheduler;
     private final Clock clock;
     private final ObservationStore store;
-    private final AtomicReference<HealthBoard> board = new AtomicReference<>(HealthBoard.EMPTY);
+    private final AtomicReference<HealthBoard> board;
     private final List<Consumer<BoardUpdate>> listeners = new CopyOnWriteArrayList<>();
     // Set by any thread asking for a refresh, cleared on the writer thread: coalesces bursts into one refresh.
     private final AtomicBoolean refreshQueued = new AtomicBoolean();
     // Writer-thread state below.
     private Set<String> tags;
     private PassiveLedger<?> ledger;
-    private AvailabilitySettings availability;
+    private AvailabilityPolicy availability;
     private final Map<String, CallStatistics> calls = new HashMap<>();
     // Outbounds whose passive state or call statistics changed since the last refresh; the others keep their entry.
     private final Set<String> passiveTouched = new HashSet<>();
     // Why passive states start over in the next refresh (a different passive policy), else null.
     private String passiveRestart;
-    private ObserverScheduler.Cancellable reactivation = () -> { };
+    private Scheduler.Cancellable reactivation = () -> { };
     private long scheduledReactivationNanos = Long.MAX_VALUE;
 
     /**
@@ -67,13 +68,14 @@ public final class VerdictKeeper {
      * @param clock     wall clock for change times
      * @param store     the observer's statuses; every publication refreshes the board
      */
-    public VerdictKeeper(ObservatoryConfig initial, ObserverScheduler scheduler, Clock clock, ObservationStore store) {
+    public VerdictKeeper(ObservatoryConfig initial, Scheduler scheduler, Clock clock, ObservationStore store) {
         this.scheduler = scheduler;
         this.clock = clock;
         this.store = store;
         this.tags = tagsOf(initial);
         this.ledger = PassiveLedger.of(initial.passive().policy());
-        this.availability = initial.availability();
+        this.availability = initial.availability().policy();
+        this.board = new AtomicReference<>(new HealthBoard(Map.of(), availability));
         refresh();
         store.addListener(publication -> requestRefresh());
     }
@@ -130,10 +132,11 @@ public final class VerdictKeeper {
      * from the next call or reactivation check); a different policy starts every passive state over at UNKNOWN. Call
      * statistics stay either way.
      */
-    public void apply(ObservatoryConfig config) {
+    @Override
+    public void reconfigure(ObservatoryConfig config) {
         scheduler.execute(() -> {
             tags = tagsOf(config);
-            availability = config.availability();
+            availability = config.availability().policy();
             PassivePolicy<?> policy = config.passive().policy();
             if (!policy.equals(ledger.policy())) {
                 boolean sameKind = policy.getClass() == ledger.policy().getClass();

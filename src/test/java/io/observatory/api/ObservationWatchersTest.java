@@ -7,18 +7,15 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
 import io.grpc.stub.StreamObserver;
+import io.observatory.testing.Configs;
 import io.observatory.api.v1.ObservatoryServiceGrpc;
 import io.observatory.api.v1.WatchObservationRequest;
 import io.observatory.api.v1.WatchObservationResponse;
-import io.observatory.config.ApiAuthSettings;
-import io.observatory.config.AvailabilitySettings;
-import io.observatory.config.ObservatoryConfig;
 import io.observatory.config.Outbound;
-import io.observatory.config.PassiveSettings;
-import io.observatory.config.ProbeSettings;
 import io.observatory.health.ActiveHealth;
 import io.observatory.health.HealthState;
-import io.observatory.observer.ExecutorObserverScheduler;
+import io.observatory.time.ExecutorScheduler;
+import io.observatory.time.Ticker;
 import io.observatory.status.Observation;
 import io.observatory.status.ObservationStore;
 import io.observatory.status.OutboundStatus;
@@ -28,8 +25,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
@@ -42,7 +37,7 @@ import static org.awaitility.Awaitility.await;
 /** Watch streams over a real loopback gRPC server, fed by a real verdict keeper on its own writer thread. */
 class ObservationWatchersTest {
 
-    private final ExecutorObserverScheduler scheduler = new ExecutorObserverScheduler("test-writer");
+    private final ExecutorScheduler scheduler = new ExecutorScheduler("test-writer", Ticker.system());
     private final ObservationStore store = new ObservationStore(scheduler);
     private VerdictKeeper keeper;
     private ObservationWatchers watchers;
@@ -51,9 +46,7 @@ class ObservationWatchersTest {
 
     private void start(int outbounds) throws IOException {
         List<Outbound> configured = IntStream.range(0, outbounds).mapToObj(i -> Outbound.direct(tag(i))).toList();
-        keeper = new VerdictKeeper(new ObservatoryConfig(configured, Optional.empty(), Optional.empty(),
-                new ProbeSettings(ProbeSettings.DEFAULT_MAX_CONCURRENT, null, ProbeSettings.DEFAULT_HEADERS),
-                PassiveSettings.DEFAULT, AvailabilitySettings.DEFAULT, ApiAuthSettings.DEFAULT),
+        keeper = new VerdictKeeper(Configs.direct(configured.stream().map(Outbound::tag).toList()),
                 scheduler, Clock.systemUTC(), store);
         watchers = new ObservationWatchers(keeper);
         server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))

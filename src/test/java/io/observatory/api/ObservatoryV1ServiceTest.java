@@ -3,6 +3,7 @@ package io.observatory.api;
 import com.google.protobuf.Timestamp;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
+import io.observatory.testing.Configs;
 import io.observatory.api.v1.CallOutcome;
 import io.observatory.api.v1.GetObservationRequest;
 import io.observatory.api.v1.GetObservationResponse;
@@ -17,17 +18,12 @@ import io.observatory.api.v1.RejectedOutcome;
 import io.observatory.api.v1.ReportOutcomesRequest;
 import io.observatory.api.v1.ReportOutcomesResponse;
 import io.observatory.api.v1.TransportFailure;
-import io.observatory.config.ApiAuthSettings;
-import io.observatory.config.AvailabilitySettings;
 import io.observatory.config.ObservatoryConfig;
-import io.observatory.config.Outbound;
-import io.observatory.config.PassiveSettings;
-import io.observatory.config.ProbeSettings;
 import io.observatory.health.ActiveHealth;
 import io.observatory.status.Observation;
 import io.observatory.status.ObservationStore;
 import io.observatory.status.OutboundStatus;
-import io.observatory.testing.FakeObserverScheduler;
+import io.observatory.testing.FakeScheduler;
 import io.observatory.testing.RecordingObserver;
 import io.observatory.verdict.OutboundHealth;
 import io.observatory.verdict.VerdictKeeper;
@@ -39,8 +35,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.function.BiConsumer;
 import java.util.random.RandomGenerator;
 import java.util.stream.IntStream;
@@ -61,7 +55,7 @@ class ObservatoryV1ServiceTest {
 
     private static final Instant NOW = Instant.parse("2026-11-29T12:00:00Z");
 
-    private final FakeObserverScheduler scheduler = new FakeObserverScheduler();
+    private final FakeScheduler scheduler = new FakeScheduler();
     private final Clock clock = scheduler.clock();
     private final ScriptedRandom random = new ScriptedRandom();
     private VerdictKeeper keeper;
@@ -70,10 +64,7 @@ class ObservatoryV1ServiceTest {
     @BeforeEach
     void startKeeper() {
         ObservationStore store = new ObservationStore(scheduler);
-        ObservatoryConfig config = new ObservatoryConfig(
-                Stream.of("a_up", "a_down", "a_new", "b_up").map(Outbound::direct).toList(), Optional.empty(),
-                Optional.empty(), new ProbeSettings(ProbeSettings.DEFAULT_MAX_CONCURRENT, null, Map.of()),
-                PassiveSettings.DEFAULT, AvailabilitySettings.DEFAULT, ApiAuthSettings.DEFAULT);
+        ObservatoryConfig config = Configs.direct(List.of("a_up", "a_down", "a_new", "b_up"));
         keeper = new VerdictKeeper(config, scheduler, clock, store);
         store.publish(new Observation(List.of(alive("a_up", 12), dead("a_down"), alive("b_up", 30))));
         scheduler.runDue();

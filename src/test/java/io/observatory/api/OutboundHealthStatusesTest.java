@@ -17,24 +17,18 @@ import io.grpc.health.v1.HealthCheckResponse;
 import io.grpc.health.v1.HealthGrpc;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.stub.StreamObserver;
-import io.observatory.config.ApiAuthSettings;
-import io.observatory.config.AvailabilitySettings;
+import io.observatory.testing.Configs;
 import io.observatory.config.ObservatoryConfig;
-import io.observatory.config.Outbound;
-import io.observatory.config.PassiveSettings;
-import io.observatory.config.ProbeSettings;
 import io.observatory.health.ActiveHealth;
 import io.observatory.health.HealthState;
 import io.observatory.status.Observation;
 import io.observatory.status.ObservationStore;
 import io.observatory.status.OutboundStatus;
-import io.observatory.testing.FakeObserverScheduler;
+import io.observatory.testing.FakeScheduler;
 import io.observatory.verdict.VerdictKeeper;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -49,7 +43,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class OutboundHealthStatusesTest {
 
-    private final FakeObserverScheduler scheduler = new FakeObserverScheduler();
+    private final FakeScheduler scheduler = new FakeScheduler();
     private final ObservationStore store = new ObservationStore(scheduler);
     private final HealthStatusManager health = new HealthStatusManager();
     private VerdictKeeper keeper;
@@ -73,11 +67,7 @@ class OutboundHealthStatusesTest {
     }
 
     private static ObservatoryConfig config(String... tags) {
-        ProbeSettings probe = new ProbeSettings(ProbeSettings.DEFAULT_MAX_CONCURRENT, null,
-                ProbeSettings.DEFAULT_HEADERS);
-        return new ObservatoryConfig(Arrays.stream(tags).map(Outbound::direct).toList(), Optional.empty(),
-                Optional.empty(), probe, PassiveSettings.DEFAULT, AvailabilitySettings.DEFAULT,
-                ApiAuthSettings.DEFAULT);
+        return Configs.direct(List.of(tags));
     }
 
     /** A keeper over {@code tags} whose first board (every outbound UNKNOWN) is published, and the listener on it. */
@@ -192,10 +182,10 @@ class OutboundHealthStatusesTest {
         List<ServingStatus> watched = watch("outbound/proxy-a");
         await().atMost(Duration.ofSeconds(5)).until(() -> watched.size() == 1);
 
-        keeper.apply(config("proxy-b"));
+        keeper.reconfigure(config("proxy-b"));
         store.publish(Observation.EMPTY);
         scheduler.runDue();
-        keeper.apply(config("proxy-a", "proxy-b"));
+        keeper.reconfigure(config("proxy-a", "proxy-b"));
         scheduler.runDue();
 
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(watched).containsExactly(
@@ -209,7 +199,7 @@ class OutboundHealthStatusesTest {
         List<ServingStatus> watched = watch("outbound/proxy-new");
         await().atMost(Duration.ofSeconds(5)).until(() -> watched.size() == 1);
 
-        keeper.apply(config("proxy-a", "proxy-new"));
+        keeper.reconfigure(config("proxy-a", "proxy-new"));
         scheduler.runDue();
         observe("proxy-new", HealthState.HEALTHY);
 
@@ -226,7 +216,7 @@ class OutboundHealthStatusesTest {
 
         new GrpcServingStatus(health).shuttingDown();
         observe("proxy-b", HealthState.HEALTHY);
-        keeper.apply(config("proxy-b"));
+        keeper.reconfigure(config("proxy-b"));
         scheduler.runDue();
 
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(watched).containsExactly(

@@ -10,7 +10,7 @@ import io.observatory.api.v1.WatchObservationRequest;
 import io.observatory.api.v1.WatchObservationResponse;
 import io.observatory.health.ActiveHealth;
 import io.observatory.health.HealthState;
-import io.observatory.observer.ExecutorObserverScheduler;
+import io.observatory.time.ExecutorScheduler;
 import io.observatory.status.Observation;
 import io.observatory.status.ObservationStore;
 import io.observatory.status.OutboundStatus;
@@ -52,7 +52,7 @@ class V1ApiBenchmarkIT extends RunningServiceTest {
     private ObservationStore store;
 
     @Autowired
-    private ExecutorObserverScheduler writer;
+    private ExecutorScheduler writer;
 
     @Autowired
     private VerdictKeeper verdicts;

@@ -10,13 +10,11 @@ import io.observatory.health.ConsecutiveFailuresPolicy;
 import io.observatory.health.ExpectedStatus;
 import io.observatory.health.TransportFailureRatePolicy;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -70,11 +68,11 @@ class ObservatoryConfigurationTest {
                     assertThat(config.outbounds()).containsExactly(
                             new Outbound("proxy_de", Protocol.SOCKS, "10.0.0.5", 1080, "u", "p", null),
                             new Outbound("proxy_us", Protocol.HTTP, "10.0.0.6", 3128, null, null,
-                                    URI.create("http://10.0.0.6:8080/ready")));
-                    assertThat(config.standard()).contains(new StandardObserverSettings(List.of("proxy_", "direct"),
-                            URI.create("https://example.com/generate_204"), Duration.ofMillis(1_500), true,
-                ActiveCheck.DEFAULT));
-                    assertThat(config.burst()).isEmpty();
+                                    "http://10.0.0.6:8080/ready"));
+                    assertThat(config.standard()).isEqualTo(new StandardObserverSettings(List.of("proxy_", "direct"),
+                            "https://example.com/generate_204", Duration.ofMillis(1_500), true, ExpectedStatus.ANY, 1,
+                            1));
+                    assertThat(config.burst()).isNull();
                     assertThat(config.probe().maxConcurrent()).isEqualTo(8);
                     assertThat(config.probe().headers()).containsEntry("User-Agent", "observatory-test");
                 });
@@ -89,7 +87,7 @@ class ObservatoryConfigurationTest {
                         "observatory.burst.ping-config.sampling=3",
                         "observatory.burst.ping-config.http-method=GET")
                 .run(context -> {
-                    PingConfig ping = context.getBean(ObservatoryConfig.class).burst().orElseThrow().pingConfig();
+                    PingConfig ping = context.getBean(ObservatoryConfig.class).burst().pingConfig();
                     assertThat(ping.interval()).isEqualTo(Duration.ofMinutes(165));
                     assertThat(ping.timeout()).isEqualTo(Duration.ofSeconds(1, 7));
                     assertThat(ping.sampling()).isEqualTo(3);
@@ -110,27 +108,26 @@ class ObservatoryConfigurationTest {
                     unhealthy-threshold: 3
                     max-failure-ratio: 0.5
                   passive:
-                    policy: consecutive-failures
-                    ceiling: 5
-                    reactivation-period: 2m
+                    consecutive-failures:
+                      threshold: 5
+                      reactivation-period: 2m
                   availability:
-                    panic-threshold: 50
+                    healthy-or-panic:
+                      panic-threshold: 50
                   api:
                     auth:
                       token-file: %s
                       require-for-reads: true
                 """.formatted(token)).run(context -> {
                     ObservatoryConfig config = context.getBean(ObservatoryConfig.class);
-                    BurstObserverSettings burst = config.burst().orElseThrow();
-                    assertThat(burst.activeCheck()).isEqualTo(new ActiveCheck(
+                    BurstObserverSettings burst = config.burst();
+                    assertThat(burst.windowRule().check()).isEqualTo(new ActiveCheck(
                             ExpectedStatus.parse("200-299/304"), new ActiveHealthPolicy(2, 3)));
-                    assertThat(burst.maxFailureRatio()).isEqualTo(OptionalDouble.of(0.5));
+                    assertThat(burst.windowRule().maxFailureRatio()).isEqualTo(OptionalDouble.of(0.5));
                     assertThat(config.passive().policy())
                             .isEqualTo(new ConsecutiveFailuresPolicy(5, Duration.ofMinutes(2)));
-                    assertThat(config.availability())
-                            .isEqualTo(new AvailabilitySettings(AvailabilityPolicy.HEALTHY_OR_PANIC, 50));
-                    assertThat(config.apiAuth())
-                            .isEqualTo(new ApiAuthSettings(Optional.of(token), Optional.empty(), true));
+                    assertThat(config.availability().policy()).isEqualTo(new AvailabilityPolicy.HealthyOrPanic(50));
+                    assertThat(config.api().auth()).isEqualTo(new ApiAuthSettings(token.toString(), null, true));
                 });
     }
 
@@ -143,20 +140,21 @@ class ObservatoryConfigurationTest {
                     expected-status: 204
                     unhealthy-threshold: 2
                   passive:
-                    detection-window: 30s
-                    minimal-total-count: 20
-                    failure-rate-limit: 0.5
-                    reactivation-period: 1m
+                    transport-failure-rate:
+                      detection-window: 30s
+                      minimal-total-count: 20
+                      failure-rate-limit: 0.5
+                      reactivation-period: 1m
                   availability:
-                    policy: healthy-and-unknown
+                    healthy-and-unknown: {}
                 """).run(context -> {
                     ObservatoryConfig config = context.getBean(ObservatoryConfig.class);
-                    assertThat(config.standard().orElseThrow().activeCheck()).isEqualTo(new ActiveCheck(
+                    assertThat(config.standard().activeCheck()).isEqualTo(new ActiveCheck(
                             ExpectedStatus.parse("204"), new ActiveHealthPolicy(1, 2)));
                     assertThat(config.passive().policy()).isEqualTo(new TransportFailureRatePolicy(
                             Duration.ofSeconds(30), 20, 0.5, Duration.ofMinutes(1)));
                     assertThat(config.availability().policy()).isEqualTo(AvailabilityPolicy.HEALTHY_AND_UNKNOWN);
-                    assertThat(config.apiAuth()).isEqualTo(ApiAuthSettings.DEFAULT);
+                    assertThat(config.api().auth()).isEqualTo(new ApiAuthSettings(null, null, false));
                 });
     }
 
@@ -167,18 +165,22 @@ class ObservatoryConfigurationTest {
         runner.withInitializer(context -> context.getEnvironment().getPropertySources().addFirst(
                         new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
                                 Map.of("OBSERVATORY_API_TOKEN", "t0ken"))))
-                .run(context -> assertThat(context.getBean(ObservatoryConfig.class).apiAuth())
-                        .isEqualTo(ApiAuthSettings.DEFAULT));
+                .run(context -> assertThat(context.getBean(ObservatoryConfig.class).api().auth())
+                        .isEqualTo(new ApiAuthSettings(null, null, false)));
     }
 
     @Test
-    void startupWhenPassiveKeyOfOtherPolicyThenReportIsOneLineNamingThePolicy(CapturedOutput output) {
-        assertStartupFails("--observatory.passive.ceiling=5");
+    void startupWhenBothPassivePoliciesThenReportIsOneLineNamingBoth(CapturedOutput output) {
+        assertStartupFails("--observatory.passive.consecutive-failures.threshold=5",
+                "--observatory.passive.transport-failure-rate.minimal-total-count=20");
 
+        String expected = "at most one passive policy: remove observatory.passive.transport-failure-rate or "
+                + "observatory.passive.consecutive-failures";
         assertThat(output).contains(report(
-                "observatory.passive.ceiling: 5 (expected: only with observatory.passive.policy consecutive-failures)",
-                "Update observatory.passive.ceiling in the application configuration. "
-                        + "Expected: only with observatory.passive.policy consecutive-failures."));
+                "observatory.passive.consecutive-failures: set together with observatory.passive.transport-failure-rate"
+                        + " (expected: " + expected + ")",
+                "Update observatory.passive.consecutive-failures in the application configuration. Expected: "
+                        + expected + "."));
     }
 
     @Test
@@ -191,8 +193,9 @@ class ObservatoryConfigurationTest {
         assertThat(output).contains(report(
                 "observatory.api.auth.token-env: " + variable
                         + " (expected: the name of an environment variable holding the API token; it is not set)",
-                "Update observatory.api.auth.token-env in the application configuration. Expected: the name of an "
-                        + "environment variable holding the API token; it is not set."));
+                "Update observatory.api.auth.token-env in the application configuration (set in "
+                        + "\"observatory.api.auth.token-env\" from property source \"commandLineArgs\"). Expected: the "
+                        + "name of an environment variable holding the API token; it is not set."));
     }
 
     @Test
@@ -210,8 +213,8 @@ class ObservatoryConfigurationTest {
     void contextWhenNoObserverSetThenWarningLoggedOnceAtWarn(CapturedOutput output) {
         runner.run(context -> {
             ObservatoryConfig config = context.getBean(ObservatoryConfig.class);
-            assertThat(config.standard()).isEmpty();
-            assertThat(config.burst()).isEmpty();
+            assertThat(config.standard()).isNull();
+            assertThat(config.burst()).isNull();
         });
 
         String warning = "no observer configured: set observatory.standard or observatory.burst; "
@@ -228,7 +231,7 @@ class ObservatoryConfigurationTest {
     void contextWhenDurationPropertyIsBareNumberThenStartupFailsWithGoDurationMessage(String property) {
         runner.withPropertyValues(property + "=1000").run(context -> {
             assertThat(context).hasFailed();
-            assertThat(new ObservatoryBindFailureAnalyzer().analyze(context.getStartupFailure()).getDescription())
+            assertThat(new ConfigFailureAnalyzer().analyze(context.getStartupFailure()).getDescription())
                     .isEqualTo(property + ": 1000 " + UNIT);
         });
     }
@@ -236,7 +239,7 @@ class ObservatoryConfigurationTest {
     @Test
     void contextWhenShortProbeIntervalThenWarningLoggedOnceAtWarn(CapturedOutput output) {
         runner.withPropertyValues("observatory.standard.probe-interval=1ns").run(context ->
-                assertThat(context.getBean(ObservatoryConfig.class).standard().orElseThrow().probeInterval())
+                assertThat(context.getBean(ObservatoryConfig.class).standard().probeInterval())
                         .isEqualTo(Duration.ofNanos(1)));
 
         String warning = "observatory.standard.probe-interval: 1ns is very short: "
@@ -252,9 +255,9 @@ class ObservatoryConfigurationTest {
                                 "observatory.burst.ping-config.interval", 0,
                                 "observatory.burst.ping-config.timeout", 0))))
                 .run(context -> {
-                    PingConfig ping = context.getBean(ObservatoryConfig.class).burst().orElseThrow().pingConfig();
-                    assertThat(ping.interval()).isEqualTo(PingConfig.DEFAULT_INTERVAL);
-                    assertThat(ping.timeout()).isEqualTo(PingConfig.DEFAULT_TIMEOUT);
+                    PingConfig ping = context.getBean(ObservatoryConfig.class).burst().pingConfig();
+                    assertThat(ping.interval()).isEqualTo(Duration.ofMinutes(1));
+                    assertThat(ping.timeout()).isEqualTo(Duration.ofSeconds(5));
                 });
     }
 
@@ -288,7 +291,8 @@ class ObservatoryConfigurationTest {
 
         assertThat(output).contains(report(
                 "observatory.outbounds[0].port: 70000 (expected: 1-65535)",
-                "Update observatory.outbounds[0].port in the application configuration. Expected: 1-65535."));
+                "Update observatory.outbounds[0].port in the application configuration (set in "
+                        + "\"observatory.outbounds[0].port\" from property source \"commandLineArgs\"). Expected: 1-65535."));
     }
 
     @Test
@@ -300,7 +304,7 @@ class ObservatoryConfigurationTest {
                 "Update observatory.standard.probe-interval in the application configuration (set in "
                         + "\"observatory.standard.probe-interval\" from property source \"commandLineArgs\"). "
                         + "Expected: a duration with a unit, e.g. 10s, 1.5s, 2h45m, 300ms."));
-        assertThat(output).doesNotContain("Failed to bind properties under");
+        assertThat(output).doesNotContain("to java.time.Duration:" + System.lineSeparator());
     }
 
     @Test
@@ -323,7 +327,8 @@ class ObservatoryConfigurationTest {
 
         assertThat(output).contains(report(
                 "observatory.burst.ping-config.sampling: 20000000 (expected: 1-1000 samples, or 0 for the default 10)",
-                "Update observatory.burst.ping-config.sampling in the application configuration. "
+                "Update observatory.burst.ping-config.sampling in the application configuration (set in "
+                        + "\"observatory.burst.ping-config.sampling\" from property source \"commandLineArgs\"). "
                         + "Expected: 1-1000 samples, or 0 for the default 10."));
     }
 

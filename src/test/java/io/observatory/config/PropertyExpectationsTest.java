@@ -3,9 +3,6 @@ package io.observatory.config;
 import io.observatory.text.GoDuration;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.observatory.config.ObservatoryProperties.BurstProperties;
-import io.observatory.config.ObservatoryProperties.PingConfigProperties;
-import io.observatory.config.ObservatoryProperties.ProbeProperties;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -20,12 +17,12 @@ class PropertyExpectationsTest {
 
     @Test
     void expectedWhenSectionsThenKeysInDeclarationOrder() {
-        assertThat(PropertyExpectations.expected(ResolvableType.forClass(BurstProperties.class)))
+        assertThat(PropertyExpectations.expected(ResolvableType.forClass(BurstObserverSettings.class)))
                 .isEqualTo("a section with subject-selector, ping-config, expected-status, healthy-threshold, "
                         + "unhealthy-threshold, max-failure-ratio");
-        assertThat(PropertyExpectations.expected(ResolvableType.forClass(PingConfigProperties.class)))
+        assertThat(PropertyExpectations.expected(ResolvableType.forClass(PingConfig.class)))
                 .isEqualTo("a section with destination, connectivity, interval, sampling, timeout, http-method");
-        assertThat(PropertyExpectations.expected(ResolvableType.forClass(ProbeProperties.class)))
+        assertThat(PropertyExpectations.expected(ResolvableType.forClass(ProbeSettings.class)))
                 .isEqualTo("a section with max-concurrent, trusted-certificates, headers");
     }
 

@@ -3,10 +3,10 @@ package io.observatory.health;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.observatory.text.InvalidValueException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.params.provider.NullSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class ExpectedStatusTest {
@@ -41,20 +41,26 @@ class ExpectedStatusTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"99", "600", "0", "", " ", "abc", "200-", "-200", "299-200", "200//204", "200/",
-            "200-299-300", "2000", "200,204", "+200"})
-    @NullSource
+    @ValueSource(strings = {"99", "600", "0", "abc", "200-", "-200", "299-200", "200//204", "200/",
+            "200-299-300", "2000", "200,204", "+200", "anything"})
     void parseWhenInvalidThenArmeriaStyleMessage(String text) {
         assertThatThrownBy(() -> ExpectedStatus.parse(text))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("expected-status: " + text
-                        + " (expected: HTTP statuses 100-599 as N, N-M or a /-separated list)");
+                .isInstanceOf(InvalidValueException.class)
+                .hasMessage(text + " (expected: any, or HTTP statuses 100-599 as N, N-M or a /-separated list, e.g. "
+                        + "204, 200-299, 200/204/301-399)");
     }
 
-    @Test
-    void parseWhen99ThenMessageNamesIt() {
-        assertThatThrownBy(() -> ExpectedStatus.parse("99"))
-                .hasMessage("expected-status: 99 (expected: HTTP statuses 100-599 as N, N-M or a /-separated list)");
+    @ParameterizedTest
+    @ValueSource(strings = {"", " "})
+    void parseWhenBlankThenMessageShowsTheBlank(String text) {
+        assertThatThrownBy(() -> ExpectedStatus.parse(text))
+                .hasMessageStartingWith(text.isEmpty() ? "(empty) (expected: any, " : "\" \" (expected: any, ");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"any", "ANY", " Any "})
+    void parseWhenAnyInAnyCaseThenAny(String text) {
+        assertThat(ExpectedStatus.parse(text)).isSameAs(ExpectedStatus.ANY);
     }
 
     @Test

@@ -32,8 +32,7 @@ import io.observatory.config.ApiAuthSettings;
 import io.observatory.config.AvailabilitySettings;
 import io.observatory.config.GoDurationConverter;
 import io.observatory.config.ObservatoryConfig;
-import io.observatory.config.ObservatoryConfigValidator;
-import io.observatory.config.ObservatoryProperties;
+import io.observatory.config.ObservatoryConfigBinder;
 import io.observatory.config.Outbound;
 import io.observatory.config.PassiveSettings;
 import io.observatory.config.Protocol;
@@ -69,14 +68,13 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.boot.context.properties.bind.PropertySourcesPlaceholdersResolver;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.convert.ApplicationConversionService;
 import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.core.convert.support.GenericConversionService;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.MutablePropertySources;
+import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.PropertySource;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 import org.springframework.core.io.ByteArrayResource;
@@ -280,17 +278,19 @@ class ObservatoryChartTest {
             ObservatoryConfig config = manifest.bindAndValidate(mount);
 
             assertThat(config.outbounds()).isEmpty();
-            assertThat(config.standard()).hasValueSatisfying(standard -> {
+            assertThat(config.standard()).satisfies(standard -> {
                 assertThat(standard.subjectSelector()).isEmpty();
                 assertThat(standard.probeInterval()).isEqualTo(Duration.ofSeconds(10));
-                assertThat(standard.probeUrl()).isEqualTo(URI.create("https://www.google.com/generate_204"));
+                assertThat(standard.probeUri()).isEqualTo(URI.create("https://www.google.com/generate_204"));
             });
-            assertThat(config.burst()).isEmpty();
+            assertThat(config.burst()).isNull();
             assertThat(config.probe().maxConcurrent()).isEqualTo(1024);
-            assertThat(config.standard().orElseThrow().activeCheck()).isEqualTo(ActiveCheck.DEFAULT);
-            assertThat(config.passive()).isEqualTo(PassiveSettings.DEFAULT);
-            assertThat(config.availability()).isEqualTo(AvailabilitySettings.DEFAULT);
-            assertThat(config.apiAuth()).isEqualTo(ApiAuthSettings.DEFAULT);
+            assertThat(config.standard().activeCheck())
+                    .isEqualTo(new ActiveCheck(ExpectedStatus.ANY, new ActiveHealthPolicy(1, 1)));
+            assertThat(config.passive().policy()).isEqualTo(new TransportFailureRatePolicy(Duration.ofSeconds(60), 10,
+                    0.3, Duration.ofSeconds(60)));
+            assertThat(config.availability().policy()).isEqualTo(new AvailabilityPolicy.HealthyOrPanic(0));
+            assertThat(config.api().auth()).isEqualTo(new ApiAuthSettings(null, null, false));
         }
 
         @Test
@@ -425,11 +425,12 @@ class ObservatoryChartTest {
             assertThat(mapAt(config, "observatory", "burst")).containsAllEntriesOf(Map.of(
                     "expected-status", "200-299/304", "healthy-threshold", 2, "unhealthy-threshold", 3,
                     "max-failure-ratio", 0.5));
-            assertThat(mapAt(config, "observatory", "passive")).containsExactlyInAnyOrderEntriesOf(Map.of(
-                    "policy", "transport-failure-rate", "detection-window", "2m", "minimal-total-count", 20,
-                    "failure-rate-limit", 0.5, "reactivation-period", "3m"));
-            assertThat(mapAt(config, "observatory", "availability")).containsExactlyInAnyOrderEntriesOf(Map.of(
-                    "policy", "healthy-or-panic", "panic-threshold", 50));
+            assertThat(mapAt(config, "observatory", "passive", "transport-failure-rate"))
+                    .containsExactlyInAnyOrderEntriesOf(Map.of("detection-window", "2m", "minimal-total-count", 20,
+                            "failure-rate-limit", 0.5, "reactivation-period", "3m"));
+            assertThat(mapAt(config, "observatory", "passive")).containsOnlyKeys("transport-failure-rate");
+            assertThat(mapAt(config, "observatory", "availability", "healthy-or-panic"))
+                    .containsExactlyInAnyOrderEntriesOf(Map.of("panic-threshold", 50));
             assertThat(mapAt(config, "observatory", "api", "auth")).containsExactlyInAnyOrderEntriesOf(Map.of(
                     "token-env", "OBSERVATORY_API_TOKEN", "require-for-reads", true));
         }
@@ -444,23 +445,22 @@ class ObservatoryChartTest {
                     new Outbound("proxy_de", Protocol.SOCKS, "10.0.0.5", 1080, "alice",
                             (String) outbounds.get(0).get("password"), null),
                     new Outbound("proxy_us", Protocol.HTTP, "proxy.us.example.com", 3128, "bob", "s3cr3t-http",
-                            URI.create("http://10.0.0.6:8080/ready?full=1#frag")),
+                            "http://10.0.0.6:8080/ready?full=1#frag"),
                     new Outbound("proxy_jp", Protocol.SOCKS, "10.0.0.7", 1081,
                             "existing:proxy-jp-credentials/user", "existing:proxy-jp-credentials/password", null),
-                    new Outbound("direct", Protocol.DIRECT, null, 0, null, null,
-                            URI.create("https://example.com/health")));
-            assertThat(config.standard()).isEmpty();
-            assertThat(config.burst()).hasValueSatisfying(burst -> {
+                    new Outbound("direct", Protocol.DIRECT, null, null, null, null, "https://example.com/health"));
+            assertThat(config.standard()).isNull();
+            assertThat(config.burst()).satisfies(burst -> {
                 assertThat(burst.subjectSelector()).containsExactly("proxy_", "direct");
                 assertThat(burst.pingConfig().interval()).isEqualTo(Duration.ofSeconds(90));
                 assertThat(burst.pingConfig().timeout()).isEqualTo(Duration.ofMillis(2_500));
                 assertThat(burst.pingConfig().sampling()).isEqualTo(5);
                 assertThat(burst.pingConfig().httpMethod()).isEqualTo("GET");
-                assertThat(burst.pingConfig().connectivity())
+                assertThat(burst.pingConfig().connectivityUri())
                         .isEqualTo(URI.create("http://connectivitycheck.platform.hicloud.com/generate_204"));
             });
             assertThat(config.probe().maxConcurrent()).isEqualTo(64);
-            assertThat(config.probe().trustedCertificates()).isEqualTo(mount.resolve("trusted-certificates.pem"));
+            assertThat(config.probe().trustedCertificatesPath()).isEqualTo(mount.resolve("trusted-certificates.pem"));
             assertThat(config.probe().headers()).containsEntry("User-Agent", "observatory-test/1.0")
                     .doesNotContainKey("Accept-Language");
         }
@@ -470,15 +470,13 @@ class ObservatoryChartTest {
                 throws IOException {
             ObservatoryConfig config = manifest.bindAndValidate(mount);
 
-            assertThat(config.burst().orElseThrow().activeCheck()).isEqualTo(new ActiveCheck(
+            assertThat(config.burst().windowRule().check()).isEqualTo(new ActiveCheck(
                     ExpectedStatus.parse("200-299/304"), new ActiveHealthPolicy(2, 3)));
-            assertThat(config.burst().orElseThrow().maxFailureRatio()).isEqualTo(OptionalDouble.of(0.5));
+            assertThat(config.burst().windowRule().maxFailureRatio()).isEqualTo(OptionalDouble.of(0.5));
             assertThat(config.passive().policy()).isEqualTo(new TransportFailureRatePolicy(Duration.ofMinutes(2), 20,
                     0.5, Duration.ofMinutes(3)));
-            assertThat(config.availability())
-                    .isEqualTo(new AvailabilitySettings(AvailabilityPolicy.HEALTHY_OR_PANIC, 50));
-            assertThat(config.apiAuth()).isEqualTo(new ApiAuthSettings(Optional.empty(),
-                    Optional.of("OBSERVATORY_API_TOKEN"), true));
+            assertThat(config.availability().policy()).isEqualTo(new AvailabilityPolicy.HealthyOrPanic(50));
+            assertThat(config.api().auth()).isEqualTo(new ApiAuthSettings(null, "OBSERVATORY_API_TOKEN", true));
         }
 
         @Test
@@ -577,8 +575,8 @@ class ObservatoryChartTest {
 
         @Test
         void bindWhenInlineTokenThenTheServiceFindsTheVariableSet(@TempDir Path mount) throws IOException {
-            assertThat(manifest.bindAndValidate(mount).apiAuth()).isEqualTo(new ApiAuthSettings(Optional.empty(),
-                    Optional.of("OBSERVATORY_API_TOKEN"), false));
+            assertThat(manifest.bindAndValidate(mount).api().auth())
+                    .isEqualTo(new ApiAuthSettings(null, "OBSERVATORY_API_TOKEN", false));
         }
 
         @Test
@@ -597,16 +595,20 @@ class ObservatoryChartTest {
                 "observatory.standard.expectedStatus", "204",
                 "observatory.standard.healthyThreshold", "2",
                 "observatory.standard.unhealthyThreshold", "3",
-                "observatory.passive.policy", "consecutive-failures",
-                "observatory.passive.ceiling", "0",
-                "observatory.availability.policy", "healthy-and-unknown"));
+                "observatory.passive.consecutiveFailures.threshold", "0"), writeValues("""
+                observatory:
+                  availability:
+                    healthyAndUnknown: {}
+                """));
 
         ObservatoryConfig config = manifest.bindAndValidate(mount);
 
         assertThat(mapAt(manifest.applicationYml(), "observatory", "standard"))
                 .containsEntry("expected-status", 204).containsEntry("healthy-threshold", 2);
-        assertThat(mapAt(manifest.applicationYml(), "observatory", "passive")).containsEntry("ceiling", 0);
-        assertThat(config.standard().orElseThrow().activeCheck()).isEqualTo(new ActiveCheck(
+        assertThat(mapAt(manifest.applicationYml(), "observatory", "passive", "consecutive-failures"))
+                .containsExactlyEntriesOf(Map.of("threshold", 0));
+        assertThat(mapAt(manifest.applicationYml(), "observatory", "availability", "healthy-and-unknown")).isEmpty();
+        assertThat(config.standard().activeCheck()).isEqualTo(new ActiveCheck(
                 ExpectedStatus.parse("204"), new ActiveHealthPolicy(2, 3)));
         assertThat(config.passive().policy()).isEqualTo(new ConsecutiveFailuresPolicy(0, Duration.ofSeconds(60)));
         assertThat(config.availability().policy()).isEqualTo(AvailabilityPolicy.HEALTHY_AND_UNKNOWN);
@@ -691,41 +693,41 @@ class ObservatoryChartTest {
                 Arguments.of("""
                         observatory:
                           passive:
-                            policy: outlier-detection
-                        """, "at '/observatory/passive/policy': value must be one of 'transport-failure-rate', "
-                        + "'consecutive-failures'"),
+                            outlierDetection: {}
+                        """, "at '/observatory/passive': additional properties 'outlierDetection' not allowed"),
                 Arguments.of("""
                         observatory:
                           passive:
-                            ceiling: 5
-                        """, "at '/observatory/passive/ceiling': false schema"),
+                            transportFailureRate: {}
+                            consecutiveFailures: {threshold: 5}
+                        """, "at '/observatory/passive': maxProperties"),
                 Arguments.of("""
                         observatory:
                           passive:
-                            policy: consecutive-failures
-                            detectionWindow: 30s
-                        """, "at '/observatory/passive/detectionWindow': false schema"),
+                            consecutiveFailures: {threshold: -1}
+                        """, "at '/observatory/passive/consecutiveFailures/threshold': minimum"),
                 Arguments.of("""
                         observatory:
                           passive:
-                            failureRateLimit: 0
-                        """, "at '/observatory/passive/failureRateLimit': exclusiveMinimum"),
+                            transportFailureRate: {failureRateLimit: 0}
+                        """, "at '/observatory/passive/transportFailureRate/failureRateLimit': exclusiveMinimum"),
                 Arguments.of("""
                         observatory:
                           passive:
-                            reactivationPeriod: 60
-                        """, "at '/observatory/passive/reactivationPeriod': got number, want string"),
+                            transportFailureRate: {reactivationPeriod: 60}
+                        """, "at '/observatory/passive/transportFailureRate/reactivationPeriod': got number, "
+                        + "want string"),
                 Arguments.of("""
                         observatory:
                           availability:
-                            panicThreshold: 101
-                        """, "at '/observatory/availability/panicThreshold': maximum"),
+                            healthyOrPanic: {panicThreshold: 101}
+                        """, "at '/observatory/availability/healthyOrPanic/panicThreshold': maximum"),
                 Arguments.of("""
                         observatory:
                           availability:
-                            policy: healthy-and-unknown
-                            panicThreshold: 50
-                        """, "at '/observatory/availability/panicThreshold': false schema"),
+                            healthyAndUnknown: {panicThreshold: 50}
+                        """, "at '/observatory/availability/healthyAndUnknown': additional properties "
+                        + "'panicThreshold' not allowed"),
                 Arguments.of("""
                         observatory:
                           api:
@@ -862,16 +864,16 @@ class ObservatoryChartTest {
                         mount.resolve(Path.of(certificates.toString()).getFileName()).toString())));
             }
 
-            GenericConversionService goDurations = new GenericConversionService();
-            goDurations.addConverter(new GoDurationConverter());
-            Binder binder = new Binder(ConfigurationPropertySources.from(sources),
-                    new PropertySourcesPlaceholdersResolver(sources),
-                    List.of(goDurations, ApplicationConversionService.getSharedInstance()), null, null, null);
-            ObservatoryProperties properties = binder.bind("observatory", ObservatoryProperties.class)
-                    .orElseGet(ObservatoryProperties::new);
-            List<String> warnings = new ArrayList<>();
-            ObservatoryConfig config = ObservatoryConfigValidator.validate(properties, warnings::add,
-                    name -> (String) environment.get(name));
+            StandardEnvironment pod = new StandardEnvironment();
+            List.copyOf(pod.getPropertySources().stream().map(PropertySource::getName).toList())
+                    .forEach(pod.getPropertySources()::remove);
+            sources.forEach(pod.getPropertySources()::addLast);
+            ObservatoryConfigBinder.Bound bound;
+            try (ObservatoryConfigBinder binder = new ObservatoryConfigBinder(name -> (String) environment.get(name))) {
+                bound = binder.bind(pod);
+            }
+            ObservatoryConfig config = bound.config();
+            List<String> warnings = bound.warnings();
             assertThat(warnings).noneMatch(warning -> warning.contains("matches no outbound"));
             return config;
         }

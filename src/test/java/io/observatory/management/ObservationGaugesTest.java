@@ -5,7 +5,7 @@ import java.util.Map;
 import io.observatory.verdict.PassiveView;
 import io.observatory.verdict.OutboundHealth;
 import io.observatory.verdict.HealthBoard;
-import io.observatory.config.AvailabilitySettings;
+import io.observatory.health.AvailabilityPolicy;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.observatory.health.ActiveHealth;
 import io.observatory.health.HealthState;
@@ -31,7 +31,7 @@ class ObservationGaugesTest {
     private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
     private final ObservationStore store = new ObservationStore(nanos::get);
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    private final AtomicReference<HealthBoard> board = new AtomicReference<>(HealthBoard.EMPTY);
+    private final AtomicReference<HealthBoard> board = new AtomicReference<>(new HealthBoard(Map.of(), AvailabilityPolicy.HEALTHY_AND_UNKNOWN));
 
     ObservationGaugesTest() {
         new ObservationGauges(store, board::get, registry, Clock.fixed(NOW, ZoneOffset.UTC), nanos::get);
@@ -58,7 +58,7 @@ class ObservationGaugesTest {
 
         board.set(new HealthBoard(Map.of("a", new OutboundHealth("a", probedAlive,
                 new PassiveView(HealthState.UNHEALTHY, 10, 4, 0, null), HealthState.UNHEALTHY, NOW, "passive")),
-                AvailabilitySettings.DEFAULT));
+                AvailabilityPolicy.HEALTHY_AND_UNKNOWN));
 
         assertThat(beforeReports).isEqualTo(1.0);
         assertThat(gauge(ObservationGauges.ALIVE, "a")).isZero();

@@ -1,16 +1,11 @@
 package io.observatory.management;
 
-import io.observatory.config.ApiAuthSettings;
-import io.observatory.config.AvailabilitySettings;
-import io.observatory.config.ObservatoryConfig;
-import io.observatory.config.Outbound;
-import io.observatory.config.PassiveSettings;
-import io.observatory.config.ProbeSettings;
-import io.observatory.testing.FakeObserverScheduler;
+import io.observatory.testing.Configs;
+import io.observatory.testing.FakeScheduler;
 import io.observatory.verdict.VerdictKeeper;
-import java.util.Map;
-import java.util.Optional;
 import io.observatory.health.ActiveCheck;
+import io.observatory.health.ActiveHealthPolicy;
+import io.observatory.health.ExpectedStatus;
 import io.observatory.health.ActiveHealth;
 import io.observatory.health.HealthState;
 import io.observatory.probe.ProbeError;
@@ -32,12 +27,10 @@ class ObservatoryEndpointTest {
     private static final Instant SEEN = Instant.parse("2026-11-29T10:00:00Z");
     private static final Instant TRIED = Instant.parse("2026-11-29T10:00:30Z");
 
-    private final FakeObserverScheduler scheduler = new FakeObserverScheduler();
+    private final FakeScheduler scheduler = new FakeScheduler();
     private final ObservationStore store = new ObservationStore(scheduler);
     private final ObservatoryEndpoint endpoint = new ObservatoryEndpoint(store, new VerdictKeeper(
-            new ObservatoryConfig(List.of(Outbound.direct("proxy_de"), Outbound.direct("burst_us")), Optional.empty(),
-                    Optional.empty(), new ProbeSettings(ProbeSettings.DEFAULT_MAX_CONCURRENT, null, Map.of()),
-                    PassiveSettings.DEFAULT, AvailabilitySettings.DEFAULT, ApiAuthSettings.DEFAULT),
+            Configs.direct(List.of("proxy_de", "burst_us")),
             scheduler, scheduler.clock(), store));
     private final JsonMapper json = JsonMapper.builder().build();
 
@@ -54,7 +47,7 @@ class ObservatoryEndpointTest {
                 0, TRIED, TRIED, new ProbeError(ProbeError.Kind.CONNECTION_REFUSED, ProbeError.Hop.PROXY,
                         "outbound proxy_de (socks 10.0.0.5:1080): connection refused by 10.0.0.5:1080", null));
         OutboundStatus alive = new OutboundStatus("proxy_de", true, 8, "", SEEN, SEEN, null, null, new ActiveHealth(HealthState.HEALTHY, 1, 0), "");
-        store.publish(new Observation(List.of(StatusMapping.afterProbe(alive, refused, TRIED, ActiveCheck.DEFAULT))));
+        store.publish(new Observation(List.of(StatusMapping.afterProbe(alive, refused, TRIED, new ActiveCheck(ExpectedStatus.ANY, new ActiveHealthPolicy(1, 1))))));
         scheduler.runDue();
 
         assertThat(json.writeValueAsString(endpoint.observation())).isEqualTo("{\"status\":[{"

@@ -4,34 +4,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.observatory.config.ApiAuthSettings;
-import io.observatory.config.AvailabilitySettings;
+import io.observatory.testing.Configs;
 import io.observatory.config.ObservatoryConfig;
-import io.observatory.config.Outbound;
-import io.observatory.config.PassiveSettings;
-import io.observatory.config.ProbeSettings;
 import io.observatory.health.ActiveHealth;
 import io.observatory.health.HealthState;
 import io.observatory.status.Observation;
 import io.observatory.status.ObservationStore;
 import io.observatory.status.OutboundStatus;
-import io.observatory.testing.FakeObserverScheduler;
+import io.observatory.testing.FakeScheduler;
 import io.observatory.verdict.VerdictKeeper;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class VerdictGaugesTest {
 
-    private final FakeObserverScheduler scheduler = new FakeObserverScheduler();
+    private final FakeScheduler scheduler = new FakeScheduler();
     private final ObservationStore store = new ObservationStore(scheduler);
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
     private static ObservatoryConfig config(String... tags) {
-        return new ObservatoryConfig(List.of(tags).stream().map(Outbound::direct).toList(), Optional.empty(),
-                Optional.empty(), new ProbeSettings(ProbeSettings.DEFAULT_MAX_CONCURRENT, null, Map.of()),
-                PassiveSettings.DEFAULT, AvailabilitySettings.DEFAULT, ApiAuthSettings.DEFAULT);
+        return Configs.direct(List.of(tags));
     }
 
     private static OutboundStatus status(String tag, HealthState state) {
@@ -65,10 +57,10 @@ class VerdictGaugesTest {
         new VerdictGauges(keeper, registry);
         scheduler.runDue();
 
-        keeper.apply(config("a"));
+        keeper.reconfigure(config("a"));
         scheduler.runDue();
         Double whileGone = gauge("b");
-        keeper.apply(config("a", "b"));
+        keeper.reconfigure(config("a", "b"));
         scheduler.runDue();
 
         assertThat(whileGone).isNull();

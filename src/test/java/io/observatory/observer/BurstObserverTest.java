@@ -11,7 +11,7 @@ import io.observatory.health.HealthState;
 import io.observatory.stats.HealthPingStats;
 import io.observatory.status.ObservationStore;
 import io.observatory.status.OutboundStatus;
-import io.observatory.testing.FakeObserverScheduler;
+import io.observatory.testing.FakeScheduler;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,19 +34,27 @@ class BurstObserverTest {
     private static final URI DESTINATION = URI.create("http://probe.test/generate_204");
     private static final URI CONNECTIVITY = URI.create("http://connectivity.test/generate_204");
 
-    private final FakeObserverScheduler scheduler = new FakeObserverScheduler();
+    private final FakeScheduler scheduler = new FakeScheduler();
     private final ScriptedProber prober = new ScriptedProber(scheduler);
     private final ObservationStore store = new ObservationStore();
     private final List<Outbound> outbounds = new ArrayList<>(List.of(
             Outbound.direct("proxy_a"), Outbound.direct("proxy_b"), Outbound.direct("other")));
 
+    private static BurstObserverSettings settings(List<String> selector, PingConfig ping, ActiveCheck check,
+            OptionalDouble maxFailureRatio) {
+        return new BurstObserverSettings(selector, ping, check.expectedStatus(), check.thresholds().healthyThreshold(),
+                check.thresholds().unhealthyThreshold(),
+                maxFailureRatio.isPresent() ? maxFailureRatio.getAsDouble() : null);
+    }
+
     private BurstObserver observer(URI connectivity, String method) {
-        return observer(connectivity, method, ActiveCheck.DEFAULT, OptionalDouble.empty());
+        return observer(connectivity, method, new ActiveCheck(ExpectedStatus.ANY, new ActiveHealthPolicy(1, 1)), OptionalDouble.empty());
     }
 
     private BurstObserver observer(URI connectivity, String method, ActiveCheck check, OptionalDouble maxFailureRatio) {
-        PingConfig ping = new PingConfig(DESTINATION, connectivity, INTERVAL, SAMPLING, Duration.ofSeconds(5), method);
-        return new BurstObserver(new BurstObserverSettings(List.of("proxy_"), ping, check, maxFailureRatio),
+        PingConfig ping = new PingConfig(DESTINATION.toString(), connectivity == null ? null : connectivity.toString(),
+                INTERVAL, SAMPLING, Duration.ofSeconds(5), method);
+        return new BurstObserver(settings(List.of("proxy_"), ping, check, maxFailureRatio),
                 () -> List.copyOf(outbounds), prober, scheduler, new SplittableRandom(7), store, List.of());
     }
 
@@ -216,7 +224,7 @@ class BurstObserverTest {
 
     @Test
     void resultWhenStatusNotExpectedThenFailedSampleWithoutConnectivityCheck() {
-        ActiveCheck only204 = new ActiveCheck(ExpectedStatus.parse("204"), ActiveHealthPolicy.DEFAULT);
+        ActiveCheck only204 = new ActiveCheck(ExpectedStatus.parse("204"), new ActiveHealthPolicy(1, 1));
         observer(CONNECTIVITY, "HEAD", only204, OptionalDouble.empty()).start();
         scheduler.runDue();
 
@@ -231,7 +239,7 @@ class BurstObserverTest {
 
     @Test
     void windowWhenFailureRatioAboveMaximumThenNotAliveDespiteSuccesses() {
-        observer(null, "HEAD", ActiveCheck.DEFAULT, OptionalDouble.of(0.5)).start();
+        observer(null, "HEAD", new ActiveCheck(ExpectedStatus.ANY, new ActiveHealthPolicy(1, 1)), OptionalDouble.of(0.5)).start();
         scheduler.runDue();
         sentTo("proxy_a").get(0).succeed(10_000_000);
         scheduler.runDue();
@@ -308,8 +316,8 @@ class BurstObserverTest {
     @Test
     void startWhenCarriedOverStatusesThenShownUntilFirstSample() {
         OutboundStatus previous = new OutboundStatus("proxy_a", true, 42, "", null, null, null, null, new ActiveHealth(HealthState.HEALTHY, 1, 0), "");
-        PingConfig ping = new PingConfig(DESTINATION, null, INTERVAL, SAMPLING, Duration.ofSeconds(5), "HEAD");
-        new BurstObserver(new BurstObserverSettings(List.of("proxy_"), ping, ActiveCheck.DEFAULT, OptionalDouble.empty()), () -> List.copyOf(outbounds), prober,
+        PingConfig ping = new PingConfig(DESTINATION.toString(), null, INTERVAL, SAMPLING, Duration.ofSeconds(5), "HEAD");
+        new BurstObserver(settings(List.of("proxy_"), ping, new ActiveCheck(ExpectedStatus.ANY, new ActiveHealthPolicy(1, 1)), OptionalDouble.empty()), () -> List.copyOf(outbounds), prober,
                 scheduler, new SplittableRandom(3), store, List.of(previous)).start();
         scheduler.runDue();
         sentTo("proxy_b").get(0).succeed(5_000_000);
@@ -340,8 +348,8 @@ class BurstObserverTest {
 
     @Test
     void startWhenSelectorEmptyThenNothingRuns() {
-        PingConfig ping = new PingConfig(DESTINATION, null, INTERVAL, SAMPLING, Duration.ofSeconds(5), "HEAD");
-        new BurstObserver(new BurstObserverSettings(List.of(), ping, ActiveCheck.DEFAULT, OptionalDouble.empty()), () -> outbounds, prober, scheduler,
+        PingConfig ping = new PingConfig(DESTINATION.toString(), null, INTERVAL, SAMPLING, Duration.ofSeconds(5), "HEAD");
+        new BurstObserver(settings(List.of(), ping, new ActiveCheck(ExpectedStatus.ANY, new ActiveHealthPolicy(1, 1)), OptionalDouble.empty()), () -> outbounds, prober, scheduler,
                 new SplittableRandom(1), store, List.of()).start();
         scheduler.advance(CYCLE.multipliedBy(3));
 

@@ -5,7 +5,7 @@ import io.observatory.probe.ProbePhases;
 import io.observatory.probe.ProbeRequest;
 import io.observatory.probe.ProbeResult;
 import io.observatory.probe.Prober;
-import io.observatory.testing.FakeObserverScheduler;
+import io.observatory.testing.FakeScheduler;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,10 +18,10 @@ import reactor.core.publisher.Sinks;
  */
 final class ScriptedProber implements Prober {
 
-    private final FakeObserverScheduler scheduler;
+    private final FakeScheduler scheduler;
     private final List<Sent> sent = new ArrayList<>();
 
-    ScriptedProber(FakeObserverScheduler scheduler) {
+    ScriptedProber(FakeScheduler scheduler) {
         this.scheduler = scheduler;
     }
 

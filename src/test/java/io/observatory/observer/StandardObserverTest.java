@@ -2,12 +2,10 @@ package io.observatory.observer;
 
 import io.observatory.config.Outbound;
 import io.observatory.config.StandardObserverSettings;
-import io.observatory.health.ActiveCheck;
-import io.observatory.health.ActiveHealthPolicy;
 import io.observatory.health.ExpectedStatus;
 import io.observatory.status.ObservationStore;
 import io.observatory.status.OutboundStatus;
-import io.observatory.testing.FakeObserverScheduler;
+import io.observatory.testing.FakeScheduler;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,7 +19,7 @@ class StandardObserverTest {
     private static final Duration INTERVAL = Duration.ofSeconds(10);
     private static final URI PROBE_URL = URI.create("http://probe.test/generate_204");
 
-    private final FakeObserverScheduler scheduler = new FakeObserverScheduler();
+    private final FakeScheduler scheduler = new FakeScheduler();
     private final ScriptedProber prober = new ScriptedProber(scheduler);
     private final ObservationStore store = new ObservationStore();
     private final List<Outbound> outbounds = new ArrayList<>(List.of(
@@ -29,8 +27,8 @@ class StandardObserverTest {
             Outbound.direct("proxy_c")));
 
     private StandardObserver observer(boolean concurrent, List<String> selector) {
-        return new StandardObserver(new StandardObserverSettings(selector, PROBE_URL, INTERVAL, concurrent,
-                ActiveCheck.DEFAULT),
+        return new StandardObserver(new StandardObserverSettings(selector, PROBE_URL.toString(), INTERVAL, concurrent,
+                ExpectedStatus.ANY, 1, 1),
                 () -> List.copyOf(outbounds), prober, scheduler, scheduler.clock(), store, List.of());
     }
 
@@ -53,8 +51,8 @@ class StandardObserverTest {
 
     @Test
     void probeWhenStatusNotExpectedThenOutboundDeadWithReasonNamingTheStatus() {
-        new StandardObserver(new StandardObserverSettings(List.of("proxy_a"), PROBE_URL, INTERVAL, false,
-                new ActiveCheck(ExpectedStatus.parse("200-299"), ActiveHealthPolicy.DEFAULT)),
+        new StandardObserver(new StandardObserverSettings(List.of("proxy_a"), PROBE_URL.toString(), INTERVAL, false,
+                ExpectedStatus.parse("200-299"), 1, 1),
                 () -> List.copyOf(outbounds), prober, scheduler, scheduler.clock(), store, List.of()).start();
         scheduler.runDue();
 
@@ -215,8 +213,8 @@ class StandardObserverTest {
 
     @Test
     void probeWhenOutboundHasOwnProbeUrlThenItIsUsed() {
-        outbounds.add(new Outbound("proxy_own", io.observatory.config.Protocol.DIRECT, null, 0, null, null,
-                URI.create("http://own.test/health")));
+        outbounds.add(new Outbound("proxy_own", io.observatory.config.Protocol.DIRECT, null, null, null, null,
+                "http://own.test/health"));
         observer(true, List.of("proxy_own")).start();
         scheduler.runDue();
 

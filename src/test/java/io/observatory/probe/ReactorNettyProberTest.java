@@ -40,7 +40,7 @@ class ReactorNettyProberTest {
     static void startLab() {
         loops = LoopResources.create("probe-test", 1, true);
         prober = new ReactorNettyProber(
-                new ProbeSettings(16, TestTls.certificatePath(), Map.of("User-Agent", USER_AGENT,
+                new ProbeSettings(16, TestTls.certificatePath().toString(), Map.of("User-Agent", USER_AGENT,
                         "Accept-Language", "en-US,en;q=0.9")),
                 loops, Clock.systemUTC(), Ticker.system());
         http = TestTarget.http();

@@ -3,6 +3,7 @@ package io.observatory.status;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.observatory.health.ActiveCheck;
+import io.observatory.health.BurstWindowRule;
 import io.observatory.health.ActiveHealth;
 import io.observatory.health.ActiveHealthPolicy;
 import io.observatory.health.ExpectedStatus;
@@ -20,7 +21,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 class StatusMappingTest {
 
     private static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
-    private static final ActiveCheck XRAY = ActiveCheck.DEFAULT;
+    private static final BurstWindowRule XRAY_WINDOW = new BurstWindowRule(
+            new ActiveCheck(ExpectedStatus.ANY, new ActiveHealthPolicy(1, 1)), OptionalDouble.empty());
+    private static final ActiveCheck XRAY = new ActiveCheck(ExpectedStatus.ANY, new ActiveHealthPolicy(1, 1));
 
     private static ProbeResult success(long rttNanos) {
         return response(204, rttNanos);
@@ -83,7 +86,7 @@ class StatusMappingTest {
 
     @Test
     void afterProbeWhenStatusNotExpectedThenFailureNamingStatusAndLastSeenKept() {
-        ActiveCheck only204 = new ActiveCheck(ExpectedStatus.parse("204"), ActiveHealthPolicy.DEFAULT);
+        ActiveCheck only204 = new ActiveCheck(ExpectedStatus.parse("204"), new ActiveHealthPolicy(1, 1));
         OutboundStatus alive = StatusMapping.afterProbe(null, success(3_000_000), T0, only204);
 
         OutboundStatus blocked = StatusMapping.afterProbe(alive, response(403, 2_000_000), T0.plusSeconds(5), only204);
@@ -127,9 +130,7 @@ class StatusMappingTest {
     void fromBurstWhenAllSamplesFailedThenNotAliveWithZeroDelay() {
         HealthPingStats stats = new HealthPingStats(4, 4, 0, 0, 0, 0);
         OutboundStatus status = StatusMapping.fromBurst("b", stats,
-                ActiveHealthPolicy.DEFAULT.next(ActiveHealth.INITIAL,
-                        StatusMapping.burstWindowPasses(stats, OptionalDouble.empty())),
-                StatusMapping.burstDetail(stats, OptionalDouble.empty()));
+                XRAY_WINDOW.judge(ActiveHealth.INITIAL, stats, null).active(), XRAY_WINDOW.describe(stats));
 
         assertThat(status.alive()).isFalse();
         assertThat(status.delayMillis()).isZero();
@@ -142,31 +143,11 @@ class StatusMappingTest {
     void fromBurstWhenOneSuccessThenAliveWithAverageInMillis() {
         HealthPingStats stats = new HealthPingStats(3, 2, 30_500_000, 61_999_999, 61_999_999, 61_999_999);
         OutboundStatus status = StatusMapping.fromBurst("b", stats,
-                ActiveHealthPolicy.DEFAULT.next(ActiveHealth.INITIAL,
-                        StatusMapping.burstWindowPasses(stats, OptionalDouble.empty())),
-                StatusMapping.burstDetail(stats, OptionalDouble.empty()));
+                XRAY_WINDOW.judge(ActiveHealth.INITIAL, stats, null).active(), XRAY_WINDOW.describe(stats));
 
         assertThat(status.alive()).isTrue();
         assertThat(status.delayMillis()).isEqualTo(61);
         assertThat(status.healthPing().fail()).isEqualTo(2);
         assertThat(status.activeDetail()).isEqualTo("2/3 samples failed, average 61 ms");
-    }
-
-    @ParameterizedTest(name = "{0}/{1} failed, max {2} -> passes {3}")
-    @CsvSource({
-        "0, 0, , false",
-        "4, 4, , false",
-        "4, 3, , true",
-        "10, 3, 0.3, true",
-        "10, 4, 0.3, false",
-        "10, 0, 0.0, true",
-        "10, 1, 0.0, false",
-        "10, 9, 1.0, true",
-    })
-    void burstWindowPassesWhenRatioAtOrBelowMaximumAndOneSuccess(int all, int fail, Double max, boolean passes) {
-        HealthPingStats stats = new HealthPingStats(all, fail, 0, 0, 0, 0);
-
-        assertThat(StatusMapping.burstWindowPasses(stats,
-                max == null ? OptionalDouble.empty() : OptionalDouble.of(max))).isEqualTo(passes);
     }
 }

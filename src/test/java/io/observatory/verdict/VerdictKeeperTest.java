@@ -3,29 +3,20 @@ package io.observatory.verdict;
 import io.observatory.health.Availability;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.observatory.config.ApiAuthSettings;
-import io.observatory.config.AvailabilitySettings;
 import io.observatory.config.ObservatoryConfig;
-import io.observatory.config.Outbound;
-import io.observatory.config.PassiveSettings;
-import io.observatory.config.ProbeSettings;
+import io.observatory.testing.Configs;
 import io.observatory.health.ActiveHealth;
-import io.observatory.health.AvailabilityPolicy;
 import io.observatory.health.CallOutcome;
-import io.observatory.health.ConsecutiveFailuresPolicy;
 import io.observatory.health.HealthState;
-import io.observatory.health.PassivePolicy;
-import io.observatory.health.TransportFailureRatePolicy;
 import io.observatory.status.Observation;
 import io.observatory.status.ObservationStore;
 import io.observatory.status.OutboundStatus;
-import io.observatory.testing.FakeObserverScheduler;
+import io.observatory.testing.FakeScheduler;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.system.CapturedOutput;
@@ -34,18 +25,15 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 @ExtendWith(OutputCaptureExtension.class)
 class VerdictKeeperTest {
 
-    private static final ConsecutiveFailuresPolicy CEILING_2 = new ConsecutiveFailuresPolicy(2, Duration.ofSeconds(30));
+    private static final String[] THRESHOLD_2 = {"passive.consecutive-failures.threshold=2",
+            "passive.consecutive-failures.reactivation-period=30s"};
 
-    private final FakeObserverScheduler scheduler = new FakeObserverScheduler();
+    private final FakeScheduler scheduler = new FakeScheduler();
     private final ObservationStore store = new ObservationStore(scheduler);
     private final List<BoardUpdate> updates = Collections.synchronizedList(new ArrayList<>());
 
-    private static ObservatoryConfig config(PassivePolicy<?> passive, AvailabilitySettings availability,
-            String... tags) {
-        return new ObservatoryConfig(List.of(tags).stream().map(Outbound::direct).toList(), Optional.empty(),
-                Optional.empty(), new ProbeSettings(ProbeSettings.DEFAULT_MAX_CONCURRENT, null,
-                        ProbeSettings.DEFAULT_HEADERS),
-                new PassiveSettings(passive), availability, ApiAuthSettings.DEFAULT);
+    private static ObservatoryConfig config(String[] settings, String... tags) {
+        return Configs.direct(List.of(tags), settings);
     }
 
     private VerdictKeeper keeper(ObservatoryConfig config) {
@@ -82,7 +70,7 @@ class VerdictKeeperTest {
 
     @Test
     void boardWhenStartedThenEveryConfiguredOutboundUnknownAndNotProbed() {
-        VerdictKeeper keeper = keeper(config(CEILING_2, AvailabilitySettings.DEFAULT, "b", "a"));
+        VerdictKeeper keeper = keeper(config(THRESHOLD_2, "b", "a"));
 
         assertThat(keeper.board().all()).extracting(OutboundHealth::tag).containsExactly("a", "b");
         assertThat(keeper.board().all()).allSatisfy(outbound -> {
@@ -95,7 +83,7 @@ class VerdictKeeperTest {
 
     @Test
     void publicationWhenActiveStateChangesThenOneEventWithReasonAndLogLine(CapturedOutput output) {
-        VerdictKeeper keeper = keeper(config(CEILING_2, AvailabilitySettings.DEFAULT, "a", "b"));
+        VerdictKeeper keeper = keeper(config(THRESHOLD_2, "a", "b"));
         publish(probed("a", HealthState.HEALTHY));
         int before = updates.size();
 
@@ -116,7 +104,7 @@ class VerdictKeeperTest {
 
     @Test
     void reportWhenCeilingReachedThenPassiveUnhealthyOverridesHealthyProbeAndXrayAliveFalse() {
-        VerdictKeeper keeper = keeper(config(CEILING_2, AvailabilitySettings.DEFAULT, "a"));
+        VerdictKeeper keeper = keeper(config(THRESHOLD_2, "a"));
         publish(probed("a", HealthState.HEALTHY));
 
         report(keeper, "a", CallOutcome.TRANSPORT_FAILURE, 1);
@@ -130,14 +118,14 @@ class VerdictKeeperTest {
         assertThat(atCeiling.verdict()).isEqualTo(HealthState.UNHEALTHY);
         assertThat(atCeiling.alive()).isFalse();
         assertThat(atCeiling.lastChangeReason())
-                .isEqualTo("passive unknown -> unhealthy: 2 consecutive failed calls (ceiling 2)");
+                .isEqualTo("passive unknown -> unhealthy: 2 consecutive failed calls (threshold 2)");
         assertThat(atCeiling.passive().calls().totalCalls()).isEqualTo(2);
         assertThat(atCeiling.passive().calls().failedCalls()).isEqualTo(2);
     }
 
     @Test
     void reactivationWhenPeriodPassesThenPassiveUnknownWithoutAnyNewEvidence() {
-        VerdictKeeper keeper = keeper(config(CEILING_2, AvailabilitySettings.DEFAULT, "a"));
+        VerdictKeeper keeper = keeper(config(THRESHOLD_2, "a"));
         report(keeper, "a", CallOutcome.TRANSPORT_FAILURE, 2);
         int before = updates.size();
 
@@ -155,7 +143,7 @@ class VerdictKeeperTest {
 
     @Test
     void reportWhenTransportFailureRateReachedThenUnhealthyWithWindowCounts() {
-        VerdictKeeper keeper = keeper(config(TransportFailureRatePolicy.DEFAULT, AvailabilitySettings.DEFAULT, "a"));
+        VerdictKeeper keeper = keeper(config(new String[0], "a"));
         report(keeper, "a", CallOutcome.SUCCESS, 7);
         report(keeper, "a", CallOutcome.APPLICATION_FAILURE, 1);
         report(keeper, "a", CallOutcome.TRANSPORT_FAILURE, 2);
@@ -176,7 +164,7 @@ class VerdictKeeperTest {
 
     @Test
     void reportWhenCallEndedEarlierThenJudgedOnArrivalAndUnhealthyForTheWholeReactivationPeriod() {
-        VerdictKeeper keeper = keeper(config(CEILING_2, AvailabilitySettings.DEFAULT, "a"));
+        VerdictKeeper keeper = keeper(config(THRESHOLD_2, "a"));
         scheduler.advance(Duration.ofSeconds(100));
         Instant twoMinutesAgo = scheduler.clock().instant().minusSeconds(120);
         keeper.report(List.of(new PassiveReport("a", CallOutcome.TRANSPORT_FAILURE, 5, twoMinutesAgo),
@@ -195,11 +183,11 @@ class VerdictKeeperTest {
 
     @Test
     void applyWhenOnlyPassiveParametersChangeThenPassiveStatesKept() {
-        VerdictKeeper keeper = keeper(config(CEILING_2, AvailabilitySettings.DEFAULT, "a"));
+        VerdictKeeper keeper = keeper(config(THRESHOLD_2, "a"));
         report(keeper, "a", CallOutcome.TRANSPORT_FAILURE, 2);
 
-        keeper.apply(config(new ConsecutiveFailuresPolicy(2, Duration.ofMinutes(2)), AvailabilitySettings.DEFAULT,
-                "a"));
+        keeper.reconfigure(config(new String[] {"passive.consecutive-failures.threshold=2",
+                "passive.consecutive-failures.reactivation-period=2m"}, "a"));
         scheduler.runDue();
         HealthState afterReload = keeper.board().get("a").orElseThrow().passive().state();
         scheduler.advance(Duration.ofMinutes(2));
@@ -211,7 +199,7 @@ class VerdictKeeperTest {
 
     @Test
     void reportWhenTagNoLongerConfiguredThenDropped() {
-        VerdictKeeper keeper = keeper(config(CEILING_2, AvailabilitySettings.DEFAULT, "a"));
+        VerdictKeeper keeper = keeper(config(THRESHOLD_2, "a"));
 
         report(keeper, "gone", CallOutcome.TRANSPORT_FAILURE, 3);
 
@@ -220,13 +208,13 @@ class VerdictKeeperTest {
 
     @Test
     void applyWhenOutboundRemovedThenRemovedEventAndPassiveStateForgotten() {
-        VerdictKeeper keeper = keeper(config(CEILING_2, AvailabilitySettings.DEFAULT, "a", "b"));
+        VerdictKeeper keeper = keeper(config(THRESHOLD_2, "a", "b"));
         report(keeper, "b", CallOutcome.TRANSPORT_FAILURE, 2);
         int before = updates.size();
 
-        keeper.apply(config(CEILING_2, AvailabilitySettings.DEFAULT, "a"));
+        keeper.reconfigure(config(THRESHOLD_2, "a"));
         scheduler.runDue();
-        keeper.apply(config(CEILING_2, AvailabilitySettings.DEFAULT, "a", "b"));
+        keeper.reconfigure(config(THRESHOLD_2, "a", "b"));
         scheduler.runDue();
 
         assertThat(eventsSince(before)).extracting(VerdictEvent::getClass)
@@ -236,10 +224,10 @@ class VerdictKeeperTest {
 
     @Test
     void applyWhenPassivePolicyChangesThenPassiveStatesStartOverButCallStatisticsStay() {
-        VerdictKeeper keeper = keeper(config(CEILING_2, AvailabilitySettings.DEFAULT, "a"));
+        VerdictKeeper keeper = keeper(config(THRESHOLD_2, "a"));
         report(keeper, "a", CallOutcome.TRANSPORT_FAILURE, 2);
 
-        keeper.apply(config(TransportFailureRatePolicy.DEFAULT, AvailabilitySettings.DEFAULT, "a"));
+        keeper.reconfigure(config(new String[0], "a"));
         scheduler.runDue();
 
         OutboundHealth a = keeper.board().get("a").orElseThrow();
@@ -251,7 +239,7 @@ class VerdictKeeperTest {
 
     @Test
     void availableWhenEveryOutboundUnhealthyThenPanicReturnsAll() {
-        VerdictKeeper keeper = keeper(config(CEILING_2, AvailabilitySettings.DEFAULT, "p_a", "p_b", "q"));
+        VerdictKeeper keeper = keeper(config(THRESHOLD_2, "p_a", "p_b", "q"));
         publish(probed("p_a", HealthState.UNHEALTHY), probed("p_b", HealthState.HEALTHY));
         Availability<OutboundHealth> oneUsable = keeper.board().available(List.of("p_"));
 
@@ -266,8 +254,8 @@ class VerdictKeeperTest {
 
     @Test
     void availableWhenHealthyAndUnknownPolicyThenNoPanicAndEmpty() {
-        VerdictKeeper keeper = keeper(config(CEILING_2,
-                new AvailabilitySettings(AvailabilityPolicy.HEALTHY_AND_UNKNOWN, 0), "p_a"));
+        VerdictKeeper keeper = keeper(config(new String[] {"passive.consecutive-failures.threshold=2",
+                "availability.healthy-and-unknown="}, "p_a"));
         publish(probed("p_a", HealthState.UNHEALTHY));
 
         Availability<OutboundHealth> selection = keeper.board().available(List.of("p_"));

@@ -1,18 +1,19 @@
 package io.observatory.api.auth;
 
 import io.observatory.config.ObservatoryConfig;
-import io.observatory.observer.ObserverRuntime;
+import io.observatory.config.Reconfigurable;
 import io.observatory.time.Ticker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.Order;
 import org.springframework.core.env.Environment;
 import org.springframework.grpc.server.GlobalServerInterceptor;
 
 /**
  * Registers the {@link ApiAuthInterceptor} with Spring gRPC as a global server interceptor (it wraps every service
- * and lets all but the v1 API pass), built from {@link ObservatoryConfig#apiAuth()} and following reloads.
+ * and lets all but the v1 API pass), built from {@code observatory.api.auth} and following reloads.
  */
 @Configuration(proxyBeanMethods = false)
 public class ApiAuthConfiguration {
@@ -24,8 +25,7 @@ public class ApiAuthConfiguration {
 
     @Bean
     @GlobalServerInterceptor
-    ApiAuthInterceptor apiAuthInterceptor(ObservatoryConfig config, Ticker ticker, Environment environment,
-            ObserverRuntime runtime) {
+    ApiAuthInterceptor apiAuthInterceptor(ObservatoryConfig config, Ticker ticker, Environment environment) {
         boolean certificatesVerified = environment.getProperty(SSL_SECURE_PROPERTY, Boolean.class, true);
         boolean certificatesAsked = environment.getProperty("spring.grpc.server.ssl.bundle") != null
                 && environment.getProperty("spring.grpc.server.ssl.enabled", Boolean.class, true)
@@ -34,10 +34,16 @@ public class ApiAuthConfiguration {
             log.warn("{}=false: client certificates are not verified, so they do not authorize v1 API calls;"
                     + " only the bearer token does", SSL_SECURE_PROPERTY);
         }
-        ApiAuthInterceptor interceptor = new ApiAuthInterceptor(config.apiAuth(),
+        ApiAuthInterceptor interceptor = new ApiAuthInterceptor(config.api().auth(),
                 settings -> ApiToken.of(settings, System::getenv, ticker), certificatesAsked && certificatesVerified);
         log.info("{}", interceptor.describe());
-        runtime.addListener(next -> interceptor.reconfigure(next.apiAuth()));
         return interceptor;
+    }
+
+    /** Follows reloads after the verdicts and the observer: the new settings apply from the next call. */
+    @Bean
+    @Order(3)
+    Reconfigurable apiAuthReconfiguration(ApiAuthInterceptor interceptor) {
+        return next -> interceptor.reconfigure(next.api().auth());
     }
 }

@@ -2,8 +2,10 @@ package io.observatory.api.auth;
 
 import io.observatory.config.ApiAuthSettings;
 import io.observatory.time.Ticker;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The bearer token v1 API callers must present, from wherever it is configured; the token itself never leaves this
@@ -50,12 +52,13 @@ public interface ApiToken {
      * @throws IllegalStateException if the token file cannot be read or is empty, or the variable is unset or blank;
      *                               the message names the file or variable, never the token
      */
-    static ApiToken of(ApiAuthSettings settings, Function<String, String> environment, Ticker ticker) {
-        if (settings.tokenFile().isPresent()) {
-            return new TokenFile(settings.tokenFile().get(), ticker);
+    static ApiToken of(ApiAuthSettings settings, Function<String, @Nullable String> environment, Ticker ticker) {
+        String file = settings.tokenFile();
+        if (file != null) {
+            return new TokenFile(Path.of(file), ticker);
         }
-        if (settings.tokenEnv().isPresent()) {
-            String name = settings.tokenEnv().get();
+        String name = settings.tokenEnv();
+        if (name != null) {
             String value = environment.apply(name);
             if (value == null || value.isBlank()) {
                 throw new IllegalStateException("observatory.api.auth.token-env: environment variable " + name

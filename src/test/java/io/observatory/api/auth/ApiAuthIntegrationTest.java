@@ -9,22 +9,17 @@ import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.health.v1.HealthGrpc;
 import io.observatory.api.RunningServiceTest;
 import io.observatory.api.xray.GetOutboundStatusRequest;
-import io.observatory.config.ApiAuthSettings;
-import io.observatory.config.ObservatoryConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Qualifier;
-import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
-import org.springframework.context.annotation.Primary;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The whole service on a real gRPC port with an API token file: Spring gRPC applies the interceptor to the v1 service
@@ -47,19 +42,9 @@ class ApiAuthIntegrationTest extends RunningServiceTest {
         }
     }
 
-    /**
-     * The bound configuration with {@code observatory.api.auth.token-file} set: what binding that property gives once
-     * it is bound (until then the bound settings are the defaults).
-     */
-    @TestConfiguration(proxyBeanMethods = false)
-    static class TokenFileSettings {
-        @Bean
-        @Primary
-        ObservatoryConfig tokenFileConfig(@Qualifier("observatoryConfig") ObservatoryConfig bound) {
-            return new ObservatoryConfig(bound.outbounds(), bound.standard(), bound.burst(), bound.probe(),
-                    bound.passive(), bound.availability(),
-                    new ApiAuthSettings(Optional.of(TOKEN_FILE), Optional.empty(), false));
-        }
+    @DynamicPropertySource
+    static void tokenFile(DynamicPropertyRegistry properties) {
+        properties.add("observatory.api.auth.token-file", TOKEN_FILE::toString);
     }
 
     @AfterAll

@@ -80,7 +80,8 @@ class ApiAuthInterceptorTest {
 
     private static ApiAuthSettings settings(Optional<Path> tokenFile, Optional<String> tokenEnv,
             boolean requireForReads) {
-        return new ApiAuthSettings(tokenFile, tokenEnv, requireForReads);
+        return new ApiAuthSettings(tokenFile.map(Path::toString).orElse(null), tokenEnv.orElse(null),
+                requireForReads);
     }
 
     /** Tokens as production makes them, with an environment holding {@code OBSERVATORY_API_TOKEN} and this ticker. */

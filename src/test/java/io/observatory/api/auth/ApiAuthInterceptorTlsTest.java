@@ -37,7 +37,7 @@ class ApiAuthInterceptorTlsTest {
     }
 
     private void serve(boolean trustClientCertificates) throws IOException {
-        ApiAuthInterceptor interceptor = new ApiAuthInterceptor(ApiAuthSettings.DEFAULT,
+        ApiAuthInterceptor interceptor = new ApiAuthInterceptor(new ApiAuthSettings(null, null, false),
                 settings -> ApiToken.NONE, trustClientCertificates);
         server = Grpc.newServerBuilderForPort(0, TlsServerCredentials.newBuilder()
                         .keyManager(TestPki.serverCertificate().toFile(), TestPki.serverPrivateKey().toFile())

@@ -10,7 +10,7 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.env.MapPropertySource;
 
-class ObservatoryBindFailureAnalyzerTest {
+class ConfigFailureAnalyzerTest {
 
     private static final String UNIT = "(expected: a duration with a unit, e.g. 10s, 1.5s, 2h45m, 300ms)";
     private static final String OUTBOUND_KEYS = "tag, protocol, address, port, username, password, probe-url";
@@ -32,11 +32,13 @@ class ObservatoryBindFailureAnalyzerTest {
             "observatory.burst.ping-config.sampling | ten | a whole number",
             "observatory.standard.healthy-threshold | two | a whole number",
             "observatory.burst.max-failure-ratio | half | a decimal number, e.g. 0.3",
-            "observatory.passive.ceiling | 3.5 | a whole number",
-            "observatory.passive.detection-window | 60 | a duration with a unit, e.g. 10s, 1.5s, 2h45m, 300ms",
-            "observatory.passive.reactivation-period | 1000 | a duration with a unit, e.g. 10s, 1.5s, 2h45m, 300ms",
-            "observatory.passive.failure-rate-limit | 30% | a decimal number, e.g. 0.3",
-            "observatory.availability.panic-threshold | 50% | a whole number",
+            "observatory.passive.consecutive-failures.threshold | 3.5 | a whole number",
+            "observatory.passive.transport-failure-rate.detection-window | 60 | "
+                    + "a duration with a unit, e.g. 10s, 1.5s, 2h45m, 300ms",
+            "observatory.passive.consecutive-failures.reactivation-period | 1000 | "
+                    + "a duration with a unit, e.g. 10s, 1.5s, 2h45m, 300ms",
+            "observatory.passive.transport-failure-rate.failure-rate-limit | 30% | a decimal number, e.g. 0.3",
+            "observatory.availability.healthy-or-panic.panic-threshold | 50% | a whole number",
             "observatory.api.auth.require-for-reads | maybe | true or false"})
     void analyzeWhenObservatoryValueCannotBindThenOneLineAndAction(String property, String value, String expected) {
         runner.withPropertyValues(property + "=" + value).run(context -> {
@@ -141,11 +143,21 @@ class ObservatoryBindFailureAnalyzerTest {
         yaml("""
                 observatory:
                   passive:
-                    ceilling: 5
+                    consecutive-failures:
+                      treshold: 5
                 """).run(context -> assertThat(analyze(context.getStartupFailure()).getDescription())
-                .isEqualTo("observatory.passive.ceilling: 5 (expected: a known property of observatory.passive: "
-                        + "policy, ceiling, detection-window, minimal-total-count, failure-rate-limit, "
-                        + "reactivation-period)"));
+                .isEqualTo("observatory.passive.consecutive-failures.treshold: 5 (expected: a known property of "
+                        + "observatory.passive.consecutive-failures: threshold, reactivation-period)"));
+    }
+
+    @Test
+    void analyzeWhenEmptySectionGivenAValueThenOneLineSaysEmptySectionExpected() {
+        yaml("""
+                observatory:
+                  availability:
+                    healthy-and-unknown: yes
+                """).run(context -> assertThat(analyze(context.getStartupFailure()).getDescription())
+                .isEqualTo("observatory.availability.healthy-and-unknown: true (expected: an empty section ({}))"));
     }
 
     @Test
@@ -291,7 +303,7 @@ class ObservatoryBindFailureAnalyzerTest {
     }
 
     private static FailureAnalysis analyze(Throwable failure) {
-        return new ObservatoryBindFailureAnalyzer().analyze(failure);
+        return new ConfigFailureAnalyzer().analyze(failure);
     }
 
     /** A runner whose first property source is {@code document} as Spring Boot loads an application.yml. */

@@ -1,6 +1,6 @@
 package io.observatory.testing;
 
-import io.observatory.observer.ObserverScheduler;
+import io.observatory.time.Scheduler;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -8,15 +8,16 @@ import java.time.ZoneOffset;
 import java.util.PriorityQueue;
 
 /**
- * A deterministic {@link ObserverScheduler}: time stands still until {@link #advance} moves it; due tasks then run on
+ * A deterministic {@link Scheduler}: time stands still until {@link #advance} moves it; due tasks then run on
  * the calling thread in due-time order (FIFO among equals), like grpc-java's {@code FakeClock}.
  */
-public final class FakeObserverScheduler implements ObserverScheduler {
+public final class FakeScheduler implements Scheduler {
 
     private final PriorityQueue<Task> queue = new PriorityQueue<>();
     private final Instant epoch = Instant.parse("2026-11-29T12:00:00Z");
     private long nowNanos;
     private long sequence;
+    private boolean running;
 
     @Override
     public Cancellable schedule(Duration delay, Runnable task) {
@@ -30,6 +31,12 @@ public final class FakeObserverScheduler implements ObserverScheduler {
         return nowNanos;
     }
 
+    /** True while {@link #advance} runs one of the tasks. */
+    @Override
+    public boolean inSchedulerThread() {
+        return running;
+    }
+
     /** Runs every task due now, including tasks those tasks schedule for now. */
     public void runDue() {
         advance(Duration.ZERO);
@@ -41,7 +48,12 @@ public final class FakeObserverScheduler implements ObserverScheduler {
         while (!queue.isEmpty() && queue.peek().dueNanos <= target) {
             Task next = queue.poll();
             nowNanos = Math.max(nowNanos, next.dueNanos);
-            next.runnable.run();
+            running = true;
+            try {
+                next.runnable.run();
+            } finally {
+                running = false;
+            }
         }
         nowNanos = target;
     }

@@ -1,4 +1,4 @@
-package io.observatory.observer;
+package io.observatory.config;
 
 import io.observatory.config.Outbound;
 import java.util.Comparator;

@@ -1,0 +1,128 @@
+package io.observatory.config;
+
+import io.observatory.text.InvalidValueException;
+import java.util.Comparator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.bind.BindException;
+import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
+import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
+import org.springframework.boot.context.properties.bind.validation.BindValidationException;
+import org.springframework.boot.context.properties.bind.validation.ValidationErrors;
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.origin.Origin;
+import org.springframework.core.Ordered;
+import org.springframework.validation.FieldError;
+
+/**
+ * Reports a configuration under {@code observatory.*} that could not be bound or validated as one line with an
+ * action naming where the value was set, for example:
+ * <ul>
+ *   <li>a value breaking a constraint: {@code observatory.outbounds[1].port: 70000 (expected: 1-65535)};</li>
+ *   <li>a value that does not convert, e.g. a duration without a unit or an unknown protocol:
+ *       {@code observatory.standard.probe-interval: 1000 (expected: a duration with a unit, e.g. 10s, 1.5s, 2h45m,
+ *       300ms)};</li>
+ *   <li>an unknown key: {@code observatory.standard.probe-intreval: 5s (expected: a known property of
+ *       observatory.standard: subject-selector, probe-url, ...)};</li>
+ *   <li>a value of the wrong shape ({@link ShapeCheck}): {@code observatory.outbounds[0].port: (a nested map)
+ *       (expected: a whole number)}.</li>
+ * </ul>
+ * Of several problems, the first is reported: the first unknown key in name order, the first broken constraint in
+ * declaration order. Secrets are masked ({@link ReportLine}). Registered in {@code META-INF/spring.factories} with
+ * the highest precedence, ahead of Spring Boot's multi-line reports; failures of other properties are left to them.
+ */
+public class ConfigFailureAnalyzer extends AbstractFailureAnalyzer<BindException> implements Ordered {
+
+    private static final ConfigurationPropertyName OBSERVATORY =
+            ConfigurationPropertyName.of(ObservatoryConfigBinder.PREFIX);
+
+    /** A property path's elements outside brackets, which are Java names to put in kebab case. */
+    private static final Pattern OUTSIDE_BRACKETS = Pattern.compile("[^\\[\\].]+(?![^\\[]*])");
+
+    /**
+     * The one line describing {@code failure}, the same line a start-up report shows, or {@code null} when it is no
+     * binding failure of {@code observatory.*}; for the reload's rejection log line.
+     */
+    public static @Nullable String describe(BindException failure) {
+        FailureAnalysis analysis = new ConfigFailureAnalyzer().analyze(failure, failure);
+        return analysis == null ? null : analysis.getDescription();
+    }
+
+    @Override
+    protected @Nullable FailureAnalysis analyze(Throwable rootFailure, BindException cause) {
+        if (!OBSERVATORY.equals(cause.getName()) && !OBSERVATORY.isAncestorOf(cause.getName())) {
+            return null;
+        }
+        ShapeCheck.MismatchException shape = findCause(cause, ShapeCheck.MismatchException.class);
+        if (shape != null) {
+            return analysis(shape.line(), shape.origin(), cause);
+        }
+        UnboundConfigurationPropertiesException unbound =
+                findCause(cause, UnboundConfigurationPropertiesException.class);
+        if (unbound != null) {
+            ConfigurationProperty first = unbound.getUnboundProperties().iterator().next();
+            return analysis(PropertyExpectations.unbound(first), first.getOrigin(), cause);
+        }
+        BindValidationException invalid = findCause(cause, BindValidationException.class);
+        if (invalid != null) {
+            return violation(invalid.getValidationErrors(), cause);
+        }
+        ConfigurationProperty property = cause.getProperty();
+        if (property == null) {
+            return null;
+        }
+        String name = cause.getName().toString();
+        InvalidValueException invalidValue = findCause(cause, InvalidValueException.class);
+        ReportLine line = new ReportLine(name, ReportLine.printable(name, property.getValue()),
+                invalidValue != null ? invalidValue.expected() : PropertyExpectations.expected(cause.getTarget().getType()));
+        return analysis(line, property.getOrigin(), cause);
+    }
+
+    /** Ahead of Spring Boot's analyzers, which would report the same failure on several lines. */
+    @Override
+    public int getOrder() {
+        return Ordered.HIGHEST_PRECEDENCE;
+    }
+
+    /** The first broken constraint of the record the errors are about, by declaration order of its properties. */
+    private static @Nullable FailureAnalysis violation(ValidationErrors errors, BindException cause) {
+        Class<?> section = PropertyExpectations.sectionAt(errors.getName());
+        FieldError first = errors.getAllErrors().stream()
+                .filter(FieldError.class::isInstance)
+                .map(FieldError.class::cast)
+                .min(Comparator.comparingInt(error -> PropertyExpectations.declarationIndex(section,
+                        error.getField().split("[.\\[]", 2)[0])))
+                .orElse(null);
+        if (first == null) {
+            return null;
+        }
+        String property = errors.getName() + "." + kebab(first.getField());
+        Violations.Decoded message = Violations.decode(String.valueOf(first.getDefaultMessage()),
+                errors.getName().toString());
+        String found = message.found() != null ? InvalidValueException.printable(message.found())
+                : ReportLine.printable(property, first.getRejectedValue());
+        Origin origin = Origin.from(first);
+        if (origin == null) {
+            origin = errors.getBoundProperties().stream()
+                    .filter(bound -> bound.getName().toString().equals(property))
+                    .map(ConfigurationProperty::getOrigin).findFirst().orElse(null);
+        }
+        return analysis(new ReportLine(property, found, message.expected()), origin, cause);
+    }
+
+    /** A field path as Bean Validation names it ({@code subjectSelector[1]}) with its keys in kebab case. */
+    private static String kebab(String field) {
+        Matcher names = OUTSIDE_BRACKETS.matcher(field);
+        return names.replaceAll(name -> Matcher.quoteReplacement(DataObjectPropertyName.toDashedForm(name.group())));
+    }
+
+    private static FailureAnalysis analysis(ReportLine line, @Nullable Origin origin, Throwable cause) {
+        String where = origin == null ? "" : " (set in " + origin + ")";
+        return new FailureAnalysis(line.describe(), "Update " + line.property() + " in the application configuration"
+                + where + ". Expected: " + line.expected() + ".", cause);
+    }
+}

@@ -1,0 +1,74 @@
+package io.observatory.config;
+
+import io.observatory.text.GoDuration;
+import io.observatory.text.InvalidValueException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+
+/**
+ * The warnings of a valid configuration: settings that work but are probably not what was meant. Each is one line
+ * naming the property; durations in Go form.
+ */
+final class ConfigWarnings {
+
+    /** Probe intervals below this are kept, as Xray keeps them, but outbounds may be probed more than once a second. */
+    private static final Duration SHORT_PROBE_INTERVAL = Duration.ofSeconds(1);
+
+    private ConfigWarnings() {
+    }
+
+    /**
+     * @param isSet whether a property (its full name) was set rather than left at its default
+     * @return e.g. {@code observatory.standard.subject-selector[1]: vpn_ matches no outbound tag (tags: proxy_de)}
+     */
+    static List<String> of(ObservatoryConfig config, Predicate<String> isSet) {
+        List<String> warnings = new ArrayList<>();
+        StandardObserverSettings standard = config.standard();
+        if (standard != null) {
+            if (standard.probeInterval().compareTo(SHORT_PROBE_INTERVAL) < 0) {
+                warnings.add("observatory.standard.probe-interval: " + GoDuration.format(standard.probeInterval())
+                        + " is very short: outbounds may be probed more than once a second");
+            }
+            unmatched("observatory.standard.subject-selector", standard.subjectSelector(), config, warnings);
+        }
+        BurstObserverSettings burst = config.burst();
+        if (burst != null) {
+            PingConfig ping = burst.pingConfig();
+            if (!ping.effectiveInterval().equals(ping.interval())) {
+                warnings.add("observatory.burst.ping-config.interval: " + GoDuration.format(ping.interval())
+                        + " is too small, " + GoDuration.format(ping.effectiveInterval()) + " is applied");
+            }
+            unmatched("observatory.burst.subject-selector", burst.subjectSelector(), config, warnings);
+        }
+        if (standard == null && burst == null) {
+            warnings.add("no observer configured: set observatory.standard or observatory.burst; "
+                    + "serving an empty observation");
+        }
+        TransportFailureRateSettings rate = config.passive().transportFailureRate();
+        String reactivation = "observatory.passive.transport-failure-rate.reactivation-period";
+        if (rate != null && isSet.test(reactivation)
+                && rate.policy().effectiveReactivationPeriod().compareTo(rate.reactivationPeriod()) > 0) {
+            warnings.add(reactivation + ": " + GoDuration.format(rate.reactivationPeriod())
+                    + " is shorter than the detection window, "
+                    + GoDuration.format(rate.policy().effectiveReactivationPeriod()) + " is applied");
+        }
+        return warnings;
+    }
+
+    private static void unmatched(String property, List<String> prefixes, ObservatoryConfig config,
+            List<String> warnings) {
+        List<Outbound> outbounds = config.outbounds();
+        String tags = outbounds.isEmpty() ? "no outbounds are configured"
+                : outbounds.stream().map(Outbound::tag).collect(Collectors.joining(", ", "tags: ", ""));
+        for (int i = 0; i < prefixes.size(); i++) {
+            String prefix = prefixes.get(i);
+            if (outbounds.stream().noneMatch(outbound -> outbound.tag().startsWith(prefix))) {
+                warnings.add(property + "[" + i + "]: " + InvalidValueException.printable(prefix)
+                        + " matches no outbound tag (" + tags + ")");
+            }
+        }
+    }
+}

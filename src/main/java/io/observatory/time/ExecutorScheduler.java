@@ -1,0 +1,77 @@
+package io.observatory.time;
+
+import java.time.Duration;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The production {@link Scheduler}: one daemon thread with a delay queue. A task that throws is logged and the
+ * thread goes on with the next one. Delays are measured by the JDK's delay queue on {@link System#nanoTime()}, which
+ * is also what the injected {@link Ticker} reads in production.
+ */
+public final class ExecutorScheduler implements Scheduler, AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(ExecutorScheduler.class);
+
+    private final Ticker ticker;
+    private final ScheduledThreadPoolExecutor executor;
+    // volatile: set once by the thread factory, read by any thread asking inSchedulerThread.
+    private volatile Thread thread;
+
+    /**
+     * @param threadName name of the scheduler's thread, for thread dumps and log lines
+     * @param ticker     what {@link #nanoTime()} reads: the service's ticker
+     */
+    public ExecutorScheduler(String threadName, Ticker ticker) {
+        this.ticker = ticker;
+        this.executor = new ScheduledThreadPoolExecutor(1, runnable -> {
+            Thread created = new Thread(runnable, threadName);
+            created.setDaemon(true);
+            thread = created;
+            return created;
+        });
+        executor.setRemoveOnCancelPolicy(true);
+        executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+    }
+
+    @Override
+    public Cancellable schedule(Duration delay, Runnable task) {
+        ScheduledFuture<?> future;
+        try {
+            future = executor.schedule(() -> runLogged(task), delay.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            // Closed at shutdown (possibly between another thread's check and this call): the task is not needed.
+            log.debug("task not scheduled: the scheduler {} has stopped", this);
+            return () -> { };
+        }
+        return () -> future.cancel(false);
+    }
+
+    @Override
+    public long nanoTime() {
+        return ticker.nanoTime();
+    }
+
+    @Override
+    public boolean inSchedulerThread() {
+        return Thread.currentThread() == thread;
+    }
+
+    /** Stops the thread; pending tasks are dropped. */
+    @Override
+    public void close() {
+        executor.shutdownNow();
+    }
+
+    private static void runLogged(Runnable task) {
+        try {
+            task.run();
+        } catch (RuntimeException e) {
+            log.error("scheduled task failed; the scheduler goes on with the next one", e);
+        }
+    }
+}
