@@ -3,18 +3,21 @@ package io.observatory.api;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.protobuf.services.HealthStatusManager;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.springframework.context.ApplicationListener;
+import org.springframework.boot.availability.AvailabilityChangeEvent;
+import org.springframework.boot.availability.ReadinessState;
 import org.springframework.context.event.ContextClosedEvent;
+import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
 /**
- * Drives the whole-server grpc.health.v1 status (service name {@code ""}): NOT_SERVING until the observer has
- * started, SERVING after, and a terminal NOT_SERVING as soon as shutdown begins (before the gRPC server drains), so
- * clients watching health move away first (grpc-java's {@code HealthStatusManager#enterTerminalState}). Shutdown is
- * taken from the context-closed event, which precedes the stop of every lifecycle bean.
+ * Drives the whole-server grpc.health.v1 status (service name {@code ""}) from Spring Boot's application
+ * availability: NOT_SERVING until the application accepts traffic (after every lifecycle bean, the observer
+ * included, has started), SERVING after, and a terminal NOT_SERVING as soon as shutdown begins (the context-closed
+ * event, before any lifecycle bean stops and the gRPC server drains), so clients watching health move away first
+ * (grpc-java's {@code HealthStatusManager#enterTerminalState}).
  */
 @Component
-class GrpcServingStatus implements io.observatory.observer.ServingStatus, ApplicationListener<ContextClosedEvent> {
+class GrpcServingStatus {
 
     private final HealthStatusManager health;
     private final AtomicBoolean terminal = new AtomicBoolean();
@@ -24,20 +27,28 @@ class GrpcServingStatus implements io.observatory.observer.ServingStatus, Applic
         health.setStatus(HealthStatusManager.SERVICE_NAME_ALL_SERVICES, ServingStatus.NOT_SERVING);
     }
 
-    @Override
-    public void serving() {
+    /** The application accepts traffic: the observer has started and the service serves its observation. */
+    @EventListener
+    void onReadiness(AvailabilityChangeEvent<ReadinessState> event) {
+        if (event.getState() == ReadinessState.ACCEPTING_TRAFFIC) {
+            serving();
+        }
+    }
+
+    @EventListener
+    void onClose(ContextClosedEvent event) {
+        shuttingDown();
+    }
+
+    /** SERVING, unless shutdown has begun (terminal state ignores it). */
+    void serving() {
         health.setStatus(HealthStatusManager.SERVICE_NAME_ALL_SERVICES, ServingStatus.SERVING);
     }
 
     /** Enters the terminal NOT_SERVING state; only the first call counts. */
-    public void shuttingDown() {
+    void shuttingDown() {
         if (terminal.compareAndSet(false, true)) {
             health.enterTerminalState();
         }
-    }
-
-    @Override
-    public void onApplicationEvent(ContextClosedEvent event) {
-        shuttingDown();
     }
 }

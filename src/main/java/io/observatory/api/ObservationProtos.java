@@ -1,28 +1,30 @@
 package io.observatory.api;
 
-import java.util.List;
-import io.observatory.verdict.VerdictEvent;
-import io.observatory.verdict.HealthBoard;
-import io.observatory.api.v1.WatchObservationResponse;
-import io.observatory.api.v1.Snapshot;
-import io.observatory.api.v1.ServingEnded;
-import io.observatory.api.v1.OutboundRemoved;
-import io.observatory.api.v1.OutboundChanged;
 import com.google.protobuf.Timestamp;
 import io.observatory.api.v1.BurstStatistics;
+import io.observatory.api.v1.OutboundChanged;
 import io.observatory.api.v1.OutboundObservation;
+import io.observatory.api.v1.OutboundRemoved;
 import io.observatory.api.v1.PassiveStatistics;
 import io.observatory.api.v1.ProbeErrorKind;
+import io.observatory.api.v1.ServingEnded;
+import io.observatory.api.v1.Snapshot;
+import io.observatory.api.v1.WatchObservationResponse;
 import io.observatory.health.HealthState;
 import io.observatory.probe.ProbeError;
 import io.observatory.probe.ProbePhases;
 import io.observatory.probe.ProbeResult;
 import io.observatory.stats.HealthPingStats;
+import io.observatory.status.CallStatistics;
+import io.observatory.status.Observation;
+import io.observatory.status.OutboundEvent;
+import io.observatory.status.OutboundHealth;
 import io.observatory.status.OutboundStatus;
-import io.observatory.verdict.CallStatistics;
-import io.observatory.verdict.OutboundHealth;
-import io.observatory.verdict.PassiveView;
+import io.observatory.status.PassiveView;
 import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /** Maps the verdict model to the v1 API's messages ({@code proto/observatory/v1/observatory.proto}). Pure. */
 final class ObservationProtos {
@@ -58,26 +60,30 @@ final class ObservationProtos {
     }
 
     /** A full observation of the outbounds matching {@code tagPrefixes} (all for none), as a Watch message. */
-    static WatchObservationResponse snapshot(HealthBoard board, List<String> tagPrefixes, boolean resync) {
+    static WatchObservationResponse snapshot(Observation observation, List<String> tagPrefixes, boolean resync) {
         Snapshot.Builder snapshot = Snapshot.newBuilder().setResync(resync);
-        board.matching(tagPrefixes).forEach(outbound -> snapshot.addOutbounds(outbound(outbound)));
+        observation.matching(tagPrefixes).forEach(outbound -> snapshot.addOutbounds(outbound(outbound)));
         return WatchObservationResponse.newBuilder().setSnapshot(snapshot).build();
     }
 
-    /** One change as a Watch message: {@code changed} with the previous states and the reason, or {@code removed}. */
-    static WatchObservationResponse event(VerdictEvent event) {
-        if (event instanceof VerdictEvent.Removed removed) {
+    /**
+     * One transition as a Watch message: {@code changed} with the previous states (unspecified for an outbound just
+     * added) and the reason, or {@code removed}.
+     */
+    static WatchObservationResponse event(OutboundEvent event) {
+        if (event instanceof OutboundEvent.Removed removed) {
             return WatchObservationResponse.newBuilder().setRemoved(OutboundRemoved.newBuilder()
                     .setTag(removed.tag())
                     .setTime(timestamp(removed.time()))).build();
         }
-        VerdictEvent.Changed changed = (VerdictEvent.Changed) event;
-        OutboundHealth now = changed.now();
+        OutboundHealth before = event instanceof OutboundEvent.Updated updated ? updated.previous() : null;
+        OutboundHealth now = event instanceof OutboundEvent.Updated updated ? updated.now()
+                : ((OutboundEvent.Added) event).now();
         return WatchObservationResponse.newBuilder().setChanged(OutboundChanged.newBuilder()
                 .setOutbound(outbound(now))
-                .setPreviousVerdict(previous(changed.previousVerdict()))
-                .setPreviousActiveState(previous(changed.previousActive()))
-                .setPreviousPassiveState(previous(changed.previousPassive()))
+                .setPreviousVerdict(previous(before == null ? null : before.verdict()))
+                .setPreviousActiveState(previous(before == null ? null : before.activeState()))
+                .setPreviousPassiveState(previous(before == null ? null : before.passive().state()))
                 .setReason(now.lastChangeReason())
                 .setTime(timestamp(now.lastChange()))).build();
     }
@@ -88,7 +94,7 @@ final class ObservationProtos {
                 .build();
     }
 
-    private static io.observatory.api.v1.HealthState previous(HealthState state) {
+    private static io.observatory.api.v1.HealthState previous(@Nullable HealthState state) {
         return state == null ? io.observatory.api.v1.HealthState.HEALTH_STATE_UNSPECIFIED : state(state);
     }
 

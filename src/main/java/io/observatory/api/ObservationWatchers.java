@@ -3,7 +3,7 @@ package io.observatory.api;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.observatory.api.v1.WatchObservationResponse;
-import io.observatory.verdict.VerdictKeeper;
+import io.observatory.status.ObservationStore;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -16,7 +16,7 @@ import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.stereotype.Component;
 
 /**
- * The open {@code WatchObservation} streams. Each stream starts from the board on the verdict writer thread and then
+ * The open {@code WatchObservation} streams. Each stream starts from the observation on the writer and then
  * hears every publication, buffered per stream (see {@link WatchStream}); messages are built and sent by two
  * {@code watch-delivery} threads shared by all streams. On shutdown (the context closing, before the gRPC server
  * stops) every stream receives a final {@code ServingEnded} event and is completed.
@@ -30,15 +30,15 @@ public class ObservationWatchers implements ApplicationListener<ContextClosedEve
     /** Threads that build and send watch messages, shared by all streams. */
     static final int DELIVERY_THREADS = 2;
 
-    private final VerdictKeeper verdicts;
+    private final ObservationStore store;
     private final ExecutorService delivery;
     private final Set<WatchStream> streams = ConcurrentHashMap.newKeySet();
     // volatile: set by the thread closing the context, read by gRPC threads opening streams after they registered
     // their stream, so every stream is either ended by the closing thread or sees the flag and ends itself.
     private volatile boolean shuttingDown;
 
-    ObservationWatchers(VerdictKeeper verdicts) {
-        this.verdicts = verdicts;
+    ObservationWatchers(ObservationStore store) {
+        this.store = store;
         AtomicInteger threads = new AtomicInteger();
         this.delivery = Executors.newFixedThreadPool(DELIVERY_THREADS, runnable -> {
             Thread thread = new Thread(runnable, "watch-delivery-" + threads.incrementAndGet());
@@ -64,7 +64,7 @@ public class ObservationWatchers implements ApplicationListener<ContextClosedEve
             stream.end();
             return;
         }
-        Runnable unsubscribe = verdicts.watch(stream::start, stream::offer);
+        Runnable unsubscribe = store.watch(stream::start, stream::offer);
         call.setOnCancelHandler(() -> {
             streams.remove(stream);
             unsubscribe.run();

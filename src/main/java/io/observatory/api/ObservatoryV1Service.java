@@ -24,10 +24,11 @@ import io.observatory.pick.PickResult;
 import io.observatory.pick.PickSettings;
 import io.observatory.pick.Picker;
 import io.observatory.pick.RoundRobinPositions;
-import io.observatory.verdict.HealthBoard;
-import io.observatory.verdict.OutboundHealth;
+import io.observatory.status.Observation;
+import io.observatory.status.ObservationStore;
+import io.observatory.status.OutboundHealth;
+import io.observatory.verdict.ObservationUpdater;
 import io.observatory.verdict.PassiveReport;
-import io.observatory.verdict.VerdictKeeper;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -45,7 +46,7 @@ import org.springframework.stereotype.Service;
  * GetObservation, WatchObservation (streams kept by {@link ObservationWatchers}), ListAvailable, Pick and
  * ReportOutcomes. Authentication is not done here but by an interceptor in front of the service.
  *
- * <p>Every call reads the {@link VerdictKeeper}'s current {@link HealthBoard} once and answers from that snapshot; no
+ * <p>Every call reads the current {@link Observation} once and answers from that snapshot; no
  * handler blocks or locks. Bad input is answered with {@link Status#INVALID_ARGUMENT} and a description naming the
  * field, the value and what was expected, e.g. {@code strategy: "fastest" (expected: random, round-robin, least-ping,
  * least-load)}.
@@ -56,7 +57,8 @@ public final class ObservatoryV1Service extends ObservatoryServiceGrpc.Observato
     /** How many prefixes of a selector a NOT_FOUND description names; the rest are counted. */
     private static final int SELECTOR_PREFIXES_SHOWN = 8;
 
-    private final VerdictKeeper verdicts;
+    private final ObservationStore store;
+    private final ObservationUpdater updater;
     private final Clock clock;
     private final Picker picker;
     private final ObservationWatchers watchers;
@@ -65,21 +67,25 @@ public final class ObservatoryV1Service extends ObservatoryServiceGrpc.Observato
      * The service as Spring builds it: the random strategy draws from the calling thread's
      * {@link ThreadLocalRandom}, so concurrent calls share no generator state.
      *
-     * @param verdicts the board every call answers from; accepted reports go to it
+     * @param store    the observation every call answers from
+     * @param updater  where accepted reports go
      * @param clock    wall clock: the time of a report without {@code time}, and the reference of the time window
      * @param watchers the open WatchObservation streams
      */
     @Autowired
-    public ObservatoryV1Service(VerdictKeeper verdicts, Clock clock, ObservationWatchers watchers) {
-        this(verdicts, clock, () -> ThreadLocalRandom.current().nextLong(), watchers);
+    public ObservatoryV1Service(ObservationStore store, ObservationUpdater updater, Clock clock,
+            ObservationWatchers watchers) {
+        this(store, updater, clock, () -> ThreadLocalRandom.current().nextLong(), watchers);
     }
 
     /**
      * @param random the source of random and least-load choices; called from gRPC's threads, so it must be safe for
      *     concurrent use
      */
-    ObservatoryV1Service(VerdictKeeper verdicts, Clock clock, RandomGenerator random, ObservationWatchers watchers) {
-        this.verdicts = verdicts;
+    ObservatoryV1Service(ObservationStore store, ObservationUpdater updater, Clock clock, RandomGenerator random,
+            ObservationWatchers watchers) {
+        this.store = store;
+        this.updater = updater;
         this.clock = clock;
         this.picker = new Picker(random, new RoundRobinPositions());
         this.watchers = watchers;
@@ -95,7 +101,7 @@ public final class ObservatoryV1Service extends ObservatoryServiceGrpc.Observato
         respond(responses, () -> {
             TagPrefixes.validate("tag_prefixes", request.getTagPrefixesList(), false);
             GetObservationResponse.Builder response = GetObservationResponse.newBuilder();
-            for (OutboundHealth outbound : verdicts.board().matching(request.getTagPrefixesList())) {
+            for (OutboundHealth outbound : store.current().matching(request.getTagPrefixesList())) {
                 response.addOutbounds(ObservationProtos.outbound(outbound));
             }
             return response.build();
@@ -129,7 +135,7 @@ public final class ObservatoryV1Service extends ObservatoryServiceGrpc.Observato
     public void listAvailable(ListAvailableRequest request, StreamObserver<ListAvailableResponse> responses) {
         respond(responses, () -> {
             TagPrefixes.validate("selector", request.getSelectorList(), true);
-            Availability<OutboundHealth> selection = verdicts.board().available(request.getSelectorList());
+            Availability<OutboundHealth> selection = store.current().available(request.getSelectorList());
             ListAvailableResponse.Builder response = ListAvailableResponse.newBuilder().setPanic(selection.panic());
             for (OutboundHealth outbound : selection.usable()) {
                 response.addOutbounds(ObservationProtos.outbound(outbound));
@@ -152,8 +158,8 @@ public final class ObservatoryV1Service extends ObservatoryServiceGrpc.Observato
             List<String> selector = request.getSelectorList();
             TagPrefixes.validate("selector", selector, true);
             PickSettings settings = PickRequests.settings(request);
-            HealthBoard board = verdicts.board();
-            Availability<OutboundHealth> selection = board.available(selector);
+            Observation observation = store.current();
+            Availability<OutboundHealth> selection = observation.available(selector);
             List<PickCandidate> candidates = selection.usable().stream().filter(OutboundHealth::probed)
                     .map(outbound -> new PickCandidate(outbound.tag(), outbound.alive(),
                             outbound.probe().delayMillis(), outbound.probe().healthPing()))
@@ -164,7 +170,7 @@ public final class ObservatoryV1Service extends ObservatoryServiceGrpc.Observato
                         .setFallback(picked.get().fallback()).build();
             }
             throw Status.NOT_FOUND.withDescription("nothing to pick for selector " + describe(selector) + ": "
-                    + board.matching(selector).size() + " selected, " + selection.usable().size() + " available, "
+                    + observation.matching(selector).size() + " selected, " + selection.usable().size() + " available, "
                     + candidates.size() + " of them probed"
                     + (candidates.isEmpty() ? "" : ", and " + request.getStrategy() + " chose none"))
                     .asRuntimeException();
@@ -190,13 +196,13 @@ public final class ObservatoryV1Service extends ObservatoryServiceGrpc.Observato
                 throw invalid("outcomes: " + count + " items (expected: at most " + OutcomeReports.MAX_OUTCOMES
                         + ")");
             }
-            HealthBoard board = verdicts.board();
+            Observation observation = store.current();
             Instant now = clock.instant();
             ReportOutcomesResponse.Builder response = ReportOutcomesResponse.newBuilder();
             List<PassiveReport> accepted = new ArrayList<>(count);
             for (int i = 0; i < count; i++) {
                 CallOutcome item = request.getOutcomes(i);
-                String problem = OutcomeReports.problem(item, board, now);
+                String problem = OutcomeReports.problem(item, observation, now);
                 if (problem == null) {
                     accepted.add(OutcomeReports.report(item, now));
                 } else {
@@ -204,7 +210,7 @@ public final class ObservatoryV1Service extends ObservatoryServiceGrpc.Observato
                 }
             }
             if (!accepted.isEmpty()) {
-                verdicts.report(accepted);
+                updater.report(accepted);
             }
             return response.setAccepted(accepted.size()).build();
         });

@@ -3,10 +3,9 @@ package io.observatory.api;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.observatory.health.HealthState;
-import io.observatory.verdict.BoardUpdate;
-import io.observatory.verdict.OutboundHealth;
-import io.observatory.verdict.VerdictEvent;
-import io.observatory.verdict.VerdictKeeper;
+import io.observatory.status.ObservationStore;
+import io.observatory.status.ObservationUpdate;
+import io.observatory.status.OutboundEvent;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -19,23 +18,24 @@ import org.springframework.stereotype.Component;
  * service is cleared, so its watchers hear SERVICE_UNKNOWN. Once shutdown has entered the terminal state
  * ({@link GrpcServingStatus}), every outbound reads NOT_SERVING and later verdicts are ignored.
  *
- * <p>Listens to the {@link VerdictKeeper} on its writer thread and touches the health manager only on real changes
+ * <p>Listens to the {@link ObservationStore} on the writer and touches the health manager only on real changes
  * of the served status.
  */
 @Component
-final class OutboundHealthStatuses implements Consumer<BoardUpdate> {
+final class OutboundHealthStatuses implements Consumer<ObservationUpdate> {
 
     /** Prefix of the per-outbound health service names. */
     static final String SERVICE_PREFIX = "outbound/";
 
     private final HealthStatusManager health;
-    // Confined to the keeper's writer thread: the starting board and every update arrive there.
+    // Confined to the writer: the starting observation and every update arrive there.
     private final Map<String, ServingStatus> applied = new HashMap<>();
 
-    /** Follows {@code keeper}: on its writer thread, serves the current board, then every change. */
-    OutboundHealthStatuses(HealthStatusManager health, VerdictKeeper keeper) {
+    /** Follows {@code store}: on the writer, serves the current observation, then every change. */
+    OutboundHealthStatuses(HealthStatusManager health, ObservationStore store) {
         this.health = health;
-        keeper.watch(board -> board.all().forEach(outbound -> serve(outbound.tag(), outbound.verdict())), this);
+        store.watch(observation -> observation.all().forEach(outbound -> serve(outbound.tag(), outbound.verdict())),
+                this);
     }
 
     /** The health service name of the outbound {@code tag}. */
@@ -53,13 +53,14 @@ final class OutboundHealthStatuses implements Consumer<BoardUpdate> {
     }
 
     @Override
-    public void accept(BoardUpdate update) {
-        for (VerdictEvent event : update.events()) {
-            if (event instanceof VerdictEvent.Changed changed) {
-                OutboundHealth now = changed.now();
-                serve(now.tag(), now.verdict());
-            } else if (applied.remove(event.tag()) != null) {
-                health.clearStatus(serviceName(event.tag()));
+    public void accept(ObservationUpdate update) {
+        for (OutboundEvent event : update.transitions()) {
+            if (event instanceof OutboundEvent.Removed) {
+                if (applied.remove(event.tag()) != null) {
+                    health.clearStatus(serviceName(event.tag()));
+                }
+            } else {
+                serve(event.tag(), update.observation().get(event.tag()).orElseThrow().verdict());
             }
         }
     }

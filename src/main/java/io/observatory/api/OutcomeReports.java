@@ -6,10 +6,11 @@ import com.google.protobuf.Timestamp;
 import io.observatory.api.v1.Outcome;
 import io.observatory.api.v1.TransportFailure;
 import io.observatory.health.CallOutcome;
-import io.observatory.verdict.HealthBoard;
+import io.observatory.status.Observation;
 import io.observatory.verdict.PassiveReport;
 import java.time.Duration;
 import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Checks the items of a {@code ReportOutcomes} request and turns the good ones into {@link PassiveReport}s. Pure;
@@ -42,14 +43,14 @@ final class OutcomeReports {
     }
 
     /** Why {@code item} is refused, or {@code null} when it is fine. */
-    static String problem(io.observatory.api.v1.CallOutcome item, HealthBoard board, Instant now) {
+    static @Nullable String problem(io.observatory.api.v1.CallOutcome item, Observation observation, Instant now) {
         if (item.getTag().isEmpty()) {
             return "tag: \"\" (expected: a configured outbound tag)";
         }
         if (TagPrefixes.hasControlCharacters(item.getTag())) {
             return "tag: " + quote(item.getTag()) + " (expected: a configured outbound tag, without control characters)";
         }
-        if (board.get(item.getTag()).isEmpty()) {
+        if (observation.get(item.getTag()).isEmpty()) {
             return "unknown outbound tag " + quote(item.getTag());
         }
         Outcome outcome = item.getOutcome();
@@ -89,7 +90,7 @@ final class OutcomeReports {
         return null;
     }
 
-    /** A checked item as the keeper takes it: the server's now for an unset time or one ahead of the server. */
+    /** A checked item as the updater takes it: the server's now for an unset time or one ahead of the server. */
     static PassiveReport report(io.observatory.api.v1.CallOutcome item, Instant now) {
         Instant ended = item.hasTime() ? instant(item.getTime()) : now;
         return new PassiveReport(item.getTag(), outcome(item.getOutcome()), item.getLatencyNanos(),

@@ -4,9 +4,9 @@ import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.observatory.api.v1.WatchObservationResponse;
 import io.observatory.config.SubjectSelector;
-import io.observatory.verdict.BoardUpdate;
-import io.observatory.verdict.HealthBoard;
-import io.observatory.verdict.VerdictEvent;
+import io.observatory.status.Observation;
+import io.observatory.status.ObservationUpdate;
+import io.observatory.status.OutboundEvent;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * One {@code WatchObservation} stream: a bounded queue between the verdict writer thread, which must never wait for
  * a client, and the client's flow control. Events are queued as they are published and sent while the call is ready
  * (gRPC's outbound flow control). When a slow client lets more than the buffer's capacity pile up, the queue is
- * replaced by one full snapshot of the board that overflowed it ({@code resync = true}), so the client's view is
+ * replaced by one full snapshot of the observation that overflowed it ({@code resync = true}), so the client's view is
  * repaired rather than silently missing a transition; later events queue after that snapshot.
  *
  * <p>The writer only queues, under a lock held for queue operations alone. Messages are built and sent by whichever
@@ -58,16 +58,16 @@ final class WatchStream {
     }
 
     /** Queues the first message, the full observation. Writer thread. */
-    void start(HealthBoard board) {
+    void start(Observation observation) {
         synchronized (lock) {
-            queue.add(() -> ObservationProtos.snapshot(board, tagPrefixes, false));
+            queue.add(() -> ObservationProtos.snapshot(observation, tagPrefixes, false));
         }
         queueDelivery();
     }
 
-    /** Queues the update's events for this stream's outbounds, or a resync snapshot on overflow. Writer thread. */
-    void offer(BoardUpdate update) {
-        List<VerdictEvent> events = update.events().stream().filter(this::selected).toList();
+    /** Queues the update's transitions of this stream's outbounds, or a resync snapshot on overflow. Writer thread. */
+    void offer(ObservationUpdate update) {
+        List<OutboundEvent> events = update.transitions().stream().filter(this::selected).toList();
         if (events.isEmpty()) {
             return;
         }
@@ -77,8 +77,8 @@ final class WatchStream {
             }
             if (queue.size() + events.size() > capacity) {
                 queue.clear();
-                HealthBoard board = update.board();
-                queue.add(() -> ObservationProtos.snapshot(board, tagPrefixes, true));
+                Observation observation = update.observation();
+                queue.add(() -> ObservationProtos.snapshot(observation, tagPrefixes, true));
             } else {
                 events.forEach(event -> queue.add(() -> ObservationProtos.event(event)));
             }
@@ -169,7 +169,7 @@ final class WatchStream {
         }
     }
 
-    private boolean selected(VerdictEvent event) {
+    private boolean selected(OutboundEvent event) {
         return selector.isEmpty() || selector.selects(event.tag());
     }
 }

@@ -9,14 +9,14 @@ import io.observatory.api.xray.ObservatoryServiceGrpc;
 import io.observatory.stats.HealthPingStats;
 import io.observatory.status.Observation;
 import io.observatory.status.ObservationStore;
+import io.observatory.status.OutboundHealth;
 import io.observatory.status.OutboundStatus;
-import io.observatory.verdict.HealthBoard;
-import io.observatory.verdict.VerdictKeeper;
+import java.util.Objects;
 import org.springframework.stereotype.Service;
 
 /**
  * Xray's {@code xray.core.app.observatory.command.ObservatoryService}: {@code GetOutboundStatus} returns the current
- * observation snapshot with Xray's field meanings and units (delay in milliseconds, times in unix seconds, health-ping
+ * observation's observed outbounds with Xray's field meanings and units (delay in milliseconds, times in unix seconds, health-ping
  * figures in nanoseconds). Reads the snapshot without locking.
  *
  * <p>{@code alive} is the observer's (Xray's rule, or the active check's thresholds when configured), and false while
@@ -26,30 +26,29 @@ import org.springframework.stereotype.Service;
 class XrayObservatoryService extends ObservatoryServiceGrpc.ObservatoryServiceImplBase {
 
     private final ObservationStore store;
-    private final VerdictKeeper verdicts;
 
-    XrayObservatoryService(ObservationStore store, VerdictKeeper verdicts) {
+    XrayObservatoryService(ObservationStore store) {
         this.store = store;
-        this.verdicts = verdicts;
     }
 
     @Override
     public void getOutboundStatus(
             GetOutboundStatusRequest request, StreamObserver<GetOutboundStatusResponse> responseObserver) {
-        responseObserver.onNext(GetOutboundStatusResponse.newBuilder().setStatus(toProto(store.current(), verdicts.board())).build());
+        responseObserver.onNext(GetOutboundStatusResponse.newBuilder().setStatus(toProto(store.current())).build());
         responseObserver.onCompleted();
     }
 
     /**
-     * Maps a snapshot to Xray's {@code ObservationResult}, one entry per outbound, sorted by tag; an outbound whose
-     * verdict on {@code board} is UNHEALTHY is not alive.
+     * Maps a snapshot to Xray's {@code ObservationResult}, one entry per observed outbound, sorted by tag; an outbound
+     * whose passive state is UNHEALTHY is not alive.
      */
-    static ObservationResult toProto(Observation observation, HealthBoard board) {
+    static ObservationResult toProto(Observation observation) {
         ObservationResult.Builder result = ObservationResult.newBuilder();
-        for (OutboundStatus status : observation.statuses()) {
+        for (OutboundHealth outbound : observation.observed()) {
+            OutboundStatus status = Objects.requireNonNull(outbound.probe(), "probe");
             io.observatory.api.xray.OutboundStatus.Builder entry = io.observatory.api.xray.OutboundStatus.newBuilder()
                     .setOutboundTag(status.tag())
-                    .setAlive(board.xrayAlive(status))
+                    .setAlive(outbound.alive())
                     .setDelay(status.delayMillis())
                     .setLastErrorReason(status.lastErrorReason())
                     .setLastSeenTime(status.lastSeenEpochSeconds())

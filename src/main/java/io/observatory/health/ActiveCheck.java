@@ -5,11 +5,11 @@ import java.util.Optional;
 
 /**
  * How one observer judges its probes ({@code observatory.standard.*} / {@code observatory.burst.*}): which HTTP
- * statuses count as success and how many consecutive results move the active state. Xray's behaviour is any status and
- * thresholds of 1: every result decides the state.
+ * statuses count as success and how many consecutive results move the active state. Xray's behaviour is any status
+ * and thresholds of 1: every result decides the state.
  *
- * @param expectedStatus statuses that count as success ({@code expected-status}, default any)
- * @param thresholds     hysteresis ({@code healthy-threshold}, {@code unhealthy-threshold}, defaults 1 and 1)
+ * @param expectedStatus statuses that count as success ({@code expected-status})
+ * @param thresholds     hysteresis ({@code healthy-threshold}, {@code unhealthy-threshold})
  */
 public record ActiveCheck(ExpectedStatus expectedStatus, ActiveHealthPolicy thresholds) {
 

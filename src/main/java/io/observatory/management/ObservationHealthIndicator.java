@@ -13,7 +13,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * The {@code observation} health contributor, part of the readiness group: UP once the observer has published its
- * first snapshot, or once {@link #FIRST_SNAPSHOT_GRACE} has passed since the service started accepting traffic
+ * first statuses, or once {@link #FIRST_SNAPSHOT_GRACE} has passed since the service started accepting traffic
  * (Spring Boot's {@link ReadinessState#ACCEPTING_TRAFFIC}, which follows the observer's start) without one, so a
  * service whose first round hangs, or that observes nothing, still becomes ready. OUT_OF_SERVICE before that.
  *
@@ -53,7 +53,7 @@ class ObservationHealthIndicator
 
     @Override
     public Health health() {
-        if (store.lastPublication().isPresent()) {
+        if (store.current().observedAtNanos().isPresent()) {
             return Health.up().withDetail("reason", "first snapshot published").build();
         }
         OptionalLong since = acceptingTrafficSinceNanos;

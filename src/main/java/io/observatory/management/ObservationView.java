@@ -6,11 +6,12 @@ import io.observatory.probe.ProbeError;
 import io.observatory.probe.ProbeResult;
 import io.observatory.stats.HealthPingStats;
 import io.observatory.status.Observation;
+import io.observatory.status.OutboundHealth;
 import io.observatory.status.OutboundStatus;
-import io.observatory.verdict.HealthBoard;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The JSON body of the {@code observatory} endpoint: Xray's {@code ObservationResult} with its field names and units
@@ -21,9 +22,9 @@ import java.util.Map;
  */
 record ObservationView(List<Outbound> status) {
 
-    /** Maps a snapshot with the verdicts of {@code board}; the order is the snapshot's (by tag). */
-    static ObservationView of(Observation observation, HealthBoard board) {
-        return new ObservationView(observation.statuses().stream().map(status -> Outbound.of(status, board)).toList());
+    /** Maps the observed outbounds of a snapshot, in its order (by tag). */
+    static ObservationView of(Observation observation) {
+        return new ObservationView(observation.observed().stream().map(Outbound::of).toList());
     }
 
     /**
@@ -52,12 +53,13 @@ record ObservationView(List<Outbound> status) {
             @JsonProperty("last_probe") LastProbe lastProbe,
             @JsonProperty("verdict") String verdict) {
 
-        static Outbound of(OutboundStatus status, HealthBoard board) {
-            return new Outbound(status.tag(), board.xrayAlive(status), status.delayMillis(),
+        static Outbound of(OutboundHealth outbound) {
+            OutboundStatus status = Objects.requireNonNull(outbound.probe(), "probe");
+            return new Outbound(status.tag(), outbound.alive(), status.delayMillis(),
                     status.lastErrorReason(), status.lastSeenEpochSeconds(), status.lastTryEpochSeconds(),
                     status.healthPing() == null ? null : HealthPing.of(status.healthPing()),
                     status.lastProbe() == null ? null : LastProbe.of(status.lastProbe()),
-                    board.verdict(status.tag()).name().toLowerCase(Locale.ROOT));
+                    outbound.verdict().name().toLowerCase(Locale.ROOT));
         }
     }
 

@@ -1,7 +1,6 @@
 package io.observatory.management;
 
 import io.observatory.status.ObservationStore;
-import io.observatory.verdict.VerdictKeeper;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.stereotype.Component;
@@ -16,16 +15,14 @@ import org.springframework.stereotype.Component;
 class ObservatoryEndpoint {
 
     private final ObservationStore store;
-    private final VerdictKeeper verdicts;
 
-    ObservatoryEndpoint(ObservationStore store, VerdictKeeper verdicts) {
+    ObservatoryEndpoint(ObservationStore store) {
         this.store = store;
-        this.verdicts = verdicts;
     }
 
     /** Returns the current snapshot, one entry per observed outbound, sorted by tag. */
     @ReadOperation
     ObservationView observation() {
-        return ObservationView.of(store.current(), verdicts.board());
+        return ObservationView.of(store.current());
     }
 }

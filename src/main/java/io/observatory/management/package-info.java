@@ -1,7 +1,7 @@
 /**
  * The management side of the service, served by Spring Boot Actuator on its own HTTP port: readiness from the
- * observation, observation gauges and the bookkeeping that keeps per-outbound meters bounded, and the read-only
- * {@code observatory} endpoint.
+ * observation, the probe metrics and the per-outbound gauges that follow the observation's change events, and the
+ * read-only {@code observatory} endpoint.
  */
 @NullMarked
 package io.observatory.management;

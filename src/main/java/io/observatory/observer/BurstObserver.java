@@ -13,10 +13,7 @@ import io.observatory.probe.ProbeRequest;
 import io.observatory.probe.ProbeResult;
 import io.observatory.probe.Prober;
 import io.observatory.stats.RttRing;
-import io.observatory.status.Observation;
-import io.observatory.status.ObservationStore;
 import io.observatory.status.OutboundStatus;
-import io.observatory.status.StatusMapping;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,7 +47,7 @@ import reactor.core.publisher.Sinks;
  *
  * <p>All state is confined to the scheduler's writer thread.
  */
-public final class BurstObserver implements Observer {
+final class BurstObserver implements Observer {
 
     private static final Logger log = LoggerFactory.getLogger(BurstObserver.class);
     private static final Outbound CONNECTIVITY = Outbound.direct("connectivity-check");
@@ -64,8 +61,9 @@ public final class BurstObserver implements Observer {
     private final Supplier<List<Outbound>> outbounds;
     private final Prober prober;
     private final Scheduler scheduler;
+    private final ProbeRecorder recorder;
     private final RandomGenerator random;
-    private final SnapshotPublisher publisher;
+    private final StatusPublisher publisher;
     private final Map<String, RttRing> rings = new TreeMap<>();
     private final Map<String, OutboundStatus> carriedOver = new TreeMap<>();
     private final Map<String, String> lastFailureReasons = new HashMap<>();
@@ -79,22 +77,14 @@ public final class BurstObserver implements Observer {
     private volatile boolean stopped;
 
     /**
-     * @param settings validated observer settings (defaults and clamps applied)
-     * @param outbounds the configured outbounds, re-read every cycle
-     * @param prober sends the probes
-     * @param scheduler writer thread and time; sample ages are measured on its ticker
-     * @param random source of the probe offsets within a cycle
-     * @param store where snapshots are published
-     * @param carriedOver statuses to show (a predecessor's, after a configuration reload) for selected outbounds
-     *     until their first sample arrives
+     * @param settings    validated observer settings (defaults and clamps applied)
+     * @param context     the writer (sample ages are measured on its ticker), the prober, the outbounds (re-read every
+     *                    cycle) and where results go
+     * @param random      source of the probe offsets within a cycle
+     * @param carriedOver statuses to show (a predecessor's, after a configuration reload) for selected outbounds until
+     *                    their first sample arrives
      */
-    public BurstObserver(
-            BurstObserverSettings settings,
-            Supplier<List<Outbound>> outbounds,
-            Prober prober,
-            Scheduler scheduler,
-            RandomGenerator random,
-            ObservationStore store,
+    BurstObserver(BurstObserverSettings settings, ObserverContext context, RandomGenerator random,
             List<OutboundStatus> carriedOver) {
         this.ping = settings.pingConfig();
         this.destination = ping.destinationUri();
@@ -102,11 +92,12 @@ public final class BurstObserver implements Observer {
         this.check = settings.windowRule().check();
         this.windows = new BurstWindows(settings.windowRule());
         this.selector = new SubjectSelector(settings.subjectSelector());
-        this.outbounds = outbounds;
-        this.prober = prober;
-        this.scheduler = scheduler;
+        this.outbounds = context.outbounds();
+        this.prober = context.prober();
+        this.scheduler = context.writer();
+        this.recorder = context.recorder();
         this.random = random;
-        this.publisher = new SnapshotPublisher(scheduler, store, this::snapshot, () -> stopped);
+        this.publisher = new StatusPublisher(scheduler, context.statuses(), this::snapshot, () -> stopped);
         carriedOver.forEach(status -> this.carriedOver.put(status.tag(), status));
     }
 
@@ -203,7 +194,8 @@ public final class BurstObserver implements Observer {
         if (stopped || !selectedTags.contains(raw.outboundTag())) {
             return;
         }
-        ProbeResult result = StatusMapping.judged(raw, check);
+        recorder.record(raw);
+        ProbeResult result = OutboundStatus.judged(raw, check);
         if (result.success()) {
             lastFailureReasons.remove(result.outboundTag());
             ring(result.outboundTag()).putSuccess(result.rttNanos(), scheduler.nanoTime());
@@ -263,7 +255,7 @@ public final class BurstObserver implements Observer {
         return prober.probe(request).takeUntilOther(stopSignal.asMono());
     }
 
-    private Observation snapshot() {
+    private List<OutboundStatus> snapshot() {
         long now = scheduler.nanoTime();
         List<OutboundStatus> statuses = new ArrayList<>(rings.size() + carriedOver.size());
         long nextExpiry = Long.MAX_VALUE;
@@ -280,7 +272,7 @@ public final class BurstObserver implements Observer {
         scheduleRefresh(now, nextExpiry);
         carriedOver.keySet().removeAll(rings.keySet());
         statuses.addAll(carriedOver.values());
-        return new Observation(statuses);
+        return statuses;
     }
 
     private void scheduleRefresh(long now, long nextExpiry) {

@@ -4,7 +4,6 @@ import io.observatory.health.ActiveHealth;
 import io.observatory.health.BurstWindowRule;
 import io.observatory.stats.HealthPingStats;
 import io.observatory.status.OutboundStatus;
-import io.observatory.status.StatusMapping;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -52,7 +51,7 @@ final class BurstWindows {
             last = new Window(samples, stats, rule.judge(before, stats, lastFailure));
             windows.put(tag, last);
         }
-        return StatusMapping.fromBurst(tag, stats, last.judgement().active(), last.judgement().detail());
+        return OutboundStatus.fromBurst(tag, stats, last.judgement().active(), last.judgement().detail());
     }
 
     /** The window an outbound was last judged on, and the judgement. */

@@ -1,9 +1,9 @@
 package io.observatory.observer;
 
 import io.observatory.config.ObservatoryConfig;
-import io.observatory.time.Scheduler;
 import io.observatory.probe.Prober;
-import io.observatory.status.ObservationStore;
+import io.observatory.time.Scheduler;
+import io.observatory.verdict.ObservationUpdater;
 import java.time.Clock;
 import java.util.Random;
 import org.springframework.context.annotation.Bean;
@@ -12,7 +12,7 @@ import org.springframework.core.annotation.Order;
 
 /**
  * Creates the runtime that owns the one active observer chosen by configuration: standard, burst, or none (validation
- * has already rejected both being set).
+ * has already rejected both being set); its statuses go to the {@link ObservationUpdater} on the writer.
  */
 @Configuration(proxyBeanMethods = false)
 public class ObserverConfiguration {
@@ -20,17 +20,13 @@ public class ObserverConfiguration {
     /** Follows reloads after the verdicts. */
     @Bean
     @Order(2)
-    ObserverRuntime observerRuntime(
-            ObservatoryConfig config,
-            Prober prober,
-            Scheduler scheduler,
-            Clock clock,
-            ObservationStore store) {
-        return new ObserverRuntime(config, prober, scheduler, clock, new Random(), store);
+    ObserverRuntime observerRuntime(ObservatoryConfig config, Prober prober, Scheduler writer, Clock clock,
+            ProbeRecorder recorder, ObservationUpdater updater) {
+        return new ObserverRuntime(config, prober, writer, clock, new Random(), recorder, updater::observed);
     }
 
     @Bean
-    ObserverLifecycle observerLifecycle(ObserverRuntime runtime, ServingStatus servingStatus) {
-        return new ObserverLifecycle(runtime, servingStatus);
+    ObserverLifecycle observerLifecycle(ObserverRuntime runtime) {
+        return new ObserverLifecycle(runtime);
     }
 }

@@ -3,26 +3,23 @@ package io.observatory.observer;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Starts the active observer once the context is ready (then reports the service as serving) and stops it at
- * shutdown. Runs in the default phase, so it starts after the demo lab (phase below 0) and stops before it.
+ * Starts the active observer once the context is ready and stops it at shutdown. Runs in the default phase, so it
+ * starts after the demo lab (phase below 0) and stops before it.
  */
 final class ObserverLifecycle implements SmartLifecycle {
 
     private final ObserverRuntime observer;
-    private final ServingStatus servingStatus;
     // volatile: start/stop and isRunning may be called from different Spring threads.
     private volatile boolean running;
 
-    ObserverLifecycle(ObserverRuntime observer, ServingStatus servingStatus) {
+    ObserverLifecycle(ObserverRuntime observer) {
         this.observer = observer;
-        this.servingStatus = servingStatus;
     }
 
     @Override
     public void start() {
         observer.start();
         running = true;
-        servingStatus.serving();
     }
 
     @Override

@@ -1,88 +1,94 @@
 package io.observatory.observer;
 
-import io.observatory.time.Scheduler;
 import io.observatory.config.BurstObserverSettings;
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.config.Outbound;
 import io.observatory.config.Reconfigurable;
 import io.observatory.config.StandardObserverSettings;
 import io.observatory.probe.Prober;
-import io.observatory.status.Observation;
-import io.observatory.status.ObservationStore;
 import io.observatory.status.OutboundStatus;
+import io.observatory.time.Scheduler;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.random.RandomGenerator;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Owns the one active observer and applies configurations to it, at start and on every reload. A new outbound list
- * is swapped in atomically and the running observer told (statuses of removed outbounds disappear at once); changed
- * observer settings replace the observer, and the successor starts from its predecessor's statuses, so outbounds
- * that still exist keep theirs. Probe settings ({@code observatory.probe}) are fixed for the process: changing them
- * needs a restart, and a reload that changes them applies everything else and says so.
+ * Owns the one active observer and applies configurations to it, at start and on every reload, on the writer. A new
+ * outbound list is swapped in and the running observer told (statuses of removed outbounds disappear at once);
+ * changed observer settings replace the observer, and the successor starts from its predecessor's statuses, so
+ * outbounds that still exist keep theirs. Probe settings ({@code observatory.probe}) are fixed for the process:
+ * changing them needs a restart, and a reload that changes them applies everything else and says so.
+ *
+ * <p>All state but the stop flag is confined to the writer; {@link #stop()} may come from any thread.
  */
 public final class ObserverRuntime implements Reconfigurable {
 
     private static final Logger log = LoggerFactory.getLogger(ObserverRuntime.class);
 
-    private final Prober prober;
-    private final Scheduler scheduler;
+    private final Scheduler writer;
     private final Clock clock;
     private final RandomGenerator random;
-    private final ObservationStore store;
-    private final AtomicReference<List<Outbound>> outbounds;
-    // Guarded by this: start, stop and reloads arrive on different threads (lifecycle, config watcher).
+    private final ObserverContext context;
+    // Writer state below.
     private ObservatoryConfig config;
-    private Observer observer;
-    private boolean stopped;
+    private List<Outbound> outbounds;
+    private List<OutboundStatus> published = List.of();
+    // volatile: replaced on the writer, stopped from Spring's lifecycle thread.
+    private volatile Observer observer = new IdleObserver();
+    // volatile: set by the stopping thread, read on the writer.
+    private volatile boolean stopped;
 
     /**
-     * @param initial the configuration validated at startup
-     * @param prober sends every probe
-     * @param scheduler the observers' writer thread and time
-     * @param clock wall clock for Xray timestamps
-     * @param random source of burst offsets
-     * @param store where the active observer publishes
+     * @param initial  the configuration validated at start-up
+     * @param prober   sends every probe
+     * @param writer   the observers' thread and time
+     * @param clock    wall clock for Xray timestamps
+     * @param random   source of burst offsets
+     * @param recorder hears every completed probe an observer keeps
+     * @param statuses receives the active observer's statuses, on the writer
      */
-    public ObserverRuntime(ObservatoryConfig initial, Prober prober, Scheduler scheduler, Clock clock,
-            RandomGenerator random, ObservationStore store) {
+    public ObserverRuntime(ObservatoryConfig initial, Prober prober, Scheduler writer, Clock clock,
+            RandomGenerator random, ProbeRecorder recorder, Consumer<List<OutboundStatus>> statuses) {
         this.config = initial;
-        this.prober = prober;
-        this.scheduler = scheduler;
+        this.outbounds = initial.outbounds();
+        this.writer = writer;
         this.clock = clock;
         this.random = random;
-        this.store = store;
-        this.outbounds = new AtomicReference<>(initial.outbounds());
+        this.context = new ObserverContext(writer, prober, () -> outbounds, recorder, published -> {
+            this.published = published;
+            statuses.accept(published);
+        });
     }
 
-    /** Creates and starts the observer the initial configuration asks for. */
-    public synchronized void start() {
-        observer = create(config, List.of());
-        observer.start();
+    /** Creates and starts, on the writer, the observer the initial configuration asks for. */
+    public void start() {
+        writer.execute(() -> {
+            if (!stopped) {
+                observer = create(config, List.of());
+                observer.start();
+            }
+        });
     }
 
-    /** Stops the active observer for good; later reloads are ignored. */
-    public synchronized void stop() {
+    /** Stops the active observer for good: its scheduled and in-flight probes are cancelled; reloads are ignored. */
+    public void stop() {
         stopped = true;
-        if (observer != null) {
-            observer.stop();
-            log.info("observer stopped: probes cancelled");
-        }
+        observer.stop();
+        log.info("observer stopped: probes cancelled");
     }
 
     /**
-     * Applies a reloaded configuration: outbounds first, then the observer if its settings changed; a replaced
-     * observer's successor starts from its statuses. Probe settings are kept (they need a restart). Does nothing once
-     * stopped.
+     * Applies a reloaded configuration: outbounds first, then the observer if its settings changed. Writer only;
+     * does nothing once stopped.
      */
     @Override
-    public synchronized void reconfigure(ObservatoryConfig next) {
-        if (stopped || observer == null) {
+    public void reconfigure(ObservatoryConfig next) {
+        if (stopped) {
             return;
         }
         if (!next.probe().equals(config.probe())) {
@@ -91,16 +97,17 @@ public final class ObserverRuntime implements Reconfigurable {
         boolean outboundsChanged = !next.outbounds().equals(config.outbounds());
         boolean observerChanged = !Objects.equals(next.standard(), config.standard())
                 || !Objects.equals(next.burst(), config.burst());
+        config = next;
         if (!outboundsChanged && !observerChanged) {
             log.info("configuration reloaded: no change to outbounds or observer");
             return;
         }
-        outbounds.set(next.outbounds());
+        outbounds = next.outbounds();
         if (observerChanged) {
             observer.stop();
-            observer = create(next, store.current().statuses());
+            observer = create(next, published);
             if (next.standard() == null && next.burst() == null) {
-                store.publish(Observation.EMPTY);
+                context.statuses().accept(List.of());
             }
             observer.start();
         } else {
@@ -109,19 +116,16 @@ public final class ObserverRuntime implements Reconfigurable {
         log.info("configuration reloaded: outbounds [{}], observer {}",
                 next.outbounds().stream().map(Outbound::tag).collect(Collectors.joining(", ")),
                 observerChanged ? "restarted with new settings" : "unchanged");
-        config = next;
     }
 
     private Observer create(ObservatoryConfig settings, List<OutboundStatus> carriedOver) {
         StandardObserverSettings standard = settings.standard();
         BurstObserverSettings burst = settings.burst();
         if (standard != null) {
-            return new StandardObserver(standard, outbounds::get, prober, scheduler, clock, store,
-                    carriedOver);
+            return new StandardObserver(standard, context, clock, carriedOver);
         }
         if (burst != null) {
-            return new BurstObserver(burst, outbounds::get, prober, scheduler, random, store,
-                    carriedOver);
+            return new BurstObserver(burst, context, random, carriedOver);
         }
         return new IdleObserver();
     }

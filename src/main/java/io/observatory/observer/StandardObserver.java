@@ -9,10 +9,7 @@ import io.observatory.config.StandardObserverSettings;
 import io.observatory.probe.ProbeRequest;
 import io.observatory.probe.ProbeResult;
 import io.observatory.probe.Prober;
-import io.observatory.status.Observation;
-import io.observatory.status.ObservationStore;
 import io.observatory.status.OutboundStatus;
-import io.observatory.status.StatusMapping;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -37,7 +34,7 @@ import reactor.core.publisher.Sinks;
  *
  * <p>All state is confined to the scheduler's writer thread.
  */
-public final class StandardObserver implements Observer {
+final class StandardObserver implements Observer {
 
     private static final Logger log = LoggerFactory.getLogger(StandardObserver.class);
 
@@ -50,8 +47,9 @@ public final class StandardObserver implements Observer {
     private final Supplier<List<Outbound>> outbounds;
     private final Prober prober;
     private final Scheduler scheduler;
+    private final ProbeRecorder recorder;
     private final Clock clock;
-    private final SnapshotPublisher publisher;
+    private final StatusPublisher publisher;
     private final TreeMap<String, OutboundStatus> statuses = new TreeMap<>();
     private final Sinks.Empty<Void> stopSignal = Sinks.empty();
     private Scheduler.Cancellable nextStep = () -> { };
@@ -61,31 +59,23 @@ public final class StandardObserver implements Observer {
     private volatile boolean stopped;
 
     /**
-     * @param settings validated observer settings
-     * @param outbounds the configured outbounds, re-read every round
-     * @param prober sends the probes
-     * @param scheduler writer thread and time
-     * @param clock wall clock for the Xray timestamps
-     * @param store where snapshots are published
+     * @param settings    validated observer settings
+     * @param context     the writer, the prober, the outbounds (re-read every round) and where results go
+     * @param clock       wall clock for the Xray timestamps
      * @param carriedOver statuses to start from (a predecessor's, after a configuration reload); those of outbounds
-     *     this observer does not select are dropped at its first round
+     *                    this observer does not select are dropped at its first round
      */
-    public StandardObserver(
-            StandardObserverSettings settings,
-            Supplier<List<Outbound>> outbounds,
-            Prober prober,
-            Scheduler scheduler,
-            Clock clock,
-            ObservationStore store,
+    StandardObserver(StandardObserverSettings settings, ObserverContext context, Clock clock,
             List<OutboundStatus> carriedOver) {
         this.settings = settings;
         this.probeUrl = settings.probeUri();
         this.selector = new SubjectSelector(settings.subjectSelector());
-        this.outbounds = outbounds;
-        this.prober = prober;
-        this.scheduler = scheduler;
+        this.outbounds = context.outbounds();
+        this.prober = context.prober();
+        this.scheduler = context.writer();
+        this.recorder = context.recorder();
         this.clock = clock;
-        this.publisher = new SnapshotPublisher(scheduler, store, () -> new Observation(List.copyOf(statuses.values())),
+        this.publisher = new StatusPublisher(scheduler, context.statuses(), () -> List.copyOf(statuses.values()),
                 () -> stopped);
         carriedOver.forEach(status -> statuses.put(status.tag(), status));
     }
@@ -173,8 +163,9 @@ public final class StandardObserver implements Observer {
     }
 
     private void record(ProbeResult result) {
+        recorder.record(result);
         OutboundStatus previous = statuses.get(result.outboundTag());
-        OutboundStatus next = StatusMapping.afterProbe(previous, result, clock.instant(), settings.activeCheck());
+        OutboundStatus next = OutboundStatus.afterProbe(previous, result, clock.instant(), settings.activeCheck());
         statuses.put(next.tag(), next);
         ProbeResult probe = next.lastProbe();
         log.debug("probe {}: success={} rtt={}ns status={} phases={} reason={}", next.tag(), probe.success(),

@@ -1,6 +1,5 @@
 package io.observatory.probe;
 
-import io.micrometer.core.instrument.MeterRegistry;
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.time.Ticker;
 import java.time.Clock;
@@ -21,10 +20,9 @@ public class ProbeConfiguration {
         return LoopResources.create("probe", LoopResources.DEFAULT_IO_WORKER_COUNT, true);
     }
 
-    /** The prober the observers use: reactor-netty probes, each completed one recorded in the meter registry. */
+    /** The prober the observers use: reactor-netty probes with the start-up probe settings. */
     @Bean
-    Prober prober(ObservatoryConfig config, LoopResources probeLoops, Clock clock, Ticker ticker,
-            MeterRegistry meterRegistry) {
-        return new MeteredProber(new ReactorNettyProber(config.probe(), probeLoops, clock, ticker), meterRegistry);
+    Prober prober(ObservatoryConfig config, LoopResources probeLoops, Clock clock, Ticker ticker) {
+        return new ReactorNettyProber(config.probe(), probeLoops, clock, ticker);
     }
 }

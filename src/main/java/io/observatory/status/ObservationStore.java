@@ -1,69 +1,74 @@
 package io.observatory.status;
 
-import io.observatory.time.Ticker;
+import io.observatory.time.Scheduler;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Holds the current {@link Observation}. The active observer is the only writer and replaces the whole snapshot;
- * readers (gRPC handlers, metrics, the management endpoints) take the current reference without locking. Listeners
- * hear about each publication on the writer thread.
+ * Holds the current {@link Observation}. Only the writer publishes, replacing the whole snapshot; readers (gRPC
+ * handlers, the actuator endpoint, metric scrapes) take the current reference without locking. Watchers hear each
+ * publication on the writer, in order, and must not block it.
  */
 public final class ObservationStore {
 
-    private final Ticker ticker;
-    private final AtomicReference<Publication> last = new AtomicReference<>();
-    private final List<Consumer<Publication>> listeners = new CopyOnWriteArrayList<>();
+    private static final Logger log = LoggerFactory.getLogger(ObservationStore.class);
 
-    /** @param ticker stamps each publication, so readers can tell a snapshot's age */
-    public ObservationStore(Ticker ticker) {
-        this.ticker = ticker;
+    private final Scheduler writer;
+    private final AtomicReference<Observation> current;
+    // Confined to the writer: registered, notified and removed there.
+    private final List<Consumer<ObservationUpdate>> watchers = new ArrayList<>();
+
+    /**
+     * @param writer  the one thread that publishes
+     * @param initial the observation readers see until the first publication
+     */
+    public ObservationStore(Scheduler writer, Observation initial) {
+        this.writer = writer;
+        this.current = new AtomicReference<>(initial);
     }
 
-    /** A store stamping publications with {@link Ticker#system()}. */
-    public ObservationStore() {
-        this(Ticker.system());
-    }
-
-    /** Returns the latest published snapshot, {@link Observation#EMPTY} before the first; never {@code null}. */
+    /** The latest snapshot; never blocks. */
     public Observation current() {
-        Publication publication = last.get();
-        return publication == null ? Observation.EMPTY : publication.observation();
-    }
-
-    /** Returns the latest publication with its time stamp, or empty if nothing was published yet. */
-    public Optional<Publication> lastPublication() {
-        return Optional.ofNullable(last.get());
+        return current.get();
     }
 
     /**
-     * Replaces the snapshot, then tells each listener, in registration order; called by the active observer's writer
-     * thread only. A listener's exception propagates to the writer.
+     * Replaces the snapshot, then tells each watcher, in registration order; a watcher that throws is logged and the
+     * others still hear the update.
+     *
+     * @throws IllegalStateException when called off the writer: only the writer publishes
      */
-    public void publish(Observation observation) {
-        Publication publication = new Publication(observation, ticker.nanoTime());
-        last.set(publication);
-        for (Consumer<Publication> listener : listeners) {
-            listener.accept(publication);
+    public void publish(ObservationUpdate update) {
+        if (!writer.inSchedulerThread()) {
+            throw new IllegalStateException("observation published on " + Thread.currentThread().getName()
+                    + " (expected: the writer)");
+        }
+        current.set(update.observation());
+        for (Consumer<ObservationUpdate> watcher : List.copyOf(watchers)) {
+            try {
+                watcher.accept(update);
+            } catch (RuntimeException e) {
+                log.error("observation watcher {} failed; the others still hear the update", watcher, e);
+            }
         }
     }
 
     /**
-     * Registers {@code listener} for every later publication. It runs on the writer thread, so it must be quick and
-     * must not block.
-     */
-    public void addListener(Consumer<Publication> listener) {
-        listeners.add(listener);
-    }
-
-    /**
-     * One published snapshot.
+     * Starts following the observation: on the writer, {@code start} receives the current snapshot and
+     * {@code updates} every later publication, so nothing published in between is missed or seen twice. Both run
+     * on the writer and must be quick.
      *
-     * @param observation the snapshot
-     * @param publishedAtNanos the store's {@link Ticker} reading when it was published (nanoseconds, monotonic)
+     * @return cancels the subscription on the writer, after the publications already queued there
      */
-    public record Publication(Observation observation, long publishedAtNanos) {}
+    public Runnable watch(Consumer<Observation> start, Consumer<ObservationUpdate> updates) {
+        writer.execute(() -> {
+            start.accept(current.get());
+            watchers.add(updates);
+        });
+        return () -> writer.execute(() -> watchers.remove(updates));
+    }
 }

@@ -1,9 +1,11 @@
 package io.observatory.verdict;
 
-import io.observatory.text.GoDuration;
 import io.observatory.health.CallOutcome;
 import io.observatory.health.HealthState;
 import io.observatory.health.PassivePolicy;
+import io.observatory.status.CallStatistics;
+import io.observatory.status.PassiveView;
+import io.observatory.text.GoDuration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -11,7 +13,9 @@ import java.util.OptionalLong;
 import java.util.Set;
 
 /**
- * The passive-policy state of every outbound under one {@link PassivePolicy}. Confined to the verdict writer thread.
+ * The passive state of every outbound under one {@link PassivePolicy}, and the statistics of the calls reported for
+ * it (silky's endpoint monitor). Confined to the writer; costs one policy state and one {@link CallStatistics} per
+ * outbound with reports, nothing for the others.
  *
  * @param <S> the policy's state type
  */
@@ -19,6 +23,7 @@ final class PassiveLedger<S extends PassivePolicy.PassiveState> {
 
     private final PassivePolicy<S> policy;
     private final Map<String, S> states = new HashMap<>();
+    private final Map<String, CallStatistics> calls = new HashMap<>();
 
     private PassiveLedger(PassivePolicy<S> policy) {
         this.policy = policy;
@@ -38,11 +43,12 @@ final class PassiveLedger<S extends PassivePolicy.PassiveState> {
     }
 
     /**
-     * A ledger judging by {@code next}: with every state of this one when {@code next} is the same kind of policy
-     * (only its parameters changed), else empty.
+     * A ledger judging by {@code next} with this one's call statistics: with every passive state of this one when
+     * {@code next} is the same kind of policy (only its parameters changed), else with none.
      */
     PassiveLedger<?> withPolicy(PassivePolicy<?> next) {
         PassiveLedger<?> ledger = of(next);
+        ledger.calls.putAll(calls);
         if (next.getClass() == policy.getClass()) {
             ledger.adopt(states);
         }
@@ -54,9 +60,16 @@ final class PassiveLedger<S extends PassivePolicy.PassiveState> {
         previous.forEach((tag, state) -> states.put(tag, (S) state));
     }
 
-    /** Applies one call that ended at {@code nanos} (ticker time). */
-    void record(String tag, CallOutcome outcome, long nanos) {
-        states.put(tag, policy.next(states.getOrDefault(tag, policy.initial()), outcome, nanos));
+    /**
+     * Applies one reported call: the policy counts it at {@code nanos} (its arrival, ticker time), the statistics at
+     * the report's own end time.
+     */
+    void record(PassiveReport report, long nanos) {
+        String tag = report.tag();
+        states.put(tag, policy.next(states.getOrDefault(tag, policy.initial()), report.outcome(), nanos));
+        CallOutcome outcome = report.outcome();
+        calls.merge(tag, CallStatistics.first(outcome, report.latencyNanos(), report.endedAt()),
+                (old, one) -> old.plus(outcome, report.latencyNanos(), report.endedAt()));
     }
 
     /**
@@ -79,6 +92,7 @@ final class PassiveLedger<S extends PassivePolicy.PassiveState> {
     /** Forgets outbounds not in {@code tags}. */
     void retain(Set<String> tags) {
         states.keySet().retainAll(tags);
+        calls.keySet().retainAll(tags);
     }
 
     /** The ticker time of the next reactivation of an UNHEALTHY outbound, if any is UNHEALTHY. */
@@ -90,14 +104,15 @@ final class PassiveLedger<S extends PassivePolicy.PassiveState> {
                 .min();
     }
 
-    /** The outbound's passive view with {@code calls} attached. */
-    PassiveView view(String tag, CallStatistics calls) {
+    /** The outbound's passive view: its state and call statistics. */
+    PassiveView view(String tag) {
         S state = states.get(tag);
+        CallStatistics stats = calls.get(tag);
         if (state == null) {
-            return calls == null ? PassiveView.NONE : new PassiveView(HealthState.UNKNOWN, 0, 0, 0, calls);
+            return stats == null ? PassiveView.NONE : new PassiveView(HealthState.UNKNOWN, 0, 0, 0, stats);
         }
         return new PassiveView(state.state(), state.windowCalls(), state.windowFailures(), state.consecutiveFailures(),
-                calls);
+                stats);
     }
 
     /** One line on why the outbound's passive state is what it is, for a change from {@code before}. */

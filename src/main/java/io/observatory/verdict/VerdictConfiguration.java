@@ -1,21 +1,27 @@
 package io.observatory.verdict;
 
 import io.observatory.config.ObservatoryConfig;
-import io.observatory.time.Scheduler;
 import io.observatory.status.ObservationStore;
+import io.observatory.time.Scheduler;
 import java.time.Clock;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
 
-/** Provides the {@link VerdictKeeper}, writing on the writer and following reloads. */
+/** Provides the {@link ObservationUpdater} on the writer and the {@link ObservationStore} it publishes to. */
 @Configuration(proxyBeanMethods = false)
 public class VerdictConfiguration {
 
     /** Follows reloads first, so that verdicts learn of a reload before the observer. */
     @Bean
     @Order(1)
-    VerdictKeeper verdictKeeper(ObservatoryConfig config, Scheduler writer, Clock clock, ObservationStore store) {
-        return new VerdictKeeper(config, writer, clock, store);
+    ObservationUpdater observationUpdater(ObservatoryConfig config, Scheduler writer, Clock clock) {
+        return new ObservationUpdater(config, writer, clock);
+    }
+
+    /** The one snapshot every reader reads. */
+    @Bean
+    ObservationStore observationStore(ObservationUpdater updater) {
+        return updater.store();
     }
 }

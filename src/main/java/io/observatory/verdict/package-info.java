@@ -1,5 +1,6 @@
 /**
- * The verdict keeper: combines active and passive health into every outbound's verdict and publishes them.
+ * The updater on the writer: applies observer statuses, passive reports and reloads, judges verdicts and publishes
+ * the one observation.
  */
 @NullMarked
 package io.observatory.verdict;

@@ -16,11 +16,9 @@ import io.observatory.health.ActiveHealth;
 import io.observatory.health.HealthState;
 import io.observatory.time.ExecutorScheduler;
 import io.observatory.time.Ticker;
-import io.observatory.status.Observation;
-import io.observatory.status.ObservationStore;
 import io.observatory.status.OutboundStatus;
 import io.observatory.testing.RecordingObserver;
-import io.observatory.verdict.VerdictKeeper;
+import io.observatory.verdict.ObservationUpdater;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
@@ -34,21 +32,20 @@ import org.springframework.context.support.GenericApplicationContext;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** Watch streams over a real loopback gRPC server, fed by a real verdict keeper on its own writer thread. */
+/** Watch streams over a real loopback gRPC server, fed by a real observation updater on its own writer. */
 class ObservationWatchersTest {
 
     private final ExecutorScheduler scheduler = new ExecutorScheduler("test-writer", Ticker.system());
-    private final ObservationStore store = new ObservationStore(scheduler);
-    private VerdictKeeper keeper;
+    private ObservationUpdater updater;
     private ObservationWatchers watchers;
     private Server server;
     private ManagedChannel channel;
 
     private void start(int outbounds) throws IOException {
         List<Outbound> configured = IntStream.range(0, outbounds).mapToObj(i -> Outbound.direct(tag(i))).toList();
-        keeper = new VerdictKeeper(Configs.direct(configured.stream().map(Outbound::tag).toList()),
-                scheduler, Clock.systemUTC(), store);
-        watchers = new ObservationWatchers(keeper);
+        updater = new ObservationUpdater(Configs.direct(configured.stream().map(Outbound::tag).toList()),
+                scheduler, Clock.systemUTC());
+        watchers = new ObservationWatchers(updater.store());
         server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
                 .addService(new ObservatoryServiceGrpc.ObservatoryServiceImplBase() {
                     @Override
@@ -75,8 +72,13 @@ class ObservationWatchersTest {
         return String.format("proxy_%04d", i);
     }
 
+    /** Hands statuses to the updater on the writer, as the observer does. */
+    private void observe(List<OutboundStatus> statuses) {
+        scheduler.execute(() -> updater.observed(statuses));
+    }
+
     private void publishAll(int outbounds, HealthState state) {
-        store.publish(new Observation(IntStream.range(0, outbounds).mapToObj(i -> status(tag(i), state)).toList()));
+        observe(IntStream.range(0, outbounds).mapToObj(i -> status(tag(i), state)).toList());
     }
 
     private static OutboundStatus status(String tag, HealthState state) {
@@ -116,10 +118,10 @@ class ObservationWatchersTest {
         Client client = watch(Integer.MAX_VALUE);
         await().until(() -> client.values().size() == 1);
 
-        store.publish(new Observation(List.of(status(tag(1), HealthState.HEALTHY))));
+        observe(List.of(status(tag(1), HealthState.HEALTHY)));
         await().until(() -> client.values().size() == 2);
-        store.publish(new Observation(List.of(status(tag(1), HealthState.HEALTHY), status(tag(2), HealthState.UNKNOWN))));
-        store.publish(new Observation(List.of(status(tag(1), HealthState.UNHEALTHY), status(tag(2), HealthState.UNKNOWN))));
+        observe(List.of(status(tag(1), HealthState.HEALTHY), status(tag(2), HealthState.UNKNOWN)));
+        observe(List.of(status(tag(1), HealthState.UNHEALTHY), status(tag(2), HealthState.UNKNOWN)));
         await().until(() -> client.values().size() == 3);
 
         WatchObservationResponse first = client.values().get(0);
@@ -161,9 +163,9 @@ class ObservationWatchersTest {
         await().until(() -> client.values().size() == 1);
 
         publishAll(outbounds, HealthState.HEALTHY);
-        await().until(() -> keeper.board().get(tag(0)).orElseThrow().verdict() == HealthState.HEALTHY);
+        await().until(() -> updater.store().current().get(tag(0)).orElseThrow().verdict() == HealthState.HEALTHY);
         publishAll(outbounds, HealthState.UNHEALTHY);
-        await().until(() -> keeper.board().get(tag(0)).orElseThrow().verdict() == HealthState.UNHEALTHY);
+        await().until(() -> updater.store().current().get(tag(0)).orElseThrow().verdict() == HealthState.UNHEALTHY);
         client.call.request(Integer.MAX_VALUE);
 
         await().until(() -> client.values().stream().anyMatch(r -> r.getSnapshot().getResync()));

@@ -20,13 +20,11 @@ import io.observatory.api.v1.ReportOutcomesResponse;
 import io.observatory.api.v1.TransportFailure;
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.health.ActiveHealth;
-import io.observatory.status.Observation;
-import io.observatory.status.ObservationStore;
 import io.observatory.status.OutboundStatus;
 import io.observatory.testing.FakeScheduler;
 import io.observatory.testing.RecordingObserver;
-import io.observatory.verdict.OutboundHealth;
-import io.observatory.verdict.VerdictKeeper;
+import io.observatory.status.OutboundHealth;
+import io.observatory.verdict.ObservationUpdater;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -47,7 +45,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The v1 handlers on a real {@link VerdictKeeper} driven by fake time: outbounds {@code a_up} and {@code b_up}
+ * The v1 handlers on a real {@link ObservationUpdater} driven by fake time: outbounds {@code a_up} and {@code b_up}
  * (probed, alive), {@code a_down} (probed, dead) and {@code a_new} (never probed). The clock stands at
  * {@code 2026-11-29T12:00:00Z}.
  */
@@ -58,17 +56,17 @@ class ObservatoryV1ServiceTest {
     private final FakeScheduler scheduler = new FakeScheduler();
     private final Clock clock = scheduler.clock();
     private final ScriptedRandom random = new ScriptedRandom();
-    private VerdictKeeper keeper;
+    private ObservationUpdater updater;
     private ObservatoryV1Service service;
 
     @BeforeEach
-    void startKeeper() {
-        ObservationStore store = new ObservationStore(scheduler);
+    void startUpdater() {
         ObservatoryConfig config = Configs.direct(List.of("a_up", "a_down", "a_new", "b_up"));
-        keeper = new VerdictKeeper(config, scheduler, clock, store);
-        store.publish(new Observation(List.of(alive("a_up", 12), dead("a_down"), alive("b_up", 30))));
+        updater = new ObservationUpdater(config, scheduler, clock);
+        scheduler.execute(() -> updater.observed(List.of(alive("a_up", 12), dead("a_down"), alive("b_up", 30))));
         scheduler.runDue();
-        service = new ObservatoryV1Service(keeper, clock, random, new ObservationWatchers(keeper));
+        service = new ObservatoryV1Service(updater.store(), updater, clock, random,
+                new ObservationWatchers(updater.store()));
     }
 
     private static OutboundStatus alive(String tag, long delayMillis) {
@@ -101,7 +99,7 @@ class ObservatoryV1ServiceTest {
         assertThat(response.getOutboundsList()).extracting(OutboundObservation::getTag)
                 .containsExactly("a_new", "a_up");
         OutboundObservation up = response.getOutbounds(1);
-        assertThat(up).isEqualTo(ObservationProtos.outbound(keeper.board().get("a_up").orElseThrow()));
+        assertThat(up).isEqualTo(ObservationProtos.outbound(updater.store().current().get("a_up").orElseThrow()));
         assertThat(up.getVerdict()).isEqualTo(HealthState.HEALTH_STATE_HEALTHY);
         assertThat(up.getDelayMillis()).isEqualTo(12);
         assertThat(up.getProbed()).isTrue();
@@ -414,7 +412,7 @@ class ObservatoryV1ServiceTest {
 
         assertThat(response.getAccepted()).isEqualTo(1);
         assertThat(response.getRejectedList()).isEmpty();
-        OutboundObservation observation = ObservationProtos.outbound(keeper.board().get("a_up").orElseThrow());
+        OutboundObservation observation = ObservationProtos.outbound(updater.store().current().get("a_up").orElseThrow());
         assertThat(observation.getPassive().getLastCallTime()).isEqualTo(at(applied));
     }
 
@@ -426,7 +424,7 @@ class ObservatoryV1ServiceTest {
                 .addOutcomes(outcome("a_up", Outcome.OUTCOME_SUCCESS).setLatencyNanos(2_500_000)).build());
         scheduler.runDue();
 
-        OutboundObservation observation = ObservationProtos.outbound(keeper.board().get("a_up").orElseThrow());
+        OutboundObservation observation = ObservationProtos.outbound(updater.store().current().get("a_up").orElseThrow());
         assertThat(observation.getPassive().getFirstCallTime()).isEqualTo(at(NOW.plusSeconds(3)));
         assertThat(observation.getPassive().getAverageLatencyNanos()).isEqualTo(2_500_000);
     }
@@ -443,7 +441,7 @@ class ObservatoryV1ServiceTest {
         scheduler.runDue();
 
         assertThat(response.getAccepted()).isEqualTo(10);
-        OutboundHealth health = keeper.board().get("a_up").orElseThrow();
+        OutboundHealth health = updater.store().current().get("a_up").orElseThrow();
         assertThat(health.passive().state()).isEqualTo(io.observatory.health.HealthState.UNHEALTHY);
         assertThat(health.verdict()).isEqualTo(io.observatory.health.HealthState.UNHEALTHY);
         ListAvailableResponse available = ok(service::listAvailable, selector(ListAvailableRequest.newBuilder(), "a_"));
@@ -479,7 +477,7 @@ class ObservatoryV1ServiceTest {
 
         assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
         assertThat(status.getDescription()).isEqualTo("outcomes: 10001 items (expected: at most 10000)");
-        assertThat(keeper.board().get("b_up").orElseThrow().passive().calls()).isNull();
+        assertThat(updater.store().current().get("b_up").orElseThrow().passive().calls()).isNull();
     }
 
     @Test
@@ -494,7 +492,7 @@ class ObservatoryV1ServiceTest {
     // Helpers
 
     private long calls(String tag) {
-        return keeper.board().get(tag).orElseThrow().passive().calls().totalCalls();
+        return updater.store().current().get(tag).orElseThrow().passive().calls().totalCalls();
     }
 
     private static PickRequest pick(String strategy, String... selector) {

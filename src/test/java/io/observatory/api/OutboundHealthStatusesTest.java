@@ -21,11 +21,9 @@ import io.observatory.testing.Configs;
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.health.ActiveHealth;
 import io.observatory.health.HealthState;
-import io.observatory.status.Observation;
-import io.observatory.status.ObservationStore;
 import io.observatory.status.OutboundStatus;
 import io.observatory.testing.FakeScheduler;
-import io.observatory.verdict.VerdictKeeper;
+import io.observatory.verdict.ObservationUpdater;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -38,15 +36,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * A real {@link VerdictKeeper} on a fake writer thread feeds the listener; a real {@link HealthStatusManager} is served
+ * A real {@link ObservationUpdater} on a fake writer feeds the listener; a real {@link HealthStatusManager} is served
  * on a real gRPC port and read through the generated {@link HealthGrpc} stubs, as a grpc.health.v1 client would.
  */
 class OutboundHealthStatusesTest {
 
     private final FakeScheduler scheduler = new FakeScheduler();
-    private final ObservationStore store = new ObservationStore(scheduler);
     private final HealthStatusManager health = new HealthStatusManager();
-    private VerdictKeeper keeper;
+    private ObservationUpdater updater;
     private Server server;
     private ManagedChannel channel;
 
@@ -70,11 +67,19 @@ class OutboundHealthStatusesTest {
         return Configs.direct(List.of(tags));
     }
 
-    /** A keeper over {@code tags} whose first board (every outbound UNKNOWN) is published, and the listener on it. */
-    private void keeperWithListener(String... tags) {
-        keeper = new VerdictKeeper(config(tags), scheduler, scheduler.clock(), store);
-        new OutboundHealthStatuses(health, keeper);
+    /** An updater over {@code tags} (every outbound UNKNOWN), and the listener on its observation. */
+    private void updaterWithListener(String... tags) {
+        updater = new ObservationUpdater(config(tags), scheduler, scheduler.clock());
+        new OutboundHealthStatuses(health, updater.store());
         scheduler.runDue();
+    }
+
+    private void reconfigure(ObservatoryConfig next) {
+        scheduler.execute(() -> updater.reconfigure(next));
+    }
+
+    private void observeNothing() {
+        scheduler.execute(() -> updater.observed(List.of()));
     }
 
     /** Publishes one observation holding only {@code tag}, with the given active state. */
@@ -85,8 +90,9 @@ class OutboundHealthStatusesTest {
             case UNKNOWN -> ActiveHealth.INITIAL;
         };
         scheduler.advance(Duration.ofSeconds(1));
-        store.publish(new Observation(List.of(new OutboundStatus(tag, active == HealthState.HEALTHY, 12, "",
-                null, null, null, null, activeHealth, "probe " + active))));
+        OutboundStatus status = new OutboundStatus(tag, active == HealthState.HEALTHY, 12, "", null, null, null, null,
+                activeHealth, "probe " + active);
+        scheduler.execute(() -> updater.observed(List.of(status)));
         scheduler.runDue();
     }
 
@@ -120,7 +126,7 @@ class OutboundHealthStatusesTest {
 
     @Test
     void checkWhenOutboundNotJudgedYetThenUnknown() {
-        keeperWithListener("proxy-a", "proxy-b");
+        updaterWithListener("proxy-a", "proxy-b");
 
         assertThat(check("outbound/proxy-a")).isEqualTo(ServingStatus.UNKNOWN);
         assertThat(check("outbound/proxy-b")).isEqualTo(ServingStatus.UNKNOWN);
@@ -129,17 +135,17 @@ class OutboundHealthStatusesTest {
     @ParameterizedTest
     @CsvSource({"HEALTHY, SERVING", "UNHEALTHY, NOT_SERVING", "UNKNOWN, UNKNOWN"})
     void checkWhenVerdictDecidedThenServedStatusFollowsIt(HealthState verdict, ServingStatus expected) {
-        keeperWithListener("proxy-a");
+        updaterWithListener("proxy-a");
 
         observe("proxy-a", verdict);
 
-        assertThat(keeper.board().get("proxy-a").orElseThrow().verdict()).isEqualTo(verdict);
+        assertThat(updater.store().current().get("proxy-a").orElseThrow().verdict()).isEqualTo(verdict);
         assertThat(check("outbound/proxy-a")).isEqualTo(expected);
     }
 
     @Test
     void checkWhenTagNotConfiguredThenNotFound() {
-        keeperWithListener("proxy-a");
+        updaterWithListener("proxy-a");
 
         StatusRuntimeException refused = catchThrowableOfType(StatusRuntimeException.class,
                 () -> check("outbound/proxy-z"));
@@ -148,12 +154,12 @@ class OutboundHealthStatusesTest {
     }
 
     @Test
-    void checkWhenListenerAttachedAfterFirstBoardThenServedFromTheCurrentBoard() {
-        keeper = new VerdictKeeper(config("proxy-a"), scheduler, scheduler.clock(), store);
+    void checkWhenListenerAttachedAfterFirstObservationThenServedFromTheCurrentObservation() {
+        updater = new ObservationUpdater(config("proxy-a"), scheduler, scheduler.clock());
         scheduler.runDue();
         observe("proxy-a", HealthState.HEALTHY);
 
-        new OutboundHealthStatuses(health, keeper);
+        new OutboundHealthStatuses(health, updater.store());
         scheduler.runDue();
 
         assertThat(check("outbound/proxy-a")).isEqualTo(ServingStatus.SERVING);
@@ -161,7 +167,7 @@ class OutboundHealthStatusesTest {
 
     @Test
     void watchWhenVerdictChangesThenStreamHearsEachRealChangeOnce() {
-        keeperWithListener("proxy-a");
+        updaterWithListener("proxy-a");
         List<ServingStatus> watched = watch("outbound/proxy-a");
         await().atMost(Duration.ofSeconds(5)).until(() -> watched.size() == 1);
 
@@ -177,15 +183,15 @@ class OutboundHealthStatusesTest {
 
     @Test
     void watchWhenOutboundRemovedThenServiceUnknownAndStreamStaysOpen() {
-        keeperWithListener("proxy-a", "proxy-b");
+        updaterWithListener("proxy-a", "proxy-b");
         observe("proxy-a", HealthState.HEALTHY);
         List<ServingStatus> watched = watch("outbound/proxy-a");
         await().atMost(Duration.ofSeconds(5)).until(() -> watched.size() == 1);
 
-        keeper.reconfigure(config("proxy-b"));
-        store.publish(Observation.EMPTY);
+        reconfigure(config("proxy-b"));
+        observeNothing();
         scheduler.runDue();
-        keeper.reconfigure(config("proxy-a", "proxy-b"));
+        reconfigure(config("proxy-a", "proxy-b"));
         scheduler.runDue();
 
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(watched).containsExactly(
@@ -195,11 +201,11 @@ class OutboundHealthStatusesTest {
 
     @Test
     void watchWhenTagNotConfiguredThenServiceUnknownUntilItIsAdded() {
-        keeperWithListener("proxy-a");
+        updaterWithListener("proxy-a");
         List<ServingStatus> watched = watch("outbound/proxy-new");
         await().atMost(Duration.ofSeconds(5)).until(() -> watched.size() == 1);
 
-        keeper.reconfigure(config("proxy-a", "proxy-new"));
+        reconfigure(config("proxy-a", "proxy-new"));
         scheduler.runDue();
         observe("proxy-new", HealthState.HEALTHY);
 
@@ -209,14 +215,14 @@ class OutboundHealthStatusesTest {
 
     @Test
     void shutdownWhenTerminalStateEnteredThenEveryOutboundNotServingForGood() {
-        keeperWithListener("proxy-a", "proxy-b");
+        updaterWithListener("proxy-a", "proxy-b");
         observe("proxy-a", HealthState.HEALTHY);
         List<ServingStatus> watched = watch("outbound/proxy-a");
         await().atMost(Duration.ofSeconds(5)).until(() -> watched.size() == 1);
 
         new GrpcServingStatus(health).shuttingDown();
         observe("proxy-b", HealthState.HEALTHY);
-        keeper.reconfigure(config("proxy-b"));
+        reconfigure(config("proxy-b"));
         scheduler.runDue();
 
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(watched).containsExactly(

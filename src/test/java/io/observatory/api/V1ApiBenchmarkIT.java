@@ -11,10 +11,9 @@ import io.observatory.api.v1.WatchObservationResponse;
 import io.observatory.health.ActiveHealth;
 import io.observatory.health.HealthState;
 import io.observatory.time.ExecutorScheduler;
-import io.observatory.status.Observation;
 import io.observatory.status.ObservationStore;
 import io.observatory.status.OutboundStatus;
-import io.observatory.verdict.VerdictKeeper;
+import io.observatory.verdict.ObservationUpdater;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -29,8 +28,8 @@ import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Benchmark harness of the v1 API on the running service with 1,000 configured outbounds (or
- * {@code benchmark.outbounds}) (no observer: statuses are
- * published on the observer's writer thread by the harness, as an observer would). Prints the latency of Watch events
+ * {@code benchmark.outbounds}) (no observer: statuses are handed to the updater on the writer by the harness, as an
+ * observer would). Prints the latency of Watch events
  * from the transition to the client over 100 transitions, and of GetObservation at 1,000 outbounds. Asserts only what
  * the client sees (every transition arrives, in order, with the right verdict), never a speed.
  */
@@ -55,7 +54,7 @@ class V1ApiBenchmarkIT extends RunningServiceTest {
     private ExecutorScheduler writer;
 
     @Autowired
-    private VerdictKeeper verdicts;
+    private ObservationUpdater updater;
 
     private static String tag(int i) {
         return String.format("proxy_%04d", i);
@@ -69,24 +68,24 @@ class V1ApiBenchmarkIT extends RunningServiceTest {
     }
 
     /** All outbounds alive except perhaps the first, as an observer would publish them. */
-    private static Observation observation(boolean firstAlive) {
+    private static List<OutboundStatus> observation(boolean firstAlive) {
         List<OutboundStatus> statuses = new ArrayList<>(OUTBOUNDS);
         statuses.add(status(tag(0), firstAlive));
         IntStream.range(1, OUTBOUNDS).forEach(i -> statuses.add(status(tag(i), true)));
-        return new Observation(statuses);
+        return List.copyOf(statuses);
     }
 
-    /** Publishes on the observer's writer thread, as an observer does. */
-    private void publish(Observation observation) {
-        writer.execute(() -> store.publish(observation));
+    /** Hands the statuses to the updater on the writer, as an observer does. */
+    private void publish(List<OutboundStatus> statuses) {
+        writer.execute(() -> updater.observed(statuses));
     }
 
     @Test
     void watchEventLatencyAndGetObservationLatencyAtOneThousandOutbounds() throws InterruptedException {
         BlockingQueue<Long> arrivals = new LinkedBlockingQueue<>();
         BlockingQueue<Long> decided = new LinkedBlockingQueue<>();
-        verdicts.watch(board -> { }, update -> {
-            if (!update.events().isEmpty()) {
+        store.watch(observation -> { }, update -> {
+            if (!update.transitions().isEmpty()) {
                 decided.add(System.nanoTime());
             }
         });
@@ -113,8 +112,8 @@ class V1ApiBenchmarkIT extends RunningServiceTest {
                     }
                 });
         assertThat(arrivals.poll(10, TimeUnit.SECONDS)).as("initial snapshot").isPositive();
-        Observation firstAlive = observation(true);
-        Observation firstDead = observation(false);
+        List<OutboundStatus> firstAlive = observation(true);
+        List<OutboundStatus> firstDead = observation(false);
         publish(firstAlive);
         assertThat(arrivals.poll(10, TimeUnit.SECONDS)).as("first probe result").isPositive();
         decided.clear();
@@ -122,7 +121,7 @@ class V1ApiBenchmarkIT extends RunningServiceTest {
         long[] watchNanos = new long[TRANSITIONS];
         long[] decideNanos = new long[TRANSITIONS];
         for (int i = 0; i < TRANSITIONS; i++) {
-            Observation next = i % 2 == 1 ? firstAlive : firstDead;
+            List<OutboundStatus> next = i % 2 == 1 ? firstAlive : firstDead;
             long start = System.nanoTime();
             publish(next);
             Long arrived = arrivals.poll(10, TimeUnit.SECONDS);

@@ -2,10 +2,11 @@ package io.observatory.management;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.observatory.status.Observation;
-import io.observatory.status.ObservationStore;
+import io.observatory.testing.Configs;
+import io.observatory.testing.FakeScheduler;
+import io.observatory.verdict.ObservationUpdater;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -16,9 +17,9 @@ import org.springframework.boot.health.contributor.Status;
 
 class ObservationHealthIndicatorTest {
 
-    private final AtomicLong nanos = new AtomicLong();
-    private final ObservationStore store = new ObservationStore(nanos::get);
-    private final ObservationHealthIndicator indicator = new ObservationHealthIndicator(store, nanos::get);
+    private final FakeScheduler writer = new FakeScheduler();
+    private final ObservationUpdater updater = new ObservationUpdater(Configs.of(), writer, writer.clock());
+    private final ObservationHealthIndicator indicator = new ObservationHealthIndicator(updater.store(), writer);
 
     private void readiness(ReadinessState state) {
         indicator.onApplicationEvent(new AvailabilityChangeEvent<>(this, state));
@@ -35,20 +36,21 @@ class ObservationHealthIndicatorTest {
     @ParameterizedTest(name = "{0} ms after start without a snapshot: {1}")
     @CsvSource({"0, OUT_OF_SERVICE", "14999, OUT_OF_SERVICE", "15000, UP", "60000, UP"})
     void healthWhenNoSnapshotThenUpOnlyOnceTheGraceHasPassed(long millisAfterStart, String status) {
-        nanos.set(7_000_000_000L);
+        writer.advance(Duration.ofSeconds(7));
         readiness(ReadinessState.ACCEPTING_TRAFFIC);
 
-        nanos.addAndGet(Duration.ofMillis(millisAfterStart).toNanos());
+        writer.advance(Duration.ofMillis(millisAfterStart));
 
         assertThat(indicator.health().getStatus().getCode()).isEqualTo(status);
     }
 
     @Test
-    void healthWhenFirstSnapshotPublishedThenUpBeforeTheGrace() {
+    void healthWhenObserverPublishedFirstStatusesThenUpBeforeTheGrace() {
         readiness(ReadinessState.ACCEPTING_TRAFFIC);
-        nanos.addAndGet(Duration.ofSeconds(1).toNanos());
+        writer.advance(Duration.ofSeconds(1));
 
-        store.publish(Observation.EMPTY);
+        writer.execute(() -> updater.observed(List.of()));
+        writer.runDue();
 
         Health health = indicator.health();
         assertThat(health.getStatus()).isEqualTo(Status.UP);
@@ -58,11 +60,11 @@ class ObservationHealthIndicatorTest {
     @Test
     void healthWhenReadinessEventsRepeatThenGraceCountsFromTheFirst() {
         readiness(ReadinessState.ACCEPTING_TRAFFIC);
-        nanos.addAndGet(Duration.ofSeconds(10).toNanos());
+        writer.advance(Duration.ofSeconds(10));
         readiness(ReadinessState.REFUSING_TRAFFIC);
         readiness(ReadinessState.ACCEPTING_TRAFFIC);
 
-        nanos.addAndGet(Duration.ofSeconds(5).toNanos());
+        writer.advance(Duration.ofSeconds(5));
 
         assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
     }

@@ -1,25 +1,23 @@
 package io.observatory.management;
 
-import io.observatory.testing.Configs;
-import io.observatory.testing.FakeScheduler;
-import io.observatory.verdict.VerdictKeeper;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.observatory.health.ActiveCheck;
+import io.observatory.health.ActiveHealth;
 import io.observatory.health.ActiveHealthPolicy;
 import io.observatory.health.ExpectedStatus;
-import io.observatory.health.ActiveHealth;
 import io.observatory.health.HealthState;
 import io.observatory.probe.ProbeError;
 import io.observatory.probe.ProbePhases;
 import io.observatory.probe.ProbeResult;
 import io.observatory.stats.HealthPingStats;
-import io.observatory.status.Observation;
-import io.observatory.status.ObservationStore;
 import io.observatory.status.OutboundStatus;
-import io.observatory.status.StatusMapping;
+import io.observatory.testing.Configs;
+import io.observatory.testing.FakeScheduler;
+import io.observatory.verdict.ObservationUpdater;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import static org.assertj.core.api.Assertions.assertThat;
 import tools.jackson.databind.json.JsonMapper;
 
 class ObservatoryEndpointTest {
@@ -28,11 +26,15 @@ class ObservatoryEndpointTest {
     private static final Instant TRIED = Instant.parse("2026-11-29T10:00:30Z");
 
     private final FakeScheduler scheduler = new FakeScheduler();
-    private final ObservationStore store = new ObservationStore(scheduler);
-    private final ObservatoryEndpoint endpoint = new ObservatoryEndpoint(store, new VerdictKeeper(
-            Configs.direct(List.of("proxy_de", "burst_us")),
-            scheduler, scheduler.clock(), store));
+    private final ObservationUpdater updater =
+            new ObservationUpdater(Configs.direct(List.of("proxy_de", "burst_us")), scheduler, scheduler.clock());
+    private final ObservatoryEndpoint endpoint = new ObservatoryEndpoint(updater.store());
     private final JsonMapper json = JsonMapper.builder().build();
+
+    private void observe(OutboundStatus status) {
+        scheduler.execute(() -> updater.observed(List.of(status)));
+        scheduler.runDue();
+    }
 
     @Test
     void observationWhenNothingPublishedThenEmptyStatusList() {
@@ -46,9 +48,10 @@ class ObservatoryEndpointTest {
                         ProbePhases.NOT_MEASURED, ProbePhases.NOT_MEASURED),
                 0, TRIED, TRIED, new ProbeError(ProbeError.Kind.CONNECTION_REFUSED, ProbeError.Hop.PROXY,
                         "outbound proxy_de (socks 10.0.0.5:1080): connection refused by 10.0.0.5:1080", null));
-        OutboundStatus alive = new OutboundStatus("proxy_de", true, 8, "", SEEN, SEEN, null, null, new ActiveHealth(HealthState.HEALTHY, 1, 0), "");
-        store.publish(new Observation(List.of(StatusMapping.afterProbe(alive, refused, TRIED, new ActiveCheck(ExpectedStatus.ANY, new ActiveHealthPolicy(1, 1))))));
-        scheduler.runDue();
+        OutboundStatus alive = new OutboundStatus("proxy_de", true, 8, "", SEEN, SEEN, null, null,
+                new ActiveHealth(HealthState.HEALTHY, 1, 0), "");
+        observe(OutboundStatus.afterProbe(alive, refused, TRIED,
+                new ActiveCheck(ExpectedStatus.ANY, new ActiveHealthPolicy(1, 1))));
 
         assertThat(json.writeValueAsString(endpoint.observation())).isEqualTo("{\"status\":[{"
                 + "\"outbound_tag\":\"proxy_de\",\"alive\":false,\"delay\":99999999,"
@@ -60,10 +63,9 @@ class ObservatoryEndpointTest {
 
     @Test
     void observationWhenBurstThenHealthPingInNanosAndNoLastProbe() {
-        store.publish(new Observation(List.of(StatusMapping.fromBurst("burst_us",
+        observe(OutboundStatus.fromBurst("burst_us",
                 new HealthPingStats(10, 2, 1_000_000, 61_999_999, 70_000_000, 50_000_000),
-                new ActiveHealth(HealthState.HEALTHY, 1, 0), "2/10 samples failed"))));
-        scheduler.runDue();
+                new ActiveHealth(HealthState.HEALTHY, 1, 0), "2/10 samples failed"));
 
         assertThat(json.writeValueAsString(endpoint.observation())).isEqualTo("{\"status\":[{"
                 + "\"outbound_tag\":\"burst_us\",\"alive\":true,\"delay\":61,\"last_error_reason\":\"\","

@@ -9,7 +9,6 @@ import io.observatory.health.ActiveHealthPolicy;
 import io.observatory.health.ExpectedStatus;
 import io.observatory.health.HealthState;
 import io.observatory.stats.HealthPingStats;
-import io.observatory.status.ObservationStore;
 import io.observatory.status.OutboundStatus;
 import io.observatory.testing.FakeScheduler;
 import java.net.URI;
@@ -36,7 +35,7 @@ class BurstObserverTest {
 
     private final FakeScheduler scheduler = new FakeScheduler();
     private final ScriptedProber prober = new ScriptedProber(scheduler);
-    private final ObservationStore store = new ObservationStore();
+    private final PublishedStatuses published = new PublishedStatuses(scheduler);
     private final List<Outbound> outbounds = new ArrayList<>(List.of(
             Outbound.direct("proxy_a"), Outbound.direct("proxy_b"), Outbound.direct("other")));
 
@@ -55,11 +54,11 @@ class BurstObserverTest {
         PingConfig ping = new PingConfig(DESTINATION.toString(), connectivity == null ? null : connectivity.toString(),
                 INTERVAL, SAMPLING, Duration.ofSeconds(5), method);
         return new BurstObserver(settings(List.of("proxy_"), ping, check, maxFailureRatio),
-                () -> List.copyOf(outbounds), prober, scheduler, new SplittableRandom(7), store, List.of());
+                published.context(prober, () -> List.copyOf(outbounds)), new SplittableRandom(7), List.of());
     }
 
     private OutboundStatus status(String tag) {
-        return store.current().statuses().stream().filter(s -> s.tag().equals(tag)).findFirst().orElseThrow();
+        return published.status(tag);
     }
 
     private List<ScriptedProber.Sent> sentTo(String tag) {
@@ -121,7 +120,7 @@ class BurstObserverTest {
         a.get(2).fail("refused");
         scheduler.runDue();
 
-        OutboundStatus status = store.current().statuses().get(0);
+        OutboundStatus status = published.current().get(0);
         assertThat(status.tag()).isEqualTo("proxy_a");
         assertThat(status.alive()).isTrue();
         assertThat(status.delayMillis()).isEqualTo(100);
@@ -129,7 +128,7 @@ class BurstObserverTest {
         assertThat(status.lastSeen()).isNull();
         assertThat(status.healthPing()).isEqualTo(new HealthPingStats(3, 1, 40_000_000, 100_000_000, 140_000_000,
                 60_000_000));
-        assertThat(store.current().statuses()).extracting(OutboundStatus::tag).containsExactly("proxy_a");
+        assertThat(published.current()).extracting(OutboundStatus::tag).containsExactly("proxy_a");
     }
 
     @Test
@@ -140,10 +139,10 @@ class BurstObserverTest {
         scheduler.runDue();
 
         scheduler.advance(CYCLE.multipliedBy(2));
-        assertThat(store.current().statuses().get(0).healthPing().all()).isEqualTo(1);
+        assertThat(published.current().get(0).healthPing().all()).isEqualTo(1);
 
         scheduler.advance(Duration.ofNanos(1));
-        OutboundStatus expired = store.current().statuses().get(0);
+        OutboundStatus expired = published.current().get(0);
         assertThat(expired.healthPing()).isEqualTo(HealthPingStats.EMPTY);
         assertThat(expired.alive()).isFalse();
     }
@@ -161,7 +160,7 @@ class BurstObserverTest {
         check.fail("network unreachable");
         scheduler.runDue();
 
-        assertThat(store.current().statuses()).isEmpty();
+        assertThat(published.current()).isEmpty();
     }
 
     @Test
@@ -174,7 +173,7 @@ class BurstObserverTest {
                 .succeed(1_000_000);
         scheduler.runDue();
 
-        OutboundStatus status = store.current().statuses().get(0);
+        OutboundStatus status = published.current().get(0);
         assertThat(status.alive()).isFalse();
         assertThat(status.delayMillis()).isZero();
         assertThat(status.healthPing()).isEqualTo(new HealthPingStats(1, 1, 0, 0, 0, 0));
@@ -284,14 +283,14 @@ class BurstObserverTest {
         scheduler.runDue();
         prober.open().forEach(p -> p.succeed(10_000_000));
         scheduler.runDue();
-        assertThat(store.current().statuses()).extracting(OutboundStatus::tag).containsExactly("proxy_a", "proxy_b");
+        assertThat(published.current()).extracting(OutboundStatus::tag).containsExactly("proxy_a", "proxy_b");
 
         outbounds.removeIf(o -> o.tag().equals("proxy_b"));
         scheduler.advance(CYCLE);
         int probesOfB = sentTo("proxy_b").size();
         scheduler.advance(CYCLE);
 
-        assertThat(store.current().statuses()).extracting(OutboundStatus::tag).containsExactly("proxy_a");
+        assertThat(published.current()).extracting(OutboundStatus::tag).containsExactly("proxy_a");
         assertThat(sentTo("proxy_b")).hasSize(probesOfB);
     }
 
@@ -310,27 +309,28 @@ class BurstObserverTest {
 
         assertThat(sentTo("proxy_c")).hasSize(1);
         assertThat(sentTo("proxy_c").get(0).sentAtNanos).isZero();
-        assertThat(store.current().statuses()).extracting(OutboundStatus::tag).containsExactly("proxy_a");
+        assertThat(published.current()).extracting(OutboundStatus::tag).containsExactly("proxy_a");
     }
 
     @Test
     void startWhenCarriedOverStatusesThenShownUntilFirstSample() {
         OutboundStatus previous = new OutboundStatus("proxy_a", true, 42, "", null, null, null, null, new ActiveHealth(HealthState.HEALTHY, 1, 0), "");
         PingConfig ping = new PingConfig(DESTINATION.toString(), null, INTERVAL, SAMPLING, Duration.ofSeconds(5), "HEAD");
-        new BurstObserver(settings(List.of("proxy_"), ping, new ActiveCheck(ExpectedStatus.ANY, new ActiveHealthPolicy(1, 1)), OptionalDouble.empty()), () -> List.copyOf(outbounds), prober,
-                scheduler, new SplittableRandom(3), store, List.of(previous)).start();
+        new BurstObserver(settings(List.of("proxy_"), ping, new ActiveCheck(ExpectedStatus.ANY,
+                new ActiveHealthPolicy(1, 1)), OptionalDouble.empty()), published.context(prober,
+                () -> List.copyOf(outbounds)), new SplittableRandom(3), List.of(previous)).start();
         scheduler.runDue();
         sentTo("proxy_b").get(0).succeed(5_000_000);
         scheduler.runDue();
-        assertThat(store.current().statuses()).extracting(OutboundStatus::tag, OutboundStatus::delayMillis)
+        assertThat(published.current()).extracting(OutboundStatus::tag, OutboundStatus::delayMillis)
                 .containsExactly(Tuple.tuple("proxy_a", 42L),
                         Tuple.tuple("proxy_b", 5L));
 
         sentTo("proxy_a").get(0).succeed(7_000_000);
         scheduler.runDue();
 
-        assertThat(store.current().statuses().get(0).delayMillis()).isEqualTo(7);
-        assertThat(store.current().statuses().get(0).healthPing().all()).isEqualTo(1);
+        assertThat(published.current().get(0).delayMillis()).isEqualTo(7);
+        assertThat(published.current().get(0).healthPing().all()).isEqualTo(1);
     }
 
     @Test
@@ -349,8 +349,9 @@ class BurstObserverTest {
     @Test
     void startWhenSelectorEmptyThenNothingRuns() {
         PingConfig ping = new PingConfig(DESTINATION.toString(), null, INTERVAL, SAMPLING, Duration.ofSeconds(5), "HEAD");
-        new BurstObserver(settings(List.of(), ping, new ActiveCheck(ExpectedStatus.ANY, new ActiveHealthPolicy(1, 1)), OptionalDouble.empty()), () -> outbounds, prober, scheduler,
-                new SplittableRandom(1), store, List.of()).start();
+        new BurstObserver(settings(List.of(), ping, new ActiveCheck(ExpectedStatus.ANY, new ActiveHealthPolicy(1, 1)),
+                OptionalDouble.empty()), published.context(prober, () -> outbounds), new SplittableRandom(1),
+                List.of()).start();
         scheduler.advance(CYCLE.multipliedBy(3));
 
         assertThat(prober.sent()).isEmpty();

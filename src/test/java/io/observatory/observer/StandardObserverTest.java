@@ -3,7 +3,6 @@ package io.observatory.observer;
 import io.observatory.config.Outbound;
 import io.observatory.config.StandardObserverSettings;
 import io.observatory.health.ExpectedStatus;
-import io.observatory.status.ObservationStore;
 import io.observatory.status.OutboundStatus;
 import io.observatory.testing.FakeScheduler;
 import java.net.URI;
@@ -21,7 +20,7 @@ class StandardObserverTest {
 
     private final FakeScheduler scheduler = new FakeScheduler();
     private final ScriptedProber prober = new ScriptedProber(scheduler);
-    private final ObservationStore store = new ObservationStore();
+    private final PublishedStatuses published = new PublishedStatuses(scheduler);
     private final List<Outbound> outbounds = new ArrayList<>(List.of(
             Outbound.direct("proxy_b"), Outbound.direct("proxy_a"), Outbound.direct("other"),
             Outbound.direct("proxy_c")));
@@ -29,7 +28,7 @@ class StandardObserverTest {
     private StandardObserver observer(boolean concurrent, List<String> selector) {
         return new StandardObserver(new StandardObserverSettings(selector, PROBE_URL.toString(), INTERVAL, concurrent,
                 ExpectedStatus.ANY, 1, 1),
-                () -> List.copyOf(outbounds), prober, scheduler, scheduler.clock(), store, List.of());
+                published.context(prober, () -> List.copyOf(outbounds)), scheduler.clock(), List.of());
     }
 
     @Test
@@ -53,13 +52,13 @@ class StandardObserverTest {
     void probeWhenStatusNotExpectedThenOutboundDeadWithReasonNamingTheStatus() {
         new StandardObserver(new StandardObserverSettings(List.of("proxy_a"), PROBE_URL.toString(), INTERVAL, false,
                 ExpectedStatus.parse("200-299"), 1, 1),
-                () -> List.copyOf(outbounds), prober, scheduler, scheduler.clock(), store, List.of()).start();
+                published.context(prober, () -> List.copyOf(outbounds)), scheduler.clock(), List.of()).start();
         scheduler.runDue();
 
         prober.open().get(0).respond(302, 1_000_000);
         scheduler.runDue();
 
-        OutboundStatus status = store.current().statuses().get(0);
+        OutboundStatus status = published.current().get(0);
         assertThat(status.alive()).isFalse();
         assertThat(status.lastErrorReason()).isEqualTo("outbound proxy_a: unexpected HTTP status 302 (expected: 200-299)");
     }
@@ -109,7 +108,7 @@ class StandardObserverTest {
         prober.open().get(0).succeed(Duration.ofNanos(42_999_999).toNanos());
         scheduler.runDue();
 
-        OutboundStatus status = store.current().statuses().get(0);
+        OutboundStatus status = published.current().get(0);
         Instant now = scheduler.clock().instant();
         assertThat(status.alive()).isTrue();
         assertThat(status.delayMillis()).isEqualTo(42);
@@ -131,7 +130,7 @@ class StandardObserverTest {
         prober.open().get(0).fail("connection refused by 127.0.0.1:1");
         scheduler.runDue();
 
-        OutboundStatus status = store.current().statuses().get(0);
+        OutboundStatus status = published.current().get(0);
         assertThat(status.alive()).isFalse();
         assertThat(status.delayMillis()).isEqualTo(99_999_999L);
         assertThat(status.lastErrorReason()).isEqualTo("connection refused by 127.0.0.1:1");
@@ -145,13 +144,13 @@ class StandardObserverTest {
         scheduler.runDue();
         prober.open().forEach(p -> p.succeed(1_000_000));
         scheduler.runDue();
-        assertThat(store.current().statuses()).extracting(OutboundStatus::tag)
+        assertThat(published.current()).extracting(OutboundStatus::tag)
                 .containsExactly("proxy_a", "proxy_b", "proxy_c");
 
         outbounds.removeIf(o -> o.tag().equals("proxy_b"));
         scheduler.advance(INTERVAL);
 
-        assertThat(store.current().statuses()).extracting(OutboundStatus::tag).containsExactly("proxy_a", "proxy_c");
+        assertThat(published.current()).extracting(OutboundStatus::tag).containsExactly("proxy_a", "proxy_c");
     }
 
     @Test
@@ -170,7 +169,7 @@ class StandardObserverTest {
         prober.open().get(0).succeed(1_000_000);
         scheduler.runDue();
 
-        assertThat(store.current().statuses()).extracting(OutboundStatus::tag).containsExactly("proxy_a");
+        assertThat(published.current()).extracting(OutboundStatus::tag).containsExactly("proxy_a");
     }
 
     @Test
@@ -185,7 +184,7 @@ class StandardObserverTest {
         observer.outboundsChanged();
         scheduler.runDue();
 
-        assertThat(store.current().statuses()).extracting(OutboundStatus::tag).containsExactly("proxy_a", "proxy_b");
+        assertThat(published.current()).extracting(OutboundStatus::tag).containsExactly("proxy_a", "proxy_b");
     }
 
     @Test
@@ -195,7 +194,7 @@ class StandardObserverTest {
 
         assertThat(prober.sent()).isEmpty();
         assertThat(scheduler.pendingTasks()).isZero();
-        assertThat(store.current().statuses()).isEmpty();
+        assertThat(published.current()).isEmpty();
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.observatory.ObservatoryApplication;
 import io.observatory.status.ObservationStore;
+import io.observatory.status.OutboundHealth;
 import io.observatory.status.OutboundStatus;
 import io.observatory.testing.TestTarget;
 import java.io.IOException;
@@ -77,12 +78,11 @@ class LiveReloadIntegrationTest {
     }
 
     private List<String> observedTags() {
-        return service.getBean(ObservationStore.class).current().statuses().stream().map(OutboundStatus::tag).toList();
+        return service.getBean(ObservationStore.class).current().observed().stream().map(OutboundHealth::tag).toList();
     }
 
     private OutboundStatus status(String tag) {
-        return service.getBean(ObservationStore.class).current().statuses().stream()
-                .filter(s -> s.tag().equals(tag)).findFirst().orElseThrow();
+        return service.getBean(ObservationStore.class).current().get(tag).orElseThrow().probe();
     }
 
     @Test

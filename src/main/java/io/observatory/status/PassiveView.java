@@ -1,7 +1,8 @@
-package io.observatory.verdict;
+package io.observatory.status;
 
 import io.observatory.health.HealthState;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One outbound's passive health as the API shows it. Immutable.
@@ -13,7 +14,7 @@ import java.util.Objects;
  * @param calls               statistics of every reported call, or {@code null} when none was reported
  */
 public record PassiveView(HealthState state, int windowCalls, int windowFailures, int consecutiveFailures,
-        CallStatistics calls) {
+        @Nullable CallStatistics calls) {
 
     /** No call reported. */
     public static final PassiveView NONE = new PassiveView(HealthState.UNKNOWN, 0, 0, 0, null);

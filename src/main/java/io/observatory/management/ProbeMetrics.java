@@ -1,18 +1,25 @@
-package io.observatory.probe;
+package io.observatory.management;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Meter.MeterProvider;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import io.observatory.observer.ProbeRecorder;
+import io.observatory.probe.ProbeError;
+import io.observatory.probe.ProbeResult;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import reactor.core.publisher.Mono;
+import org.springframework.stereotype.Component;
 
 /**
- * A {@link Prober} decorator that records every completed probe in Micrometer, tagged by the outbound's tag and bounded
- * enums only (never a reason or a URL):
+ * Records every completed probe an observer keeps in Micrometer, tagged by the outbound's tag and bounded enums only
+ * (never a reason or a URL):
  * <ul>
  *   <li>{@value #RTT} (timer, seconds; tag {@code outbound}): the RTT of each successful probe;
  *   <li>{@value #PHASE} (timer, seconds; tags {@code outbound}, {@code phase} = {@code dns}, {@code connect},
@@ -20,10 +27,12 @@ import reactor.core.publisher.Mono;
  *   <li>{@value #RESULTS} (counter; tags {@code outbound}, {@code outcome} = {@code success} or {@code failure},
  *       {@code error_kind} = a {@link ProbeError.Kind#label()} or {@code none}): every probe.
  * </ul>
- * The timers publish fixed histogram buckets ({@link #BUCKETS}), so each outbound adds a bounded number of series.
- * A probe cancelled before it completes (the observer stopped) is not recorded.
+ * The timers publish fixed histogram buckets ({@link #BUCKETS}), so each outbound adds a bounded number of series
+ * (about 20 meters for a probed outbound), and {@link #forget} removes them when it leaves the observation. Both run on
+ * the writer, so a probe can never re-create the meters of an outbound that has left.
  */
-public final class MeteredProber implements Prober {
+@Component
+public final class ProbeMetrics implements ProbeRecorder {
 
     /** Probe RTT timer name; Prometheus shows {@code observatory_probe_rtt_seconds}. */
     public static final String RTT = "observatory.probe.rtt";
@@ -40,17 +49,16 @@ public final class MeteredProber implements Prober {
 
     private static final String NO_ERROR = "none";
 
-    private final Prober delegate;
+    private final MeterRegistry registry;
     private final MeterProvider<Timer> rtt;
     private final MeterProvider<Timer> phase;
     private final MeterProvider<Counter> results;
+    // Confined to the writer: the meters each outbound's probes created, so that forgetting it is exact.
+    private final Map<String, Set<Meter>> metersByOutbound = new HashMap<>();
 
-    /**
-     * @param delegate the prober that sends the probes
-     * @param registry where the meters are registered
-     */
-    public MeteredProber(Prober delegate, MeterRegistry registry) {
-        this.delegate = delegate;
+    /** @param registry where the meters are registered */
+    public ProbeMetrics(MeterRegistry registry) {
+        this.registry = registry;
         this.rtt = Timer.builder(RTT)
                 .description("Round-trip time of successful probes, first network operation to response")
                 .serviceLevelObjectives(BUCKETS)
@@ -65,22 +73,32 @@ public final class MeteredProber implements Prober {
     }
 
     @Override
-    public Mono<ProbeResult> probe(ProbeRequest request) {
-        return delegate.probe(request).doOnNext(this::record);
-    }
-
-    private void record(ProbeResult result) {
+    public void record(ProbeResult result) {
+        Set<Meter> meters = metersByOutbound.computeIfAbsent(result.outboundTag(), tag -> new HashSet<>());
         Tags outbound = Tags.of("outbound", result.outboundTag());
         if (result.success()) {
-            rtt.withTags(outbound).record(result.rttNanos(), TimeUnit.NANOSECONDS);
+            Timer timer = rtt.withTags(outbound);
+            timer.record(result.rttNanos(), TimeUnit.NANOSECONDS);
+            meters.add(timer);
         }
-        for (Map.Entry<String, Long> measured : result.phases().measured().entrySet()) {
-            phase.withTags(outbound.and("phase", measured.getKey()))
-                    .record(measured.getValue(), TimeUnit.NANOSECONDS);
+        result.phases().measured().forEach((name, nanos) -> {
+            Timer timer = phase.withTags(outbound.and("phase", name));
+            timer.record(nanos, TimeUnit.NANOSECONDS);
+            meters.add(timer);
+        });
+        ProbeError error = result.error();
+        Counter counter = results.withTags(outbound.and(
+                "outcome", error == null ? "success" : "failure",
+                "error_kind", error == null ? NO_ERROR : error.kind().label()));
+        counter.increment();
+        meters.add(counter);
+    }
+
+    /** Removes every probe meter of the outbound {@code tag}; writer only. */
+    void forget(String tag) {
+        Set<Meter> meters = metersByOutbound.remove(tag);
+        if (meters != null) {
+            meters.forEach(registry::remove);
         }
-        results.withTags(outbound.and(
-                        "outcome", result.success() ? "success" : "failure",
-                        "error_kind", result.success() ? NO_ERROR : result.error().kind().label()))
-                .increment();
     }
 }

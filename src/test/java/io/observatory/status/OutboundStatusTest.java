@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-class StatusMappingTest {
+class OutboundStatusTest {
 
     private static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
     private static final BurstWindowRule XRAY_WINDOW = new BurstWindowRule(
@@ -40,7 +40,7 @@ class StatusMappingTest {
 
     @Test
     void afterProbeWhenFirstProbeFailsThenNeverSeen() {
-        OutboundStatus status = StatusMapping.afterProbe(null, failure("no connection"), T0, XRAY);
+        OutboundStatus status = OutboundStatus.afterProbe(null, failure("no connection"), T0, XRAY);
 
         assertThat(status.alive()).isFalse();
         assertThat(status.delayMillis()).isEqualTo(99_999_999L);
@@ -53,9 +53,9 @@ class StatusMappingTest {
 
     @Test
     void afterProbeWhenSuccessThenDelayTruncatedToMillisAndReasonCleared() {
-        OutboundStatus dead = StatusMapping.afterProbe(null, failure("x"), T0, XRAY);
+        OutboundStatus dead = OutboundStatus.afterProbe(null, failure("x"), T0, XRAY);
 
-        OutboundStatus alive = StatusMapping.afterProbe(dead, success(1_999_999), T0.plusSeconds(10), XRAY);
+        OutboundStatus alive = OutboundStatus.afterProbe(dead, success(1_999_999), T0.plusSeconds(10), XRAY);
 
         assertThat(alive.alive()).isTrue();
         assertThat(alive.delayMillis()).isEqualTo(1);
@@ -67,9 +67,9 @@ class StatusMappingTest {
 
     @Test
     void afterProbeWhenFailureAfterSuccessThenLastSeenKept() {
-        OutboundStatus alive = StatusMapping.afterProbe(null, success(3_000_000), T0, XRAY);
+        OutboundStatus alive = OutboundStatus.afterProbe(null, success(3_000_000), T0, XRAY);
 
-        OutboundStatus dead = StatusMapping.afterProbe(alive, failure("reset"), T0.plusSeconds(20), XRAY);
+        OutboundStatus dead = OutboundStatus.afterProbe(alive, failure("reset"), T0.plusSeconds(20), XRAY);
 
         assertThat(dead.lastSeen()).isEqualTo(T0);
         assertThat(dead.lastTry()).isEqualTo(T0.plusSeconds(20));
@@ -78,7 +78,7 @@ class StatusMappingTest {
 
     @Test
     void afterProbeWhenAnyStatusExpectedThenServerErrorIsAliveAsInXray() {
-        OutboundStatus status = StatusMapping.afterProbe(null, response(500, 2_000_000), T0, XRAY);
+        OutboundStatus status = OutboundStatus.afterProbe(null, response(500, 2_000_000), T0, XRAY);
 
         assertThat(status.alive()).isTrue();
         assertThat(status.delayMillis()).isEqualTo(2);
@@ -87,9 +87,9 @@ class StatusMappingTest {
     @Test
     void afterProbeWhenStatusNotExpectedThenFailureNamingStatusAndLastSeenKept() {
         ActiveCheck only204 = new ActiveCheck(ExpectedStatus.parse("204"), new ActiveHealthPolicy(1, 1));
-        OutboundStatus alive = StatusMapping.afterProbe(null, success(3_000_000), T0, only204);
+        OutboundStatus alive = OutboundStatus.afterProbe(null, success(3_000_000), T0, only204);
 
-        OutboundStatus blocked = StatusMapping.afterProbe(alive, response(403, 2_000_000), T0.plusSeconds(5), only204);
+        OutboundStatus blocked = OutboundStatus.afterProbe(alive, response(403, 2_000_000), T0.plusSeconds(5), only204);
 
         assertThat(blocked.alive()).isFalse();
         assertThat(blocked.delayMillis()).isEqualTo(OutboundStatus.DEAD_DELAY_MILLIS);
@@ -102,10 +102,10 @@ class StatusMappingTest {
     @Test
     void afterProbeWhenFailureBelowUnhealthyThresholdThenStillAliveWithLastDelay() {
         ActiveCheck check = new ActiveCheck(ExpectedStatus.ANY, new ActiveHealthPolicy(1, 2));
-        OutboundStatus alive = StatusMapping.afterProbe(null, success(7_000_000), T0, check);
+        OutboundStatus alive = OutboundStatus.afterProbe(null, success(7_000_000), T0, check);
 
-        OutboundStatus once = StatusMapping.afterProbe(alive, failure("reset"), T0.plusSeconds(1), check);
-        OutboundStatus twice = StatusMapping.afterProbe(once, failure("reset"), T0.plusSeconds(2), check);
+        OutboundStatus once = OutboundStatus.afterProbe(alive, failure("reset"), T0.plusSeconds(1), check);
+        OutboundStatus twice = OutboundStatus.afterProbe(once, failure("reset"), T0.plusSeconds(2), check);
 
         assertThat(once.alive()).isTrue();
         assertThat(once.delayMillis()).isEqualTo(7);
@@ -118,8 +118,8 @@ class StatusMappingTest {
     void afterProbeWhenSuccessBelowHealthyThresholdThenUnknownAndNotAlive() {
         ActiveCheck check = new ActiveCheck(ExpectedStatus.ANY, new ActiveHealthPolicy(2, 1));
 
-        OutboundStatus first = StatusMapping.afterProbe(null, success(7_000_000), T0, check);
-        OutboundStatus second = StatusMapping.afterProbe(first, success(7_000_000), T0.plusSeconds(1), check);
+        OutboundStatus first = OutboundStatus.afterProbe(null, success(7_000_000), T0, check);
+        OutboundStatus second = OutboundStatus.afterProbe(first, success(7_000_000), T0.plusSeconds(1), check);
 
         assertThat(first.active().state()).isEqualTo(HealthState.UNKNOWN);
         assertThat(first.alive()).isFalse();
@@ -129,7 +129,7 @@ class StatusMappingTest {
     @Test
     void fromBurstWhenAllSamplesFailedThenNotAliveWithZeroDelay() {
         HealthPingStats stats = new HealthPingStats(4, 4, 0, 0, 0, 0);
-        OutboundStatus status = StatusMapping.fromBurst("b", stats,
+        OutboundStatus status = OutboundStatus.fromBurst("b", stats,
                 XRAY_WINDOW.judge(ActiveHealth.INITIAL, stats, null).active(), XRAY_WINDOW.describe(stats));
 
         assertThat(status.alive()).isFalse();
@@ -142,7 +142,7 @@ class StatusMappingTest {
     @Test
     void fromBurstWhenOneSuccessThenAliveWithAverageInMillis() {
         HealthPingStats stats = new HealthPingStats(3, 2, 30_500_000, 61_999_999, 61_999_999, 61_999_999);
-        OutboundStatus status = StatusMapping.fromBurst("b", stats,
+        OutboundStatus status = OutboundStatus.fromBurst("b", stats,
                 XRAY_WINDOW.judge(ActiveHealth.INITIAL, stats, null).active(), XRAY_WINDOW.describe(stats));
 
         assertThat(status.alive()).isTrue();

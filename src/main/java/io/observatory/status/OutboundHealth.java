@@ -1,13 +1,13 @@
-package io.observatory.verdict;
+package io.observatory.status;
 
 import io.observatory.health.HealthState;
-import io.observatory.status.OutboundStatus;
 import java.time.Instant;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Everything the v1 API says about one configured outbound: the observer's status (active state and probe
- * evidence), the passive state and call statistics, the combined verdict and its last change. Immutable.
+ * One configured outbound in the {@link Observation}: the observer's status (active state and probe evidence), the
+ * passive state and call statistics, the combined verdict and its last change. Immutable.
  *
  * @param tag              the outbound's tag
  * @param probe            the observer's status, or {@code null} while no observer has produced one (never probed,
@@ -18,7 +18,7 @@ import java.util.Objects;
  *                         appeared)
  * @param lastChangeReason why, e.g. {@code active unknown -> healthy: probe succeeded: HTTP 204 in 12 ms}
  */
-public record OutboundHealth(String tag, OutboundStatus probe, PassiveView passive, HealthState verdict,
+public record OutboundHealth(String tag, @Nullable OutboundStatus probe, PassiveView passive, HealthState verdict,
         Instant lastChange, String lastChangeReason) {
 
     public OutboundHealth {
@@ -40,20 +40,15 @@ public record OutboundHealth(String tag, OutboundStatus probe, PassiveView passi
     }
 
     /**
-     * Whether the Xray API reports the outbound alive: the observer's alive, unless the passive state is UNHEALTHY.
-     * Without passive reports this is exactly the observer's alive; false while not probed.
+     * Xray's {@code alive} as the APIs report it: the observer's alive, and false while the passive state is
+     * UNHEALTHY. Without passive reports this is exactly the observer's alive; false while not probed.
      */
     public boolean alive() {
-        return probe != null && xrayAlive(probe, passive.state());
+        return probe != null && probe.alive() && passive.state() != HealthState.UNHEALTHY;
     }
 
-    /** Xray's {@code alive} rule: the observer's alive, and false while the passive state is UNHEALTHY. */
-    static boolean xrayAlive(OutboundStatus status, HealthState passive) {
-        return status.alive() && passive != HealthState.UNHEALTHY;
-    }
-
-    /** Whether any of the three states differs from {@code other}'s. */
-    boolean statesDiffer(OutboundHealth other) {
+    /** Whether the active state, the passive state or the verdict differs from {@code other}'s. */
+    public boolean statesDiffer(OutboundHealth other) {
         return activeState() != other.activeState() || passive.state() != other.passive().state()
                 || verdict != other.verdict();
     }

@@ -1,0 +1,181 @@
+package io.observatory.verdict;
+
+import io.observatory.config.ObservatoryConfig;
+import io.observatory.config.Outbound;
+import io.observatory.config.Reconfigurable;
+import io.observatory.health.AvailabilityPolicy;
+import io.observatory.health.CombinedVerdict;
+import io.observatory.health.HealthState;
+import io.observatory.status.Observation;
+import io.observatory.status.ObservationStore;
+import io.observatory.status.ObservationUpdate;
+import io.observatory.status.OutboundEvent;
+import io.observatory.status.OutboundHealth;
+import io.observatory.status.OutboundStatus;
+import io.observatory.status.PassiveView;
+import io.observatory.time.Scheduler;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The writer's updater of the one {@link Observation} (YARP's destinations updater): takes the observer's statuses,
+ * the passive evidence ({@link PassiveHealthUpdater}) and configuration changes, judges each changed outbound's
+ * verdict ({@link CombinedVerdict}) and publishes the whole snapshot with the changes that led to it. Every method
+ * that changes state runs on the writer, so there are no locks; readers read the {@link #store()}.
+ *
+ * <p>Each refresh walks the configured outbounds once and re-judges only those whose observer status or passive
+ * view changed; the others keep their entry (same object). Costs one map entry per configured outbound.
+ */
+public final class ObservationUpdater implements Reconfigurable {
+
+    private final Scheduler writer;
+    private final Clock clock;
+    private final PassiveHealthUpdater passive;
+    private final ObservationStore store;
+    // Writer state below.
+    private Set<String> tags;
+    private AvailabilityPolicy availability;
+    private Map<String, OutboundStatus> statuses = Map.of();
+    private OptionalLong observedAtNanos = OptionalLong.empty();
+    private boolean refreshQueued;
+
+    /**
+     * Builds the first observation, every configured outbound UNKNOWN, which readers see from now on.
+     *
+     * @param initial the configuration validated at start-up: outbounds, passive policy, availability
+     * @param writer  the writer and its ticker; passive windows and reactivation run on its time
+     * @param clock   wall clock for change times
+     */
+    public ObservationUpdater(ObservatoryConfig initial, Scheduler writer, Clock clock) {
+        this.writer = writer;
+        this.clock = clock;
+        this.tags = tagsOf(initial);
+        this.availability = initial.availability().policy();
+        this.passive = new PassiveHealthUpdater(initial.passive().policy(), writer, this::refresh);
+        Instant now = clock.instant();
+        Map<String, OutboundHealth> outbounds = new LinkedHashMap<>();
+        tags.forEach(tag -> outbounds.put(tag, judge(tag, null, null, now)));
+        this.store = new ObservationStore(writer, new Observation(outbounds, availability, observedAtNanos));
+        store.watch(observation -> { }, new TransitionLog());
+    }
+
+    /** Where the observation is published and read. */
+    public ObservationStore store() {
+        return store;
+    }
+
+    /**
+     * Takes the active observer's statuses, one per observed outbound; publishes after the tasks already queued, so
+     * a burst of publications makes one refresh. Writer only.
+     */
+    public void observed(List<OutboundStatus> next) {
+        Map<String, OutboundStatus> byTag = new HashMap<>(next.size() * 4 / 3 + 1);
+        next.forEach(status -> byTag.put(status.tag(), status));
+        statuses = byTag;
+        observedAtNanos = OptionalLong.of(writer.nanoTime());
+        if (!refreshQueued) {
+            refreshQueued = true;
+            writer.execute(this::refresh);
+        }
+    }
+
+    /**
+     * Applies reported call outcomes, in order, on the writer, then publishes once. The passive policy counts each
+     * call when its report is applied (its windows and reactivation run on arrival time, which only moves forward);
+     * the call's own end time goes into the call statistics. Reports for tags that are no longer configured by then
+     * are dropped. Any thread.
+     */
+    public void report(List<PassiveReport> reports) {
+        List<PassiveReport> batch = List.copyOf(reports);
+        writer.execute(() -> {
+            passive.record(batch, tags, writer.nanoTime());
+            refresh();
+        });
+    }
+
+    /**
+     * Applies a reloaded configuration: the set of outbounds, the availability policy and the passive policy (see
+     * {@link PassiveHealthUpdater#reconfigure}). Writer only.
+     */
+    @Override
+    public void reconfigure(ObservatoryConfig next) {
+        tags = tagsOf(next);
+        availability = next.availability().policy();
+        passive.reconfigure(next.passive().policy(), tags);
+        refresh();
+    }
+
+    private void refresh() {
+        refreshQueued = false;
+        long nowNanos = writer.nanoTime();
+        Instant now = clock.instant();
+        Set<String> passiveChanged = passive.drain(tags, nowNanos);
+        Observation previous = store.current();
+        Map<String, OutboundHealth> next = new LinkedHashMap<>(tags.size() * 4 / 3 + 1);
+        List<OutboundEvent> events = new ArrayList<>();
+        for (String tag : tags) {
+            OutboundHealth before = previous.outbounds().get(tag);
+            OutboundStatus status = statuses.get(tag);
+            if (before != null && !passiveChanged.contains(tag) && Objects.equals(status, before.probe())) {
+                next.put(tag, before);
+                continue;
+            }
+            OutboundHealth health = judge(tag, status, before, now);
+            next.put(tag, health);
+            if (before == null) {
+                events.add(new OutboundEvent.Added(health));
+            } else if (!health.equals(before)) {
+                events.add(new OutboundEvent.Updated(before, health));
+            }
+        }
+        for (OutboundHealth gone : previous.all()) {
+            if (!next.containsKey(gone.tag())) {
+                events.add(new OutboundEvent.Removed(gone, now));
+            }
+        }
+        events.sort(Comparator.comparing(OutboundEvent::tag));
+        passive.settle(nowNanos);
+        store.publish(new ObservationUpdate(new Observation(next, availability, observedAtNanos), events));
+    }
+
+    /**
+     * The next entry of one outbound: the combined verdict of its active and passive states and, when a state
+     * changed, the change time and a reason naming what changed; {@code before}'s change time and reason otherwise.
+     */
+    private OutboundHealth judge(String tag, @Nullable OutboundStatus status, @Nullable OutboundHealth before,
+            Instant now) {
+        PassiveView view = passive.view(tag);
+        HealthState active = status == null ? HealthState.UNKNOWN : status.active().state();
+        HealthState verdict = CombinedVerdict.of(active, view.state());
+        if (before == null) {
+            return new OutboundHealth(tag, status, view, verdict, now, "outbound added");
+        }
+        String reason = CombinedVerdict.changeReason(before.activeState(), active,
+                () -> status == null ? "no longer observed" : status.activeDetail(), before.passive().state(),
+                view.state(), () -> passive.why(tag, before.passive().state()));
+        return reason == null
+                ? new OutboundHealth(tag, status, view, verdict, before.lastChange(), before.lastChangeReason())
+                : new OutboundHealth(tag, status, view, verdict, now, reason);
+    }
+
+    /** The configured tags, iterating in tag order, so the observation is built in order. */
+    private static Set<String> tagsOf(ObservatoryConfig config) {
+        Set<String> sorted = new TreeSet<>();
+        for (Outbound outbound : config.outbounds()) {
+            sorted.add(outbound.tag());
+        }
+        return new LinkedHashSet<>(sorted);
+    }
+}

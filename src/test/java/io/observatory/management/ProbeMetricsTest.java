@@ -1,0 +1,121 @@
+package io.observatory.management;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.observatory.probe.ProbeError;
+import io.observatory.probe.ProbePhases;
+import io.observatory.probe.ProbeResult;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class ProbeMetricsTest {
+
+    private static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
+    private static final ProbePhases PHASES =
+            new ProbePhases(ProbePhases.NOT_MEASURED, 2_000_000, ProbePhases.NOT_MEASURED, 7_000_000, 11_000_000);
+
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final ProbeMetrics metrics = new ProbeMetrics(registry);
+
+    private static ProbeResult success(String tag, long rttNanos) {
+        return new ProbeResult(tag, true, rttNanos, PHASES, 204, T0, T0, null);
+    }
+
+    private static ProbeResult failure(String tag, ProbeError.Kind kind) {
+        return new ProbeResult(tag, false, 5_000_000_000L, ProbePhases.NONE, 0, T0, T0,
+                new ProbeError(kind, ProbeError.Hop.TARGET, "outbound " + tag + ": failed", null));
+    }
+
+    private Counter results(String outbound, String outcome, String errorKind) {
+        return registry.get(ProbeMetrics.RESULTS)
+                .tags("outbound", outbound, "outcome", outcome, "error_kind", errorKind)
+                .counter();
+    }
+
+    private List<String> outboundsWithMeters() {
+        return registry.getMeters().stream().map(Meter::getId).map(id -> id.getTag("outbound"))
+                .filter(tag -> tag != null).distinct().sorted().toList();
+    }
+
+    @Test
+    void recordWhenSuccessThenRttRecordedInSecondsForTheOutbound() {
+        metrics.record(success("proxy_de", 20_000_000));
+
+        Timer rtt = registry.get(ProbeMetrics.RTT).tag("outbound", "proxy_de").timer();
+        assertThat(rtt.count()).isEqualTo(1);
+        assertThat(rtt.totalTime(TimeUnit.SECONDS)).isEqualTo(0.02);
+        assertThat(rtt.getId().getTags()).hasSize(1);
+    }
+
+    @Test
+    void recordWhenSuccessThenEachMeasuredPhaseRecordedAndOthersNot() {
+        metrics.record(success("proxy_de", 20_000_000));
+
+        assertThat(registry.get(ProbeMetrics.PHASE).tags("outbound", "proxy_de", "phase", "connect").timer()
+                .totalTime(TimeUnit.MILLISECONDS)).isEqualTo(2);
+        assertThat(registry.get(ProbeMetrics.PHASE).tags("outbound", "proxy_de", "phase", "tls").timer()
+                .totalTime(TimeUnit.MILLISECONDS)).isEqualTo(7);
+        assertThat(registry.get(ProbeMetrics.PHASE).tags("outbound", "proxy_de", "phase", "first_byte").timer()
+                .totalTime(TimeUnit.MILLISECONDS)).isEqualTo(11);
+        assertThat(registry.find(ProbeMetrics.PHASE).tag("phase", "dns").timers()).isEmpty();
+        assertThat(registry.find(ProbeMetrics.PHASE).tag("phase", "proxy_handshake").timers()).isEmpty();
+    }
+
+    @Test
+    void recordWhenResultsVaryThenCountedByOutcomeAndErrorKind() {
+        metrics.record(success("proxy_de", 20_000_000));
+        metrics.record(success("proxy_de", 30_000_000));
+        metrics.record(failure("proxy_de", ProbeError.Kind.CONNECTION_REFUSED));
+
+        assertThat(results("proxy_de", "success", "none").count()).isEqualTo(2);
+        assertThat(results("proxy_de", "failure", "connection_refused").count()).isEqualTo(1);
+    }
+
+    @Test
+    void recordWhenFailureThenNoRttRecorded() {
+        metrics.record(failure("proxy_us", ProbeError.Kind.RESPONSE_TIMEOUT));
+
+        assertThat(registry.find(ProbeMetrics.RTT).timers()).isEmpty();
+        assertThat(results("proxy_us", "failure", "response_timeout").count()).isEqualTo(1);
+    }
+
+    @Test
+    void recordThenTimersPublishTheFixedBuckets() {
+        metrics.record(success("proxy_de", 20_000_000));
+
+        Timer rtt = registry.get(ProbeMetrics.RTT).timer();
+        assertThat(rtt.takeSnapshot().histogramCounts()).hasSize(ProbeMetrics.BUCKETS.length);
+    }
+
+    @Test
+    void forgetWhenOutboundLeavesThenAllItsProbeMetersVanishAndOthersStay() {
+        metrics.record(success("a", 8_000_000));
+        metrics.record(success("b", 8_000_000));
+        metrics.record(failure("b", ProbeError.Kind.CONNECTION_RESET));
+        registry.counter("jvm.other", "outbound", "b").increment();
+
+        metrics.forget("b");
+
+        assertThat(outboundsWithMeters()).containsExactly("a", "b");
+        assertThat(registry.find(ProbeMetrics.RTT).tag("outbound", "b").timers()).isEmpty();
+        assertThat(registry.find(ProbeMetrics.PHASE).tag("outbound", "b").timers()).isEmpty();
+        assertThat(registry.find(ProbeMetrics.RESULTS).tag("outbound", "b").counters()).isEmpty();
+        assertThat(registry.find("jvm.other").counters()).hasSize(1);
+    }
+
+    @Test
+    void forgetWhenOutboundComesBackThenItsMetersStartAfresh() {
+        metrics.record(success("b", 8_000_000));
+        metrics.forget("b");
+
+        metrics.record(success("b", 8_000_000));
+
+        assertThat(results("b", "success", "none").count()).isEqualTo(1);
+    }
+}
