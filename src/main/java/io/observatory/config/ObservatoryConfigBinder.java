@@ -106,7 +106,6 @@ public final class ObservatoryConfigBinder implements AutoCloseable {
     private static ConversionService conversions() {
         ApplicationConversionService conversions = new ApplicationConversionService();
         conversions.addConverter(new GoDurationConverter());
-        conversions.addConverter(new GoDurationNumberConverter());
         conversions.addConverter(String.class, ExpectedStatus.class, ExpectedStatus::parse);
         conversions.addConverter(Number.class, ExpectedStatus.class, status -> ExpectedStatus.parse(status.toString()));
         return conversions;

@@ -10,11 +10,11 @@ import org.springframework.core.env.ConfigurableEnvironment;
 /**
  * Binds and validates {@code observatory.*} at start-up with the {@link ObservatoryConfigBinder} that reloads use too,
  * and exposes the result; a bad value stops start-up with one line ({@link ConfigFailureAnalyzer}), warnings are
- * logged once at WARN. Also registers the Go duration converters for every other configuration properties class of
+ * logged once at WARN. Also registers the Go duration converter for every other configuration properties class of
  * the application, so that {@code spring.*} durations accept Go syntax as well.
  */
 @Configuration(proxyBeanMethods = false)
-@Import({GoDurationConverter.class, GoDurationNumberConverter.class})
+@Import(GoDurationConverter.class)
 public class ObservatoryConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(ObservatoryConfiguration.class);

@@ -3,7 +3,7 @@ package io.observatory.observer;
 import io.observatory.config.BurstObserverSettings;
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.config.Outbound;
-import io.observatory.config.Reconfigurable;
+import io.observatory.reload.Reconfigurable;
 import io.observatory.config.StandardObserverSettings;
 import io.observatory.probe.Prober;
 import io.observatory.status.OutboundStatus;

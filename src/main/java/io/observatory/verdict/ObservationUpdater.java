@@ -2,7 +2,7 @@ package io.observatory.verdict;
 
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.config.Outbound;
-import io.observatory.config.Reconfigurable;
+import io.observatory.reload.Reconfigurable;
 import io.observatory.health.AvailabilityPolicy;
 import io.observatory.health.CombinedVerdict;
 import io.observatory.health.HealthState;

@@ -1,7 +1,7 @@
 package io.observatory.api.auth;
 
 import io.observatory.config.ObservatoryConfig;
-import io.observatory.config.Reconfigurable;
+import io.observatory.reload.Reconfigurable;
 import io.observatory.time.Ticker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

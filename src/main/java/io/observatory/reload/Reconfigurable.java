@@ -1,4 +1,6 @@
-package io.observatory.config;
+package io.observatory.reload;
+
+import io.observatory.config.ObservatoryConfig;
 
 /**
  * A component that follows configuration changes. Live reload ({@code io.observatory.reload}) calls every
