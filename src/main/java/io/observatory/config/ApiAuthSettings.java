@@ -2,8 +2,6 @@ package io.observatory.config;
 
 import io.observatory.text.Redaction;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,8 +59,8 @@ public record ApiAuthSettings(@Nullable String tokenFile, @Nullable String token
         if (path == null) {
             return;
         }
-        try (Reader reader = new InputStreamReader(Files.newInputStream(path), StandardCharsets.UTF_8)) {
-            if (isBlank(reader)) {
+        try {
+            if (new String(Files.readAllBytes(path), StandardCharsets.UTF_8).isBlank()) {
                 violations.reject(TOKEN_FILE, "a file holding the API token; the file is empty");
             }
         } catch (IOException e) {
@@ -82,21 +80,5 @@ public record ApiAuthSettings(@Nullable String tokenFile, @Nullable String token
         } else if (value.isBlank()) {
             violations.reject(TOKEN_ENV, name, HOLDING + "; it is empty");
         }
-    }
-
-    /**
-     * Whether the text holds only whitespace ({@link Character#isWhitespace}, what {@link String#strip()} removes);
-     * reads only up to the first other character, so a large file is not read whole.
-     */
-    private static boolean isBlank(Reader reader) throws IOException {
-        char[] buffer = new char[256];
-        for (int read = reader.read(buffer); read != -1; read = reader.read(buffer)) {
-            for (int i = 0; i < read; i++) {
-                if (!Character.isWhitespace(buffer[i])) {
-                    return false;
-                }
-            }
-        }
-        return true;
     }
 }

@@ -19,21 +19,12 @@ import org.springframework.core.Ordered;
 import org.springframework.validation.FieldError;
 
 /**
- * Reports a configuration under {@code observatory.*} that could not be bound or validated as one line with an
- * action naming where the value was set, for example:
- * <ul>
- *   <li>a value breaking a constraint: {@code observatory.outbounds[1].port: 70000 (expected: 1-65535)};</li>
- *   <li>a value that does not convert, e.g. a duration without a unit or an unknown protocol:
- *       {@code observatory.standard.probe-interval: 1000 (expected: a duration with a unit, e.g. 10s, 1.5s, 2h45m,
- *       300ms)};</li>
- *   <li>an unknown key: {@code observatory.standard.probe-intreval: 5s (expected: a known property of
- *       observatory.standard: subject-selector, probe-url, ...)};</li>
- *   <li>a value of the wrong shape ({@link ShapeCheck}): {@code observatory.outbounds[0].port: (a nested map)
- *       (expected: a whole number)}.</li>
- * </ul>
- * Of several problems, the first is reported: the first unknown key in name order, the first broken constraint in
- * declaration order. Secrets are masked ({@link ReportLine}). Registered in {@code META-INF/spring.factories} with
- * the highest precedence, ahead of Spring Boot's multi-line reports; failures of other properties are left to them.
+ * Reports a configuration under {@code observatory.*} that could not be bound or validated as one line, with an
+ * action naming where the value was set: a broken constraint ({@code observatory.outbounds[1].port: 70000 (expected:
+ * 1-65535)}), a value that does not convert, an unknown key (with the keys known there) or a value of the wrong shape
+ * ({@link ShapeCheck}). Of several problems the first is reported: the first unknown key in name order, the first
+ * broken constraint in declaration order. Secrets are masked ({@link ReportLine}). Registered in
+ * {@code META-INF/spring.factories} ahead of Spring Boot's multi-line reports, which keep other properties' failures.
  */
 public class ConfigFailureAnalyzer extends AbstractFailureAnalyzer<BindException> implements Ordered {
 
@@ -59,7 +50,7 @@ public class ConfigFailureAnalyzer extends AbstractFailureAnalyzer<BindException
         }
         ShapeCheck.MismatchException shape = findCause(cause, ShapeCheck.MismatchException.class);
         if (shape != null) {
-            return analysis(shape.line(), shape.origin(), cause);
+            return analysis(shape.line, shape.origin, cause);
         }
         UnboundConfigurationPropertiesException unbound =
                 findCause(cause, UnboundConfigurationPropertiesException.class);
@@ -90,12 +81,11 @@ public class ConfigFailureAnalyzer extends AbstractFailureAnalyzer<BindException
 
     /** The first broken constraint of the record the errors are about, by declaration order of its properties. */
     private static @Nullable FailureAnalysis violation(ValidationErrors errors, BindException cause) {
-        Class<?> section = PropertyExpectations.sectionAt(errors.getName());
         FieldError first = errors.getAllErrors().stream()
                 .filter(FieldError.class::isInstance)
                 .map(FieldError.class::cast)
-                .min(Comparator.comparingInt(error -> PropertyExpectations.declarationIndex(section,
-                        error.getField().split("[.\\[]", 2)[0])))
+                .min(Comparator.comparing(FieldError::getField,
+                        PropertyExpectations.declarationOrder(errors.getName())))
                 .orElse(null);
         if (first == null) {
             return null;
@@ -103,7 +93,7 @@ public class ConfigFailureAnalyzer extends AbstractFailureAnalyzer<BindException
         String property = errors.getName() + "." + kebab(first.getField());
         Violations.Decoded message = Violations.decode(String.valueOf(first.getDefaultMessage()),
                 errors.getName().toString());
-        String found = message.found() != null ? InvalidValueException.printable(message.found())
+        String found = message.found() != null ? message.found()
                 : ReportLine.printable(property, first.getRejectedValue());
         Origin origin = Origin.from(first);
         if (origin == null) {

@@ -29,20 +29,12 @@ import org.springframework.validation.beanvalidation.SpringValidatorAdapter;
 
 /**
  * The one configuration pipeline, for start-up and for every reload: binds {@code observatory.*} from an environment
- * into {@link ObservatoryConfig} with Spring Boot's {@link Binder} and validates every record with Bean Validation
- * (Hibernate Validator) while binding, as Spring Boot binds {@code @Validated} configuration properties.
- *
- * <ul>
- *   <li>Durations read as Go durations ({@code 10s}, {@code 1.5s}, {@code 2h45m}), also from YAML numbers, and
- *       expected statuses as {@link ExpectedStatus}; no other conversion is tried after these reject a value.</li>
- *   <li>Binding is strict: a key no record declares, under {@code observatory}, stops the binding (environment
- *       variables and system properties are exempt, as in Spring Boot); so do maps or lists where a single value
- *       belongs ({@link ShapeCheck}).</li>
- *   <li>The first record that breaks a constraint stops the binding; records are bound, and so validated, depth
- *       first in declaration order.</li>
- * </ul>
- * Every failure is a {@link BindException}, which {@link ConfigFailureAnalyzer} reports in one line, e.g.
- * {@code observatory.outbounds[1].port: 70000 (expected: 1-65535)}.
+ * into {@link ObservatoryConfig} with Spring Boot's {@link Binder} and validates every record with Hibernate
+ * Validator while binding, as Spring Boot binds {@code @Validated} configuration properties. Durations read as Go
+ * durations ({@link GoDurationConverter}); binding is strict: an unknown key under {@code observatory} (environment
+ * variables and system properties exempt, as in Spring Boot) or a value of the wrong shape ({@link ShapeCheck})
+ * stops it, and so does the first record, depth first in declaration order, that breaks a constraint. Every failure
+ * is a {@link BindException}, which {@link ConfigFailureAnalyzer} reports in one line.
  */
 public final class ObservatoryConfigBinder implements AutoCloseable {
 

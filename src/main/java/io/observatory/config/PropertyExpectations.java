@@ -5,10 +5,11 @@ import io.observatory.text.GoDuration;
 import java.lang.reflect.RecordComponent;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
+import java.util.Objects;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
@@ -26,6 +27,12 @@ import org.springframework.util.ClassUtils;
 final class PropertyExpectations {
 
     private static final ResolvableType ROOT = ResolvableType.forClass(ObservatoryConfig.class);
+
+    /** What a value of each type bound from one value looks like (primitives as their wrappers). */
+    private static final Map<Class<?>, String> SINGLE_VALUES = Map.of(Integer.class, "a whole number",
+            Long.class, "a whole number", Double.class, "a decimal number, e.g. 0.3", Boolean.class, "true or false",
+            Duration.class, GoDuration.EXPECTED, ExpectedStatus.class, ExpectedStatus.EXPECTED,
+            String.class, "a single value");
 
     private PropertyExpectations() {
     }
@@ -53,22 +60,7 @@ final class PropertyExpectations {
                     .map(constant -> ((Enum<?>) constant).name().toLowerCase(Locale.ROOT))
                     .collect(Collectors.joining(", ", "one of ", ""));
         }
-        if (raw == Integer.class || raw == Long.class) {
-            return "a whole number";
-        }
-        if (raw == Double.class) {
-            return "a decimal number, e.g. 0.3";
-        }
-        if (raw == Boolean.class) {
-            return "true or false";
-        }
-        if (raw == Duration.class) {
-            return GoDuration.EXPECTED;
-        }
-        if (raw == ExpectedStatus.class) {
-            return ExpectedStatus.EXPECTED;
-        }
-        return raw == String.class ? "a single value" : "a value of type " + raw.getSimpleName();
+        return SINGLE_VALUES.getOrDefault(raw, "a value of type " + raw.getSimpleName());
     }
 
     /** Returns {@code true} for a type bound from one value: not a section, list or map. */
@@ -86,69 +78,55 @@ final class PropertyExpectations {
     static ReportLine unbound(ConfigurationProperty property) {
         ConfigurationPropertyName name = property.getName();
         String value = ReportLine.printable(name.toString(), property.getValue());
-        ResolvableType type = ROOT;
-        for (int i = 1; i < name.getNumberOfElements(); i++) {
-            Class<?> raw = type.toClass();
-            ConfigurationPropertyName parent = name.chop(i);
-            if (isSection(raw)) {
-                if (name.isNumericIndex(i)) {
-                    return new ReportLine(parent.toString(), "(a list)", expected(type));
-                }
-                Optional<RecordComponent> component = component(raw, name.getElement(i, Form.UNIFORM));
-                if (component.isEmpty()) {
-                    return new ReportLine(name.toString(), value,
+        int known = 1;
+        while (known < name.getNumberOfElements() && typeAt(name, known + 1) != null) {
+            known++;
+        }
+        ResolvableType type = Objects.requireNonNull(typeAt(name, known));
+        Class<?> raw = type.toClass();
+        String parent = name.chop(known).toString();
+        if (known < name.getNumberOfElements() && isSection(raw)) {
+            return name.isNumericIndex(known) ? new ReportLine(parent, "(a list)", expected(type))
+                    : new ReportLine(name.toString(), value,
                             "a known property of " + parent + ": " + String.join(", ", keys(raw)));
-                }
-                type = ResolvableType.forMethodReturnType(component.get().getAccessor());
-            } else if (List.class.isAssignableFrom(raw)) {
-                if (!name.isNumericIndex(i)) {
-                    return new ReportLine(parent.toString(), "(a nested map)", expected(type));
-                }
-                type = type.asCollection().getGeneric();
-            } else if (Map.class.isAssignableFrom(raw)) {
-                type = type.asMap().getGeneric(1);
-            } else {
-                break;
-            }
+        }
+        if (known < name.getNumberOfElements() && List.class.isAssignableFrom(raw)) {
+            return new ReportLine(parent, "(a nested map)", expected(type));
         }
         return new ReportLine(name.toString(), value, "no such property; check the spelling");
     }
 
-    /** The record bound at {@code name} (a section, or a list element that is one), or {@code null}. */
-    static @Nullable Class<?> sectionAt(ConfigurationPropertyName name) {
-        ResolvableType type = ROOT;
-        for (int i = 1; i < name.getNumberOfElements(); i++) {
-            Class<?> raw = type.toClass();
-            if (List.class.isAssignableFrom(raw)) {
-                type = type.asCollection().getGeneric();
-                continue;
-            }
-            Optional<RecordComponent> component = isSection(raw)
-                    ? component(raw, name.getElement(i, Form.UNIFORM)) : Optional.empty();
-            if (component.isEmpty()) {
-                return null;
-            }
-            type = ResolvableType.forMethodReturnType(component.get().getAccessor());
-        }
-        return isSection(type.toClass()) ? type.toClass() : null;
+    /**
+     * Orders the field paths of a record's violations, e.g. {@code port} or {@code subjectSelector[1]}, by the
+     * declaration order of their first element in the record bound at {@code name}; paths of unknown keys go last.
+     */
+    static Comparator<String> declarationOrder(ConfigurationPropertyName name) {
+        ResolvableType type = typeAt(name, name.getNumberOfElements());
+        Class<?> section = type != null && isSection(type.toClass()) ? type.toClass() : null;
+        return Comparator.comparingInt(field -> section == null ? Integer.MAX_VALUE
+                : index(section, field.split("[.\\[]", 2)[0].toLowerCase(Locale.ROOT)));
     }
 
-    /**
-     * Where {@code key} (a component's Java name or its kebab-case key) is declared in {@code section}, so that
-     * reports follow declaration order; {@link Integer#MAX_VALUE} when it is not a key of {@code section}.
-     */
-    static int declarationIndex(@Nullable Class<?> section, String key) {
-        if (section == null) {
-            return Integer.MAX_VALUE;
-        }
-        String uniform = key.replace("-", "").toLowerCase(Locale.ROOT);
-        RecordComponent[] components = section.getRecordComponents();
-        for (int i = 0; i < components.length; i++) {
-            if (components[i].getName().toLowerCase(Locale.ROOT).equals(uniform)) {
-                return i;
+    /** The type bound at the first {@code elements} elements of {@code name}, or {@code null} when none is. */
+    private static @Nullable ResolvableType typeAt(ConfigurationPropertyName name, int elements) {
+        ResolvableType type = ROOT;
+        for (int i = 1; i < elements; i++) {
+            Class<?> raw = type.toClass();
+            if (List.class.isAssignableFrom(raw) && name.isNumericIndex(i)) {
+                type = type.asCollection().getGeneric();
+            } else if (Map.class.isAssignableFrom(raw)) {
+                type = type.asMap().getGeneric(1);
+            } else if (isSection(raw) && !name.isNumericIndex(i)) {
+                int component = index(raw, name.getElement(i, Form.UNIFORM));
+                if (component == Integer.MAX_VALUE) {
+                    return null;
+                }
+                type = ResolvableType.forMethodReturnType(raw.getRecordComponents()[component].getAccessor());
+            } else {
+                return null;
             }
         }
-        return Integer.MAX_VALUE;
+        return type;
     }
 
     private static boolean isSection(Class<?> type) {
@@ -162,10 +140,17 @@ final class PropertyExpectations {
                 .toList();
     }
 
-    /** The component bound to a key given in Spring's uniform form (lower case, no dashes), e.g. {@code probeinterval}. */
-    private static Optional<RecordComponent> component(Class<?> section, String uniformKey) {
-        return Arrays.stream(section.getRecordComponents())
-                .filter(component -> component.getName().toLowerCase(Locale.ROOT).equals(uniformKey))
-                .findFirst();
+    /**
+     * Where the component bound to {@code uniformKey} (lower case, no dashes, e.g. {@code probeinterval}) is declared
+     * in {@code section}; {@link Integer#MAX_VALUE} when none is.
+     */
+    private static int index(Class<?> section, String uniformKey) {
+        RecordComponent[] components = section.getRecordComponents();
+        for (int i = 0; i < components.length; i++) {
+            if (components[i].getName().toLowerCase(Locale.ROOT).equals(uniformKey)) {
+                return i;
+            }
+        }
+        return Integer.MAX_VALUE;
     }
 }

@@ -36,26 +36,19 @@ final class ShapeCheck extends AbstractBindHandler {
         super(parent);
     }
 
-    /** A property whose shape does not fit what {@link ObservatoryConfig} declares there. */
+    /**
+     * A property whose shape does not fit what {@link ObservatoryConfig} declares there: the line to report, and
+     * where the offending value was set ({@code null} when unknown).
+     */
     static final class MismatchException extends IllegalArgumentException {
 
-        private final transient ReportLine line;
-        private final transient @Nullable Origin origin;
+        final transient ReportLine line;
+        final transient @Nullable Origin origin;
 
         MismatchException(ReportLine line, @Nullable Origin origin) {
             super(line.describe());
             this.line = line;
             this.origin = origin;
-        }
-
-        /** Returns the line to report. */
-        ReportLine line() {
-            return line;
-        }
-
-        /** Returns where the offending value was set, or {@code null} when unknown. */
-        @Nullable Origin origin() {
-            return origin;
         }
     }
 

@@ -1,5 +1,6 @@
 package io.observatory.config;
 
+import io.observatory.text.InvalidValueException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiConsumer;
@@ -18,7 +19,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class Violations {
 
-    /** Starts a message that carries its own found text: {@code FOUND <length> ':' <found> <expected>}. */
+    /** Ends the found text of a message that carries one: {@code <found> FOUND <expected>}. */
     private static final char FOUND = '\u0000';
 
     /** Delimits a sibling property name inside an expectation, expanded to its full name when reported. */
@@ -73,9 +74,12 @@ public final class Violations {
         reported.forEach(violation -> action.accept(violation[0], violation[1]));
     }
 
-    /** A message template carrying {@code found} (or none) and {@code expected}, escaped for interpolation. */
+    /**
+     * A message template carrying {@code found} (or none) and {@code expected}, escaped for interpolation; the found
+     * text is made printable first, so it holds no {@link #FOUND}.
+     */
     static String encode(@Nullable String found, String expected) {
-        String message = found == null ? expected : FOUND + Integer.toString(found.length()) + ':' + found + expected;
+        String message = found == null ? expected : InvalidValueException.printable(found) + FOUND + expected;
         return message.replace("\\", "\\\\").replace("{", "\\{").replace("}", "\\}").replace("$", "\\$");
     }
 
@@ -87,16 +91,9 @@ public final class Violations {
      *                     expand sibling references with
      */
     static Decoded decode(String message, String propertyPath) {
-        String found = null;
-        String expected = message;
-        if (!message.isEmpty() && message.charAt(0) == FOUND) {
-            int colon = message.indexOf(':');
-            int length = Integer.parseInt(message.substring(1, colon));
-            found = message.substring(colon + 1, colon + 1 + length);
-            expected = message.substring(colon + 1 + length);
-        }
-        Matcher sibling = SIBLING_REFERENCE.matcher(expected);
-        return new Decoded(found, sibling.replaceAll(match ->
+        int end = message.indexOf(FOUND);
+        Matcher sibling = SIBLING_REFERENCE.matcher(message.substring(end + 1));
+        return new Decoded(end < 0 ? null : message.substring(0, end), sibling.replaceAll(match ->
                 Matcher.quoteReplacement(propertyPath + "." + match.group(1))));
     }
 
