@@ -1,0 +1,215 @@
+package io.observatory.observer;
+
+import io.observatory.config.ObservatoryConfig;
+import io.observatory.probe.ProbeResult;
+import io.observatory.status.OutboundStatus;
+import io.observatory.testing.Configs;
+import io.observatory.testing.FakeScheduler;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+/** The reload state machine: which configuration change keeps, tells or replaces the observer, on fake time. */
+@ExtendWith(OutputCaptureExtension.class)
+class ObserverRuntimeTest {
+
+    private static final Duration INTERVAL = Duration.ofSeconds(10);
+    private static final String[] CONCURRENT = {"standard.subject-selector=proxy_",
+        "standard.probe-url=http://probe.test/generate_204", "standard.probe-interval=10s",
+        "standard.enable-concurrency=true"};
+
+    private final FakeScheduler writer = new FakeScheduler();
+    private final ScriptedProber prober = new ScriptedProber(writer);
+    private final List<ProbeResult> recorded = new ArrayList<>();
+    private List<OutboundStatus> published = List.of();
+
+    private ObserverRuntime runtime(ObservatoryConfig initial) {
+        return new ObserverRuntime(initial, prober, writer, writer.clock(), new SplittableRandom(7), recorded::add,
+                statuses -> {
+                    assertThat(writer.inSchedulerThread()).as("statuses published on the writer").isTrue();
+                    published = statuses.stream().sorted(Comparator.comparing(OutboundStatus::tag)).toList();
+                });
+    }
+
+    private static ObservatoryConfig config(List<String> tags, String... properties) {
+        return Configs.direct(tags, properties);
+    }
+
+    private void reload(ObserverRuntime runtime, ObservatoryConfig next) {
+        writer.execute(() -> runtime.reconfigure(next));
+        writer.runDue();
+    }
+
+    /** Starts on both outbounds and answers both first probes: alive, 5 ms. */
+    private ObserverRuntime startedWithBothAlive() {
+        ObserverRuntime runtime = runtime(config(List.of("proxy_a", "proxy_b"), CONCURRENT));
+        runtime.start();
+        writer.runDue();
+        prober.open().forEach(probe -> probe.succeed(Duration.ofMillis(5).toNanos()));
+        writer.runDue();
+        return runtime;
+    }
+
+    @Test
+    void startWhenStandardConfiguredThenProbesBeginOnTheWriterNotOnTheCaller() {
+        ObserverRuntime runtime = runtime(config(List.of("proxy_a", "other"), CONCURRENT));
+
+        runtime.start();
+        assertThat(prober.sent()).isEmpty();
+        writer.runDue();
+
+        assertThat(prober.sent()).extracting(ScriptedProber.Sent::tag).containsExactly("proxy_a");
+    }
+
+    @Test
+    void reloadWhenOutboundRemovedThenItsStatusGoesAtOnceAndTheObserverKeepsItsSchedule() {
+        ObserverRuntime runtime = startedWithBothAlive();
+        assertThat(published).extracting(OutboundStatus::tag).containsExactly("proxy_a", "proxy_b");
+
+        reload(runtime, config(List.of("proxy_a"), CONCURRENT));
+
+        assertThat(published).extracting(OutboundStatus::tag, OutboundStatus::alive)
+                .containsExactly(tuple("proxy_a", true));
+        assertThat(prober.sent()).hasSize(2);
+        writer.advance(INTERVAL);
+        assertThat(prober.sent()).extracting(ScriptedProber.Sent::tag)
+                .containsExactly("proxy_a", "proxy_b", "proxy_a");
+    }
+
+    @Test
+    void reloadWhenOutboundAddedThenTheRunningObserverProbesItNextRound() {
+        ObserverRuntime runtime = startedWithBothAlive();
+
+        reload(runtime, config(List.of("proxy_a", "proxy_b", "proxy_c"), CONCURRENT));
+        assertThat(prober.sent()).hasSize(2);
+        writer.advance(INTERVAL);
+
+        assertThat(prober.sent().subList(2, prober.sent().size())).extracting(ScriptedProber.Sent::tag)
+                .containsExactly("proxy_a", "proxy_b", "proxy_c");
+    }
+
+    @Test
+    void reloadWhenObserverSettingsChangeThenSuccessorStartsFromThePredecessorsStatuses() {
+        ObserverRuntime runtime = startedWithBothAlive();
+        writer.advance(INTERVAL);
+        prober.open().get(0).succeed(Duration.ofMillis(7).toNanos());
+        writer.runDue();
+        ScriptedProber.Sent inFlight = prober.open().get(0);
+        assertThat(inFlight.tag()).isEqualTo("proxy_b");
+
+        List<String> slower = new ArrayList<>(List.of(CONCURRENT));
+        slower.set(2, "standard.probe-interval=20s");
+        reload(runtime, config(List.of("proxy_a", "proxy_b"), slower.toArray(String[]::new)));
+
+        assertThat(inFlight.cancelled).as("the predecessor's probe in flight is cancelled").isTrue();
+        assertThat(prober.open()).extracting(ScriptedProber.Sent::tag).containsExactly("proxy_a", "proxy_b");
+        prober.open().get(0).succeed(Duration.ofMillis(9).toNanos());
+        writer.runDue();
+        assertThat(published).extracting(OutboundStatus::tag, OutboundStatus::alive, OutboundStatus::delayMillis)
+                .as("proxy_b keeps the predecessor's status until the successor probes it")
+                .containsExactly(tuple("proxy_a", true, 9L), tuple("proxy_b", true, 5L));
+        prober.open().get(0).succeed(Duration.ofMillis(9).toNanos());
+        writer.runDue();
+        writer.advance(Duration.ofSeconds(20).minusNanos(1));
+        assertThat(prober.open()).as("the successor waits its own interval").isEmpty();
+        writer.advance(Duration.ofNanos(1));
+        assertThat(prober.open()).hasSize(2);
+    }
+
+    @Test
+    void reloadWhenStandardReplacedByBurstThenBurstShowsTheStatusesUntilItsOwnSamples() {
+        ObserverRuntime runtime = startedWithBothAlive();
+
+        reload(runtime, config(List.of("proxy_a", "proxy_b"), "burst.subject-selector=proxy_",
+                "burst.ping-config.destination=http://probe.test/generate_204", "burst.ping-config.interval=10s",
+                "burst.ping-config.sampling=2"));
+
+        assertThat(prober.open()).extracting(ScriptedProber.Sent::tag, probe -> probe.request.method())
+                .containsExactly(tuple("proxy_a", "HEAD"), tuple("proxy_b", "HEAD"));
+        prober.open().get(0).succeed(Duration.ofMillis(11).toNanos());
+        writer.runDue();
+
+        assertThat(published).extracting(OutboundStatus::tag, OutboundStatus::alive, OutboundStatus::delayMillis)
+                .as("proxy_b keeps the standard observer's status until its first sample")
+                .containsExactly(tuple("proxy_a", true, 11L), tuple("proxy_b", true, 5L));
+    }
+
+    @Test
+    void reloadWhenObserverRemovedThenStatusesEmptyAndProbingStops() {
+        ObserverRuntime runtime = startedWithBothAlive();
+
+        reload(runtime, config(List.of("proxy_a", "proxy_b")));
+        writer.advance(INTERVAL.multipliedBy(3));
+
+        assertThat(published).isEmpty();
+        assertThat(prober.sent()).hasSize(2);
+    }
+
+    @Test
+    void reloadWhenNothingChangedThenTheObserverAndItsProbeInFlightAreUntouched(CapturedOutput output) {
+        ObserverRuntime runtime = runtime(config(List.of("proxy_a"), CONCURRENT));
+        runtime.start();
+        writer.runDue();
+
+        reload(runtime, config(List.of("proxy_a"), CONCURRENT));
+
+        ScriptedProber.Sent inFlight = prober.sent().get(0);
+        assertThat(inFlight.cancelled).isFalse();
+        inFlight.succeed(Duration.ofMillis(3).toNanos());
+        writer.runDue();
+        assertThat(published).extracting(OutboundStatus::delayMillis).containsExactly(3L);
+        assertThat(output).contains("configuration reloaded: no change to outbounds or observer");
+    }
+
+    @Test
+    void reloadWhenProbeSettingsChangeThenWarnsOfTheRestartAndAppliesTheRest(CapturedOutput output) {
+        ObserverRuntime runtime = startedWithBothAlive();
+        List<String> changed = new ArrayList<>(List.of(CONCURRENT));
+        changed.add("probe.max-concurrent=7");
+
+        reload(runtime, config(List.of("proxy_a"), changed.toArray(String[]::new)));
+
+        assertThat(output).contains("observatory.probe changed: probe settings take effect after a restart; "
+                + "applying the rest");
+        assertThat(published).extracting(OutboundStatus::tag).containsExactly("proxy_a");
+    }
+
+    @Test
+    void stopWhenBeforeStartThenNothingIsEverProbedAndReloadsAreIgnored() {
+        ObserverRuntime runtime = runtime(config(List.of("proxy_a"), CONCURRENT));
+
+        runtime.stop();
+        runtime.start();
+        writer.runDue();
+        reload(runtime, config(List.of("proxy_a", "proxy_b"), CONCURRENT));
+        writer.advance(INTERVAL.multipliedBy(3));
+
+        assertThat(prober.sent()).isEmpty();
+        assertThat(published).isEmpty();
+    }
+
+    @Test
+    void stopWhenProbeInFlightThenItIsCancelledAndItsLateResultIsNotRecorded() {
+        ObserverRuntime runtime = runtime(config(List.of("proxy_a"), CONCURRENT));
+        runtime.start();
+        writer.runDue();
+        ScriptedProber.Sent inFlight = prober.sent().get(0);
+
+        runtime.stop();
+        writer.runDue();
+        inFlight.succeed(1_000_000);
+        writer.advance(INTERVAL.multipliedBy(3));
+
+        assertThat(inFlight.cancelled).isTrue();
+        assertThat(recorded).isEmpty();
+        assertThat(prober.sent()).hasSize(1);
+    }
+}
