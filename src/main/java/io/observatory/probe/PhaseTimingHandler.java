@@ -5,6 +5,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.proxy.ProxyHandler;
 import io.netty.handler.ssl.SslHandler;
+import io.observatory.probe.PhaseTimer.Mark;
 import java.net.SocketAddress;
 import reactor.netty.Connection;
 
@@ -24,25 +25,25 @@ final class PhaseTimingHandler extends ChannelDuplexHandler {
     static void resolveStarted(Connection connection) {
         PhaseTimingHandler handler = connection.channel().pipeline().get(PhaseTimingHandler.class);
         if (handler != null) {
-            handler.timer.resolveStarted();
+            handler.timer.stamp(Mark.RESOLVE_STARTED);
         }
     }
 
     @Override
     public void connect(
             ChannelHandlerContext ctx, SocketAddress remote, SocketAddress local, ChannelPromise promise) {
-        timer.connectStarted();
+        timer.stamp(Mark.CONNECT_STARTED);
         ctx.connect(remote, local, promise);
     }
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
-        timer.connected();
+        timer.stamp(Mark.CONNECTED);
         ProxyHandler proxy = ctx.pipeline().get(ProxyHandler.class);
         if (proxy != null) {
             proxy.connectFuture().addListener(f -> {
                 if (f.isSuccess()) {
-                    timer.proxyHandshakeDone();
+                    timer.stamp(Mark.PROXY_HANDSHAKE_DONE);
                 }
             });
         }
@@ -50,7 +51,7 @@ final class PhaseTimingHandler extends ChannelDuplexHandler {
         if (tls != null) {
             tls.handshakeFuture().addListener(f -> {
                 if (f.isSuccess()) {
-                    timer.tlsHandshakeDone();
+                    timer.stamp(Mark.TLS_HANDSHAKE_DONE);
                 }
             });
         }

@@ -8,6 +8,7 @@ import io.netty.handler.proxy.ProxyConnectException;
 import io.observatory.text.GoDuration;
 import io.observatory.config.Outbound;
 import io.observatory.config.Protocol;
+import io.observatory.probe.PhaseTimer.Mark;
 import io.observatory.probe.ProbeError.Hop;
 import io.observatory.probe.ProbeError.Kind;
 import java.io.IOException;
@@ -90,10 +91,10 @@ final class ProbeErrorClassifier {
         }
         boolean closed = has(PrematureCloseException.class, PrematureChannelClosureException.class,
                 ClosedChannelException.class) || resetByPeer();
-        if (!timer.isConnected() && has(ConnectException.class, NoRouteToHostException.class)) {
+        if (!timer.reached(Mark.CONNECTED) && has(ConnectException.class, NoRouteToHostException.class)) {
             return error(Kind.CONNECTION_REFUSED, firstHop, "connection refused by " + hopName(firstHop));
         }
-        if (outbound.proxied() && !timer.isProxyHandshakeDone()) {
+        if (outbound.proxied() && !timer.reached(Mark.PROXY_HANDSHAKE_DONE)) {
             String handshake = outbound.protocol() == Protocol.SOCKS ? "SOCKS5" : "HTTP CONNECT";
             return closed
                     ? error(Kind.CONNECTION_RESET, Hop.PROXY, proxy + " closed the connection during the handshake")
@@ -103,7 +104,7 @@ final class ProbeErrorClassifier {
             return error(Kind.TLS_HANDSHAKE_FAILURE, Hop.TARGET, "TLS handshake with " + target + " failed");
         }
         if (closed) {
-            String when = timer.hasResponseHeaders() ? "during the response body" : "before the response";
+            String when = timer.reached(Mark.RESPONSE_HEADERS) ? "during the response body" : "before the response";
             return error(Kind.CONNECTION_RESET, Hop.TARGET, "connection closed " + when + " from " + target);
         }
         if (has(DecoderException.class, IllegalArgumentException.class)) {
@@ -152,18 +153,18 @@ final class ProbeErrorClassifier {
 
     private ProbeError deadline(PhaseTimer timer) {
         String after = " within " + GoDuration.format(request.timeout());
-        if (!timer.isConnected()) {
+        if (!timer.reached(Mark.CONNECTED)) {
             return error(Kind.CONNECT_TIMEOUT, firstHop, "no connection to " + hopName(firstHop) + after);
         }
-        if (request.outbound().proxied() && !timer.isProxyHandshakeDone()) {
+        if (request.outbound().proxied() && !timer.reached(Mark.PROXY_HANDSHAKE_DONE)) {
             return error(Kind.CONNECT_TIMEOUT, Hop.PROXY,
                     proxy + " did not finish the handshake to " + target + after);
         }
-        if (request.secure() && !timer.isTlsHandshakeDone()) {
+        if (request.secure() && !timer.reached(Mark.TLS_HANDSHAKE_DONE)) {
             return error(Kind.TLS_HANDSHAKE_FAILURE, Hop.TARGET,
                     "TLS handshake with " + target + " did not finish" + after);
         }
-        String what = timer.hasResponseHeaders()
+        String what = timer.reached(Mark.RESPONSE_HEADERS)
                 ? "response body from " + target + " not complete"
                 : "no response headers from " + target;
         return error(Kind.RESPONSE_TIMEOUT, Hop.TARGET, what + after);
