@@ -101,13 +101,10 @@ final class BurstObserver implements Observer {
             return;
         }
         log.info("burst observer started: selector {}, destination {} (unless an outbound sets its own probe URL), {}"
-                + " samples per {} cycle, method {}", selector,
-                Redaction.redact(destination), ping.sampling(), GoDuration.format(ping.cycle()),
-                ping.httpMethod());
+                + " samples per {} cycle, method {}", selector, Redaction.redact(destination), ping.sampling(),
+                GoDuration.format(ping.cycle()), ping.httpMethod());
         scheduler.execute(() -> {
-            for (Outbound outbound : select()) {
-                probe(outbound);
-            }
+            select().forEach(this::probe);
             cleanup();
             cycle();
         });
@@ -120,11 +117,7 @@ final class BurstObserver implements Observer {
                 return;
             }
             Set<String> before = selectedTags;
-            for (Outbound outbound : select()) {
-                if (!before.contains(outbound.tag())) {
-                    probe(outbound);
-                }
-            }
+            select().stream().filter(outbound -> !before.contains(outbound.tag())).forEach(this::probe);
             cleanup();
         });
     }
@@ -208,7 +201,11 @@ final class BurstObserver implements Observer {
             return;
         }
         if (answer.success()) {
-            networkUp();
+            if (networkDown) {
+                networkDown = false;
+                log.info("network is up again: connectivity check {} answers; recording failed samples again",
+                        Redaction.redact(String.valueOf(connectivity)));
+            }
             recordFailure(failed.outboundTag());
             return;
         }
@@ -216,14 +213,6 @@ final class BurstObserver implements Observer {
             networkDown = true;
             log.warn("network is down: connectivity check {} failed too ({}); discarding failed samples until it"
                     + " answers again", Redaction.redact(String.valueOf(connectivity)), answer.error().reason());
-        }
-    }
-
-    private void networkUp() {
-        if (networkDown) {
-            networkDown = false;
-            log.info("network is up again: connectivity check {} answers; recording failed samples again",
-                    Redaction.redact(String.valueOf(connectivity)));
         }
     }
 
