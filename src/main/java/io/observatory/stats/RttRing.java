@@ -2,6 +2,7 @@ package io.observatory.stats;
 
 import java.time.Duration;
 import java.util.OptionalLong;
+import java.util.stream.IntStream;
 
 /**
  * The last {@code capacity} probe outcomes of one outbound, each valid for a fixed time after it was recorded; Xray's
@@ -114,15 +115,8 @@ public final class RttRing {
      * statistics exactly then; empty when no sample is valid.
      */
     public OptionalLong nextExpiryNanos(long nowNanos) {
-        long next = Long.MAX_VALUE;
-        boolean any = false;
-        for (int i = 0; i < outcome.length; i++) {
-            if (valid(i, nowNanos)) {
-                any = true;
-                next = Math.min(next, recordedAtNanos[i] + validityNanos + 1);
-            }
-        }
-        return any ? OptionalLong.of(next) : OptionalLong.empty();
+        return IntStream.range(0, outcome.length).filter(slot -> valid(slot, nowNanos))
+                .mapToLong(slot -> recordedAtNanos[slot] + validityNanos + 1).min();
     }
 
     private boolean valid(int slot, long nowNanos) {
