@@ -248,16 +248,12 @@ final class BurstObserver implements Observer {
                     predecessor == null ? null : predecessor.active(), lastFailureReasons.get(tag)));
             nextExpiry = Math.min(nextExpiry, entry.getValue().nextExpiryNanos(now).orElse(Long.MAX_VALUE));
         }
-        scheduleRefresh(now, nextExpiry);
-        carriedOver.keySet().removeAll(rings.keySet());
-        statuses.addAll(carriedOver.values());
-        return statuses;
-    }
-
-    private void scheduleRefresh(long now, long nextExpiry) {
         expiryRefresh.cancel();
         if (nextExpiry != Long.MAX_VALUE && !stopped) {
             expiryRefresh = scheduler.schedule(Duration.ofNanos(nextExpiry - now), publisher::publishNow);
         }
+        carriedOver.keySet().removeAll(rings.keySet());
+        statuses.addAll(carriedOver.values());
+        return statuses;
     }
 }
