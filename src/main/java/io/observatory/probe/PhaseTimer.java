@@ -53,9 +53,8 @@ final class PhaseTimer {
     }
 
     /**
-     * Nanoseconds from the probe's first network operation (local name resolution, else the TCP connect) until now:
-     * the path's RTT, without the client's own connection setup, comparable to what curl or Go's client measure.
-     * Before any network operation, the time since the probe started.
+     * The path's RTT until now, as {@link ProbeResult#rttNanos()} defines it: from the probe's first network operation
+     * (local name resolution, else the TCP connect); before any network operation, the time since the probe started.
      */
     long rttNanos() {
         long now = ticker.nanoTime();

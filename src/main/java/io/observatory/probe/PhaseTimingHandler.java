@@ -5,6 +5,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.proxy.ProxyHandler;
 import io.netty.handler.ssl.SslHandler;
+import io.netty.util.concurrent.Future;
 import io.observatory.probe.PhaseTimer.Mark;
 import java.net.SocketAddress;
 import reactor.netty.Connection;
@@ -41,20 +42,20 @@ final class PhaseTimingHandler extends ChannelDuplexHandler {
         timer.stamp(Mark.CONNECTED);
         ProxyHandler proxy = ctx.pipeline().get(ProxyHandler.class);
         if (proxy != null) {
-            proxy.connectFuture().addListener(f -> {
-                if (f.isSuccess()) {
-                    timer.stamp(Mark.PROXY_HANDSHAKE_DONE);
-                }
-            });
+            stampOnSuccess(proxy.connectFuture(), Mark.PROXY_HANDSHAKE_DONE);
         }
         SslHandler tls = ctx.pipeline().get(SslHandler.class);
         if (tls != null) {
-            tls.handshakeFuture().addListener(f -> {
-                if (f.isSuccess()) {
-                    timer.stamp(Mark.TLS_HANDSHAKE_DONE);
-                }
-            });
+            stampOnSuccess(tls.handshakeFuture(), Mark.TLS_HANDSHAKE_DONE);
         }
         ctx.fireChannelActive();
+    }
+
+    private void stampOnSuccess(Future<?> handshake, Mark mark) {
+        handshake.addListener(done -> {
+            if (done.isSuccess()) {
+                timer.stamp(mark);
+            }
+        });
     }
 }
