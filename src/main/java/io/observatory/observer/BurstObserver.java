@@ -11,7 +11,6 @@ import io.observatory.health.ActiveCheck;
 import io.observatory.probe.ProbeError;
 import io.observatory.probe.ProbeRequest;
 import io.observatory.probe.ProbeResult;
-import io.observatory.probe.Prober;
 import io.observatory.stats.RttRing;
 import io.observatory.status.OutboundStatus;
 import java.net.URI;
@@ -20,10 +19,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
@@ -58,10 +55,8 @@ final class BurstObserver implements Observer {
     private final ActiveCheck check;
     private final BurstWindows windows;
     private final SubjectSelector selector;
-    private final Supplier<List<Outbound>> outbounds;
-    private final Prober prober;
+    private final ObserverContext context;
     private final Scheduler scheduler;
-    private final ProbeRecorder recorder;
     private final RandomGenerator random;
     private final StatusPublisher publisher;
     private final Map<String, RttRing> rings = new TreeMap<>();
@@ -92,10 +87,8 @@ final class BurstObserver implements Observer {
         this.check = settings.windowRule().check();
         this.windows = new BurstWindows(settings.windowRule());
         this.selector = new SubjectSelector(settings.subjectSelector());
-        this.outbounds = context.outbounds();
-        this.prober = context.prober();
+        this.context = context;
         this.scheduler = context.writer();
-        this.recorder = context.recorder();
         this.random = random;
         this.publisher = new StatusPublisher(scheduler, context.statuses(), this::snapshot, () -> stopped);
         carriedOver.forEach(status -> this.carriedOver.put(status.tag(), status));
@@ -108,13 +101,10 @@ final class BurstObserver implements Observer {
             return;
         }
         log.info("burst observer started: selector {}, destination {} (unless an outbound sets its own probe URL), {}"
-                + " samples per {} cycle, method {}", selector,
-                Redaction.redact(destination), ping.sampling(), GoDuration.format(ping.cycle()),
-                ping.httpMethod());
+                + " samples per {} cycle, method {}", selector, Redaction.redact(destination), ping.sampling(),
+                GoDuration.format(ping.cycle()), ping.httpMethod());
         scheduler.execute(() -> {
-            for (Outbound outbound : select()) {
-                probe(outbound);
-            }
+            select().forEach(this::probe);
             cleanup();
             cycle();
         });
@@ -127,11 +117,7 @@ final class BurstObserver implements Observer {
                 return;
             }
             Set<String> before = selectedTags;
-            for (Outbound outbound : select()) {
-                if (!before.contains(outbound.tag())) {
-                    probe(outbound);
-                }
-            }
+            select().stream().filter(outbound -> !before.contains(outbound.tag())).forEach(this::probe);
             cleanup();
         });
     }
@@ -167,7 +153,7 @@ final class BurstObserver implements Observer {
     }
 
     private List<Outbound> select() {
-        List<Outbound> selected = selector.select(outbounds.get());
+        List<Outbound> selected = selector.select(context.outbounds().get());
         selectedTags = selected.stream().map(Outbound::tag).collect(Collectors.toSet());
         return selected;
     }
@@ -185,16 +171,14 @@ final class BurstObserver implements Observer {
         if (stopped) {
             return;
         }
-        ProbeRequest request = new ProbeRequest(outbound, outbound.probeUrlOr(destination),
-                ping.httpMethod(), ping.timeout(), "GET".equals(ping.httpMethod()));
-        send(request).subscribe(result -> scheduler.execute(() -> onResult(result)));
+        send(outbound, outbound.probeUrlOr(destination)).subscribe(result -> scheduler.execute(() -> onResult(result)));
     }
 
     private void onResult(ProbeResult raw) {
         if (stopped || !selectedTags.contains(raw.outboundTag())) {
             return;
         }
-        recorder.record(raw);
+        context.recorder().record(raw);
         ProbeResult result = OutboundStatus.judged(raw, check);
         if (result.success()) {
             lastFailureReasons.remove(result.outboundTag());
@@ -208,9 +192,8 @@ final class BurstObserver implements Observer {
             recordFailure(result.outboundTag());
             return;
         }
-        ProbeRequest check = new ProbeRequest(CONNECTIVITY, connectivity, ping.httpMethod(), ping.timeout(),
-                "GET".equals(ping.httpMethod()));
-        send(check).subscribe(answer -> scheduler.execute(() -> afterConnectivityCheck(result, answer)));
+        send(CONNECTIVITY, connectivity)
+                .subscribe(answer -> scheduler.execute(() -> afterConnectivityCheck(result, answer)));
     }
 
     private void afterConnectivityCheck(ProbeResult failed, ProbeResult answer) {
@@ -218,7 +201,11 @@ final class BurstObserver implements Observer {
             return;
         }
         if (answer.success()) {
-            networkUp();
+            if (networkDown) {
+                networkDown = false;
+                log.info("network is up again: connectivity check {} answers; recording failed samples again",
+                        Redaction.redact(String.valueOf(connectivity)));
+            }
             recordFailure(failed.outboundTag());
             return;
         }
@@ -226,14 +213,6 @@ final class BurstObserver implements Observer {
             networkDown = true;
             log.warn("network is down: connectivity check {} failed too ({}); discarding failed samples until it"
                     + " answers again", Redaction.redact(String.valueOf(connectivity)), answer.error().reason());
-        }
-    }
-
-    private void networkUp() {
-        if (networkDown) {
-            networkDown = false;
-            log.info("network is up again: connectivity check {} answers; recording failed samples again",
-                    Redaction.redact(String.valueOf(connectivity)));
         }
     }
 
@@ -251,8 +230,11 @@ final class BurstObserver implements Observer {
         return rings.computeIfAbsent(tag, t -> new RttRing(ping.sampling(), ping.validity()));
     }
 
-    private Mono<ProbeResult> send(ProbeRequest request) {
-        return prober.probe(request).takeUntilOther(stopSignal.asMono());
+    /** Probes {@code url} through {@code outbound} with the configured method, reading the body of a GET. */
+    private Mono<ProbeResult> send(Outbound outbound, URI url) {
+        ProbeRequest request = new ProbeRequest(outbound, url, ping.httpMethod(), ping.timeout(),
+                "GET".equals(ping.httpMethod()));
+        return context.prober().probe(request).takeUntilOther(stopSignal.asMono());
     }
 
     private List<OutboundStatus> snapshot() {
@@ -264,21 +246,14 @@ final class BurstObserver implements Observer {
             OutboundStatus predecessor = carriedOver.get(tag);
             statuses.add(windows.status(tag, entry.getValue().stats(now),
                     predecessor == null ? null : predecessor.active(), lastFailureReasons.get(tag)));
-            OptionalLong expiry = entry.getValue().nextExpiryNanos(now);
-            if (expiry.isPresent()) {
-                nextExpiry = Math.min(nextExpiry, expiry.getAsLong());
-            }
+            nextExpiry = Math.min(nextExpiry, entry.getValue().nextExpiryNanos(now).orElse(Long.MAX_VALUE));
         }
-        scheduleRefresh(now, nextExpiry);
-        carriedOver.keySet().removeAll(rings.keySet());
-        statuses.addAll(carriedOver.values());
-        return statuses;
-    }
-
-    private void scheduleRefresh(long now, long nextExpiry) {
         expiryRefresh.cancel();
         if (nextExpiry != Long.MAX_VALUE && !stopped) {
             expiryRefresh = scheduler.schedule(Duration.ofNanos(nextExpiry - now), publisher::publishNow);
         }
+        carriedOver.keySet().removeAll(rings.keySet());
+        statuses.addAll(carriedOver.values());
+        return statuses;
     }
 }

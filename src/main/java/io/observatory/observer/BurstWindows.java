@@ -55,6 +55,5 @@ final class BurstWindows {
     }
 
     /** The window an outbound was last judged on, and the judgement. */
-    private record Window(long samples, HealthPingStats stats, BurstWindowRule.Judgement judgement) {
-    }
+    private record Window(long samples, HealthPingStats stats, BurstWindowRule.Judgement judgement) {}
 }

@@ -18,5 +18,4 @@ import java.util.function.Supplier;
  * @param statuses  receives the observer's statuses, one per observed outbound, on the writer
  */
 record ObserverContext(Scheduler writer, Prober prober, Supplier<List<Outbound>> outbounds, ProbeRecorder recorder,
-        Consumer<List<OutboundStatus>> statuses) {
-}
+        Consumer<List<OutboundStatus>> statuses) {}

@@ -8,16 +8,13 @@ import io.observatory.text.Redaction;
 import io.observatory.config.StandardObserverSettings;
 import io.observatory.probe.ProbeRequest;
 import io.observatory.probe.ProbeResult;
-import io.observatory.probe.Prober;
 import io.observatory.status.OutboundStatus;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,10 +41,8 @@ final class StandardObserver implements Observer {
     private final StandardObserverSettings settings;
     private final URI probeUrl;
     private final SubjectSelector selector;
-    private final Supplier<List<Outbound>> outbounds;
-    private final Prober prober;
+    private final ObserverContext context;
     private final Scheduler scheduler;
-    private final ProbeRecorder recorder;
     private final Clock clock;
     private final StatusPublisher publisher;
     private final TreeMap<String, OutboundStatus> statuses = new TreeMap<>();
@@ -70,10 +65,8 @@ final class StandardObserver implements Observer {
         this.settings = settings;
         this.probeUrl = settings.probeUri();
         this.selector = new SubjectSelector(settings.subjectSelector());
-        this.outbounds = context.outbounds();
-        this.prober = context.prober();
+        this.context = context;
         this.scheduler = context.writer();
-        this.recorder = context.recorder();
         this.clock = clock;
         this.publisher = new StatusPublisher(scheduler, context.statuses(), () -> List.copyOf(statuses.values()),
                 () -> stopped);
@@ -104,7 +97,7 @@ final class StandardObserver implements Observer {
     public void outboundsChanged() {
         scheduler.execute(() -> {
             if (!stopped) {
-                prune(selector.select(outbounds.get()));
+                prune(selector.select(context.outbounds().get()));
             }
         });
     }
@@ -113,7 +106,7 @@ final class StandardObserver implements Observer {
         if (stopped) {
             return;
         }
-        List<Outbound> selected = selector.select(outbounds.get());
+        List<Outbound> selected = selector.select(context.outbounds().get());
         prune(selected);
         if (selected.isEmpty()) {
             nextStep = scheduler.schedule(settings.probeInterval(), this::round);
@@ -148,9 +141,8 @@ final class StandardObserver implements Observer {
     }
 
     private void probe(Outbound outbound, Runnable then) {
-        ProbeRequest request = new ProbeRequest(outbound, outbound.probeUrlOr(probeUrl), "GET",
-                PROBE_TIMEOUT, false);
-        prober.probe(request)
+        ProbeRequest request = new ProbeRequest(outbound, outbound.probeUrlOr(probeUrl), "GET", PROBE_TIMEOUT, false);
+        context.prober().probe(request)
                 .takeUntilOther(stopSignal.asMono())
                 .subscribe(result -> scheduler.execute(() -> {
                     if (!stopped) {
@@ -163,7 +155,7 @@ final class StandardObserver implements Observer {
     }
 
     private void record(ProbeResult result) {
-        recorder.record(result);
+        context.recorder().record(result);
         OutboundStatus previous = statuses.get(result.outboundTag());
         OutboundStatus next = OutboundStatus.afterProbe(previous, result, clock.instant(), settings.activeCheck());
         statuses.put(next.tag(), next);
@@ -175,8 +167,7 @@ final class StandardObserver implements Observer {
 
     private void prune(List<Outbound> selected) {
         selectedTags = selected.stream().map(Outbound::tag).collect(Collectors.toSet());
-        List<String> gone = new ArrayList<>(statuses.keySet());
-        gone.removeAll(selectedTags);
+        List<String> gone = statuses.keySet().stream().filter(tag -> !selectedTags.contains(tag)).toList();
         if (!gone.isEmpty()) {
             gone.forEach(statuses::remove);
             log.info("no longer observed (removed or deselected): {}", gone);

@@ -1,25 +1,27 @@
 package io.observatory.probe;
 
 import io.observatory.time.Ticker;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * Ticker readings at the phase boundaries of one probe. Written on the connection's event loop, read by whichever
- * thread completes the probe (possibly the timeout timer), hence the volatile fields.
+ * thread completes the probe (possibly the timeout timer), hence the atomic array.
  */
 final class PhaseTimer {
+
+    /** A boundary of one probe, in path order. */
+    enum Mark {
+        RESOLVE_STARTED, CONNECT_STARTED, CONNECTED, PROXY_HANDSHAKE_DONE, TLS_HANDSHAKE_DONE, RESPONSE_HEADERS
+    }
 
     private static final long UNSET = Long.MIN_VALUE;
 
     private final Ticker ticker;
     private final boolean resolvesLocally;
     private final long startNanos;
-    // volatile: set on the event loop, read by the completing thread (the deadline may fire on another thread).
-    private volatile long resolveStartNanos = UNSET;
-    private volatile long connectStartNanos = UNSET;
-    private volatile long connectedNanos = UNSET;
-    private volatile long proxyDoneNanos = UNSET;
-    private volatile long tlsDoneNanos = UNSET;
-    private volatile long responseNanos = UNSET;
+    // Atomic: stamped on the event loop, read by the completing thread (the deadline may fire on another thread).
+    private final AtomicLongArray stamps;
 
     /**
      * @param ticker monotonic clock
@@ -30,46 +32,19 @@ final class PhaseTimer {
         this.ticker = ticker;
         this.resolvesLocally = resolvesLocally;
         this.startNanos = ticker.nanoTime();
+        long[] unset = new long[Mark.values().length];
+        Arrays.fill(unset, UNSET);
+        this.stamps = new AtomicLongArray(unset);
     }
 
-    void resolveStarted() {
-        resolveStartNanos = ticker.nanoTime();
+    /** Records that the probe reached {@code mark} now. */
+    void stamp(Mark mark) {
+        stamps.set(mark.ordinal(), ticker.nanoTime());
     }
 
-    void connectStarted() {
-        connectStartNanos = ticker.nanoTime();
-    }
-
-    void connected() {
-        connectedNanos = ticker.nanoTime();
-    }
-
-    void proxyHandshakeDone() {
-        proxyDoneNanos = ticker.nanoTime();
-    }
-
-    void tlsHandshakeDone() {
-        tlsDoneNanos = ticker.nanoTime();
-    }
-
-    void responseHeadersReceived() {
-        responseNanos = ticker.nanoTime();
-    }
-
-    boolean isConnected() {
-        return connectedNanos != UNSET;
-    }
-
-    boolean isProxyHandshakeDone() {
-        return proxyDoneNanos != UNSET;
-    }
-
-    boolean isTlsHandshakeDone() {
-        return tlsDoneNanos != UNSET;
-    }
-
-    boolean hasResponseHeaders() {
-        return responseNanos != UNSET;
+    /** Whether the probe has reached {@code mark}. */
+    boolean reached(Mark mark) {
+        return at(mark) != UNSET;
     }
 
     /** Nanoseconds from the probe start until now. */
@@ -78,30 +53,33 @@ final class PhaseTimer {
     }
 
     /**
-     * Nanoseconds from the probe's first network operation (local name resolution, else the TCP connect) until now:
-     * the path's RTT, without the client's own connection setup, comparable to what curl or Go's client measure.
-     * Before any network operation, the time since the probe started.
+     * The path's RTT until now, as {@link ProbeResult#rttNanos()} defines it: from the probe's first network operation
+     * (local name resolution, else the TCP connect); before any network operation, the time since the probe started.
      */
     long rttNanos() {
         long now = ticker.nanoTime();
-        long networkStart = dnsMeasured() ? resolveStartNanos : connectStartNanos;
+        long networkStart = dnsMeasured() ? at(Mark.RESOLVE_STARTED) : at(Mark.CONNECT_STARTED);
         return now - (networkStart == UNSET ? startNanos : networkStart);
     }
 
     private boolean dnsMeasured() {
-        return resolvesLocally && resolveStartNanos != UNSET;
+        return resolvesLocally && reached(Mark.RESOLVE_STARTED);
     }
 
     /** The phases reached so far. */
     ProbePhases phases() {
-        long dns = dnsMeasured() ? span(resolveStartNanos, connectStartNanos) : ProbePhases.NOT_MEASURED;
-        long connect = span(connectStartNanos, connectedNanos);
-        long proxy = span(connectedNanos, proxyDoneNanos);
-        long readyFrom = proxyDoneNanos != UNSET ? proxyDoneNanos : connectedNanos;
-        long tls = span(readyFrom, tlsDoneNanos);
-        long ready = tlsDoneNanos != UNSET ? tlsDoneNanos : readyFrom;
-        long firstByte = span(ready, responseNanos);
+        long dns = dnsMeasured() ? span(at(Mark.RESOLVE_STARTED), at(Mark.CONNECT_STARTED)) : ProbePhases.NOT_MEASURED;
+        long connect = span(at(Mark.CONNECT_STARTED), at(Mark.CONNECTED));
+        long proxy = span(at(Mark.CONNECTED), at(Mark.PROXY_HANDSHAKE_DONE));
+        long readyFrom = reached(Mark.PROXY_HANDSHAKE_DONE) ? at(Mark.PROXY_HANDSHAKE_DONE) : at(Mark.CONNECTED);
+        long tls = span(readyFrom, at(Mark.TLS_HANDSHAKE_DONE));
+        long ready = reached(Mark.TLS_HANDSHAKE_DONE) ? at(Mark.TLS_HANDSHAKE_DONE) : readyFrom;
+        long firstByte = span(ready, at(Mark.RESPONSE_HEADERS));
         return new ProbePhases(dns, connect, proxy, tls, firstByte);
+    }
+
+    private long at(Mark mark) {
+        return stamps.get(mark.ordinal());
     }
 
     private static long span(long from, long to) {

@@ -5,6 +5,8 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.proxy.ProxyHandler;
 import io.netty.handler.ssl.SslHandler;
+import io.netty.util.concurrent.Future;
+import io.observatory.probe.PhaseTimer.Mark;
 import java.net.SocketAddress;
 import reactor.netty.Connection;
 
@@ -24,36 +26,36 @@ final class PhaseTimingHandler extends ChannelDuplexHandler {
     static void resolveStarted(Connection connection) {
         PhaseTimingHandler handler = connection.channel().pipeline().get(PhaseTimingHandler.class);
         if (handler != null) {
-            handler.timer.resolveStarted();
+            handler.timer.stamp(Mark.RESOLVE_STARTED);
         }
     }
 
     @Override
     public void connect(
             ChannelHandlerContext ctx, SocketAddress remote, SocketAddress local, ChannelPromise promise) {
-        timer.connectStarted();
+        timer.stamp(Mark.CONNECT_STARTED);
         ctx.connect(remote, local, promise);
     }
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
-        timer.connected();
+        timer.stamp(Mark.CONNECTED);
         ProxyHandler proxy = ctx.pipeline().get(ProxyHandler.class);
         if (proxy != null) {
-            proxy.connectFuture().addListener(f -> {
-                if (f.isSuccess()) {
-                    timer.proxyHandshakeDone();
-                }
-            });
+            stampOnSuccess(proxy.connectFuture(), Mark.PROXY_HANDSHAKE_DONE);
         }
         SslHandler tls = ctx.pipeline().get(SslHandler.class);
         if (tls != null) {
-            tls.handshakeFuture().addListener(f -> {
-                if (f.isSuccess()) {
-                    timer.tlsHandshakeDone();
-                }
-            });
+            stampOnSuccess(tls.handshakeFuture(), Mark.TLS_HANDSHAKE_DONE);
         }
         ctx.fireChannelActive();
+    }
+
+    private void stampOnSuccess(Future<?> handshake, Mark mark) {
+        handshake.addListener(done -> {
+            if (done.isSuccess()) {
+                timer.stamp(mark);
+            }
+        });
     }
 }

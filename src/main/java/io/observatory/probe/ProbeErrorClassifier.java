@@ -8,6 +8,7 @@ import io.netty.handler.proxy.ProxyConnectException;
 import io.observatory.text.GoDuration;
 import io.observatory.config.Outbound;
 import io.observatory.config.Protocol;
+import io.observatory.probe.PhaseTimer.Mark;
 import io.observatory.probe.ProbeError.Hop;
 import io.observatory.probe.ProbeError.Kind;
 import java.io.IOException;
@@ -18,6 +19,7 @@ import java.net.UnknownHostException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.UnresolvedAddressException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -42,7 +44,22 @@ final class ProbeErrorClassifier {
     /** The status Netty's HTTP proxy handler reports when the proxy's reply could not be decoded as HTTP. */
     private static final int UNDECODABLE_CONNECT_STATUS = 999;
 
-    private ProbeErrorClassifier() {}
+    private final ProbeRequest request;
+    /** The causes the reason lists; empty for a deadline. */
+    private final List<Throwable> chain;
+    private final Hop firstHop;
+    /** {@code proxy host:port}, as reasons name the proxy. */
+    private final String proxy;
+    /** {@code host:port} of the probe URL. */
+    private final String target;
+
+    private ProbeErrorClassifier(ProbeRequest request, List<Throwable> chain) {
+        this.request = request;
+        this.chain = chain;
+        this.firstHop = request.outbound().proxied() ? Hop.PROXY : Hop.TARGET;
+        this.proxy = "proxy " + hopName(Hop.PROXY);
+        this.target = hopName(Hop.TARGET);
+    }
 
     /**
      * Classifies {@code error}.
@@ -52,142 +69,119 @@ final class ProbeErrorClassifier {
      * @param error what ended the probe (a {@link TimeoutException} when the probe's own deadline fired)
      */
     static ProbeError classify(ProbeRequest request, PhaseTimer timer, Throwable error) {
-        Outbound outbound = request.outbound();
         List<Throwable> chain = causeChain(error);
-        Hop firstHop = outbound.proxied() ? Hop.PROXY : Hop.TARGET;
-
-        ProxyConnectException proxyError = find(chain, ProxyConnectException.class);
-        if (proxyError != null) {
-            return proxyFailure(request, proxyError, chain);
+        for (Throwable cause : chain) {
+            if (cause instanceof ProxyConnectException proxyError) {
+                return new ProbeErrorClassifier(request, chain).proxyFailure(proxyError);
+            }
         }
         if (chain.get(0) instanceof TimeoutException) {
-            return deadline(request, timer);
+            return new ProbeErrorClassifier(request, List.of()).deadline(timer);
         }
-        if (find(chain, UnknownHostException.class) != null || find(chain, UnresolvedAddressException.class) != null) {
-            return error(request, Kind.DNS_FAILURE, firstHop, "cannot resolve " + hopName(request, firstHop), chain,
-                    null);
-        }
-        if (find(chain, ConnectTimeoutException.class) != null) {
-            return error(request, Kind.CONNECT_TIMEOUT, firstHop,
-                    "connect to " + hopName(request, firstHop) + " timed out", chain, null);
-        }
-        boolean closed = find(chain, PrematureCloseException.class) != null
-                || find(chain, PrematureChannelClosureException.class) != null
-                || find(chain, ClosedChannelException.class) != null
-                || resetByPeer(chain);
-        if (!timer.isConnected()
-                && (find(chain, ConnectException.class) != null || find(chain, NoRouteToHostException.class) != null)) {
-            return error(request, Kind.CONNECTION_REFUSED, firstHop,
-                    "connection refused by " + hopName(request, firstHop), chain, null);
-        }
-        if (outbound.proxied() && !timer.isProxyHandshakeDone()) {
-            return closed
-                    ? error(request, Kind.CONNECTION_RESET, Hop.PROXY, "proxy " + hopName(request, Hop.PROXY)
-                            + " closed the connection during the handshake", chain, null)
-                    : error(request, Kind.PROTOCOL_ERROR, Hop.PROXY, "proxy " + hopName(request, Hop.PROXY)
-                            + " sent an invalid " + handshakeName(outbound) + " reply", chain, null);
-        }
-        if (find(chain, SSLException.class) != null) {
-            return error(request, Kind.TLS_HANDSHAKE_FAILURE, Hop.TARGET,
-                    "TLS handshake with " + hopName(request, Hop.TARGET) + " failed", chain, null);
-        }
-        if (closed) {
-            String when = timer.hasResponseHeaders() ? "during the response body" : "before the response";
-            return error(request, Kind.CONNECTION_RESET, Hop.TARGET,
-                    "connection closed " + when + " from " + hopName(request, Hop.TARGET), chain, null);
-        }
-        if (find(chain, DecoderException.class) != null || find(chain, IllegalArgumentException.class) != null) {
-            return error(request, Kind.PROTOCOL_ERROR, Hop.TARGET,
-                    "invalid HTTP response from " + hopName(request, Hop.TARGET), chain, null);
-        }
-        return error(request, Kind.OTHER, Hop.TARGET, "probe failed", chain, null);
+        return new ProbeErrorClassifier(request, chain).failure(timer);
     }
 
-    private static ProbeError proxyFailure(ProbeRequest request, ProxyConnectException e, List<Throwable> chain) {
-        String message = String.valueOf(e.getMessage());
-        if (e instanceof HttpProxyConnectException || message.startsWith("http,")) {
-            Matcher status = HTTP_STATUS.matcher(message);
-            if (status.find()) {
-                int code = Integer.parseInt(status.group(1));
-                if (code == UNDECODABLE_CONNECT_STATUS) {
-                    return error(request, Kind.PROTOCOL_ERROR, Hop.PROXY, "proxy " + hopName(request, Hop.PROXY)
-                            + " sent an invalid HTTP CONNECT reply", chain, null);
-                }
-                if (code == 407 || code == 401) {
-                    return error(request, Kind.PROXY_AUTH_REJECTED, Hop.PROXY,
-                            "proxy " + hopName(request, Hop.PROXY) + " rejected the credentials (CONNECT status "
-                                    + code + ")", chain, code);
-                }
-                return error(request, Kind.PROXY_REFUSED_TARGET, Hop.TARGET,
-                        "proxy " + hopName(request, Hop.PROXY) + " did not connect to "
-                                + hopName(request, Hop.TARGET) + " (CONNECT status " + code + ")", chain, code);
-            }
+    private ProbeError failure(PhaseTimer timer) {
+        Outbound outbound = request.outbound();
+        if (has(UnknownHostException.class, UnresolvedAddressException.class)) {
+            return error(Kind.DNS_FAILURE, firstHop, "cannot resolve " + hopName(firstHop));
         }
-        Matcher status = SOCKS_STATUS.matcher(message);
-        if (status.find()) {
-            int code = Integer.parseInt(status.group(3));
-            if (status.group(1) != null) {
-                return error(request, Kind.PROXY_AUTH_REJECTED, Hop.PROXY,
-                        "proxy " + hopName(request, Hop.PROXY) + " rejected the credentials (RFC 1929 status "
-                                + code + ")", chain, code);
+        if (has(ConnectTimeoutException.class)) {
+            return error(Kind.CONNECT_TIMEOUT, firstHop, "connect to " + hopName(firstHop) + " timed out");
+        }
+        boolean closed = has(PrematureCloseException.class, PrematureChannelClosureException.class,
+                ClosedChannelException.class) || resetByPeer();
+        if (!timer.reached(Mark.CONNECTED) && has(ConnectException.class, NoRouteToHostException.class)) {
+            return error(Kind.CONNECTION_REFUSED, firstHop, "connection refused by " + hopName(firstHop));
+        }
+        if (outbound.proxied() && !timer.reached(Mark.PROXY_HANDSHAKE_DONE)) {
+            String handshake = outbound.protocol() == Protocol.SOCKS ? "SOCKS5" : "HTTP CONNECT";
+            return closed
+                    ? error(Kind.CONNECTION_RESET, Hop.PROXY, proxy + " closed the connection during the handshake")
+                    : error(Kind.PROTOCOL_ERROR, Hop.PROXY, proxy + " sent an invalid " + handshake + " reply");
+        }
+        if (has(SSLException.class)) {
+            return error(Kind.TLS_HANDSHAKE_FAILURE, Hop.TARGET, "TLS handshake with " + target + " failed");
+        }
+        if (closed) {
+            String when = timer.reached(Mark.RESPONSE_HEADERS) ? "during the response body" : "before the response";
+            return error(Kind.CONNECTION_RESET, Hop.TARGET, "connection closed " + when + " from " + target);
+        }
+        if (has(DecoderException.class, IllegalArgumentException.class)) {
+            return error(Kind.PROTOCOL_ERROR, Hop.TARGET, "invalid HTTP response from " + target);
+        }
+        return error(Kind.OTHER, Hop.TARGET, "probe failed");
+    }
+
+    private ProbeError proxyFailure(ProxyConnectException e) {
+        String message = String.valueOf(e.getMessage());
+        Matcher http = HTTP_STATUS.matcher(message);
+        if ((e instanceof HttpProxyConnectException || message.startsWith("http,")) && http.find()) {
+            int code = Integer.parseInt(http.group(1));
+            if (code == UNDECODABLE_CONNECT_STATUS) {
+                return error(Kind.PROTOCOL_ERROR, Hop.PROXY, proxy + " sent an invalid HTTP CONNECT reply");
             }
-            return error(request, Kind.PROXY_REFUSED_TARGET, Hop.TARGET,
-                    "proxy " + hopName(request, Hop.PROXY) + " did not connect to " + hopName(request, Hop.TARGET)
-                            + " (SOCKS5 reply " + code + " " + status.group(2) + ")", chain, code);
+            return code == 407 || code == 401
+                    ? error(Kind.PROXY_AUTH_REJECTED, Hop.PROXY,
+                            proxy + " rejected the credentials (CONNECT status " + code + ")", code)
+                    : error(Kind.PROXY_REFUSED_TARGET, Hop.TARGET,
+                            proxy + " did not connect to " + target + " (CONNECT status " + code + ")", code);
+        }
+        Matcher socks = SOCKS_STATUS.matcher(message);
+        if (socks.find()) {
+            int code = Integer.parseInt(socks.group(3));
+            return socks.group(1) != null
+                    ? error(Kind.PROXY_AUTH_REJECTED, Hop.PROXY,
+                            proxy + " rejected the credentials (RFC 1929 status " + code + ")", code)
+                    : error(Kind.PROXY_REFUSED_TARGET, Hop.TARGET, proxy + " did not connect to " + target
+                            + " (SOCKS5 reply " + code + " " + socks.group(2) + ")", code);
         }
         Matcher method = SOCKS_AUTH_METHOD.matcher(message);
         if (method.find()) {
             String offered = request.outbound().authenticated() ? "username/password" : "no authentication";
-            return error(request, Kind.PROXY_AUTH_REJECTED, Hop.PROXY,
-                    "proxy " + hopName(request, Hop.PROXY) + " did not accept " + offered + " (SOCKS5 method "
-                            + method.group(1) + ")", chain, null);
+            return error(Kind.PROXY_AUTH_REJECTED, Hop.PROXY,
+                    proxy + " did not accept " + offered + " (SOCKS5 method " + method.group(1) + ")");
         }
         if (message.contains("timeout")) {
-            return error(request, Kind.CONNECT_TIMEOUT, Hop.PROXY,
-                    "proxy " + hopName(request, Hop.PROXY) + " did not complete the handshake in time", chain, null);
+            return error(Kind.CONNECT_TIMEOUT, Hop.PROXY, proxy + " did not complete the handshake in time");
         }
         if (message.contains("disconnected")) {
-            return error(request, Kind.CONNECTION_RESET, Hop.PROXY,
-                    "proxy " + hopName(request, Hop.PROXY) + " closed the connection during the handshake",
-                    chain, null);
+            return error(Kind.CONNECTION_RESET, Hop.PROXY, proxy + " closed the connection during the handshake");
         }
-        return error(request, Kind.PROTOCOL_ERROR, Hop.PROXY,
-                "proxy " + hopName(request, Hop.PROXY) + " handshake failed", chain, null);
+        return error(Kind.PROTOCOL_ERROR, Hop.PROXY, proxy + " handshake failed");
     }
 
-    private static ProbeError deadline(ProbeRequest request, PhaseTimer timer) {
-        List<Throwable> chain = List.of();
+    private ProbeError deadline(PhaseTimer timer) {
         String after = " within " + GoDuration.format(request.timeout());
-        Outbound outbound = request.outbound();
-        if (!timer.isConnected()) {
-            Hop hop = outbound.proxied() ? Hop.PROXY : Hop.TARGET;
-            return error(request, Kind.CONNECT_TIMEOUT, hop,
-                    "no connection to " + hopName(request, hop) + after, chain, null);
+        if (!timer.reached(Mark.CONNECTED)) {
+            return error(Kind.CONNECT_TIMEOUT, firstHop, "no connection to " + hopName(firstHop) + after);
         }
-        if (outbound.proxied() && !timer.isProxyHandshakeDone()) {
-            return error(request, Kind.CONNECT_TIMEOUT, Hop.PROXY,
-                    "proxy " + hopName(request, Hop.PROXY) + " did not finish the handshake to "
-                            + hopName(request, Hop.TARGET) + after, chain, null);
+        if (request.outbound().proxied() && !timer.reached(Mark.PROXY_HANDSHAKE_DONE)) {
+            return error(Kind.CONNECT_TIMEOUT, Hop.PROXY,
+                    proxy + " did not finish the handshake to " + target + after);
         }
-        if (request.secure() && !timer.isTlsHandshakeDone()) {
-            return error(request, Kind.TLS_HANDSHAKE_FAILURE, Hop.TARGET,
-                    "TLS handshake with " + hopName(request, Hop.TARGET) + " did not finish" + after, chain, null);
+        if (request.secure() && !timer.reached(Mark.TLS_HANDSHAKE_DONE)) {
+            return error(Kind.TLS_HANDSHAKE_FAILURE, Hop.TARGET,
+                    "TLS handshake with " + target + " did not finish" + after);
         }
-        String what = timer.hasResponseHeaders()
-                ? "response body from " + hopName(request, Hop.TARGET) + " not complete"
-                : "no response headers from " + hopName(request, Hop.TARGET);
-        return error(request, Kind.RESPONSE_TIMEOUT, Hop.TARGET, what + after, chain, null);
+        String what = timer.reached(Mark.RESPONSE_HEADERS)
+                ? "response body from " + target + " not complete"
+                : "no response headers from " + target;
+        return error(Kind.RESPONSE_TIMEOUT, Hop.TARGET, what + after);
     }
 
-    private static ProbeError error(
-            ProbeRequest request, Kind kind, Hop hop, String summary, List<Throwable> chain, Integer code) {
+    private ProbeError error(Kind kind, Hop hop, String summary) {
+        return error(kind, hop, summary, null);
+    }
+
+    private ProbeError error(Kind kind, Hop hop, String summary, Integer proxyReplyCode) {
         Outbound outbound = request.outbound();
         String reason = "outbound " + outbound.tag() + " (" + outbound.describe() + "): " + summary
                 + (chain.isEmpty() ? "" : "; caused by: " + describe(chain));
-        return new ProbeError(kind, hop, reason, code);
+        return new ProbeError(kind, hop, reason, proxyReplyCode);
     }
 
-    private static String hopName(ProbeRequest request, Hop hop) {
+    private String hopName(Hop hop) {
         if (hop == Hop.PROXY && request.outbound().proxied()) {
             return request.outbound().address() + ":" + request.outbound().port();
         }
@@ -196,8 +190,13 @@ final class ProbeErrorClassifier {
         return url.getHost() + ":" + port;
     }
 
-    private static String handshakeName(Outbound outbound) {
-        return outbound.protocol() == Protocol.SOCKS ? "SOCKS5" : "HTTP CONNECT";
+    private boolean has(Class<?>... types) {
+        return chain.stream().anyMatch(cause -> Arrays.stream(types).anyMatch(type -> type.isInstance(cause)));
+    }
+
+    private boolean resetByPeer() {
+        return chain.stream().anyMatch(cause -> cause instanceof IOException && cause.getMessage() != null
+                && (cause.getMessage().contains("reset") || cause.getMessage().contains("Broken pipe")));
     }
 
     private static String describe(List<Throwable> chain) {
@@ -215,25 +214,6 @@ final class ProbeErrorClassifier {
             }
         }
         return String.join(" <- ", parts);
-    }
-
-    private static boolean resetByPeer(List<Throwable> chain) {
-        for (Throwable t : chain) {
-            if (t instanceof IOException && t.getMessage() != null
-                    && (t.getMessage().contains("reset") || t.getMessage().contains("Broken pipe"))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static <T extends Throwable> T find(List<Throwable> chain, Class<T> type) {
-        for (Throwable t : chain) {
-            if (type.isInstance(t)) {
-                return type.cast(t);
-            }
-        }
-        return null;
     }
 
     private static List<Throwable> causeChain(Throwable error) {

@@ -32,17 +32,12 @@ public record ProbePhases(
      */
     public Map<String, Long> measured() {
         Map<String, Long> measured = new LinkedHashMap<>();
-        putMeasured(measured, "dns", dnsNanos);
-        putMeasured(measured, "connect", connectNanos);
-        putMeasured(measured, "proxy_handshake", proxyHandshakeNanos);
-        putMeasured(measured, "tls", tlsNanos);
-        putMeasured(measured, "first_byte", firstByteNanos);
+        measured.put("dns", dnsNanos);
+        measured.put("connect", connectNanos);
+        measured.put("proxy_handshake", proxyHandshakeNanos);
+        measured.put("tls", tlsNanos);
+        measured.put("first_byte", firstByteNanos);
+        measured.values().removeIf(nanos -> nanos == NOT_MEASURED);
         return Collections.unmodifiableMap(measured);
-    }
-
-    private static void putMeasured(Map<String, Long> measured, String phase, long nanos) {
-        if (nanos != NOT_MEASURED) {
-            measured.put(phase, nanos);
-        }
     }
 }

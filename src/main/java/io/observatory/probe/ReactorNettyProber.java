@@ -3,6 +3,7 @@ package io.observatory.probe;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.util.NetUtil;
 import io.observatory.config.ProbeSettings;
+import io.observatory.probe.PhaseTimer.Mark;
 import io.observatory.time.Ticker;
 import java.time.Clock;
 import java.time.Instant;
@@ -51,12 +52,12 @@ public final class ReactorNettyProber implements Prober {
                 .uri(request.url());
         Mono<Integer> status = request.readBody()
                 ? exchange.responseConnection((response, connection) -> {
-                            timer.responseHeadersReceived();
+                            timer.stamp(Mark.RESPONSE_HEADERS);
                             return connection.inbound().receive().then(Mono.just(response.status().code()));
                         })
                         .next()
                 : exchange.response().map((HttpClientResponse response) -> {
-                    timer.responseHeadersReceived();
+                    timer.stamp(Mark.RESPONSE_HEADERS);
                     return response.status().code();
                 });
         return status

@@ -42,7 +42,10 @@ final class TrustedCertificates {
                     }
                 }
             }
-            Collection<? extends Certificate> extra = readPem(extraPem);
+            Collection<? extends Certificate> extra;
+            try (InputStream in = Files.newInputStream(extraPem)) {
+                extra = CertificateFactory.getInstance("X.509").generateCertificates(in);
+            }
             if (extra.isEmpty()) {
                 throw new IllegalStateException("no certificate in " + extraPem);
             }
@@ -54,12 +57,6 @@ final class TrustedCertificates {
             return combined;
         } catch (GeneralSecurityException | IOException e) {
             throw new IllegalStateException("cannot load trusted certificates from " + extraPem + ": " + e, e);
-        }
-    }
-
-    private static Collection<? extends Certificate> readPem(Path pem) throws IOException, GeneralSecurityException {
-        try (InputStream in = Files.newInputStream(pem)) {
-            return CertificateFactory.getInstance("X.509").generateCertificates(in);
         }
     }
 }

@@ -40,15 +40,14 @@ public final class ExecutorScheduler implements Scheduler, AutoCloseable {
 
     @Override
     public Cancellable schedule(Duration delay, Runnable task) {
-        ScheduledFuture<?> future;
         try {
-            future = executor.schedule(() -> runLogged(task), delay.toNanos(), TimeUnit.NANOSECONDS);
+            ScheduledFuture<?> future = executor.schedule(() -> runLogged(task), delay.toNanos(), TimeUnit.NANOSECONDS);
+            return () -> future.cancel(false);
         } catch (RejectedExecutionException e) {
             // Closed at shutdown (possibly between another thread's check and this call): the task is not needed.
             log.debug("task not scheduled: the scheduler {} has stopped", this);
             return () -> { };
         }
-        return () -> future.cancel(false);
     }
 
     @Override
