@@ -42,24 +42,24 @@ class ProbeErrorClassifierTest {
     private static final String SOCKS_PREFIX = "socks5, none, /127.0.0.1:1080 => probe.test:80, ";
     private static final String HTTP_PREFIX = "http, basic, /127.0.0.1:3128 => probe.test:80, ";
 
-    /** How far a probe got before it ended, as its phase timer recorded it. */
+    /** How far a probe got before it ended: every boundary from the connect up to {@code last} was stamped. */
     enum Reached {
-        NOTHING, CONNECTED, PROXY_HANDSHAKE, TLS_HANDSHAKE, RESPONSE_HEADERS;
+        NOTHING(PhaseTimer.Mark.CONNECT_STARTED), CONNECTED(PhaseTimer.Mark.CONNECTED),
+        PROXY_HANDSHAKE(PhaseTimer.Mark.PROXY_HANDSHAKE_DONE), TLS_HANDSHAKE(PhaseTimer.Mark.TLS_HANDSHAKE_DONE),
+        RESPONSE_HEADERS(PhaseTimer.Mark.RESPONSE_HEADERS);
+
+        private final PhaseTimer.Mark last;
+
+        Reached(PhaseTimer.Mark last) {
+            this.last = last;
+        }
 
         PhaseTimer timer() {
             PhaseTimer timer = new PhaseTimer(() -> 0L, false);
-            timer.connectStarted();
-            if (compareTo(CONNECTED) >= 0) {
-                timer.connected();
-            }
-            if (compareTo(PROXY_HANDSHAKE) >= 0) {
-                timer.proxyHandshakeDone();
-            }
-            if (compareTo(TLS_HANDSHAKE) >= 0) {
-                timer.tlsHandshakeDone();
-            }
-            if (compareTo(RESPONSE_HEADERS) >= 0) {
-                timer.responseHeadersReceived();
+            for (PhaseTimer.Mark mark : PhaseTimer.Mark.values()) {
+                if (mark.compareTo(PhaseTimer.Mark.CONNECT_STARTED) >= 0 && mark.compareTo(last) <= 0) {
+                    timer.stamp(mark);
+                }
             }
             return timer;
         }
