@@ -67,10 +67,8 @@ public final class ObservatoryV1Service extends ObservatoryServiceGrpc.Observato
      * The service as Spring builds it: the random strategy draws from the calling thread's
      * {@link ThreadLocalRandom}, so concurrent calls share no generator state.
      *
-     * @param store    the observation every call answers from
-     * @param updater  where accepted reports go
-     * @param clock    wall clock: the time of a report without {@code time}, and the reference of the time window
-     * @param watchers the open WatchObservation streams
+     * @param store the observation every call answers from
+     * @param clock wall clock: the time of a report without {@code time}, and the reference of the time window
      */
     @Autowired
     public ObservatoryV1Service(ObservationStore store, ObservationUpdater updater, Clock clock,
