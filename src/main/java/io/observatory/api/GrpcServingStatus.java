@@ -35,17 +35,13 @@ class GrpcServingStatus {
         }
     }
 
-    @EventListener
-    void onClose(ContextClosedEvent event) {
-        shuttingDown();
-    }
-
     /** SERVING, unless shutdown has begun (terminal state ignores it). */
     void serving() {
         health.setStatus(HealthStatusManager.SERVICE_NAME_ALL_SERVICES, ServingStatus.SERVING);
     }
 
-    /** Enters the terminal NOT_SERVING state; only the first call counts. */
+    /** Enters the terminal NOT_SERVING state when the context closes; only the first call counts. */
+    @EventListener(ContextClosedEvent.class)
     void shuttingDown() {
         if (terminal.compareAndSet(false, true)) {
             health.enterTerminalState();

@@ -11,7 +11,6 @@ import io.observatory.api.v1.ServingEnded;
 import io.observatory.api.v1.Snapshot;
 import io.observatory.api.v1.WatchObservationResponse;
 import io.observatory.health.HealthState;
-import io.observatory.probe.ProbeError;
 import io.observatory.probe.ProbePhases;
 import io.observatory.probe.ProbeResult;
 import io.observatory.stats.HealthPingStats;
@@ -23,8 +22,6 @@ import io.observatory.status.OutboundStatus;
 import io.observatory.status.PassiveView;
 import java.time.Instant;
 import java.util.List;
-import java.util.Objects;
-import org.jspecify.annotations.Nullable;
 
 /** Maps the verdict model to the v1 API's messages ({@code proto/observatory/v1/observatory.proto}). Pure. */
 final class ObservationProtos {
@@ -71,21 +68,26 @@ final class ObservationProtos {
      * added) and the reason, or {@code removed}.
      */
     static WatchObservationResponse event(OutboundEvent event) {
+        WatchObservationResponse.Builder message = WatchObservationResponse.newBuilder();
         if (event instanceof OutboundEvent.Removed removed) {
-            return WatchObservationResponse.newBuilder().setRemoved(OutboundRemoved.newBuilder()
-                    .setTag(removed.tag())
-                    .setTime(timestamp(removed.time()))).build();
+            message.setRemoved(OutboundRemoved.newBuilder().setTag(removed.tag()).setTime(timestamp(removed.time())));
+        } else if (event instanceof OutboundEvent.Updated updated) {
+            OutboundHealth before = updated.previous();
+            message.setChanged(changed(updated.now())
+                    .setPreviousVerdict(state(before.verdict()))
+                    .setPreviousActiveState(state(before.activeState()))
+                    .setPreviousPassiveState(state(before.passive().state())));
+        } else {
+            message.setChanged(changed(((OutboundEvent.Added) event).now()));
         }
-        OutboundHealth before = event instanceof OutboundEvent.Updated updated ? updated.previous() : null;
-        OutboundHealth now = event instanceof OutboundEvent.Updated updated ? updated.now()
-                : ((OutboundEvent.Added) event).now();
-        return WatchObservationResponse.newBuilder().setChanged(OutboundChanged.newBuilder()
+        return message.build();
+    }
+
+    private static OutboundChanged.Builder changed(OutboundHealth now) {
+        return OutboundChanged.newBuilder()
                 .setOutbound(outbound(now))
-                .setPreviousVerdict(previous(before == null ? null : before.verdict()))
-                .setPreviousActiveState(previous(before == null ? null : before.activeState()))
-                .setPreviousPassiveState(previous(before == null ? null : before.passive().state()))
                 .setReason(now.lastChangeReason())
-                .setTime(timestamp(now.lastChange()))).build();
+                .setTime(timestamp(now.lastChange()));
     }
 
     /** The last message of every Watch stream at shutdown. */
@@ -94,17 +96,9 @@ final class ObservationProtos {
                 .build();
     }
 
-    private static io.observatory.api.v1.HealthState previous(@Nullable HealthState state) {
-        return state == null ? io.observatory.api.v1.HealthState.HEALTH_STATE_UNSPECIFIED : state(state);
-    }
-
-    /** The v1 enum value of a health state; never {@code HEALTH_STATE_UNSPECIFIED}. */
+    /** The v1 enum value of a health state (its name with the v1 prefix); never {@code HEALTH_STATE_UNSPECIFIED}. */
     public static io.observatory.api.v1.HealthState state(HealthState state) {
-        return switch (state) {
-            case UNKNOWN -> io.observatory.api.v1.HealthState.HEALTH_STATE_UNKNOWN;
-            case HEALTHY -> io.observatory.api.v1.HealthState.HEALTH_STATE_HEALTHY;
-            case UNHEALTHY -> io.observatory.api.v1.HealthState.HEALTH_STATE_UNHEALTHY;
-        };
+        return io.observatory.api.v1.HealthState.valueOf("HEALTH_STATE_" + state.name());
     }
 
     /** A wall time as a protobuf timestamp. */
@@ -127,25 +121,11 @@ final class ObservationProtos {
             probe.setStartedTime(timestamp(result.startedAt()));
         }
         if (result.error() != null) {
-            probe.setErrorKind(errorKind(result.error().kind())).setErrorReason(result.error().reason());
+            // The v1 values are the kinds' names with the enum's prefix.
+            probe.setErrorKind(ProbeErrorKind.valueOf("PROBE_ERROR_KIND_" + result.error().kind().name()))
+                    .setErrorReason(result.error().reason());
         }
         return probe.build();
-    }
-
-    private static ProbeErrorKind errorKind(ProbeError.Kind kind) {
-        return switch (kind) {
-            case DNS_FAILURE -> ProbeErrorKind.PROBE_ERROR_KIND_DNS_FAILURE;
-            case CONNECTION_REFUSED -> ProbeErrorKind.PROBE_ERROR_KIND_CONNECTION_REFUSED;
-            case CONNECT_TIMEOUT -> ProbeErrorKind.PROBE_ERROR_KIND_CONNECT_TIMEOUT;
-            case PROXY_AUTH_REJECTED -> ProbeErrorKind.PROBE_ERROR_KIND_PROXY_AUTH_REJECTED;
-            case PROXY_REFUSED_TARGET -> ProbeErrorKind.PROBE_ERROR_KIND_PROXY_REFUSED_TARGET;
-            case TLS_HANDSHAKE_FAILURE -> ProbeErrorKind.PROBE_ERROR_KIND_TLS_HANDSHAKE_FAILURE;
-            case RESPONSE_TIMEOUT -> ProbeErrorKind.PROBE_ERROR_KIND_RESPONSE_TIMEOUT;
-            case CONNECTION_RESET -> ProbeErrorKind.PROBE_ERROR_KIND_CONNECTION_RESET;
-            case PROTOCOL_ERROR -> ProbeErrorKind.PROBE_ERROR_KIND_PROTOCOL_ERROR;
-            case UNEXPECTED_STATUS -> ProbeErrorKind.PROBE_ERROR_KIND_UNEXPECTED_STATUS;
-            case OTHER -> ProbeErrorKind.PROBE_ERROR_KIND_OTHER;
-        };
     }
 
     private static BurstStatistics burst(HealthPingStats stats) {

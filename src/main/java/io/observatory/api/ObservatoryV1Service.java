@@ -1,17 +1,16 @@
 package io.observatory.api;
 
-import io.observatory.health.Availability;
 import static io.observatory.api.TagPrefixes.invalid;
 
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
+import io.observatory.api.v1.CallOutcome;
 import io.observatory.api.v1.GetObservationRequest;
 import io.observatory.api.v1.GetObservationResponse;
 import io.observatory.api.v1.ListAvailableRequest;
 import io.observatory.api.v1.ListAvailableResponse;
 import io.observatory.api.v1.ObservatoryServiceGrpc;
-import io.observatory.api.v1.CallOutcome;
 import io.observatory.api.v1.PickRequest;
 import io.observatory.api.v1.PickResponse;
 import io.observatory.api.v1.RejectedOutcome;
@@ -19,6 +18,7 @@ import io.observatory.api.v1.ReportOutcomesRequest;
 import io.observatory.api.v1.ReportOutcomesResponse;
 import io.observatory.api.v1.WatchObservationRequest;
 import io.observatory.api.v1.WatchObservationResponse;
+import io.observatory.health.Availability;
 import io.observatory.pick.PickCandidate;
 import io.observatory.pick.PickResult;
 import io.observatory.pick.PickSettings;
@@ -67,10 +67,8 @@ public final class ObservatoryV1Service extends ObservatoryServiceGrpc.Observato
      * The service as Spring builds it: the random strategy draws from the calling thread's
      * {@link ThreadLocalRandom}, so concurrent calls share no generator state.
      *
-     * @param store    the observation every call answers from
-     * @param updater  where accepted reports go
-     * @param clock    wall clock: the time of a report without {@code time}, and the reference of the time window
-     * @param watchers the open WatchObservation streams
+     * @param store the observation every call answers from
+     * @param clock wall clock: the time of a report without {@code time}, and the reference of the time window
      */
     @Autowired
     public ObservatoryV1Service(ObservationStore store, ObservationUpdater updater, Clock clock,
@@ -99,12 +97,10 @@ public final class ObservatoryV1Service extends ObservatoryServiceGrpc.Observato
     @Override
     public void getObservation(GetObservationRequest request, StreamObserver<GetObservationResponse> responses) {
         respond(responses, () -> {
-            TagPrefixes.validate("tag_prefixes", request.getTagPrefixesList(), false);
-            GetObservationResponse.Builder response = GetObservationResponse.newBuilder();
-            for (OutboundHealth outbound : store.current().matching(request.getTagPrefixesList())) {
-                response.addOutbounds(ObservationProtos.outbound(outbound));
-            }
-            return response.build();
+            List<String> tagPrefixes = request.getTagPrefixesList();
+            TagPrefixes.validate("tag_prefixes", tagPrefixes, false);
+            return GetObservationResponse.newBuilder().addAllOutbounds(
+                    store.current().matching(tagPrefixes).stream().map(ObservationProtos::outbound).toList()).build();
         });
     }
 
@@ -136,11 +132,8 @@ public final class ObservatoryV1Service extends ObservatoryServiceGrpc.Observato
         respond(responses, () -> {
             TagPrefixes.validate("selector", request.getSelectorList(), true);
             Availability<OutboundHealth> selection = store.current().available(request.getSelectorList());
-            ListAvailableResponse.Builder response = ListAvailableResponse.newBuilder().setPanic(selection.panic());
-            for (OutboundHealth outbound : selection.usable()) {
-                response.addOutbounds(ObservationProtos.outbound(outbound));
-            }
-            return response.build();
+            return ListAvailableResponse.newBuilder().setPanic(selection.panic())
+                    .addAllOutbounds(selection.usable().stream().map(ObservationProtos::outbound).toList()).build();
         });
     }
 
@@ -180,13 +173,13 @@ public final class ObservatoryV1Service extends ObservatoryServiceGrpc.Observato
     /**
      * Applies outcomes of real calls to passive health. Each item is checked on its own; a refused item is listed in
      * {@code rejected} with its index and reason, every other item is applied (in one batch, in order) and counted
-     * in {@code accepted}. Reasons: {@code tag: "" (expected: a configured outbound tag)}, {@code unknown outbound tag
-     * "x"}, {@code outcome: OUTCOME_UNSPECIFIED (expected: ...)}, {@code transport_failure: TRANSPORT_FAILURE_CONNECT
-     * (expected: TRANSPORT_FAILURE_UNSPECIFIED unless outcome is OUTCOME_TRANSPORT_FAILURE)}, {@code latency_nanos: -1
-     * (expected: >= 0)}, or a {@code time} not a valid timestamp, more than {@link OutcomeReports#MAX_OUTCOME_AGE} before or more
-     * than {@link OutcomeReports#MAX_OUTCOME_LEAD} after the server's clock. An unset time is the server's now; a time ahead of it
-     * (within the lead) is taken as now. INVALID_ARGUMENT for more than {@link OutcomeReports#MAX_OUTCOMES} outcomes; an empty list
-     * is accepted (0).
+     * in {@code accepted}. Reasons ({@link OutcomeReports#problem}): {@code tag: "" (expected: a configured outbound
+     * tag)}, {@code unknown outbound tag "x"}, {@code outcome: OUTCOME_UNSPECIFIED (expected: ...)}, a
+     * {@code transport_failure} without {@code OUTCOME_TRANSPORT_FAILURE}, a {@code latency_nanos} outside 0-24 hours,
+     * or a {@code time} not a valid timestamp, more than {@link OutcomeReports#MAX_OUTCOME_AGE} before or more than
+     * {@link OutcomeReports#MAX_OUTCOME_LEAD} after the server's clock. An unset time is the server's now; a time
+     * ahead of it (within the lead) is taken as now. INVALID_ARGUMENT for more than
+     * {@link OutcomeReports#MAX_OUTCOMES} outcomes; an empty list is accepted (0).
      */
     @Override
     public void reportOutcomes(ReportOutcomesRequest request, StreamObserver<ReportOutcomesResponse> responses) {

@@ -38,11 +38,6 @@ final class OutboundHealthStatuses implements Consumer<ObservationUpdate> {
                 this);
     }
 
-    /** The health service name of the outbound {@code tag}. */
-    static String serviceName(String tag) {
-        return SERVICE_PREFIX + tag;
-    }
-
     /** The grpc.health.v1 status a verdict is served as. */
     static ServingStatus servingStatus(HealthState verdict) {
         return switch (verdict) {
@@ -57,7 +52,7 @@ final class OutboundHealthStatuses implements Consumer<ObservationUpdate> {
         for (OutboundEvent event : update.transitions()) {
             if (event instanceof OutboundEvent.Removed) {
                 if (applied.remove(event.tag()) != null) {
-                    health.clearStatus(serviceName(event.tag()));
+                    health.clearStatus(SERVICE_PREFIX + event.tag());
                 }
             } else {
                 serve(event.tag(), update.observation().get(event.tag()).orElseThrow().verdict());
@@ -68,7 +63,7 @@ final class OutboundHealthStatuses implements Consumer<ObservationUpdate> {
     private void serve(String tag, HealthState verdict) {
         ServingStatus status = servingStatus(verdict);
         if (applied.put(tag, status) != status) {
-            health.setStatus(serviceName(tag), status);
+            health.setStatus(SERVICE_PREFIX + tag, status);
         }
     }
 }

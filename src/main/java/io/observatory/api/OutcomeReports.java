@@ -44,18 +44,20 @@ final class OutcomeReports {
 
     /** Why {@code item} is refused, or {@code null} when it is fine. */
     static @Nullable String problem(io.observatory.api.v1.CallOutcome item, Observation observation, Instant now) {
-        if (item.getTag().isEmpty()) {
+        String tag = item.getTag();
+        if (tag.isEmpty()) {
             return "tag: \"\" (expected: a configured outbound tag)";
         }
-        if (TagPrefixes.hasControlCharacters(item.getTag())) {
-            return "tag: " + quote(item.getTag()) + " (expected: a configured outbound tag, without control characters)";
+        if (TagPrefixes.hasControlCharacters(tag)) {
+            return "tag: " + quote(tag) + " (expected: a configured outbound tag, without control characters)";
         }
-        if (observation.get(item.getTag()).isEmpty()) {
-            return "unknown outbound tag " + quote(item.getTag());
+        if (observation.get(tag).isEmpty()) {
+            return "unknown outbound tag " + quote(tag);
         }
         Outcome outcome = item.getOutcome();
         if (outcome == Outcome.OUTCOME_UNSPECIFIED || outcome == Outcome.UNRECOGNIZED) {
-            return "outcome: " + name(outcome, item.getOutcomeValue()) + " (expected: " + OUTCOMES_EXPECTED + ")";
+            return "outcome: " + (outcome == Outcome.UNRECOGNIZED ? item.getOutcomeValue() : outcome.name())
+                    + " (expected: " + OUTCOMES_EXPECTED + ")";
         }
         TransportFailure failure = item.getTransportFailure();
         if (failure == TransportFailure.UNRECOGNIZED) {
@@ -67,7 +69,8 @@ final class OutcomeReports {
                     + " (expected: TRANSPORT_FAILURE_UNSPECIFIED unless outcome is OUTCOME_TRANSPORT_FAILURE)";
         }
         if (item.getLatencyNanos() < 0 || item.getLatencyNanos() > MAX_LATENCY.toNanos()) {
-            return "latency_nanos: " + item.getLatencyNanos() + " (expected: 0-" + MAX_LATENCY.toNanos() + ", 24 hours)";
+            return "latency_nanos: " + item.getLatencyNanos() + " (expected: 0-" + MAX_LATENCY.toNanos()
+                    + ", 24 hours)";
         }
         return item.hasTime() ? timeProblem(item.getTime(), now) : null;
     }
@@ -102,12 +105,9 @@ final class OutcomeReports {
             case OUTCOME_SUCCESS -> CallOutcome.SUCCESS;
             case OUTCOME_TRANSPORT_FAILURE -> CallOutcome.TRANSPORT_FAILURE;
             case OUTCOME_APPLICATION_FAILURE -> CallOutcome.APPLICATION_FAILURE;
-            case OUTCOME_UNSPECIFIED, UNRECOGNIZED -> throw new IllegalArgumentException("unchecked outcome " + outcome);
+            case OUTCOME_UNSPECIFIED, UNRECOGNIZED ->
+                    throw new IllegalArgumentException("unchecked outcome " + outcome);
         };
-    }
-
-    private static String name(Outcome outcome, int number) {
-        return outcome == Outcome.UNRECOGNIZED ? Integer.toString(number) : outcome.name();
     }
 
     private static Instant instant(Timestamp time) {

@@ -34,8 +34,8 @@ final class PickRequests {
         String fallback = request.getFallbackTag();
         if (fallback.getBytes(StandardCharsets.UTF_8).length > TagPrefixes.MAX_PREFIX_BYTES
                 || TagPrefixes.hasControlCharacters(fallback) || (!fallback.isEmpty() && fallback.isBlank())) {
-            throw invalid("fallback_tag: " + TagPrefixes.quote(fallback) + " (expected: empty or an outbound tag of at most "
-                    + TagPrefixes.MAX_PREFIX_BYTES + " bytes without control characters)");
+            throw invalid("fallback_tag: " + TagPrefixes.quote(fallback) + " (expected: empty or an outbound tag of at"
+                    + " most " + TagPrefixes.MAX_PREFIX_BYTES + " bytes without control characters)");
         }
         LeastLoadSettings leastLoad = request.getLeastLoad();
         try {
@@ -43,7 +43,7 @@ final class PickRequests {
                     .map(cost -> new CostWeight(cost.getMatch(), cost.getRegexp(), cost.getValue())).toList();
             BalancerStrategy strategy = request.getStrategy().isEmpty() ? BalancerStrategy.RANDOM
                     : BalancerStrategy.fromName(request.getStrategy());
-            return new PickSettings(strategy, request.getFallbackTag(),
+            return new PickSettings(strategy, fallback,
                     new io.observatory.pick.LeastLoadSettings(leastLoad.getExpected(),
                             Duration.ofNanos(leastLoad.getMaxRttNanos()), leastLoad.getTolerance(),
                             leastLoad.getBaselinesNanosList().stream().map(Duration::ofNanos).toList(), costs));

@@ -76,8 +76,8 @@ final class TagPrefixes {
 
     /**
      * A client's string for an error description: in double quotes, with quotes, backslashes and control characters
-     * escaped, cut after {@value #MAX_QUOTED_CHARS} characters (then {@code … (N characters)}) so an error never grows with
-     * the request.
+     * escaped, cut after {@value #MAX_QUOTED_CHARS} characters (then {@code … (N characters)}) so an error never
+     * grows with the request.
      */
     static String quote(String value) {
         return QuotedText.quote(value, MAX_QUOTED_CHARS);

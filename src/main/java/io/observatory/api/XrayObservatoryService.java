@@ -16,8 +16,8 @@ import org.springframework.stereotype.Service;
 
 /**
  * Xray's {@code xray.core.app.observatory.command.ObservatoryService}: {@code GetOutboundStatus} returns the current
- * observation's observed outbounds with Xray's field meanings and units (delay in milliseconds, times in unix seconds, health-ping
- * figures in nanoseconds). Reads the snapshot without locking.
+ * observation's observed outbounds with Xray's field meanings and units (delay in milliseconds, times in unix
+ * seconds, health-ping figures in nanoseconds), reading the snapshot without locking.
  *
  * <p>{@code alive} is the observer's (Xray's rule, or the active check's thresholds when configured), and false while
  * passive health says the outbound is unhealthy; without passive reports it is exactly the observer's.
@@ -38,10 +38,7 @@ class XrayObservatoryService extends ObservatoryServiceGrpc.ObservatoryServiceIm
         responseObserver.onCompleted();
     }
 
-    /**
-     * Maps a snapshot to Xray's {@code ObservationResult}, one entry per observed outbound, sorted by tag; an outbound
-     * whose passive state is UNHEALTHY is not alive.
-     */
+    /** Maps a snapshot to Xray's {@code ObservationResult}: one entry per observed outbound, sorted by tag. */
     static ObservationResult toProto(Observation observation) {
         ObservationResult.Builder result = ObservationResult.newBuilder();
         for (OutboundHealth outbound : observation.observed()) {

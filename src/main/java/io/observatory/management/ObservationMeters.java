@@ -14,12 +14,10 @@ import io.observatory.status.OutboundStatus;
 import io.observatory.time.Ticker;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 import org.springframework.stereotype.Component;
 
@@ -129,9 +127,9 @@ class ObservationMeters {
     }
 
     private Meter lastSuccessAge(String tag) {
-        Function<OutboundHealth, Instant> lastSeen = entry -> entry.probe() == null ? null : entry.probe().lastSeen();
         return TimeGauge.builder(LAST_SUCCESS_AGE, store, TimeUnit.NANOSECONDS, current -> current.current().get(tag)
-                        .map(lastSeen)
+                        .map(OutboundHealth::probe)
+                        .map(OutboundStatus::lastSeen)
                         .map(seen -> (double) Duration.between(seen, clock.instant()).toNanos())
                         .orElse(Double.NaN))
                 .description("Time since the outbound's last successful probe")

@@ -1,7 +1,6 @@
 package io.observatory.management;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonProperty;
 import io.observatory.probe.ProbeError;
 import io.observatory.probe.ProbeResult;
 import io.observatory.stats.HealthPingStats;
@@ -12,11 +11,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import tools.jackson.databind.PropertyNamingStrategies.SnakeCaseStrategy;
+import tools.jackson.databind.annotation.JsonNaming;
 
 /**
- * The JSON body of the {@code observatory} endpoint: Xray's {@code ObservationResult} with its field names and units
- * (and its {@code alive} rule, as the gRPC API applies it), each outbound's verdict, and the last probe of each
- * standard-observer outbound.
+ * The JSON body of the {@code observatory} endpoint: Xray's {@code ObservationResult} with its snake_case field names
+ * and units (and its {@code alive} rule, as the gRPC API applies it), each outbound's verdict, and the last probe of
+ * each standard-observer outbound.
  *
  * @param status one entry per observed outbound, sorted by tag
  */
@@ -42,16 +43,9 @@ record ObservationView(List<Outbound> status) {
      * @param verdict the combined verdict: {@code healthy}, {@code unhealthy} or {@code unknown}
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record Outbound(
-            @JsonProperty("outbound_tag") String outboundTag,
-            @JsonProperty("alive") boolean alive,
-            @JsonProperty("delay") long delay,
-            @JsonProperty("last_error_reason") String lastErrorReason,
-            @JsonProperty("last_seen_time") long lastSeenTime,
-            @JsonProperty("last_try_time") long lastTryTime,
-            @JsonProperty("health_ping") HealthPing healthPing,
-            @JsonProperty("last_probe") LastProbe lastProbe,
-            @JsonProperty("verdict") String verdict) {
+    @JsonNaming(SnakeCaseStrategy.class)
+    record Outbound(String outboundTag, boolean alive, long delay, String lastErrorReason, long lastSeenTime,
+            long lastTryTime, HealthPing healthPing, LastProbe lastProbe, String verdict) {
 
         static Outbound of(OutboundHealth outbound) {
             OutboundStatus status = Objects.requireNonNull(outbound.probe(), "probe");
@@ -73,13 +67,7 @@ record ObservationView(List<Outbound> status) {
      * @param max longest RTT
      * @param min shortest RTT
      */
-    record HealthPing(
-            @JsonProperty("all") long all,
-            @JsonProperty("fail") long fail,
-            @JsonProperty("deviation") long deviation,
-            @JsonProperty("average") long average,
-            @JsonProperty("max") long max,
-            @JsonProperty("min") long min) {
+    record HealthPing(long all, long fail, long deviation, long average, long max, long min) {
 
         static HealthPing of(HealthPingStats stats) {
             return new HealthPing(stats.all(), stats.fail(), stats.deviationNanos(), stats.averageNanos(),
@@ -99,13 +87,9 @@ record ObservationView(List<Outbound> status) {
      * @param errorHop the failing hop, {@code proxy} or {@code target}, absent on success
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record LastProbe(
-            @JsonProperty("success") boolean success,
-            @JsonProperty("rtt_nanos") long rttNanos,
-            @JsonProperty("http_status") Integer httpStatus,
-            @JsonProperty("phases_nanos") Map<String, Long> phasesNanos,
-            @JsonProperty("error_kind") String errorKind,
-            @JsonProperty("error_hop") String errorHop) {
+    @JsonNaming(SnakeCaseStrategy.class)
+    record LastProbe(boolean success, long rttNanos, Integer httpStatus, Map<String, Long> phasesNanos,
+            String errorKind, String errorHop) {
 
         static LastProbe of(ProbeResult result) {
             ProbeError error = result.error();

@@ -7,8 +7,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * The read-only {@code observatory} management endpoint ({@code GET /actuator/observatory}): the current observation
- * as JSON, for operators without a gRPC client. Same data and units as Xray's {@code GetOutboundStatus}, with Xray's
- * snake_case field names, plus the last probe's phases and error classification; see {@link ObservationView}.
+ * as JSON ({@link ObservationView}: Xray's {@code GetOutboundStatus} and more), for operators without a gRPC client.
  */
 @Component
 @Endpoint(id = "observatory")

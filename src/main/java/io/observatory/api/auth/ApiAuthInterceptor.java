@@ -113,14 +113,10 @@ public final class ApiAuthInterceptor implements ServerInterceptor {
     public <ReqT, RespT> ServerCall.Listener<ReqT> interceptCall(ServerCall<ReqT, RespT> call, Metadata headers,
             ServerCallHandler<ReqT, RespT> next) {
         MethodDescriptor<ReqT, RespT> method = call.getMethodDescriptor();
-        if (!ObservatoryServiceGrpc.SERVICE_NAME.equals(method.getServiceName())) {
-            return next.startCall(call, headers);
-        }
         Rules current = rules.get();
-        if (READS.contains(method.getBareMethodName()) && !current.settings().requireForReads()) {
-            return next.startCall(call, headers);
-        }
-        String refusal = refusal(current.token(), call, headers);
+        boolean open = !ObservatoryServiceGrpc.SERVICE_NAME.equals(method.getServiceName())
+                || (READS.contains(method.getBareMethodName()) && !current.settings().requireForReads());
+        String refusal = open ? null : refusal(current.token(), call, headers);
         if (refusal == null) {
             return next.startCall(call, headers);
         }

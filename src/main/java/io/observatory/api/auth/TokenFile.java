@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,12 +51,12 @@ final class TokenFile implements ApiToken {
         long now = ticker.nanoTime();
         try {
             Stamp stamp = Stamp.of(path);
-            byte[] token = read(path);
-            if (token.length == 0) {
+            String token = read(path);
+            if (token.isEmpty()) {
                 throw new IllegalStateException("observatory.api.auth.token-file: " + path
                         + " is empty (expected: the API token)");
             }
-            snapshot = new Snapshot(token, stamp, true, now);
+            snapshot = new Snapshot(ApiToken.fixed(token, source()), stamp, true, now);
         } catch (IOException e) {
             throw new IllegalStateException("observatory.api.auth.token-file: cannot read " + path + " ("
                     + describe(e) + ")", e);
@@ -65,13 +64,8 @@ final class TokenFile implements ApiToken {
     }
 
     @Override
-    public boolean configured() {
-        return true;
-    }
-
-    @Override
     public boolean matches(String presented) {
-        return TokenBytes.matches(presented, current());
+        return current().matches(presented);
     }
 
     @Override
@@ -85,7 +79,7 @@ final class TokenFile implements ApiToken {
     }
 
     /** The token in force, after checking the file for a change if the last check is older than the interval. */
-    private byte[] current() {
+    private ApiToken current() {
         Snapshot current = snapshot;
         long now = ticker.nanoTime();
         if (now - current.checkedNanos() < CHECK_INTERVAL.toNanos() || !refreshLock.tryLock()) {
@@ -106,35 +100,30 @@ final class TokenFile implements ApiToken {
     /** Called with refreshLock held. */
     private Snapshot refresh(Snapshot current, long now) {
         Stamp stamp;
+        String token;
         try {
             stamp = Stamp.of(path);
-        } catch (IOException e) {
-            trouble("cannot be read (" + describe(e) + ")");
-            return current.checkedAt(now);
-        }
-        if (stamp.equals(current.stamp())) {
-            if (current.stampHoldsToken()) {
-                recovered();
+            if (stamp.equals(current.stamp())) {
+                if (current.stampHoldsToken()) {
+                    recovered();
+                }
+                return current.checkedAt(now);
             }
-            return current.checkedAt(now);
-        }
-        byte[] token;
-        try {
             token = read(path);
         } catch (IOException e) {
-            // The stamp is not recorded, so the next check reads again: a permission fix changes no stamp.
+            // No new stamp is recorded, so the next check reads again: a permission fix changes no stamp.
             trouble("cannot be read (" + describe(e) + ")");
             return current.checkedAt(now);
         }
-        if (token.length == 0) {
+        if (token.isEmpty()) {
             trouble("is empty");
             return new Snapshot(current.token(), stamp, false, now);
         }
         recovered();
-        if (!Arrays.equals(token, current.token())) {
+        if (!current.token().matches(token)) {
             log.info("API token file {} changed: the new token is in force", path);
         }
-        return new Snapshot(token, stamp, true, now);
+        return new Snapshot(ApiToken.fixed(token, source()), stamp, true, now);
     }
 
     private void recovered() {
@@ -152,8 +141,8 @@ final class TokenFile implements ApiToken {
     }
 
     /** The file's content, trimmed; empty if it holds only whitespace. */
-    private static byte[] read(Path path) throws IOException {
-        return TokenBytes.of(Files.readString(path, StandardCharsets.UTF_8).strip());
+    private static String read(Path path) throws IOException {
+        return Files.readString(path, StandardCharsets.UTF_8).strip();
     }
 
     private static String describe(IOException e) {
@@ -173,7 +162,7 @@ final class TokenFile implements ApiToken {
      * The token in force, the stamp of the file last read (the token's, or that of an empty file that followed it:
      * {@code stampHoldsToken} tells which), and when the file was last checked (ticker nanos).
      */
-    private record Snapshot(byte[] token, Stamp stamp, boolean stampHoldsToken, long checkedNanos) {
+    private record Snapshot(ApiToken token, Stamp stamp, boolean stampHoldsToken, long checkedNanos) {
 
         Snapshot checkedAt(long nanos) {
             return new Snapshot(token, stamp, stampHoldsToken, nanos);
