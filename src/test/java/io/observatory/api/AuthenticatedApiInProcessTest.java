@@ -114,7 +114,7 @@ class AuthenticatedApiInProcessTest {
 
     private ServingStatus outboundHealth(String tag) {
         return HealthGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS)
-                .check(HealthCheckRequest.newBuilder().setService(OutboundHealthStatuses.serviceName(tag)).build())
+                .check(HealthCheckRequest.newBuilder().setService(OutboundHealthStatuses.SERVICE_PREFIX + tag).build())
                 .getStatus();
     }
 
