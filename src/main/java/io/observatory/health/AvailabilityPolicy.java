@@ -7,7 +7,7 @@ import java.util.function.Function;
  * Builds the set of usable outbounds from their combined verdicts (YARP's available-destinations policies). Both
  * policies exclude only outbounds whose verdict is {@link HealthState#UNHEALTHY}; UNKNOWN outbounds stay usable.
  */
-public sealed interface AvailabilityPolicy permits AvailabilityPolicy.HealthyOrPanic, AvailabilityPolicy.HealthyAndUnknown {
+public sealed interface AvailabilityPolicy {
 
     /** YARP's {@code HealthyAndUnknown}. */
     AvailabilityPolicy HEALTHY_AND_UNKNOWN = new HealthyAndUnknown();
@@ -47,7 +47,7 @@ public sealed interface AvailabilityPolicy permits AvailabilityPolicy.HealthyOrP
         }
     }
 
-    /** YARP's {@code HealthyAndUnknown} ({@code healthy-and-unknown}): the healthy and unknown outbounds, possibly none. */
+    /** YARP's {@code HealthyAndUnknown} ({@code healthy-and-unknown}): healthy and unknown outbounds, maybe none. */
     record HealthyAndUnknown() implements AvailabilityPolicy {
 
         @Override
