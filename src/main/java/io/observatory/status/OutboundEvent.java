@@ -14,7 +14,9 @@ public sealed interface OutboundEvent {
     String tag();
 
     /** Whether this is a real change of a state (or the outbound appeared or left): what watchers hear. */
-    boolean transition();
+    default boolean transition() {
+        return true;
+    }
 
     /**
      * The outbound was configured.
@@ -30,11 +32,6 @@ public sealed interface OutboundEvent {
         @Override
         public String tag() {
             return now.tag();
-        }
-
-        @Override
-        public boolean transition() {
-            return true;
         }
     }
 
@@ -79,11 +76,6 @@ public sealed interface OutboundEvent {
         @Override
         public String tag() {
             return previous.tag();
-        }
-
-        @Override
-        public boolean transition() {
-            return true;
         }
     }
 }
