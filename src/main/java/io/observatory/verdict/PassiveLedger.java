@@ -31,10 +31,6 @@ final class PassiveLedger<S extends PassivePolicy.PassiveState> {
 
     /** An empty ledger judging by {@code policy}. */
     static PassiveLedger<?> of(PassivePolicy<?> policy) {
-        return typed(policy);
-    }
-
-    private static <S extends PassivePolicy.PassiveState> PassiveLedger<S> typed(PassivePolicy<S> policy) {
         return new PassiveLedger<>(policy);
     }
 
