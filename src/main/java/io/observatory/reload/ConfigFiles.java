@@ -28,7 +28,7 @@ final class ConfigFiles {
         for (String property : LOCATION_PROPERTIES) {
             String value = environment.getProperty(property, "");
             for (String entry : value.split("[,;]")) {
-                String location = strip(entry.strip());
+                String location = entry.strip().replaceFirst("^(optional:)?(file:)?", "");
                 if (location.isEmpty() || location.toLowerCase(Locale.ROOT).startsWith("classpath:")) {
                     continue;
                 }
@@ -41,16 +41,5 @@ final class ConfigFiles {
             }
         }
         return List.copyOf(files);
-    }
-
-    private static String strip(String location) {
-        String stripped = location;
-        if (stripped.startsWith("optional:")) {
-            stripped = stripped.substring("optional:".length());
-        }
-        if (stripped.startsWith("file:")) {
-            stripped = stripped.substring("file:".length());
-        }
-        return stripped;
     }
 }
