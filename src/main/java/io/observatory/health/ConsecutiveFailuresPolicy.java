@@ -19,9 +19,6 @@ import java.util.Objects;
 public record ConsecutiveFailuresPolicy(int threshold, Duration reactivationPeriod)
         implements PassivePolicy<ConsecutiveFailuresPolicy.State> {
 
-    /** This policy's section in {@code observatory.passive}. */
-    public static final String NAME = "consecutive-failures";
-
     /**
      * Immutable passive state of one outbound under this policy.
      *
@@ -48,7 +45,7 @@ public record ConsecutiveFailuresPolicy(int threshold, Duration reactivationPeri
 
     @Override
     public String name() {
-        return NAME;
+        return "consecutive-failures";
     }
 
     @Override

@@ -31,15 +31,12 @@ import java.util.Objects;
 public record TransportFailureRatePolicy(Duration detectionWindow, int minimalTotalCount, double failureRateLimit,
         Duration reactivationPeriod) implements PassivePolicy<TransportFailureRatePolicy.State> {
 
-    /** This policy's section in {@code observatory.passive}. */
-    public static final String NAME = "transport-failure-rate";
-
     /** Width of one bucket of the detection window: 1 s, in nanoseconds. */
     public static final long BUCKET_NANOS = Duration.ofSeconds(1).toNanos();
 
     @Override
     public String name() {
-        return NAME;
+        return "transport-failure-rate";
     }
 
     @Override
