@@ -56,7 +56,8 @@ public sealed interface OutboundEvent {
         /** True when the active state, the passive state or the verdict changed. */
         @Override
         public boolean transition() {
-            return now.statesDiffer(previous);
+            return now.activeState() != previous.activeState() || now.verdict() != previous.verdict()
+                    || now.passive().state() != previous.passive().state();
         }
     }
 
