@@ -138,11 +138,8 @@ public final class ObservationUpdater implements Reconfigurable {
                 events.add(new OutboundEvent.Updated(before, health));
             }
         }
-        for (OutboundHealth gone : previous.all()) {
-            if (!next.containsKey(gone.tag())) {
-                events.add(new OutboundEvent.Removed(gone, now));
-            }
-        }
+        previous.all().stream().filter(gone -> !next.containsKey(gone.tag()))
+                .forEach(gone -> events.add(new OutboundEvent.Removed(gone, now)));
         events.sort(Comparator.comparing(OutboundEvent::tag));
         passive.settle(nowNanos);
         store.publish(new ObservationUpdate(new Observation(next, availability, observedAtNanos), events));
