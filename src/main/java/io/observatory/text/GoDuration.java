@@ -111,12 +111,9 @@ public final class GoDuration {
         }
         long totalSeconds = Long.divideUnsigned(magnitude, NANOS_PER_SECOND);
         String seconds = decimal(totalSeconds % 60, Long.remainderUnsigned(magnitude, NANOS_PER_SECOND), 9) + "s";
-        long minutes = totalSeconds / 60 % 60;
-        long hours = totalSeconds / 3_600;
-        if (hours > 0) {
-            return sign + hours + "h" + minutes + "m" + seconds;
-        }
-        return minutes > 0 ? sign + minutes + "m" + seconds : sign + seconds;
+        String minutes = totalSeconds >= 60 ? totalSeconds / 60 % 60 + "m" : "";
+        String hours = totalSeconds >= 3_600 ? totalSeconds / 3_600 + "h" : "";
+        return sign + hours + minutes + seconds;
     }
 
     private static Duration parseSpring(DurationStyle style, String text) {
