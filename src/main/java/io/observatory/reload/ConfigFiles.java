@@ -26,8 +26,7 @@ final class ConfigFiles {
     static List<Path> of(Environment environment) {
         List<Path> files = new ArrayList<>();
         for (String property : LOCATION_PROPERTIES) {
-            String value = environment.getProperty(property, "");
-            for (String entry : value.split("[,;]")) {
+            for (String entry : environment.getProperty(property, "").split("[,;]")) {
                 String location = entry.strip().replaceFirst("^(optional:)?(file:)?", "");
                 if (location.isEmpty() || location.toLowerCase(Locale.ROOT).startsWith("classpath:")) {
                     continue;
