@@ -25,9 +25,7 @@ public record ActiveCheck(ExpectedStatus expectedStatus, ActiveHealthPolicy thre
      * @return e.g. {@code unexpected HTTP status 403 (expected: 204)}
      */
     public Optional<String> unexpectedStatus(int httpStatus) {
-        if (expectedStatus.matches(httpStatus)) {
-            return Optional.empty();
-        }
-        return Optional.of("unexpected HTTP status " + httpStatus + " (expected: " + expectedStatus + ")");
+        return expectedStatus.matches(httpStatus) ? Optional.empty()
+                : Optional.of("unexpected HTTP status " + httpStatus + " (expected: " + expectedStatus + ")");
     }
 }

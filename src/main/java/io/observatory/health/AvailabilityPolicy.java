@@ -7,7 +7,7 @@ import java.util.function.Function;
  * Builds the set of usable outbounds from their combined verdicts (YARP's available-destinations policies). Both
  * policies exclude only outbounds whose verdict is {@link HealthState#UNHEALTHY}; UNKNOWN outbounds stay usable.
  */
-public sealed interface AvailabilityPolicy permits AvailabilityPolicy.HealthyOrPanic, AvailabilityPolicy.HealthyAndUnknown {
+public sealed interface AvailabilityPolicy {
 
     /** YARP's {@code HealthyAndUnknown}. */
     AvailabilityPolicy HEALTHY_AND_UNKNOWN = new HealthyAndUnknown();
@@ -21,20 +21,16 @@ public sealed interface AvailabilityPolicy permits AvailabilityPolicy.HealthyOrP
      */
     <T> Availability<T> select(List<T> selection, Function<? super T, HealthState> verdict);
 
-    /** The outbounds of {@code selection} whose verdict is not UNHEALTHY, in order. */
     private static <T> List<T> notUnhealthy(List<T> selection, Function<? super T, HealthState> verdict) {
         return selection.stream().filter(outbound -> verdict.apply(outbound) != HealthState.UNHEALTHY).toList();
     }
 
     /**
      * YARP's {@code HealthyOrPanic} with Envoy's panic threshold ({@code healthy-or-panic}): the healthy and unknown
-     * outbounds, unless they are none or their share of the selection is below the panic threshold; then every
-     * outbound, in panic.
+     * outbounds, unless a non-empty selection has none of them (YARP) or
+     * {@code usable * 100 < panicThresholdPercent * selection.size()} (Envoy); then every outbound, in panic.
      *
-     * @param panicThresholdPercent 0-100 (validated where it is configured): panic when
-     *                              {@code usable * 100 < panicThresholdPercent * selection.size()} (Envoy), and always
-     *                              when nothing is usable in a non-empty selection (YARP), so {@code 0} keeps only
-     *                              YARP's rule
+     * @param panicThresholdPercent 0-100, validated where it is configured; {@code 0} keeps only YARP's rule
      */
     record HealthyOrPanic(int panicThresholdPercent) implements AvailabilityPolicy {
 
@@ -47,7 +43,7 @@ public sealed interface AvailabilityPolicy permits AvailabilityPolicy.HealthyOrP
         }
     }
 
-    /** YARP's {@code HealthyAndUnknown} ({@code healthy-and-unknown}): the healthy and unknown outbounds, possibly none. */
+    /** YARP's {@code HealthyAndUnknown} ({@code healthy-and-unknown}): healthy and unknown outbounds, maybe none. */
     record HealthyAndUnknown() implements AvailabilityPolicy {
 
         @Override

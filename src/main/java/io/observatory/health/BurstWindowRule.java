@@ -34,10 +34,8 @@ public record BurstWindowRule(ActiveCheck check, OptionalDouble maxFailureRatio)
 
     /** Whether a window passes: at least one valid success and a failure ratio at or below the maximum, if set. */
     public boolean passes(HealthPingStats stats) {
-        if (!stats.alive()) {
-            return false;
-        }
-        return maxFailureRatio.isEmpty() || (double) stats.fail() / stats.all() <= maxFailureRatio.getAsDouble();
+        return stats.alive()
+                && (maxFailureRatio.isEmpty() || (double) stats.fail() / stats.all() <= maxFailureRatio.getAsDouble());
     }
 
     /** One line describing a window, e.g. {@code 3/10 samples failed} or {@code no valid sample left}. */

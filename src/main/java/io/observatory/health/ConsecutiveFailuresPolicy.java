@@ -11,8 +11,6 @@ import java.util.Objects;
  * to {@link HealthState#UNKNOWN} (with the run cleared) once the reactivation period has passed since it became
  * UNHEALTHY (YARP's reactivation; silky instead removes the endpoint until it registers again).
  *
- * <p>Time is passed in as {@link System#nanoTime()}-style readings; nothing here reads a clock.
- *
  * @param threshold          consecutive failures that make the outbound UNHEALTHY; at least 0, {@code 0} (like 1)
  *                           means the first failure ({@code threshold}, validated there)
  * @param reactivationPeriod time after becoming UNHEALTHY before the state returns to UNKNOWN; positive
@@ -21,17 +19,13 @@ import java.util.Objects;
 public record ConsecutiveFailuresPolicy(int threshold, Duration reactivationPeriod)
         implements PassivePolicy<ConsecutiveFailuresPolicy.State> {
 
-    /** This policy's section in {@code observatory.passive}. */
-    public static final String NAME = "consecutive-failures";
-
     /**
      * Immutable passive state of one outbound under this policy.
      *
      * @param state               current passive state
      * @param consecutiveFailures failed calls since the last success or reactivation (saturates at
      *                            {@link Integer#MAX_VALUE})
-     * @param unhealthySinceNanos when the state became UNHEALTHY, in {@link System#nanoTime()} units; meaningful
-     *                            only while the state is UNHEALTHY, {@code 0} otherwise
+     * @param unhealthySinceNanos see {@link PassiveState#unhealthySinceNanos()}; {@code 0} unless UNHEALTHY
      */
     public record State(HealthState state, int consecutiveFailures, long unhealthySinceNanos)
             implements PassiveState {
@@ -51,7 +45,7 @@ public record ConsecutiveFailuresPolicy(int threshold, Duration reactivationPeri
 
     @Override
     public String name() {
-        return NAME;
+        return "consecutive-failures";
     }
 
     @Override
@@ -71,13 +65,6 @@ public record ConsecutiveFailuresPolicy(int threshold, Duration reactivationPeri
         return reactivationPeriod;
     }
 
-    /**
-     * The state after one more reported call, first applying {@link #advance} up to {@code nowNanos}.
-     *
-     * @param previous the state before the call; {@link State#INITIAL} for a new outbound
-     * @param outcome  how the call ended
-     * @param nowNanos when the call ended, in {@link System#nanoTime()} units
-     */
     @Override
     public State next(State previous, CallOutcome outcome, long nowNanos) {
         State current = advance(previous, nowNanos);
@@ -95,12 +82,6 @@ public record ConsecutiveFailuresPolicy(int threshold, Duration reactivationPeri
         return new State(current.state(), failures, 0);
     }
 
-    /**
-     * The state once time has reached {@code nowNanos} without a new call: UNHEALTHY becomes UNKNOWN (run cleared)
-     * when the reactivation period has passed since it became UNHEALTHY (exactly at the period counts as passed).
-     *
-     * @return {@code previous} itself when nothing changes
-     */
     @Override
     public State advance(State previous, long nowNanos) {
         if (previous.state() == HealthState.UNHEALTHY

@@ -45,12 +45,12 @@ public final class ExpectedStatus {
         for (String part : text.split("/", -1)) {
             Matcher matcher = PART.matcher(part.strip());
             if (!matcher.matches()) {
-                throw invalid(text);
+                throw new InvalidValueException(text, EXPECTED);
             }
             int from = Integer.parseInt(matcher.group(1));
             int to = matcher.group(2) == null ? from : Integer.parseInt(matcher.group(2));
             if (from < 100 || to > 599 || from > to) {
-                throw invalid(text);
+                throw new InvalidValueException(text, EXPECTED);
             }
             ranges.add(new Range(from, to));
         }
@@ -59,12 +59,7 @@ public final class ExpectedStatus {
 
     /** Whether a probe that received HTTP status {@code status} succeeded. */
     public boolean matches(int status) {
-        for (Range range : ranges) {
-            if (status >= range.from && status <= range.to) {
-                return true;
-            }
-        }
-        return false;
+        return ranges.stream().anyMatch(range -> status >= range.from && status <= range.to);
     }
 
     /** The text this was parsed from ({@code "any"} for {@link #ANY}). */
@@ -81,10 +76,6 @@ public final class ExpectedStatus {
     @Override
     public int hashCode() {
         return ranges.hashCode();
-    }
-
-    private static InvalidValueException invalid(String text) {
-        return new InvalidValueException(text, EXPECTED);
     }
 
     private record Range(int from, int to) {

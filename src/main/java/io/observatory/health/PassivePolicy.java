@@ -43,10 +43,20 @@ public sealed interface PassivePolicy<S extends PassivePolicy.PassiveState>
     /** The state of an outbound no call was reported for. */
     S initial();
 
-    /** The state after one more reported call that ended at {@code nowNanos}. */
+    /**
+     * The state after one more reported call, first applying {@link #advance} up to {@code nowNanos}.
+     *
+     * @param previous the state before the call; {@link #initial()} for a new outbound
+     * @param outcome  how the call ended
+     * @param nowNanos when the call ended, in {@link System#nanoTime()} units
+     */
     S next(S previous, CallOutcome outcome, long nowNanos);
 
-    /** The state once time has reached {@code nowNanos} without a new call (reactivation, window expiry). */
+    /**
+     * The state once time has reached {@code nowNanos} without a new call (reactivation, window expiry).
+     *
+     * @return {@code previous} itself when nothing changes
+     */
     S advance(S previous, long nowNanos);
 
     /**
@@ -55,6 +65,6 @@ public sealed interface PassivePolicy<S extends PassivePolicy.PassiveState>
      */
     String describe(S state);
 
-    /** How long an UNHEALTHY state lasts before it returns to UNKNOWN. */
+    /** How long an UNHEALTHY state lasts before it returns to UNKNOWN; exactly at the period counts as passed. */
     Duration effectiveReactivationPeriod();
 }

@@ -8,8 +8,8 @@ import java.util.Objects;
 
 /**
  * Passive health from the rate of transport failures over a sliding window (YARP's {@code TransportFailureRate}
- * policy; {@code observatory.passive.transport-failure-rate}). Calls are counted in 1 s buckets; a
- * bucket leaves the detection window once {@code detectionWindow} has passed since the start of its second. Only
+ * policy; {@code observatory.passive.transport-failure-rate}). Calls are counted in 1 s buckets; a bucket leaves the
+ * detection window once {@code detectionWindow} has passed since the start of its second. Only
  * {@link CallOutcome#TRANSPORT_FAILURE} counts as failed; every reported call counts toward the total. While the
  * window holds fewer than {@code minimalTotalCount} calls nothing is judged and the previous state stays; otherwise the
  * outbound is {@link HealthState#UNHEALTHY} when failed/total reaches {@code failureRateLimit} and
@@ -17,11 +17,8 @@ import java.util.Objects;
  * {@link HealthState#UNKNOWN} once the effective reactivation period has passed since it became UNHEALTHY; the
  * effective period is never shorter than the detection window, so the failures that caused it have left the window.
  *
- * <p>Time is passed in as {@link System#nanoTime()}-style readings; nothing here reads a clock. Readings for one
- * outbound must not go backwards; an earlier reading is counted in the latest bucket.
- *
- * <p>The parameters are validated where they are configured
- * ({@code io.observatory.config.TransportFailureRateSettings}).
+ * <p>Readings for one outbound must not go backwards; an earlier reading is counted in the latest bucket. The
+ * parameters are validated where they are configured ({@code io.observatory.config.TransportFailureRateSettings}).
  *
  * @param detectionWindow    length of the sliding window; a whole number of seconds, at least 1 s
  *                           ({@code detection-window})
@@ -34,15 +31,12 @@ import java.util.Objects;
 public record TransportFailureRatePolicy(Duration detectionWindow, int minimalTotalCount, double failureRateLimit,
         Duration reactivationPeriod) implements PassivePolicy<TransportFailureRatePolicy.State> {
 
-    /** This policy's section in {@code observatory.passive}. */
-    public static final String NAME = "transport-failure-rate";
-
     /** Width of one bucket of the detection window: 1 s, in nanoseconds. */
     public static final long BUCKET_NANOS = Duration.ofSeconds(1).toNanos();
 
     @Override
     public String name() {
-        return NAME;
+        return "transport-failure-rate";
     }
 
     @Override
@@ -52,9 +46,9 @@ public record TransportFailureRatePolicy(Duration detectionWindow, int minimalTo
 
     @Override
     public String describe(State state) {
-        return state.failedCount() + "/" + state.totalCount() + " calls in the " + GoDuration.format(detectionWindow)
-                + " window failed in transport (limit " + failureRateLimit + ", minimal total count "
-                + minimalTotalCount + ")";
+        return state.windowFailures() + "/" + state.windowCalls() + " calls in the "
+                + GoDuration.format(detectionWindow) + " window failed in transport (limit " + failureRateLimit
+                + ", minimal total count " + minimalTotalCount + ")";
     }
 
     /** The reactivation period actually applied: the longer of {@code reactivationPeriod} and the detection window. */
@@ -78,8 +72,7 @@ public record TransportFailureRatePolicy(Duration detectionWindow, int minimalTo
      *
      * @param state               current passive state
      * @param buckets             non-empty buckets still in the window, oldest first
-     * @param unhealthySinceNanos when the state became UNHEALTHY, in {@link System#nanoTime()} units; meaningful
-     *                            only while the state is UNHEALTHY, {@code 0} otherwise
+     * @param unhealthySinceNanos see {@link PassiveState#unhealthySinceNanos()}; {@code 0} unless UNHEALTHY
      */
     public record State(HealthState state, List<Bucket> buckets, long unhealthySinceNanos) implements PassiveState {
 
@@ -93,33 +86,18 @@ public record TransportFailureRatePolicy(Duration detectionWindow, int minimalTo
         }
 
         /** Calls of any outcome in the window. */
-        public int totalCount() {
+        @Override
+        public int windowCalls() {
             return buckets.stream().mapToInt(Bucket::total).sum();
         }
 
         /** Transport failures in the window. */
-        public int failedCount() {
-            return buckets.stream().mapToInt(Bucket::failed).sum();
-        }
-
-        @Override
-        public int windowCalls() {
-            return totalCount();
-        }
-
         @Override
         public int windowFailures() {
-            return failedCount();
+            return buckets.stream().mapToInt(Bucket::failed).sum();
         }
     }
 
-    /**
-     * The state after one more reported call, first applying {@link #advance} up to {@code nowNanos}.
-     *
-     * @param previous the state before the call; {@link State#INITIAL} for a new outbound
-     * @param outcome  how the call ended; only {@link CallOutcome#TRANSPORT_FAILURE} counts as failed
-     * @param nowNanos when the call ended, in {@link System#nanoTime()} units
-     */
     @Override
     public State next(State previous, CallOutcome outcome, long nowNanos) {
         State current = advance(previous, nowNanos);
@@ -133,11 +111,11 @@ public record TransportFailureRatePolicy(Duration detectionWindow, int minimalTo
             buckets.add(new Bucket(second, 1, failed));
         }
         State counted = new State(current.state(), buckets, current.unhealthySinceNanos());
-        int total = counted.totalCount();
+        int total = counted.windowCalls();
         if (total < minimalTotalCount) {
             return counted;
         }
-        if ((double) counted.failedCount() / total < failureRateLimit) {
+        if ((double) counted.windowFailures() / total < failureRateLimit) {
             return new State(HealthState.HEALTHY, buckets, 0);
         }
         long since = current.state() == HealthState.UNHEALTHY ? current.unhealthySinceNanos() : nowNanos;
@@ -145,12 +123,9 @@ public record TransportFailureRatePolicy(Duration detectionWindow, int minimalTo
     }
 
     /**
-     * The state once time has reached {@code nowNanos} without a new call: buckets whose second started
-     * {@code detectionWindow} or more before {@code nowNanos}'s second leave the window, and UNHEALTHY becomes UNKNOWN
-     * when the effective reactivation period has passed since it became UNHEALTHY (exactly at the period counts as
-     * passed). Neither changes a HEALTHY or UNKNOWN state: without enough calls the previous state stays.
-     *
-     * @return {@code previous} itself when nothing changes
+     * Buckets whose second started {@code detectionWindow} or more before {@code nowNanos}'s second leave the window,
+     * and UNHEALTHY becomes UNKNOWN once the effective reactivation period has passed; expiry alone never changes a
+     * HEALTHY or UNKNOWN state, only a new call judges.
      */
     @Override
     public State advance(State previous, long nowNanos) {

@@ -17,9 +17,7 @@ public enum BalancerStrategy {
     /** The smallest delay (Xray {@code leastPing}, {@code app/router/strategy_leastping.go}). */
     LEAST_PING("least-ping"),
 
-    /**
-     * At random among the steadiest few (Xray {@code leastLoad}, {@code app/router/strategy_leastload.go}).
-     */
+    /** At random among the steadiest few (Xray {@code leastLoad}, {@code app/router/strategy_leastload.go}). */
     LEAST_LOAD("least-load");
 
     /** The strategy names, comma-separated, as error messages list them. */
@@ -46,11 +44,7 @@ public enum BalancerStrategy {
      *     {@code strategy: "fastest" (expected: random, round-robin, least-ping, least-load)}
      */
     public static BalancerStrategy fromName(String name) {
-        for (BalancerStrategy strategy : values()) {
-            if (strategy.strategyName.equals(name)) {
-                return strategy;
-            }
-        }
-        throw SettingMessages.invalid("strategy", SettingMessages.quoted(name), NAMES);
+        return Arrays.stream(values()).filter(strategy -> strategy.strategyName.equals(name)).findFirst()
+                .orElseThrow(() -> SettingMessages.invalid("strategy", SettingMessages.quoted(name), NAMES));
     }
 }

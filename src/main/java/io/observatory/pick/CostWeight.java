@@ -21,8 +21,6 @@ public record CostWeight(String match, boolean regexp, double value) {
     public static final int MAX_MATCH_LENGTH = 256;
 
     /**
-     * Checks the entry.
-     *
      * @throws IllegalArgumentException naming the field, e.g. {@code costs.match: "[a" (expected: an RE2 regular
      *     expression; missing closing ])}, {@code costs.value: -1.0 (expected: >= 0, ...)}
      */

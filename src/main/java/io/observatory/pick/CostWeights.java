@@ -28,10 +28,7 @@ final class CostWeights {
                 .toList();
     }
 
-    /**
-     * Returns the weight of {@code tag}: from the first entry whose match finds non-empty text in it, its
-     * {@code value} if above 0, else the first number in the matched text, else {@value #DEFAULT_WEIGHT}.
-     */
+    /** Returns the weight of {@code tag} by the rule of {@link CostWeight}. */
     double weightOf(String tag) {
         for (Entry entry : entries) {
             String matched = matchedText(entry, tag);

@@ -17,9 +17,7 @@ final class LeastLoad {
 
     private static final long NANOS_PER_MILLI = 1_000_000;
 
-    /**
-     * Xray's order: lower cost, then lower average RTT, then fewer failed samples, then more samples, then tag.
-     */
+    /** Xray's order: lower cost, then lower average RTT, then fewer failed samples, then more samples, then tag. */
     private static final Comparator<Ranked> BEST_FIRST = Comparator.comparingLong(Ranked::costNanos)
             .thenComparingLong(Ranked::averageNanos)
             .thenComparingInt(Ranked::fail)

@@ -11,8 +11,6 @@ package io.observatory.pick;
 public record PickSettings(BalancerStrategy strategy, String fallbackTag, LeastLoadSettings leastLoad) {
 
     /**
-     * Checks the settings.
-     *
      * @throws IllegalArgumentException when {@code strategy} is {@code null}:
      *     {@code strategy: (none) (expected: random, round-robin, least-ping, least-load)}
      */

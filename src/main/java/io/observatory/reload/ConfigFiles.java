@@ -26,9 +26,8 @@ final class ConfigFiles {
     static List<Path> of(Environment environment) {
         List<Path> files = new ArrayList<>();
         for (String property : LOCATION_PROPERTIES) {
-            String value = environment.getProperty(property, "");
-            for (String entry : value.split("[,;]")) {
-                String location = strip(entry.strip());
+            for (String entry : environment.getProperty(property, "").split("[,;]")) {
+                String location = entry.strip().replaceFirst("^(optional:)?(file:)?", "");
                 if (location.isEmpty() || location.toLowerCase(Locale.ROOT).startsWith("classpath:")) {
                     continue;
                 }
@@ -41,16 +40,5 @@ final class ConfigFiles {
             }
         }
         return List.copyOf(files);
-    }
-
-    private static String strip(String location) {
-        String stripped = location;
-        if (stripped.startsWith("optional:")) {
-            stripped = stripped.substring("optional:".length());
-        }
-        if (stripped.startsWith("file:")) {
-            stripped = stripped.substring("file:".length());
-        }
-        return stripped;
     }
 }

@@ -52,9 +52,8 @@ final class ConfigLoader {
      */
     ObservatoryConfigBinder.Bound load() {
         files.forEach(ConfigLoader::check);
-        ConfigurableEnvironment fresh = freshEnvironment();
         try {
-            return binder.bind(fresh);
+            return binder.bind(freshEnvironment());
         } catch (BindException e) {
             String line = ConfigFailureAnalyzer.describe(e);
             throw new RejectedConfigException(line != null ? line : oneLine(e), e);

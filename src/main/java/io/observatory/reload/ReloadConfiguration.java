@@ -2,7 +2,6 @@ package io.observatory.reload;
 
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.config.ObservatoryConfigBinder;
-import io.observatory.reload.Reconfigurable;
 import io.observatory.config.ReloadSettings;
 import io.observatory.time.ExecutorScheduler;
 import io.observatory.time.Scheduler;

@@ -14,7 +14,9 @@ public sealed interface OutboundEvent {
     String tag();
 
     /** Whether this is a real change of a state (or the outbound appeared or left): what watchers hear. */
-    boolean transition();
+    default boolean transition() {
+        return true;
+    }
 
     /**
      * The outbound was configured.
@@ -30,11 +32,6 @@ public sealed interface OutboundEvent {
         @Override
         public String tag() {
             return now.tag();
-        }
-
-        @Override
-        public boolean transition() {
-            return true;
         }
     }
 
@@ -59,7 +56,8 @@ public sealed interface OutboundEvent {
         /** True when the active state, the passive state or the verdict changed. */
         @Override
         public boolean transition() {
-            return now.statesDiffer(previous);
+            return now.activeState() != previous.activeState() || now.verdict() != previous.verdict()
+                    || now.passive().state() != previous.passive().state();
         }
     }
 
@@ -79,11 +77,6 @@ public sealed interface OutboundEvent {
         @Override
         public String tag() {
             return previous.tag();
-        }
-
-        @Override
-        public boolean transition() {
-            return true;
         }
     }
 }

@@ -46,10 +46,4 @@ public record OutboundHealth(String tag, @Nullable OutboundStatus probe, Passive
     public boolean alive() {
         return probe != null && probe.alive() && passive.state() != HealthState.UNHEALTHY;
     }
-
-    /** Whether the active state, the passive state or the verdict differs from {@code other}'s. */
-    public boolean statesDiffer(OutboundHealth other) {
-        return activeState() != other.activeState() || passive.state() != other.passive().state()
-                || verdict != other.verdict();
-    }
 }

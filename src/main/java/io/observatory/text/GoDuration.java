@@ -111,12 +111,9 @@ public final class GoDuration {
         }
         long totalSeconds = Long.divideUnsigned(magnitude, NANOS_PER_SECOND);
         String seconds = decimal(totalSeconds % 60, Long.remainderUnsigned(magnitude, NANOS_PER_SECOND), 9) + "s";
-        long minutes = totalSeconds / 60 % 60;
-        long hours = totalSeconds / 3_600;
-        if (hours > 0) {
-            return sign + hours + "h" + minutes + "m" + seconds;
-        }
-        return minutes > 0 ? sign + minutes + "m" + seconds : sign + seconds;
+        String minutes = totalSeconds >= 60 ? totalSeconds / 60 % 60 + "m" : "";
+        String hours = totalSeconds >= 3_600 ? totalSeconds / 3_600 + "h" : "";
+        return sign + hours + minutes + seconds;
     }
 
     private static Duration parseSpring(DurationStyle style, String text) {
@@ -136,12 +133,8 @@ public final class GoDuration {
     /** Go's {@code time.ParseDuration} (time/format.go), step by step, on an unsigned 64-bit magnitude. */
     private static long parseGo(String text) {
         int length = text.length();
-        int i = 0;
-        boolean negative = false;
-        if (length > 0 && (text.charAt(0) == '-' || text.charAt(0) == '+')) {
-            negative = text.charAt(0) == '-';
-            i = 1;
-        }
+        boolean negative = text.startsWith("-");
+        int i = negative || text.startsWith("+") ? 1 : 0;
         if (text.substring(i).equals("0")) {
             return 0;
         }
@@ -150,46 +143,35 @@ public final class GoDuration {
         }
         long total = 0;
         while (i < length) {
+            int numberStart = i;
             char first = text.charAt(i);
             if (first != '.' && !isDigit(first)) {
                 throw new InvalidValueException(text, EXPECTED);
             }
-            int integerStart = i;
             long value = 0;
             for (; i < length && isDigit(text.charAt(i)); i++) {
-                if (Long.compareUnsigned(value, Long.divideUnsigned(TWO_POW_63, 10)) > 0) {
+                long next = value * 10 + (text.charAt(i) - '0');
+                if (Long.compareUnsigned(value, Long.divideUnsigned(TWO_POW_63, 10)) > 0
+                        || Long.compareUnsigned(next, TWO_POW_63) > 0) {
                     throw outOfRange(text);
                 }
-                value = value * 10 + (text.charAt(i) - '0');
-                if (Long.compareUnsigned(value, TWO_POW_63) > 0) {
-                    throw outOfRange(text);
-                }
+                value = next;
             }
-            boolean hasInteger = i != integerStart;
             long fraction = 0;
             double scale = 1;
-            boolean hasFraction = false;
             if (i < length && text.charAt(i) == '.') {
-                i++;
-                int fractionStart = i;
                 boolean saturated = false;
-                for (; i < length && isDigit(text.charAt(i)); i++) {
+                for (i++; i < length && isDigit(text.charAt(i)); i++) {
                     // Go's leadingFraction: past 63 bits it stops accumulating precision instead of failing.
-                    if (saturated || fraction > Long.MAX_VALUE / 10) {
-                        saturated = true;
-                        continue;
-                    }
                     long next = fraction * 10 + (text.charAt(i) - '0');
-                    if (Long.compareUnsigned(next, TWO_POW_63) > 0) {
-                        saturated = true;
-                        continue;
+                    saturated |= fraction > Long.MAX_VALUE / 10 || Long.compareUnsigned(next, TWO_POW_63) > 0;
+                    if (!saturated) {
+                        fraction = next;
+                        scale *= 10;
                     }
-                    fraction = next;
-                    scale *= 10;
                 }
-                hasFraction = i != fractionStart;
             }
-            if (!hasInteger && !hasFraction) {
+            if (first == '.' && i == numberStart + 1) { // no digits on either side of the point, e.g. ".s"
                 throw new InvalidValueException(text, EXPECTED);
             }
             int unitStart = i;
@@ -220,13 +202,10 @@ public final class GoDuration {
                 throw outOfRange(text);
             }
         }
-        if (negative) {
-            return -total;
-        }
-        if (total == TWO_POW_63) {
+        if (!negative && total == TWO_POW_63) {
             throw outOfRange(text);
         }
-        return total;
+        return negative ? -total : total;
     }
 
     private static InvalidValueException outOfRange(String text) {
@@ -239,14 +218,7 @@ public final class GoDuration {
 
     /** Formats {@code whole.fraction} with {@code digits} fraction digits, trailing zeros and lone point dropped. */
     private static String decimal(long whole, long fraction, int digits) {
-        if (fraction == 0) {
-            return Long.toString(whole);
-        }
-        String padded = String.format("%0" + digits + "d", fraction);
-        int end = padded.length();
-        while (padded.charAt(end - 1) == '0') {
-            end--;
-        }
-        return whole + "." + padded.substring(0, end);
+        return fraction == 0 ? Long.toString(whole)
+                : whole + "." + String.format("%0" + digits + "d", fraction).replaceFirst("0+$", "");
     }
 }

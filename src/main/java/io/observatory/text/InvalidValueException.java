@@ -14,24 +14,16 @@ public class InvalidValueException extends IllegalArgumentException {
     private final String expected;
 
     /**
-     * Creates the exception.
-     *
-     * @param value the rejected value as the user wrote it, or {@code null} when it is missing
+     * @param value    the rejected value as the user wrote it, or {@code null} when it is missing
      * @param expected what a valid value looks like, e.g. {@code 1-65535}
      */
     public InvalidValueException(String value, String expected) {
         this(value, expected, null);
     }
 
-    /**
-     * Creates the exception with the failure that revealed the problem.
-     *
-     * @param value the rejected value as the user wrote it, or {@code null} when it is missing
-     * @param expected what a valid value looks like
-     * @param cause the underlying parse failure, or {@code null}
-     */
+    /** The same, with {@code cause}: the parse failure that revealed the problem, or {@code null}. */
     public InvalidValueException(String value, String expected, Throwable cause) {
-        super(describe(value, expected), cause);
+        super(printable(value) + " (expected: " + expected + ")", cause);
         this.value = value;
         this.expected = expected;
     }
@@ -44,11 +36,6 @@ public class InvalidValueException extends IllegalArgumentException {
     /** Returns what a valid value looks like, e.g. {@code 1-65535}. */
     public String expected() {
         return expected;
-    }
-
-    /** Returns the one-line form {@code value (expected: what)}. */
-    static String describe(String value, String expected) {
-        return printable(value) + " (expected: " + expected + ")";
     }
 
     /** Returns {@code value} as it should appear in a one-line message (see the class comment). */

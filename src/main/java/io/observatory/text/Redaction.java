@@ -35,6 +35,9 @@ public final class Redaction {
             "observatory.api.auth.token-env",
             "observatory.api.auth.require-for-reads");
 
+    /** Group 1 runs to the first {@code :} of the authority; the match ends at the last {@code @} of the authority. */
+    private static final Pattern USER_INFO_PASSWORD = Pattern.compile("^([^/?#]*://[^/?#:]*:)[^/?#]+@");
+
     private Redaction() {
     }
 
@@ -53,24 +56,7 @@ public final class Redaction {
      * {@code null}, is returned unchanged.
      */
     public static String redact(String text) {
-        if (text == null) {
-            return null;
-        }
-        int schemeEnd = text.indexOf("://");
-        if (schemeEnd < 0 || indexOfAny(text, "/?#", 0, schemeEnd) >= 0) {
-            return text;
-        }
-        int authorityStart = schemeEnd + 3;
-        int authorityEnd = indexOfAny(text, "/?#", authorityStart, text.length());
-        int at = text.lastIndexOf('@', (authorityEnd < 0 ? text.length() : authorityEnd) - 1);
-        if (at < authorityStart) {
-            return text;
-        }
-        int colon = text.indexOf(':', authorityStart);
-        if (colon < 0 || colon + 1 >= at) {
-            return text;
-        }
-        return text.substring(0, colon + 1) + MASK + text.substring(at);
+        return text == null ? null : USER_INFO_PASSWORD.matcher(text).replaceFirst("$1" + MASK + "@");
     }
 
     /**
@@ -82,14 +68,5 @@ public final class Redaction {
     public static boolean isSecretName(String propertyName) {
         String name = propertyName.toLowerCase(Locale.ROOT);
         return !NOT_SECRET.contains(name) && SECRET_NAME.matcher(name).find();
-    }
-
-    private static int indexOfAny(String text, String characters, int from, int to) {
-        for (int i = from; i < to; i++) {
-            if (characters.indexOf(text.charAt(i)) >= 0) {
-                return i;
-            }
-        }
-        return -1;
     }
 }

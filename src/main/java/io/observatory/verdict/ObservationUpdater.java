@@ -18,7 +18,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -26,7 +25,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.TreeSet;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -81,9 +80,8 @@ public final class ObservationUpdater implements Reconfigurable {
      * a burst of publications makes one refresh. Writer only.
      */
     public void observed(List<OutboundStatus> next) {
-        Map<String, OutboundStatus> byTag = new HashMap<>(next.size() * 4 / 3 + 1);
-        next.forEach(status -> byTag.put(status.tag(), status));
-        statuses = byTag;
+        statuses = next.stream()
+                .collect(Collectors.toMap(OutboundStatus::tag, status -> status, (earlier, later) -> later));
         observedAtNanos = OptionalLong.of(writer.nanoTime());
         if (!refreshQueued) {
             refreshQueued = true;
@@ -140,11 +138,8 @@ public final class ObservationUpdater implements Reconfigurable {
                 events.add(new OutboundEvent.Updated(before, health));
             }
         }
-        for (OutboundHealth gone : previous.all()) {
-            if (!next.containsKey(gone.tag())) {
-                events.add(new OutboundEvent.Removed(gone, now));
-            }
-        }
+        previous.all().stream().filter(gone -> !next.containsKey(gone.tag()))
+                .forEach(gone -> events.add(new OutboundEvent.Removed(gone, now)));
         events.sort(Comparator.comparing(OutboundEvent::tag));
         passive.settle(nowNanos);
         store.publish(new ObservationUpdate(new Observation(next, availability, observedAtNanos), events));
@@ -172,10 +167,7 @@ public final class ObservationUpdater implements Reconfigurable {
 
     /** The configured tags, iterating in tag order, so the observation is built in order. */
     private static Set<String> tagsOf(ObservatoryConfig config) {
-        Set<String> sorted = new TreeSet<>();
-        for (Outbound outbound : config.outbounds()) {
-            sorted.add(outbound.tag());
-        }
-        return new LinkedHashSet<>(sorted);
+        return config.outbounds().stream().map(Outbound::tag).sorted()
+                .collect(Collectors.toCollection(LinkedHashSet::new));
     }
 }

@@ -31,10 +31,6 @@ final class PassiveLedger<S extends PassivePolicy.PassiveState> {
 
     /** An empty ledger judging by {@code policy}. */
     static PassiveLedger<?> of(PassivePolicy<?> policy) {
-        return typed(policy);
-    }
-
-    private static <S extends PassivePolicy.PassiveState> PassiveLedger<S> typed(PassivePolicy<S> policy) {
         return new PassiveLedger<>(policy);
     }
 
@@ -104,15 +100,11 @@ final class PassiveLedger<S extends PassivePolicy.PassiveState> {
                 .min();
     }
 
-    /** The outbound's passive view: its state and call statistics. */
+    /** The outbound's passive view: its state (the policy's initial one before any report) and call statistics. */
     PassiveView view(String tag) {
-        S state = states.get(tag);
-        CallStatistics stats = calls.get(tag);
-        if (state == null) {
-            return stats == null ? PassiveView.NONE : new PassiveView(HealthState.UNKNOWN, 0, 0, 0, stats);
-        }
+        S state = states.getOrDefault(tag, policy.initial());
         return new PassiveView(state.state(), state.windowCalls(), state.windowFailures(), state.consecutiveFailures(),
-                stats);
+                calls.get(tag));
     }
 
     /** One line on why the outbound's passive state is what it is, for a change from {@code before}. */

@@ -24,13 +24,9 @@ final class TransitionLog implements Consumer<ObservationUpdate> {
             if (event instanceof OutboundEvent.Updated updated) {
                 OutboundHealth before = updated.previous();
                 OutboundHealth after = updated.now();
-                if (before.verdict() == after.verdict()) {
-                    log.info("outbound {}: still {} ({})", after.tag(), CombinedVerdict.word(after.verdict()),
-                            after.lastChangeReason());
-                } else {
-                    log.info("outbound {}: {} -> {} ({})", after.tag(), CombinedVerdict.word(before.verdict()),
-                            CombinedVerdict.word(after.verdict()), after.lastChangeReason());
-                }
+                String verdict = before.verdict() == after.verdict() ? "still " + CombinedVerdict.word(after.verdict())
+                        : CombinedVerdict.word(before.verdict()) + " -> " + CombinedVerdict.word(after.verdict());
+                log.info("outbound {}: {} ({})", after.tag(), verdict, after.lastChangeReason());
             }
         }
     }

@@ -53,7 +53,7 @@ class TransportFailureRatePolicyTest {
         }
 
         assertThat(state.state()).isEqualTo(expected);
-        assertThat(state.totalCount()).isEqualTo(calls.length());
+        assertThat(state.windowCalls()).isEqualTo(calls.length());
     }
 
     @ParameterizedTest(name = "10 failures then {0} successes -> {1}")
@@ -91,7 +91,7 @@ class TransportFailureRatePolicyTest {
         state = POLICY.next(state, CallOutcome.SUCCESS, successAtNanos);
 
         assertThat(state.state()).isEqualTo(expected);
-        assertThat(state.totalCount()).isEqualTo(total);
+        assertThat(state.windowCalls()).isEqualTo(total);
     }
 
     @Test
@@ -163,7 +163,7 @@ class TransportFailureRatePolicyTest {
         State again = POLICY.next(reactivated, CallOutcome.TRANSPORT_FAILURE, 60 * SECOND);
 
         assertThat(reactivated.state()).isEqualTo(HealthState.UNKNOWN);
-        assertThat(reactivated.totalCount()).isEqualTo(10);
+        assertThat(reactivated.windowCalls()).isEqualTo(10);
         assertThat(again.state()).isEqualTo(HealthState.UNHEALTHY);
         assertThat(again.unhealthySinceNanos()).isEqualTo(60 * SECOND);
     }
@@ -175,7 +175,7 @@ class TransportFailureRatePolicyTest {
         State state = POLICY.next(unhealthy, CallOutcome.TRANSPORT_FAILURE, 60 * SECOND);
 
         assertThat(state.state()).isEqualTo(HealthState.UNKNOWN);
-        assertThat(state.totalCount()).isEqualTo(1);
+        assertThat(state.windowCalls()).isEqualTo(1);
     }
 
     @Test
