@@ -164,7 +164,8 @@ public final class GoDuration {
                 for (i++; i < length && isDigit(text.charAt(i)); i++) {
                     // Go's leadingFraction: past 63 bits it stops accumulating precision instead of failing.
                     long next = fraction * 10 + (text.charAt(i) - '0');
-                    saturated |= fraction > Long.MAX_VALUE / 10 || Long.compareUnsigned(next, TWO_POW_63) > 0;
+                    saturated |= Long.compareUnsigned(fraction, Long.MAX_VALUE / 10) > 0
+                            || Long.compareUnsigned(next, TWO_POW_63) > 0;
                     if (!saturated) {
                         fraction = next;
                         scale *= 10;

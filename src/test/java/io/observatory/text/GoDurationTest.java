@@ -45,6 +45,7 @@ class GoDurationTest {
                 Arguments.of("1.9ns", Duration.ofNanos(1)),
                 Arguments.of("0.3333333333333333333h", Duration.ofMinutes(20)),
                 Arguments.of(".9223372036854775808s", Duration.ofNanos(922_337_203)),
+                Arguments.of(".92233720368547758081s", Duration.ofNanos(922_337_203)),
                 Arguments.of("9223372036854775807ns", Duration.ofNanos(Long.MAX_VALUE)),
                 Arguments.of("2562047h47m16.854775807s", Duration.ofNanos(Long.MAX_VALUE)),
                 Arguments.of("-9223372036854775808ns", Duration.ofNanos(Long.MIN_VALUE)),
