@@ -2,8 +2,10 @@ package io.observatory.config;
 
 import io.observatory.text.InvalidValueException;
 import java.util.Comparator;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
@@ -19,7 +21,8 @@ import org.springframework.core.Ordered;
 import org.springframework.validation.FieldError;
 
 /**
- * Reports a configuration under {@code observatory.*} that could not be bound or validated as one line, with an
+ * Reports a configuration under {@code observatory.*}, or a server setting ({@code spring.grpc.server.*},
+ * {@code server.*}, {@code management.server.*}), that could not be bound or validated as one line, with an
  * action naming where the value was set: a broken constraint ({@code observatory.outbounds[1].port: 70000 (expected:
  * 1-65535)}), a value that does not convert, an unknown key (with the keys known there) or a value of the wrong shape
  * ({@link ShapeCheck}). Of several problems the first is reported: the first unknown key in name order, the first
@@ -28,8 +31,9 @@ import org.springframework.validation.FieldError;
  */
 public class ConfigFailureAnalyzer extends AbstractFailureAnalyzer<BindException> implements Ordered {
 
-    private static final ConfigurationPropertyName OBSERVATORY =
-            ConfigurationPropertyName.of(ObservatoryConfigBinder.PREFIX);
+    /** The settings reported here: this service's own and its servers' (ports and addresses). */
+    private static final List<ConfigurationPropertyName> REPORTED = Stream.of(ObservatoryConfigBinder.PREFIX,
+            "spring.grpc.server", "server", "management.server").map(ConfigurationPropertyName::of).toList();
 
     /** A property path's elements outside brackets, which are Java names to put in kebab case. */
     private static final Pattern OUTSIDE_BRACKETS = Pattern.compile("[^\\[\\].]+(?![^\\[]*])");
@@ -45,7 +49,8 @@ public class ConfigFailureAnalyzer extends AbstractFailureAnalyzer<BindException
 
     @Override
     protected @Nullable FailureAnalysis analyze(Throwable rootFailure, BindException cause) {
-        if (!OBSERVATORY.equals(cause.getName()) && !OBSERVATORY.isAncestorOf(cause.getName())) {
+        ConfigurationPropertyName failed = cause.getName();
+        if (REPORTED.stream().noneMatch(prefix -> prefix.equals(failed) || prefix.isAncestorOf(failed))) {
             return null;
         }
         ShapeCheck.MismatchException shape = findCause(cause, ShapeCheck.MismatchException.class);
@@ -108,6 +113,17 @@ public class ConfigFailureAnalyzer extends AbstractFailureAnalyzer<BindException
     private static String kebab(String field) {
         Matcher names = OUTSIDE_BRACKETS.matcher(field);
         return names.replaceAll(name -> Matcher.quoteReplacement(DataObjectPropertyName.toDashedForm(name.group())));
+    }
+
+    /**
+     * The report of a value that cannot be used, in the form of every other bad value: the description
+     * {@code property: found (expected: what)}, the action naming where it was set.
+     *
+     * @param origin where the value was set, or {@code null} for a default
+     */
+    public static FailureAnalysis analysis(String property, String found, String expected, @Nullable Origin origin,
+            Throwable cause) {
+        return analysis(new ReportLine(property, found, expected), origin, cause);
     }
 
     private static FailureAnalysis analysis(ReportLine line, @Nullable Origin origin, Throwable cause) {

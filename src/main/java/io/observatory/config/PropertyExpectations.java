@@ -3,6 +3,7 @@ package io.observatory.config;
 import io.observatory.health.ExpectedStatus;
 import io.observatory.text.GoDuration;
 import java.lang.reflect.RecordComponent;
+import java.net.InetAddress;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -32,7 +33,7 @@ final class PropertyExpectations {
     private static final Map<Class<?>, String> SINGLE_VALUES = Map.of(Integer.class, "a whole number",
             Long.class, "a whole number", Double.class, "a decimal number, e.g. 0.3", Boolean.class, "true or false",
             Duration.class, GoDuration.EXPECTED, ExpectedStatus.class, ExpectedStatus.EXPECTED,
-            String.class, "a single value");
+            String.class, "a single value", InetAddress.class, "an IP address or a resolvable host name, e.g. 127.0.0.1");
 
     private PropertyExpectations() {
     }

@@ -5,8 +5,10 @@ import io.observatory.probe.Prober;
 import io.observatory.time.Scheduler;
 import io.observatory.verdict.ObservationUpdater;
 import java.time.Clock;
+import java.util.List;
 import java.util.Random;
 import org.springframework.context.annotation.Bean;
+import org.springframework.grpc.server.lifecycle.GrpcServerLifecycle;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
 
@@ -25,8 +27,13 @@ public class ObserverConfiguration {
         return new ObserverRuntime(config, prober, writer, clock, new Random(), recorder, updater::observed);
     }
 
+    /**
+     * Starts the observer after the gRPC server, on which it depends: Spring starts a lifecycle's dependencies
+     * first and stops them last, so a port that cannot be bound ends start-up before the first probe, and probes stop
+     * before the server does.
+     */
     @Bean
-    ObserverLifecycle observerLifecycle(ObserverRuntime runtime) {
+    ObserverLifecycle observerLifecycle(ObserverRuntime runtime, List<GrpcServerLifecycle> grpcServers) {
         return new ObserverLifecycle(runtime);
     }
 }

@@ -4,7 +4,8 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * Starts the active observer once the context is ready and stops it at shutdown. Runs in the default phase, so it
- * starts after the demo lab (phase below 0) and stops before it.
+ * starts after the demo lab (phase below 0) and stops before it; the gRPC server starts before it
+ * ({@link ObserverConfiguration#observerLifecycle}).
  */
 final class ObserverLifecycle implements SmartLifecycle {
 
