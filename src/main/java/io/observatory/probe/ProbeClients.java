@@ -34,7 +34,7 @@ final class ProbeClients {
                 .followRedirect(false)
                 .keepAlive(false)
                 .compress(false)
-                .headers(headers -> settings.headers().forEach(headers::set))
+                .headers(headers -> ProbeHeaders.of(settings.headers()).forEach(headers::set))
                 .doOnResolve(PhaseTimingHandler::resolveStarted)
                 .doOnChannelInit((observer, channel, remote) -> {
                     PhaseTimer timer = observer.currentContext().getOrDefault(PhaseTimer.class, null);

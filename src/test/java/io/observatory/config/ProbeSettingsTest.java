@@ -10,9 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
-import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,12 +23,12 @@ class ProbeSettingsTest {
     }
 
     @Test
-    void bindWhenDefaultsThenBrowserHeadersAndDefaultConcurrency() {
+    void bindWhenDefaultsThenNoExtraHeadersAndDefaultConcurrency() {
         ProbeSettings probe = probe();
 
         assertThat(probe.maxConcurrent()).isEqualTo(1024);
         assertThat(probe.trustedCertificatesPath()).isNull();
-        assertThat(probe.headers()).containsExactlyEntriesOf(ProbeSettings.DEFAULT_HEADERS);
+        assertThat(probe.headers()).isEmpty();
     }
 
     @Test
@@ -97,22 +94,6 @@ class ProbeSettingsTest {
     }
 
     @Test
-    void bindWhenHeaderOverriddenInOtherCaseThenReplacedInBrowserOrder() {
-        Map<String, String> sent = probe("probe.headers.user-agent=observatory-test", "probe.headers.X-Probe=1")
-                .headers();
-
-        assertThat(sent.keySet()).containsExactly("sec-ch-ua", "sec-ch-ua-mobile", "sec-ch-ua-platform",
-                "Upgrade-Insecure-Requests", "User-Agent", "Accept", "Sec-Fetch-Site", "Sec-Fetch-Mode",
-                "Sec-Fetch-User", "Sec-Fetch-Dest", "Accept-Language", "X-Probe");
-        assertThat(sent).containsEntry("User-Agent", "observatory-test");
-    }
-
-    @Test
-    void bindWhenHeaderEmptyThenRemoved() {
-        assertThat(probe("probe.headers.SEC-CH-UA=").headers()).doesNotContainKey("sec-ch-ua").hasSize(10);
-    }
-
-    @Test
     void bindWhenHeaderNameHasSpaceThenError() {
         assertThat(Configs.rejection("probe.headers[X Probe]=1")).isEqualTo("observatory.probe.headers: X Probe "
                 + "(expected: header names made of letters, digits and !#$%&'*+-.^_`|~)");
@@ -123,35 +104,5 @@ class ProbeSettingsTest {
         assertThat(Configs.rejection("probe.headers.X-Probe=a\r\nInjected: 1"))
                 .isEqualTo("observatory.probe.headers[X-Probe]: \"a\\r\\nInjected: 1\" "
                         + "(expected: a header value on one line)");
-    }
-
-    @Test
-    void defaultHeadersWhenReadThenChromeNavigationOrderWithoutAcceptEncoding() {
-        assertThat(ProbeSettings.DEFAULT_HEADERS.keySet()).containsExactly("sec-ch-ua", "sec-ch-ua-mobile",
-                "sec-ch-ua-platform", "Upgrade-Insecure-Requests", "User-Agent", "Accept", "Sec-Fetch-Site",
-                "Sec-Fetch-Mode", "Sec-Fetch-User", "Sec-Fetch-Dest", "Accept-Language");
-        assertThat(ProbeSettings.DEFAULT_HEADERS)
-                .containsEntry("Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,"
-                        + "image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7")
-                .containsEntry("Accept-Language", "en-US,en;q=0.9")
-                .containsEntry("sec-ch-ua-mobile", "?0")
-                .containsEntry("sec-ch-ua-platform", "\"Windows\"")
-                .containsEntry("Sec-Fetch-Site", "none")
-                .containsEntry("Sec-Fetch-Mode", "navigate")
-                .containsEntry("Sec-Fetch-User", "?1")
-                .containsEntry("Sec-Fetch-Dest", "document")
-                .containsEntry("Upgrade-Insecure-Requests", "1");
-    }
-
-    @Test
-    void defaultHeadersWhenReadThenClientHintsNameTheUserAgentsChromeVersion() {
-        Matcher userAgent = Pattern.compile("Mozilla/5\\.0 \\(Windows NT 10\\.0; Win64; x64\\) AppleWebKit/537\\.36 "
-                + "\\(KHTML, like Gecko\\) Chrome/(\\d+)\\.0\\.0\\.0 Safari/537\\.36")
-                .matcher(ProbeSettings.DEFAULT_HEADERS.get("User-Agent"));
-        assertThat(userAgent.matches()).isTrue();
-        String major = userAgent.group(1);
-
-        assertThat(ProbeSettings.DEFAULT_HEADERS.get("sec-ch-ua"))
-                .contains("\"Chromium\";v=\"" + major + "\"", "\"Google Chrome\";v=\"" + major + "\"");
     }
 }

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -44,7 +45,7 @@ class RttComparisonInteropIT {
     private static final TestTarget TARGET = TestTarget.http();
     private static final LoopResources LOOPS = LoopResources.create("rtt-comparison", 1, true);
     private static final ReactorNettyProber PROBER = new ReactorNettyProber(
-            new ProbeSettings(1, null, ProbeSettings.DEFAULT_HEADERS), LOOPS, Clock.systemUTC(), Ticker.system());
+            new ProbeSettings(1, null, Map.of()), LOOPS, Clock.systemUTC(), Ticker.system());
 
     private static RealProxies proxies;
 

@@ -96,6 +96,10 @@ class ReactorNettyProberTest {
         assertThat(http.lastRequest().header("User-Agent")).isEqualTo(USER_AGENT);
         assertThat(http.lastRequest().header("Accept-Language")).isEqualTo("en-US,en;q=0.9");
         assertThat(http.lastRequest().header("Connection")).isEqualToIgnoringCase("close");
+        assertThat(http.lastRequest().headers().names()).as("Chrome's navigation headers, in Chrome's order")
+                .containsSubsequence("sec-ch-ua", "sec-ch-ua-mobile", "sec-ch-ua-platform", "Upgrade-Insecure-Requests",
+                        "User-Agent", "Accept", "Sec-Fetch-Site", "Sec-Fetch-Mode", "Sec-Fetch-User", "Sec-Fetch-Dest",
+                        "Accept-Language");
     }
 
     @Test
