@@ -27,7 +27,7 @@ import org.springframework.context.SmartLifecycle;
  * New content is applied once it has stayed the same for one more check, so a file caught in the middle of a slow
  * in-place write is not applied half-written. An invalid new content, or a watched file that disappeared, is rejected
  * with one ERROR line and the running configuration keeps working; the same broken content is not reported again,
- * and fixing it is applied at the next check.
+ * and its fix is applied like any other change.
  *
  * <p>Runs on its own {@link Scheduler}, so that reading and binding never hold up the writer and the checks are
  * tested with fake time; all its state is confined to that scheduler.
