@@ -12,7 +12,7 @@ import java.util.Map;
  * {@code Accept-Encoding} is left out: the probe does not decode bodies. The {@code sec-ch-ua} brand list is Chrome's
  * GREASE permutation for major version 158; update it together with the {@code User-Agent}.
  */
-final class ProbeHeaders {
+public final class ProbeHeaders {
 
     /** Chrome's navigation headers, in Chrome's order. */
     static final Map<String, String> NAVIGATION = navigation();
@@ -25,7 +25,7 @@ final class ProbeHeaders {
      * value of a navigation header of the same name in place, an empty value removes it, a new name is added at the
      * end.
      */
-    static Map<String, String> of(Map<String, String> configured) {
+    public static Map<String, String> of(Map<String, String> configured) {
         Map<String, String> headers = new LinkedHashMap<>(NAVIGATION);
         Map<String, String> nameByLowerCase = new LinkedHashMap<>();
         NAVIGATION.keySet().forEach(name -> nameByLowerCase.put(name.toLowerCase(Locale.ROOT), name));

@@ -42,6 +42,7 @@ import io.observatory.health.AvailabilityPolicy;
 import io.observatory.health.ConsecutiveFailuresPolicy;
 import io.observatory.health.ExpectedStatus;
 import io.observatory.health.TransportFailureRatePolicy;
+import io.observatory.probe.ProbeHeaders;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -461,7 +462,7 @@ class ObservatoryChartTest {
             });
             assertThat(config.probe().maxConcurrent()).isEqualTo(64);
             assertThat(config.probe().trustedCertificatesPath()).isEqualTo(mount.resolve("trusted-certificates.pem"));
-            assertThat(config.probe().headers()).containsEntry("User-Agent", "observatory-test/1.0")
+            assertThat(ProbeHeaders.of(config.probe().headers())).containsEntry("User-Agent", "observatory-test/1.0")
                     .doesNotContainKey("Accept-Language");
         }
 
