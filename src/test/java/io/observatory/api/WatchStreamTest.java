@@ -12,14 +12,18 @@ import io.observatory.status.PassiveView;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.RepeatedTest;
@@ -43,7 +47,7 @@ class WatchStreamTest {
     }
 
     private static Observation observation(OutboundHealth... entries) {
-        Map<String, OutboundHealth> byTag = new java.util.TreeMap<>();
+        Map<String, OutboundHealth> byTag = new TreeMap<>();
         for (OutboundHealth entry : entries) {
             byTag.put(entry.tag(), entry);
         }
@@ -228,63 +232,64 @@ class WatchStreamTest {
             assertThat(threads.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
         }
 
-        /** Flips readiness and calls back as gRPC's transport would, until {@code done}. */
-        private Future<?> flappingClient(WatchStream stream, CountDownLatch go, CountDownLatch done) {
-            return threads.submit(() -> {
+        /**
+         * Lets the writer offer {@link #STEPS} steps while a client flips readiness and calls back as gRPC's transport
+         * would, together with {@code others}, all released at once; returns when all of them are done.
+         */
+        private void race(WatchStream stream, Callable<?>... others) throws Exception {
+            CountDownLatch go = new CountDownLatch(1);
+            CountDownLatch written = new CountDownLatch(1);
+            List<Future<?>> racers = new ArrayList<>();
+            racers.add(threads.submit(() -> {
                 go.await();
-                for (int i = 0; done.getCount() > 0 && i < 1_000_000; i++) {
+                for (int i = 1; i <= STEPS; i++) {
+                    stream.offer(step("proxy_a", i));
+                }
+                written.countDown();
+                return null;
+            }));
+            racers.add(threads.submit(() -> {
+                go.await();
+                for (int i = 0; written.getCount() > 0 && i < 1_000_000; i++) {
                     call.ready(i % 3 != 0);
                     stream.onReady();
                 }
                 call.ready(true);
                 stream.onReady();
                 return null;
-            });
-        }
-
-        private Future<?> writer(WatchStream stream, CountDownLatch go, CountDownLatch done) {
-            return threads.submit(() -> {
-                go.await();
-                for (int i = 1; i <= STEPS; i++) {
-                    stream.offer(step("proxy_a", i));
-                }
-                done.countDown();
-                return null;
-            });
+            }));
+            for (Callable<?> other : others) {
+                racers.add(threads.submit(() -> {
+                    go.await();
+                    return other.call();
+                }));
+            }
+            go.countDown();
+            for (Future<?> racer : racers) {
+                racer.get(30, TimeUnit.SECONDS);
+            }
         }
 
         @RepeatedTest(5)
         void raceWhenWriterAndFlowControlInterleaveThenEveryEventArrivesOnceInOrderFromOneThreadAtATime()
                 throws Exception {
             WatchStream stream = new WatchStream(call, List.of(), STEPS + 1, threads);
-            CountDownLatch go = new CountDownLatch(1);
-            CountDownLatch done = new CountDownLatch(1);
             stream.start(observation(entry("proxy_a", 0)));
-            Future<?> writer = writer(stream, go, done);
-            Future<?> client = flappingClient(stream, go, done);
 
-            go.countDown();
-            writer.get(30, TimeUnit.SECONDS);
-            client.get(30, TimeUnit.SECONDS);
+            race(stream);
             await().atMost(Duration.ofSeconds(10)).until(() -> call.messages().size() == STEPS + 1);
 
             assertThat(call.messages()).extracting(WatchStreamTest::stepOf)
-                    .containsExactlyElementsOf(java.util.stream.IntStream.rangeClosed(0, STEPS).boxed().toList());
+                    .containsExactlyElementsOf(IntStream.rangeClosed(0, STEPS).boxed().toList());
             assertThat(call.overlaps()).isZero();
         }
 
         @RepeatedTest(5)
         void raceWhenSlowClientOverflowsRepeatedlyThenStepsNeverGoBackAndTheLastStepArrives() throws Exception {
             WatchStream stream = new WatchStream(call, List.of(), 16, threads);
-            CountDownLatch go = new CountDownLatch(1);
-            CountDownLatch done = new CountDownLatch(1);
             stream.start(observation(entry("proxy_a", 0)));
-            Future<?> writer = writer(stream, go, done);
-            Future<?> client = flappingClient(stream, go, done);
 
-            go.countDown();
-            writer.get(30, TimeUnit.SECONDS);
-            client.get(30, TimeUnit.SECONDS);
+            race(stream);
             await().atMost(Duration.ofSeconds(10))
                     .until(() -> !call.messages().isEmpty() && stepOf(call.messages().get(call.messages().size() - 1)) == STEPS);
 
@@ -297,21 +302,12 @@ class WatchStreamTest {
         void raceWhenShutdownMeetsDeliveryThenServingEndedIsTheLastMessageAndTheCallCompletesOnce()
                 throws Exception {
             WatchStream stream = new WatchStream(call, List.of(), 64, threads);
-            CountDownLatch go = new CountDownLatch(1);
-            CountDownLatch done = new CountDownLatch(1);
             stream.start(observation(entry("proxy_a", 0)));
-            Future<?> writer = writer(stream, go, done);
-            Future<?> client = flappingClient(stream, go, done);
-            Future<?> shutdown = threads.submit(() -> {
-                go.await();
+
+            race(stream, () -> {
                 stream.end();
                 return null;
             });
-
-            go.countDown();
-            writer.get(30, TimeUnit.SECONDS);
-            client.get(30, TimeUnit.SECONDS);
-            shutdown.get(30, TimeUnit.SECONDS);
             await().atMost(Duration.ofSeconds(10)).until(() -> call.completions() == 1);
 
             List<WatchObservationResponse> messages = call.messages();
