@@ -29,7 +29,8 @@ import org.springframework.stereotype.Component;
  * </ul>
  * The timers publish fixed histogram buckets ({@link #BUCKETS}), so each outbound adds a bounded number of series
  * (about 20 meters for a probed outbound), and {@link #forget} removes them when it leaves the observation. Both run on
- * the writer, so a probe can never re-create the meters of an outbound that has left.
+ * the writer, and the reload that removes an outbound also deselects it in the observer before a later probe result
+ * runs, so a probe cannot re-create the meters of an outbound that has left.
  */
 @Component
 public final class ProbeMetrics implements ProbeRecorder {

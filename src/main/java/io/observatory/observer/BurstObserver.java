@@ -112,14 +112,12 @@ final class BurstObserver implements Observer {
 
     @Override
     public void outboundsChanged() {
-        scheduler.execute(() -> {
-            if (stopped) {
-                return;
-            }
-            Set<String> before = selectedTags;
-            select().stream().filter(outbound -> !before.contains(outbound.tag())).forEach(this::probe);
-            cleanup();
-        });
+        if (stopped) {
+            return;
+        }
+        Set<String> before = selectedTags;
+        select().stream().filter(outbound -> !before.contains(outbound.tag())).forEach(this::probe);
+        cleanup();
     }
 
     @Override

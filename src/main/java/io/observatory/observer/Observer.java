@@ -10,8 +10,9 @@ public interface Observer {
     void stop();
 
     /**
-     * The configured outbounds changed: drop the statuses of outbounds no longer selected at once; newly selected
-     * ones are probed from the next round (standard) or at once and then every cycle (burst). Returns at once.
+     * The configured outbounds changed: drops the statuses of outbounds no longer selected before it returns, so that
+     * a probe result already queued on the writer is not kept for them; newly selected ones are probed from the next
+     * round (standard) or at once and then every cycle (burst). Writer only.
      */
     void outboundsChanged();
 }

@@ -3,6 +3,7 @@ package io.observatory.observer;
 import io.observatory.config.BurstObserverSettings;
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.config.Outbound;
+import io.observatory.config.ProbeSettings;
 import io.observatory.reload.Reconfigurable;
 import io.observatory.config.StandardObserverSettings;
 import io.observatory.probe.Prober;
@@ -24,7 +25,9 @@ import org.slf4j.LoggerFactory;
  * outbounds that still exist keep theirs. Probe settings ({@code observatory.probe}) are fixed for the process:
  * changing them needs a restart, and a reload that changes them applies everything else and says so.
  *
- * <p>All state but the stop flag is confined to the writer; {@link #stop()} may come from any thread.
+ * <p>State is confined to the writer but for the stop flag and the active observer, which {@link #stop()} reads from
+ * Spring's lifecycle thread: a reload in progress on the writer checks the flag again after creating a successor,
+ * and so either leaves it unstarted or has published it for {@code stop()} to stop.
  */
 public final class ObserverRuntime implements Reconfigurable {
 
@@ -34,7 +37,10 @@ public final class ObserverRuntime implements Reconfigurable {
     private final Clock clock;
     private final RandomGenerator random;
     private final ObserverContext context;
+    /** The probe settings the prober was built with, for the process's lifetime. */
+    private final ProbeSettings probe;
     // Writer state below.
+    private boolean started;
     private ObservatoryConfig config;
     private List<Outbound> outbounds;
     private List<OutboundStatus> published = List.of();
@@ -55,6 +61,7 @@ public final class ObserverRuntime implements Reconfigurable {
     public ObserverRuntime(ObservatoryConfig initial, Prober prober, Scheduler writer, Clock clock,
             RandomGenerator random, ProbeRecorder recorder, Consumer<List<OutboundStatus>> statuses) {
         this.config = initial;
+        this.probe = initial.probe();
         this.outbounds = initial.outbounds();
         this.writer = writer;
         this.clock = clock;
@@ -65,10 +72,14 @@ public final class ObserverRuntime implements Reconfigurable {
         });
     }
 
-    /** Creates and starts, on the writer, the observer the initial configuration asks for. */
+    /**
+     * Creates and starts, on the writer, the observer the configuration in force asks for (the initial one, or a
+     * reload that came first); a second call does nothing.
+     */
     public void start() {
         writer.execute(() -> {
-            if (!stopped) {
+            if (!stopped && !started) {
+                started = true;
                 observer = create(config, List.of());
                 observer.start();
             }
@@ -83,31 +94,37 @@ public final class ObserverRuntime implements Reconfigurable {
     }
 
     /**
-     * Applies a reloaded configuration: outbounds first, then the observer if its settings changed. Writer only;
-     * does nothing once stopped.
+     * Applies a reloaded configuration: outbounds first, then the observer if its settings changed; before
+     * {@link #start()}, only records it. Writer only; does nothing once stopped.
      */
     @Override
     public void reconfigure(ObservatoryConfig next) {
         if (stopped) {
             return;
         }
-        if (!next.probe().equals(config.probe())) {
+        if (!next.probe().equals(probe)) {
             log.warn("observatory.probe changed: probe settings take effect after a restart; applying the rest");
         }
         boolean outboundsChanged = !next.outbounds().equals(config.outbounds());
         boolean observerChanged = !Objects.equals(next.standard(), config.standard())
                 || !Objects.equals(next.burst(), config.burst());
         config = next;
+        outbounds = next.outbounds();
+        if (!started) {
+            return;
+        }
         if (!outboundsChanged && !observerChanged) {
             log.info("configuration reloaded: no change to outbounds or observer");
             return;
         }
-        outbounds = next.outbounds();
         if (observerChanged) {
             observer.stop();
             observer = create(next, published);
             if (next.standard() == null && next.burst() == null) {
                 context.statuses().accept(List.of());
+            }
+            if (stopped) {
+                return;
             }
             observer.start();
         } else {

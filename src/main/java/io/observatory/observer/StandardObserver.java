@@ -95,11 +95,9 @@ final class StandardObserver implements Observer {
 
     @Override
     public void outboundsChanged() {
-        scheduler.execute(() -> {
-            if (!stopped) {
-                prune(selector.select(context.outbounds().get()));
-            }
-        });
+        if (!stopped) {
+            prune(selector.select(context.outbounds().get()));
+        }
     }
 
     private void round() {

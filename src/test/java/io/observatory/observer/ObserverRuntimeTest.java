@@ -212,4 +212,58 @@ class ObserverRuntimeTest {
         assertThat(recorded).isEmpty();
         assertThat(prober.sent()).hasSize(1);
     }
+
+    @Test
+    void reloadWhenBeforeStartThenStartUsesItAndOneObserverProbesUntilStopped() {
+        ObserverRuntime runtime = runtime(config(List.of("proxy_a"), CONCURRENT));
+        List<String> slower = new ArrayList<>(List.of(CONCURRENT));
+        slower.set(2, "standard.probe-interval=20s");
+        writer.execute(() -> runtime.reconfigure(config(List.of("proxy_a", "proxy_b"), slower.toArray(String[]::new))));
+
+        runtime.start();
+        writer.runDue();
+        prober.open().forEach(probe -> probe.succeed(1_000_000));
+        writer.runDue();
+        writer.advance(INTERVAL);
+        assertThat(prober.sent()).as("the reloaded outbounds, and the reloaded interval").hasSize(2);
+        runtime.stop();
+        writer.advance(INTERVAL.multipliedBy(6));
+
+        assertThat(prober.sent()).hasSize(2);
+    }
+
+    @Test
+    void reloadWhenAResultOfTheRemovedOutboundIsQueuedBehindItThenTheResultIsNotRecorded() {
+        ObserverRuntime runtime = startedWithBothAlive();
+        writer.advance(INTERVAL);
+        recorded.clear();
+        ScriptedProber.Sent removedOnesProbe = prober.open().get(1);
+        assertThat(removedOnesProbe.tag()).isEqualTo("proxy_b");
+
+        writer.execute(() -> {
+            removedOnesProbe.succeed(1_000_000);
+            runtime.reconfigure(config(List.of("proxy_a"), CONCURRENT));
+        });
+        writer.runDue();
+
+        assertThat(recorded).extracting(ProbeResult::outboundTag).doesNotContain("proxy_b");
+        assertThat(published).extracting(OutboundStatus::tag).containsExactly("proxy_a");
+    }
+
+    @Test
+    void reloadWhenProbeSettingsStayChangedThenEveryReloadWarnsAndARevertDoesNot(CapturedOutput output) {
+        ObserverRuntime runtime = startedWithBothAlive();
+        List<String> changed = new ArrayList<>(List.of(CONCURRENT));
+        changed.add("probe.max-concurrent=7");
+        String warning = "observatory.probe changed: probe settings take effect after a restart";
+
+        reload(runtime, config(List.of("proxy_a", "proxy_b"), changed.toArray(String[]::new)));
+        reload(runtime, config(List.of("proxy_a", "proxy_b"), changed.toArray(String[]::new)));
+        long whileChanged = output.getOut().lines().filter(line -> line.contains(warning)).count();
+        reload(runtime, config(List.of("proxy_a", "proxy_b"), CONCURRENT));
+
+        assertThat(whileChanged).as("the running probe settings still differ at the second reload").isEqualTo(2);
+        assertThat(output.getOut().lines().filter(line -> line.contains(warning))).as("reverted: nothing to restart")
+                .hasSize(2);
+    }
 }
