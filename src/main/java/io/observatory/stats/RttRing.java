@@ -2,8 +2,6 @@ package io.observatory.stats;
 
 import java.time.Duration;
 import java.util.OptionalLong;
-import java.util.stream.IntStream;
-import java.util.stream.LongStream;
 
 /**
  * The last {@code capacity} probe outcomes of one outbound, each valid for a fixed time after it was recorded; Xray's
@@ -63,24 +61,48 @@ public final class RttRing {
 
     /**
      * Computes the statistics over the samples valid at {@code nowNanos}: a sample counts while its age is at most the
-     * validity (Xray drops it once {@code time.Since(t) > validity}).
+     * validity (Xray drops it once {@code time.Since(t) > validity}). Plain loops over the slots, no allocation: the
+     * burst observer computes this for every outbound at every publication, on the writer.
      */
     public HealthPingStats stats(long nowNanos) {
-        int failures = (int) validSlots(nowNanos).filter(slot -> outcome[slot] == FAILURE).count();
-        long[] rtts = validSlots(nowNanos).filter(slot -> outcome[slot] == SUCCESS).mapToLong(slot -> rttNanos[slot])
-                .toArray();
-        if (rtts.length == 0) {
+        int successes = 0;
+        int failures = 0;
+        long sum = 0;
+        long max = 0;
+        long min = Long.MAX_VALUE;
+        for (int i = 0; i < outcome.length; i++) {
+            if (!valid(i, nowNanos)) {
+                continue;
+            }
+            if (outcome[i] == FAILURE) {
+                failures++;
+                continue;
+            }
+            successes++;
+            sum += rttNanos[i];
+            max = Math.max(max, rttNanos[i]);
+            min = Math.min(min, rttNanos[i]);
+        }
+        if (successes == 0) {
             return new HealthPingStats(failures, failures, 0, 0, 0, 0);
         }
-        long average = LongStream.of(rtts).sum() / rtts.length;
-        double variance = 0;
-        for (long rtt : rtts) {
-            double diff = rtt - average;
-            variance += diff * diff;
+        long average = sum / successes;
+        return new HealthPingStats(
+                successes + failures, failures, deviation(average, successes, nowNanos), average, max, min);
+    }
+
+    private long deviation(long average, int successes, long nowNanos) {
+        if (successes < 2) {
+            return average / 2;
         }
-        long deviation = rtts.length < 2 ? average / 2 : (long) Math.sqrt(variance / rtts.length);
-        return new HealthPingStats(rtts.length + failures, failures, deviation, average,
-                LongStream.of(rtts).reduce(0, Math::max), LongStream.of(rtts).min().orElseThrow());
+        double variance = 0;
+        for (int i = 0; i < outcome.length; i++) {
+            if (valid(i, nowNanos) && outcome[i] == SUCCESS) {
+                double diff = rttNanos[i] - average;
+                variance += diff * diff;
+            }
+        }
+        return (long) Math.sqrt(variance / successes);
     }
 
     /** Returns {@code true} when no slot was ever written. */
@@ -93,11 +115,18 @@ public final class RttRing {
      * statistics exactly then; empty when no sample is valid.
      */
     public OptionalLong nextExpiryNanos(long nowNanos) {
-        return validSlots(nowNanos).mapToLong(slot -> recordedAtNanos[slot] + validityNanos + 1).min();
+        long next = Long.MAX_VALUE;
+        boolean any = false;
+        for (int i = 0; i < outcome.length; i++) {
+            if (valid(i, nowNanos)) {
+                any = true;
+                next = Math.min(next, recordedAtNanos[i] + validityNanos + 1);
+            }
+        }
+        return any ? OptionalLong.of(next) : OptionalLong.empty();
     }
 
-    private IntStream validSlots(long nowNanos) {
-        return IntStream.range(0, outcome.length)
-                .filter(slot -> outcome[slot] != EMPTY && nowNanos - recordedAtNanos[slot] <= validityNanos);
+    private boolean valid(int slot, long nowNanos) {
+        return outcome[slot] != EMPTY && nowNanos - recordedAtNanos[slot] <= validityNanos;
     }
 }
