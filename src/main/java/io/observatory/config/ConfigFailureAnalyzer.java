@@ -98,7 +98,7 @@ public class ConfigFailureAnalyzer extends AbstractFailureAnalyzer<BindException
         String property = errors.getName() + "." + kebab(first.getField());
         Violations.Decoded message = Violations.decode(String.valueOf(first.getDefaultMessage()),
                 errors.getName().toString());
-        String found = message.found() != null ? message.found()
+        String found = message.found() != null ? ReportLine.masked(property, message.found())
                 : ReportLine.printable(property, first.getRejectedValue());
         Origin origin = Origin.from(first);
         if (origin == null) {

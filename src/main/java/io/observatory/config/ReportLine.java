@@ -38,10 +38,12 @@ record ReportLine(String property, String found, String expected) {
             return decimal(((Number) value).doubleValue());
         }
         String text = value == null ? null : value.toString();
-        if (text != null && !text.isEmpty()) {
-            text = Redaction.isSecretName(property) ? Redaction.MASK : Redaction.redact(text);
-        }
-        return InvalidValueException.printable(text);
+        return InvalidValueException.printable(text == null || text.isEmpty() ? text : masked(property, text));
+    }
+
+    /** Non-empty text as a report may print it for {@code property}: masked whole when the name looks secret. */
+    static String masked(String property, String text) {
+        return Redaction.isSecretName(property) ? Redaction.MASK : Redaction.redact(text);
     }
 
     /** A decimal as a user writes it: {@code 0.3}, {@code 1}, {@code 0.0001}; {@code NaN} and infinities as Java does. */

@@ -100,6 +100,12 @@ class ProbeSettingsTest {
     }
 
     @Test
+    void bindWhenSecretHeaderValueHasLineBreakThenTheValueIsMasked() {
+        assertThat(Configs.rejection("probe.headers.Authorization=Bearer s3cret\nx"))
+                .isEqualTo("observatory.probe.headers[Authorization]: ****** (expected: a header value on one line)");
+    }
+
+    @Test
     void bindWhenHeaderValueHasLineBreakThenErrorStaysOneLine() {
         assertThat(Configs.rejection("probe.headers.X-Probe=a\r\nInjected: 1"))
                 .isEqualTo("observatory.probe.headers[X-Probe]: \"a\\r\\nInjected: 1\" "
