@@ -8,9 +8,8 @@ import java.nio.file.Path;
 import java.util.List;
 import org.springframework.boot.context.config.ConfigDataEnvironmentPostProcessor;
 import org.springframework.boot.context.properties.bind.BindException;
-import org.springframework.boot.env.DefaultPropertiesPropertySource;
-import org.springframework.boot.env.RandomValuePropertySource;
-import org.springframework.core.env.CommandLinePropertySource;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.env.OriginTrackedMapPropertySource;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MutablePropertySources;
 import org.springframework.core.env.PropertySource;
@@ -18,11 +17,12 @@ import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.io.ResourceLoader;
 
 /**
- * Loads the configuration as start-up did, into a fresh environment (as Spring Cloud's context refresher does): the
- * running process's command-line arguments and default properties, its environment variables and system properties,
- * and the configuration files loaded anew by Spring Boot's own config-data processing with the active profiles; then
- * binds and validates it with the same {@link ObservatoryConfigBinder}. Property sources that tests or libraries add
- * to the running environment by other means are not part of a reload.
+ * Loads the configuration as start-up did, into a fresh environment (as Spring Cloud's context refresher does): every
+ * property source of the running process (command line, {@code SPRING_APPLICATION_JSON}, system properties,
+ * environment variables, default properties and whatever libraries or tests added) but the configuration files,
+ * which Spring Boot's own config-data processing loads anew with the active profiles; then binds and validates it
+ * with the same {@link ObservatoryConfigBinder}. The files are recognised by type: Spring Boot loads them as
+ * {@link OriginTrackedMapPropertySource}s.
  */
 final class ConfigLoader {
 
@@ -63,14 +63,13 @@ final class ConfigLoader {
     private ConfigurableEnvironment freshEnvironment() {
         StandardEnvironment fresh = new StandardEnvironment();
         MutablePropertySources sources = fresh.getPropertySources();
+        sources.forEach(source -> sources.remove(source.getName()));
         for (PropertySource<?> source : running.getPropertySources()) {
-            if (source instanceof CommandLinePropertySource<?>) {
-                sources.addFirst(source);
-            } else if (source instanceof DefaultPropertiesPropertySource) {
+            if (!(source instanceof OriginTrackedMapPropertySource)
+                    && !ConfigurationPropertySources.isAttachedConfigurationPropertySource(source)) {
                 sources.addLast(source);
             }
         }
-        RandomValuePropertySource.addToEnvironment(fresh);
         try {
             ConfigDataEnvironmentPostProcessor.applyTo(fresh, resources, null, List.of(running.getActiveProfiles()));
         } catch (RuntimeException e) {

@@ -1,0 +1,83 @@
+package io.observatory.reload;
+
+import io.observatory.config.ObservatoryConfig;
+import io.observatory.config.ObservatoryConfigBinder;
+import io.observatory.config.Outbound;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.env.OriginTrackedMapPropertySource;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.SimpleCommandLinePropertySource;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.io.DefaultResourceLoader;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** A reload reads the watched files anew and keeps every other source the service started with. */
+class ConfigLoaderTest {
+
+    @TempDir
+    Path directory;
+
+    private final ObservatoryConfigBinder binder = new ObservatoryConfigBinder(name -> null);
+
+    @AfterEach
+    void closeBinder() {
+        binder.close();
+    }
+
+    /**
+     * A running environment as Spring Boot leaves it: the command line naming the file, {@code SPRING_APPLICATION_JSON}
+     * with the outbounds, and the file's content as it was at start-up.
+     */
+    private ConfigLoader loader(Path file) {
+        StandardEnvironment running = new StandardEnvironment();
+        running.getPropertySources().addFirst(new SimpleCommandLinePropertySource(
+                "--spring.config.additional-location=" + file));
+        running.getPropertySources().addAfter("commandLineArgs", new MapPropertySource("spring.application.json",
+                Map.of("observatory.outbounds[0].tag", "proxy_json", "observatory.outbounds[0].protocol", "direct")));
+        running.getPropertySources().addLast(new OriginTrackedMapPropertySource("Config resource 'file [" + file
+                + "]' via location '" + file + "'", Map.of("observatory.standard.subject-selector[0]", "proxy_",
+                "observatory.standard.probe-interval", "10s")));
+        return new ConfigLoader(running, List.of(file), binder, new DefaultResourceLoader());
+    }
+
+    @Test
+    void loadWhenFileChangedThenItsNewContentAndEveryOtherSourceOfTheRunningProcess() throws IOException {
+        Path file = Files.writeString(directory.resolve("observatory.yml"),
+                "observatory:\n  standard:\n    subject-selector: [proxy_]\n    probe-interval: 30s\n");
+
+        ObservatoryConfig config = loader(file).load().config();
+
+        assertThat(config.outbounds()).extracting(Outbound::tag).containsExactly("proxy_json");
+        assertThat(config.standard().probeInterval()).isEqualTo(Duration.ofSeconds(30));
+    }
+
+    @Test
+    void loadWhenASettingLeftTheFileThenItsStartUpValueIsGoneToo() throws IOException {
+        Path file = Files.writeString(directory.resolve("observatory.yml"), "observatory:\n  probe:\n"
+                + "    max-concurrent: 8\n");
+
+        ObservatoryConfig config = loader(file).load().config();
+
+        assertThat(config.standard()).isNull();
+        assertThat(config.probe().maxConcurrent()).isEqualTo(8);
+    }
+
+    @Test
+    void loadWhenFileInvalidThenRejectedWithTheOneLineReport() throws IOException {
+        Path file = Files.writeString(directory.resolve("observatory.yml"),
+                "observatory:\n  standard:\n    probe-interval: 1000\n");
+
+        assertThatThrownBy(() -> loader(file).load()).isInstanceOf(RejectedConfigException.class)
+                .hasMessage("observatory.standard.probe-interval: 1000 (expected: a duration with a unit, e.g. 10s, "
+                        + "1.5s, 2h45m, 300ms)");
+    }
+}
