@@ -15,8 +15,8 @@ import org.springframework.core.env.Environment;
 
 /**
  * Reports a gRPC server that cannot listen as one line naming the setting to change, like every other bad value:
- * {@code spring.grpc.server.port: 9090 (expected: a free port; another process listens on 127.0.0.1:9090)} when the
- * port is taken, {@code spring.grpc.server.address: 10.9.9.9 (expected: ...)} when the address is not this host's. Recognises
+ * {@code spring.grpc.server.port: 9090 (expected: a free port; 0.0.0.0:9090 is already in use)} when the port is
+ * taken, {@code spring.grpc.server.address: 10.9.9.9 (expected: ...)} when the address is not this host's. Recognises
  * grpc-java's {@code Failed to bind to address} and the operating system's reason below it (EADDRINUSE,
  * EADDRNOTAVAIL); other start-up failures are left to Spring Boot. Registered in {@code META-INF/spring.factories}.
  */
@@ -42,7 +42,8 @@ public final class GrpcListenFailureAnalyzer extends AbstractFailureAnalyzer<IOE
         String listening = message.substring(Math.max(message.lastIndexOf(' '), message.lastIndexOf('/')) + 1);
         String reason = deepestMessage(cause);
         if (reason.contains("Address already in use")) {
-            return report(PORT, "9090", "a free port; another process listens on " + listening, cause);
+            return report(PORT, listening.substring(listening.lastIndexOf(':') + 1),
+                    "a free port; " + listening + " is already in use", cause);
         }
         if (reason.contains("Cannot assign requested address")) {
             return report(ADDRESS, "all interfaces",
@@ -57,6 +58,7 @@ public final class GrpcListenFailureAnalyzer extends AbstractFailureAnalyzer<IOE
         return Ordered.HIGHEST_PRECEDENCE;
     }
 
+    /** @param unset what the server used when the property is not set */
     private FailureAnalysis report(ConfigurationPropertyName name, String unset, String expected, Throwable cause) {
         ConfigurationProperty property = null;
         for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {

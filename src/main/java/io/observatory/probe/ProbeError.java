@@ -2,6 +2,7 @@ package io.observatory.probe;
 
 import java.util.Locale;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Why a probe failed: a classified kind, the hop that failed, and a human-readable reason that names the outbound and
@@ -12,7 +13,7 @@ import java.util.Objects;
  * @param reason one line for operators: outbound, hop, what happened, cause chain
  * @param proxyReplyCode SOCKS5 reply code or HTTP CONNECT status when the proxy refused, else {@code null}
  */
-public record ProbeError(Kind kind, Hop hop, String reason, Integer proxyReplyCode) {
+public record ProbeError(Kind kind, Hop hop, String reason, @Nullable Integer proxyReplyCode) {
 
     public ProbeError {
         Objects.requireNonNull(kind, "kind");

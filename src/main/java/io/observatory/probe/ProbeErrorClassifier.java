@@ -28,6 +28,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.net.ssl.SSLException;
+import org.jspecify.annotations.Nullable;
 import reactor.netty.http.client.PrematureCloseException;
 
 /**
@@ -174,7 +175,7 @@ final class ProbeErrorClassifier {
         return error(kind, hop, summary, null);
     }
 
-    private ProbeError error(Kind kind, Hop hop, String summary, Integer proxyReplyCode) {
+    private ProbeError error(Kind kind, Hop hop, String summary, @Nullable Integer proxyReplyCode) {
         Outbound outbound = request.outbound();
         String reason = "outbound " + outbound.tag() + " (" + outbound.describe() + "): " + summary
                 + (chain.isEmpty() ? "" : "; caused by: " + describe(chain));

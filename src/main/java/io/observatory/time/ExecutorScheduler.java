@@ -9,14 +9,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The production {@link Scheduler}: one daemon thread with a delay queue. A task that throws is logged and the
- * thread goes on with the next one. Delays are measured by the JDK's delay queue on {@link System#nanoTime()}, which
+ * The production {@link Scheduler}: one daemon thread with a delay queue. A task that throws, an {@link Error}
+ * included, is logged and the thread goes on with the next one (as grpc-java's {@code SynchronizationContext} hands
+ * it to its handler); the executor would otherwise keep it in a future nobody reads. Delays are measured by the JDK's delay queue on {@link System#nanoTime()}, which
  * is also what the injected {@link Ticker} reads in production.
  */
 public final class ExecutorScheduler implements Scheduler, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ExecutorScheduler.class);
 
+    private final String threadName;
     private final Ticker ticker;
     private final ScheduledThreadPoolExecutor executor;
     // volatile: set once by the thread factory, read by any thread asking inSchedulerThread.
@@ -27,6 +29,7 @@ public final class ExecutorScheduler implements Scheduler, AutoCloseable {
      * @param ticker     what {@link #nanoTime()} reads: the service's ticker
      */
     public ExecutorScheduler(String threadName, Ticker ticker) {
+        this.threadName = threadName;
         this.ticker = ticker;
         this.executor = new ScheduledThreadPoolExecutor(1, runnable -> {
             Thread created = new Thread(runnable, threadName);
@@ -66,10 +69,16 @@ public final class ExecutorScheduler implements Scheduler, AutoCloseable {
         executor.shutdownNow();
     }
 
+    /** The thread's name, e.g. {@code observatory-writer}. */
+    @Override
+    public String toString() {
+        return threadName;
+    }
+
     private static void runLogged(Runnable task) {
         try {
             task.run();
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {
             log.error("scheduled task failed; the scheduler goes on with the next one", e);
         }
     }

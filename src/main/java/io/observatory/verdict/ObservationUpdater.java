@@ -48,7 +48,6 @@ public final class ObservationUpdater implements Reconfigurable {
     private AvailabilityPolicy availability;
     private Map<String, OutboundStatus> statuses = Map.of();
     private OptionalLong observedAtNanos = OptionalLong.empty();
-    private boolean refreshQueued;
 
     /**
      * Builds the first observation, every configured outbound UNKNOWN, which readers see from now on.
@@ -76,17 +75,14 @@ public final class ObservationUpdater implements Reconfigurable {
     }
 
     /**
-     * Takes the active observer's statuses, one per observed outbound; publishes after the tasks already queued, so
-     * a burst of publications makes one refresh. Writer only.
+     * Takes the active observer's statuses, one per observed outbound, and publishes them with the verdicts; the
+     * observer coalesces its bursts of results into one call. Writer only.
      */
     public void observed(List<OutboundStatus> next) {
         statuses = next.stream()
                 .collect(Collectors.toMap(OutboundStatus::tag, status -> status, (earlier, later) -> later));
         observedAtNanos = OptionalLong.of(writer.nanoTime());
-        if (!refreshQueued) {
-            refreshQueued = true;
-            writer.execute(this::refresh);
-        }
+        refresh();
     }
 
     /**
@@ -116,7 +112,6 @@ public final class ObservationUpdater implements Reconfigurable {
     }
 
     private void refresh() {
-        refreshQueued = false;
         long nowNanos = writer.nanoTime();
         Instant now = clock.instant();
         Set<String> passiveChanged = passive.drain(tags, nowNanos);

@@ -21,7 +21,7 @@ class GrpcListenFailureAnalyzerTest {
 
             FailedStartup.run("--spring.grpc.server.port=" + port);
 
-            String expected = "a free port; another process listens on 127.0.0.1:" + port;
+            String expected = "a free port; 127.0.0.1:" + port + " is already in use";
             assertThat(output).contains(FailedStartup.report(
                     "spring.grpc.server.port: " + port + " (expected: " + expected + ")",
                     "Update spring.grpc.server.port in the application configuration (set in "

@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSession;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -128,7 +129,7 @@ public final class ApiAuthInterceptor implements ServerInterceptor {
     }
 
     /** Why the call is refused, or {@code null} when its credentials are good. */
-    private String refusal(ApiToken token, ServerCall<?, ?> call, Metadata headers) {
+    private @Nullable String refusal(ApiToken token, ServerCall<?, ?> call, Metadata headers) {
         if (trustClientCertificates && hasPeerCertificate(call.getAttributes().get(Grpc.TRANSPORT_ATTR_SSL_SESSION))) {
             return null;
         }
@@ -151,7 +152,7 @@ public final class ApiAuthInterceptor implements ServerInterceptor {
     }
 
     /** Whether the TLS session has a client certificate; the handshake verified it against the trust store. */
-    private static boolean hasPeerCertificate(SSLSession session) {
+    private static boolean hasPeerCertificate(@Nullable SSLSession session) {
         if (session == null) {
             return false;
         }

@@ -9,6 +9,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -150,7 +151,7 @@ final class TokenFile implements ApiToken {
     }
 
     /** What tells a changed file: modification time, size and identity (inode where the file system has one). */
-    private record Stamp(FileTime modified, long size, Object fileKey) {
+    private record Stamp(FileTime modified, long size, @Nullable Object fileKey) {
 
         static Stamp of(Path path) throws IOException {
             BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
