@@ -72,7 +72,8 @@ final class PropertyExpectations {
 
     /**
      * Explains why {@code property} (under {@code observatory}) was left unbound, walking its name down the records:
-     * an unknown key is reported with its value and the keys known at its level; a map where a list belongs and a
+     * an unknown key is reported with its value, or as {@code (a list)} or {@code (a nested map)} when it holds more
+     * keys, and the keys known at its level; a map where a list belongs and a
      * list where a section belongs are reported at that property as {@code (a nested map)} or {@code (a list)}.
      * (A map or list where a single value belongs is caught earlier, by {@link ShapeCheck}.)
      */
@@ -87,9 +88,13 @@ final class PropertyExpectations {
         Class<?> raw = type.toClass();
         String parent = name.chop(known).toString();
         if (known < name.getNumberOfElements() && isSection(raw)) {
-            return name.isNumericIndex(known) ? new ReportLine(parent, "(a list)", expected(type))
-                    : new ReportLine(name.toString(), value,
-                            "a known property of " + parent + ": " + String.join(", ", keys(raw)));
+            if (name.isNumericIndex(known)) {
+                return new ReportLine(parent, "(a list)", expected(type));
+            }
+            String expected = "a known property of " + parent + ": " + String.join(", ", keys(raw));
+            return known + 1 == name.getNumberOfElements() ? new ReportLine(name.toString(), value, expected)
+                    : new ReportLine(name.chop(known + 1).toString(),
+                            name.isNumericIndex(known + 1) ? "(a list)" : "(a nested map)", expected);
         }
         if (known < name.getNumberOfElements() && List.class.isAssignableFrom(raw)) {
             return new ReportLine(parent, "(a nested map)", expected(type));

@@ -87,7 +87,7 @@ class PassiveSettingsTest {
     @Test
     void bindWhenUnknownPolicyThenOneLineListsThePolicies() {
         assertThat(Configs.rejection("passive.outlier-detection.threshold=3")).isEqualTo(
-                "observatory.passive.outlier-detection.threshold: 3 (expected: a known property of "
+                "observatory.passive.outlier-detection: (a nested map) (expected: a known property of "
                         + "observatory.passive: transport-failure-rate, consecutive-failures)");
     }
 

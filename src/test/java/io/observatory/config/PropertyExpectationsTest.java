@@ -52,7 +52,12 @@ class PropertyExpectationsTest {
                     + "property of observatory.outbounds[2]: tag, protocol, address, port, username, password, "
                     + "probe-url)",
             "observatory.standard.probe-interval.x | 1 | observatory.standard.probe-interval.x: 1 (expected: no such "
-                    + "property; check the spelling)"})
+                    + "property; check the spelling)",
+            "observatory.outbound[0].protocol | direct | observatory.outbound: (a list) (expected: a known property of "
+                    + "observatory: outbounds, standard, burst, probe, reload, passive, availability, api)",
+            "observatory.standard.ping-config.interval | 5s | observatory.standard.ping-config: (a nested map) "
+                    + "(expected: a known property of observatory.standard: subject-selector, probe-url, "
+                    + "probe-interval, enable-concurrency, expected-status, healthy-threshold, unhealthy-threshold)"})
     void unboundWhenPropertyThenOneLine(String name, String value, String line) {
         ConfigurationProperty property = new ConfigurationProperty(ConfigurationPropertyName.of(name), value, null);
 
