@@ -86,7 +86,7 @@ final class ConfigLoader {
         try {
             if (Files.readString(file).isBlank()) {
                 throw new RejectedConfigException(file + ": empty; an empty configuration file is taken for a "
-                        + "truncated write (to observe nothing, configure no observer explicitly)", null);
+                        + "truncated write (a file that sets nothing holds e.g. \"observatory: {}\")", null);
             }
         } catch (IOException e) {
             throw new RejectedConfigException(file + ": cannot be read: " + oneLine(e), e);
