@@ -179,7 +179,8 @@ public final class ObservatoryV1Service extends ObservatoryServiceGrpc.Observato
      * or a {@code time} not a valid timestamp, more than {@link OutcomeReports#MAX_OUTCOME_AGE} before or more than
      * {@link OutcomeReports#MAX_OUTCOME_LEAD} after the server's clock. An unset time is the server's now; a time
      * ahead of it (within the lead) is taken as now. INVALID_ARGUMENT for more than
-     * {@link OutcomeReports#MAX_OUTCOMES} outcomes; an empty list is accepted (0).
+     * {@link OutcomeReports#MAX_OUTCOMES} outcomes; an empty list is accepted (0). RESOURCE_EXHAUSTED, nothing
+     * applied, while {@link ObservationUpdater#MAX_PENDING_REPORTS} earlier outcomes wait for the writer.
      */
     @Override
     public void reportOutcomes(ReportOutcomesRequest request, StreamObserver<ReportOutcomesResponse> responses) {
@@ -202,8 +203,10 @@ public final class ObservatoryV1Service extends ObservatoryServiceGrpc.Observato
                     response.addRejected(RejectedOutcome.newBuilder().setIndex(i).setReason(problem));
                 }
             }
-            if (!accepted.isEmpty()) {
-                updater.report(accepted);
+            if (!accepted.isEmpty() && !updater.report(accepted)) {
+                throw Status.RESOURCE_EXHAUSTED.withDescription("outcomes: the service is still applying "
+                        + ObservationUpdater.MAX_PENDING_REPORTS + " earlier outcomes (expected: a retry after a "
+                        + "moment)").asRuntimeException();
             }
             return response.setAccepted(accepted.size()).build();
         });

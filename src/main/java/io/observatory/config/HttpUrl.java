@@ -90,7 +90,8 @@ public @interface HttpUrl {
                 return EXPECTED;
             }
             String port = authority.group(2);
-            if (port != null && !port.isEmpty() && port.chars().allMatch(Character::isDigit)) {
+            if (!authority.group(1).isEmpty() && port != null && !port.isEmpty()
+                    && port.chars().allMatch(Character::isDigit)) {
                 return EXPECTED_PORT;
             }
             return authority.group(1).indexOf('_') >= 0 ? EXPECTED_HOST : EXPECTED;

@@ -5,6 +5,7 @@ import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import org.hibernate.validator.constraints.Range;
 import org.jspecify.annotations.Nullable;
@@ -24,10 +25,10 @@ import org.jspecify.annotations.Nullable;
  *                    direct. No default
  * @param port        proxy TCP port number, 1-65535. Required for http and socks, must stay unset for direct. No
  *                    default
- * @param username    proxy user name (HTTP Basic or SOCKS5 RFC 1929); blank means none. Set together with password,
- *                    or not at all. No default
- * @param password    proxy password; blank means none. Set together with username, or not at all; never printed. No
- *                    default
+ * @param username    proxy user name (HTTP Basic or SOCKS5 RFC 1929, at most 255 bytes for SOCKS5); blank means none.
+ *                    Set together with password, or not at all. No default
+ * @param password    proxy password (at most 255 bytes for SOCKS5); blank means none. Set together with username, or
+ *                    not at all; never printed. No default
  * @param probeUrl    absolute http(s) URL probed through this outbound instead of the observer's (a YARP-style
  *                    per-destination health address); a port in it must be 1-65535; blank means none. Default: the
  *                    observer's URL
@@ -91,6 +92,10 @@ public record Outbound(
         if (port == null) {
             violations.reject("port", EXPECTED_PORT);
         }
+        if (protocol == Protocol.SOCKS) {
+            rejectIfLonger(violations, "username", username);
+            rejectIfLonger(violations, "password", password);
+        }
         if (username != null && password == null) {
             violations.reject("password", "a password, since " + Violations.sibling("username") + " is set");
         }
@@ -135,6 +140,13 @@ public record Outbound(
     private static void rejectIfSet(Violations violations, String property, @Nullable Object value) {
         if (value != null) {
             violations.reject(property, NOTHING_FOR_DIRECT);
+        }
+    }
+
+    /** RFC 1929 carries the SOCKS5 username and password in at most 255 bytes each. */
+    private static void rejectIfLonger(Violations violations, String property, @Nullable String value) {
+        if (value != null && value.getBytes(StandardCharsets.UTF_8).length > 255) {
+            violations.reject(property, "at most 255 bytes (UTF-8) for a SOCKS5 proxy (RFC 1929)");
         }
     }
 

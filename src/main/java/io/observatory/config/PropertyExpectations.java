@@ -91,7 +91,8 @@ final class PropertyExpectations {
             if (name.isNumericIndex(known)) {
                 return new ReportLine(parent, "(a list)", expected(type));
             }
-            String expected = "a known property of " + parent + ": " + String.join(", ", keys(raw));
+            String expected = keys(raw).isEmpty() ? "no property: " + parent + " is an empty section ({})"
+                    : "a known property of " + parent + ": " + String.join(", ", keys(raw));
             return known + 1 == name.getNumberOfElements() ? new ReportLine(name.toString(), value, expected)
                     : new ReportLine(name.chop(known + 1).toString(),
                             name.isNumericIndex(known + 1) ? "(a list)" : "(a nested map)", expected);

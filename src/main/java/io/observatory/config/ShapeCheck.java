@@ -70,7 +70,8 @@ final class ShapeCheck extends AbstractBindHandler {
     @Override
     public @Nullable Object onFailure(ConfigurationPropertyName name, Bindable<?> target, BindContext context,
             Exception error) throws Exception {
-        if (error instanceof ConverterNotFoundException && OBSERVATORY.isAncestorOf(name)) {
+        if (error instanceof ConverterNotFoundException
+                && (OBSERVATORY.equals(name) || OBSERVATORY.isAncestorOf(name))) {
             Optional<ConfigurationProperty> property = property(name, context);
             if (property.isPresent()) {
                 throw new MismatchException(new ReportLine(name.toString(),

@@ -17,8 +17,9 @@ public final class ExpectedStatus {
     public static final String EXPECTED =
             "any, or HTTP statuses 100-599 as N, N-M or a /-separated list, e.g. 204, 200-299, 200/204/301-399";
 
-    /** Accepts every status (Xray's behaviour, the default). */
-    public static final ExpectedStatus ANY = new ExpectedStatus(List.of(new Range(100, 599)), "any");
+    /** Accepts every status the response carries, 999 included (Xray's behaviour, the default). */
+    public static final ExpectedStatus ANY =
+            new ExpectedStatus(List.of(new Range(Integer.MIN_VALUE, Integer.MAX_VALUE)), "any");
 
     private static final Pattern PART = Pattern.compile("(\\d{3})(?:-(\\d{3}))?");
 

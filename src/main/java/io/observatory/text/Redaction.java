@@ -23,7 +23,7 @@ public final class Redaction {
      * {@code authorization}. A heuristic, so that a misspelled key does not print the password it holds. The word
      * {@code passive} ({@code observatory.passive.*}) is not a password.
      */
-    private static final Pattern SECRET_NAME = Pattern.compile("pass(?!ive)|pa?s+w|pwd|secret|token|key|cred|auth");
+    private static final Pattern SECRET_NAME = Pattern.compile("pass(?!ive)|pa?s+w|pwd|\\bpw\\b|secret|token|key|cred|auth");
 
     /**
      * Properties whose names look secret but whose values are not: where the API token is kept (a file path, the name

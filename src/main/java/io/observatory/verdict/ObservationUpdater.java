@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
@@ -42,7 +43,12 @@ public final class ObservationUpdater implements Reconfigurable {
     private final Scheduler writer;
     private final Clock clock;
     private final PassiveHealthUpdater passive;
+    /** Reports waiting for the writer at most: ten full requests, about 6 MB. */
+    public static final int MAX_PENDING_REPORTS = 100_000;
+
     private final ObservationStore store;
+    // Reports queued for the writer and not applied yet: any thread adds, the writer subtracts.
+    private final AtomicInteger pendingReports = new AtomicInteger();
     // Writer state below.
     private Set<String> tags;
     private AvailabilityPolicy availability;
@@ -90,13 +96,23 @@ public final class ObservationUpdater implements Reconfigurable {
      * call when its report is applied (its windows and reactivation run on arrival time, which only moves forward);
      * the call's own end time goes into the call statistics. Reports for tags that are no longer configured by then
      * are dropped. Any thread.
+     *
+     * @return {@code false}, queueing nothing, when {@value #MAX_PENDING_REPORTS} reports would then wait for the
+     *         writer: the caller is to refuse them, so that clients reporting faster than the writer applies cannot
+     *         exhaust the heap
      */
-    public void report(List<PassiveReport> reports) {
+    public boolean report(List<PassiveReport> reports) {
         List<PassiveReport> batch = List.copyOf(reports);
+        if (pendingReports.addAndGet(batch.size()) > MAX_PENDING_REPORTS) {
+            pendingReports.addAndGet(-batch.size());
+            return false;
+        }
         writer.execute(() -> {
+            pendingReports.addAndGet(-batch.size());
             passive.record(batch, tags, writer.nanoTime());
             refresh();
         });
+        return true;
     }
 
     /**

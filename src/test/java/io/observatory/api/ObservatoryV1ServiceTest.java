@@ -481,6 +481,27 @@ class ObservatoryV1ServiceTest {
     }
 
     @Test
+    void reportOutcomesWhenTheWriterIsBehindThenResourceExhaustedUntilItCatchesUp() {
+        ReportOutcomesRequest full = ReportOutcomesRequest.newBuilder()
+                .addAllOutcomes(Collections.nCopies(10_000, outcome("b_up", Outcome.OUTCOME_SUCCESS).build()))
+                .build();
+        for (int i = 0; i < ObservationUpdater.MAX_PENDING_REPORTS / 10_000; i++) {
+            assertThat(ok(service::reportOutcomes, full).getAccepted()).isEqualTo(10_000);
+        }
+
+        Status refused = failure(service::reportOutcomes, full);
+        scheduler.runDue();
+        ReportOutcomesResponse afterwards = ok(service::reportOutcomes, full);
+        scheduler.runDue();
+
+        assertThat(refused.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+        assertThat(refused.getDescription()).isEqualTo("outcomes: the service is still applying 100000 earlier "
+                + "outcomes (expected: a retry after a moment)");
+        assertThat(afterwards.getAccepted()).isEqualTo(10_000);
+        assertThat(calls("b_up")).as("the refused call applied nothing").isEqualTo(110_000);
+    }
+
+    @Test
     void watchObservationWhenEmptyPrefixThenInvalidArgument() {
         Status status = failure(service::watchObservation,
                 io.observatory.api.v1.WatchObservationRequest.newBuilder().addTagPrefixes("").build());

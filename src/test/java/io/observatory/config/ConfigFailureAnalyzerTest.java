@@ -214,6 +214,12 @@ class ConfigFailureAnalyzerTest {
     }
 
     @Test
+    void analyzeWhenTheWholeConfigurationGivenAsWordThenOneLineSaysSectionExpected() {
+        yaml("observatory: 5\n").run(context -> assertThat(analyze(context.getStartupFailure()).getDescription())
+                .startsWith("observatory: 5 (expected: a section with outbounds, standard, burst, probe, reload, "));
+    }
+
+    @Test
     void analyzeWhenSelectorGivenAsMapThenOneLineSaysListExpected() {
         yaml("""
                 observatory:

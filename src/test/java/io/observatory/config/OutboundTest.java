@@ -177,6 +177,7 @@ class OutboundTest {
             "http://127.0.0.1:99999/              | http://127.0.0.1:99999/ (expected: port 1-65535)",
             "http://127.0.0.1:0/                  | http://127.0.0.1:0/ (expected: port 1-65535)",
             "https://127.0.0.1:99999999999/health | https://127.0.0.1:99999999999/health (expected: port 1-65535)",
+            "http://:80/                          | http://:80/ " + EXPECTED_URL,
             "http://my_host.example/              | http://my_host.example/ (expected: a host name of letters, "
                     + "digits, '-' and '.' ('_' is not supported in probe URLs))",
             "http://user:s3cret@127.0.0.1:0/      | http://user:******@127.0.0.1:0/ (expected: port 1-65535)",
@@ -185,6 +186,19 @@ class OutboundTest {
         assertThat(rejected("tag=direct", "protocol=direct", "probe-url=" + url))
                 .isEqualTo("observatory.outbounds[0].probe-url: " + line)
                 .doesNotContain("s3cret");
+    }
+
+    @Test
+    void bindWhenSocksCredentialLongerThan255BytesThenOneLineNamingRfc1929() {
+        String expected = " (expected: at most 255 bytes (UTF-8) for a SOCKS5 proxy (RFC 1929))";
+        String user = "u".repeat(256);
+
+        assertThat(rejected("tag=s", "protocol=socks", "address=127.0.0.1", "port=1080", "username=" + user,
+                "password=p")).isEqualTo("observatory.outbounds[0].username: " + user + expected);
+        assertThat(rejected("tag=s", "protocol=socks", "address=127.0.0.1", "port=1080", "username=u",
+                "password=" + "\u00e9".repeat(128))).isEqualTo("observatory.outbounds[0].password: ******" + expected);
+        assertThat(Configs.of(outbound(0, "tag=h", "protocol=http", "address=127.0.0.1", "port=3128",
+                "username=" + user, "password=p")).outbounds().get(0).username()).isEqualTo(user);
     }
 
     @Test

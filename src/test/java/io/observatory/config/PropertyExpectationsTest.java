@@ -53,6 +53,8 @@ class PropertyExpectationsTest {
                     + "probe-url)",
             "observatory.standard.probe-interval.x | 1 | observatory.standard.probe-interval.x: 1 (expected: no such "
                     + "property; check the spelling)",
+            "observatory.availability.healthy-and-unknown.x | 1 | observatory.availability.healthy-and-unknown.x: 1 "
+                    + "(expected: no property: observatory.availability.healthy-and-unknown is an empty section ({}))",
             "observatory.outbound[0].protocol | direct | observatory.outbound: (a list) (expected: a known property of "
                     + "observatory: outbounds, standard, burst, probe, reload, passive, availability, api)",
             "observatory.standard.ping-config.interval | 5s | observatory.standard.ping-config: (a nested map) "
