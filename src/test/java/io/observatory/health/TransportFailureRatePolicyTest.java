@@ -197,13 +197,6 @@ class TransportFailureRatePolicyTest {
     }
 
     @Test
-    void defaultsAreYarps() {
-        assertThat(POLICY).isEqualTo(new TransportFailureRatePolicy(Duration.ofSeconds(60), 10, 0.3,
-                Duration.ofSeconds(60)));
-        assertThat(State.INITIAL.buckets()).isEqualTo(List.of());
-    }
-
-    @Test
     void nextWhenRateLimitIsOneThenEveryCallFailingInTransportIsUnhealthy() {
         TransportFailureRatePolicy policy = new TransportFailureRatePolicy(Duration.ofSeconds(60), 1, 1.0,
                 Duration.ofSeconds(60));
