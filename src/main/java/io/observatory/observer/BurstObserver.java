@@ -169,7 +169,8 @@ final class BurstObserver implements Observer {
         if (stopped) {
             return;
         }
-        send(outbound, outbound.probeUrlOr(destination)).subscribe(result -> scheduler.execute(() -> onResult(result)));
+        send(outbound, outbound.probeUrlOr(destination), ProbeRequest.Client.BURST_PING)
+                .subscribe(result -> scheduler.execute(() -> onResult(result)));
     }
 
     private void onResult(ProbeResult raw) {
@@ -190,7 +191,7 @@ final class BurstObserver implements Observer {
             recordFailure(result.outboundTag());
             return;
         }
-        send(CONNECTIVITY, connectivity)
+        send(CONNECTIVITY, connectivity, ProbeRequest.Client.CONNECTIVITY_CHECK)
                 .subscribe(answer -> scheduler.execute(() -> afterConnectivityCheck(result, answer)));
     }
 
@@ -228,10 +229,9 @@ final class BurstObserver implements Observer {
         return rings.computeIfAbsent(tag, t -> new RttRing(ping.sampling(), ping.validity()));
     }
 
-    /** Probes {@code url} through {@code outbound} with the configured method, reading the body of a GET. */
-    private Mono<ProbeResult> send(Outbound outbound, URI url) {
-        ProbeRequest request = new ProbeRequest(outbound, url, ping.httpMethod(), ping.timeout(),
-                "GET".equals(ping.httpMethod()));
+    /** Probes {@code url} through {@code outbound} with the configured method, as Xray's {@code client} does. */
+    private Mono<ProbeResult> send(Outbound outbound, URI url, ProbeRequest.Client client) {
+        ProbeRequest request = new ProbeRequest(outbound, url, ping.httpMethod(), ping.timeout(), client);
         return context.prober().probe(request).takeUntilOther(stopSignal.asMono());
     }
 

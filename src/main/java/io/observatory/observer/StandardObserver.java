@@ -139,7 +139,8 @@ final class StandardObserver implements Observer {
     }
 
     private void probe(Outbound outbound, Runnable then) {
-        ProbeRequest request = new ProbeRequest(outbound, outbound.probeUrlOr(probeUrl), "GET", PROBE_TIMEOUT, false);
+        ProbeRequest request = new ProbeRequest(outbound, outbound.probeUrlOr(probeUrl), "GET", PROBE_TIMEOUT,
+                ProbeRequest.Client.STANDARD_OBSERVER);
         context.prober().probe(request)
                 .takeUntilOther(stopSignal.asMono())
                 .subscribe(result -> scheduler.execute(() -> {

@@ -37,8 +37,17 @@ final class PhaseTimer {
         this.stamps = new AtomicLongArray(unset);
     }
 
-    /** Records that the probe reached {@code mark} now. */
+    /**
+     * Records that the probe reached {@code mark} now. A connection that starts after another one connected (a
+     * followed redirect) starts the marks again, so the phases and the classification of an error are the last
+     * connection's.
+     */
     void stamp(Mark mark) {
+        if ((mark == Mark.RESOLVE_STARTED || mark == Mark.CONNECT_STARTED) && reached(Mark.CONNECTED)) {
+            for (int i = 0; i < stamps.length(); i++) {
+                stamps.set(i, UNSET);
+            }
+        }
         stamps.set(mark.ordinal(), ticker.nanoTime());
     }
 

@@ -3,6 +3,7 @@ package io.observatory.probe;
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.time.Ticker;
 import java.time.Clock;
+import java.util.concurrent.ThreadLocalRandom;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import reactor.netty.resources.LoopResources;
@@ -20,9 +21,14 @@ public class ProbeConfiguration {
         return LoopResources.create("probe", LoopResources.DEFAULT_IO_WORKER_COUNT, true);
     }
 
-    /** The prober the observers use: reactor-netty probes with the start-up probe settings. */
+    /**
+     * The prober the observers use: reactor-netty probes with the start-up probe settings and Xray's headers for the
+     * Chrome version Xray would announce today, its lag behind the newest drawn once per process.
+     */
     @Bean
     Prober prober(ObservatoryConfig config, LoopResources probeLoops, Clock clock, Ticker ticker) {
-        return new ReactorNettyProber(config.probe(), probeLoops, clock, ticker);
+        return new ReactorNettyProber(config.probe(),
+                ProbeHeaders.xray(config.probe().headers(), clock.instant(), ThreadLocalRandom.current().nextDouble()),
+                probeLoops, clock, ticker);
     }
 }

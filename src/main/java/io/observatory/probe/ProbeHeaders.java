@@ -1,67 +1,149 @@
 package io.observatory.probe;
 
+import io.netty.handler.codec.http.HttpHeaders;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
- * The request headers every probe sends: what desktop Chrome 158 on Windows (stable in November 2026) sends for a
- * top-level navigation over HTTP/1.1, in Chrome's order and spelling, so that probes look like ordinary browsing
- * (Xray's observer imitates a browser the same way), with {@code observatory.probe.headers} folded in.
- * {@code Accept-Encoding} is left out: the probe does not decode bodies. The {@code sec-ch-ua} brand list is Chrome's
- * GREASE permutation for major version 158; update it together with the {@code User-Agent}.
+ * The request headers of every probe and of every CONNECT request to an {@code http} outbound, as Xray-core puts them
+ * on the wire: its Chrome navigation set ({@code common/utils/browser.go}, {@code TryDefaultHeadersWith(header,
+ * "nav")}) with {@code observatory.probe.headers} folded in, written in the order of Go's {@code Request.write}:
+ * {@code Host}, {@code User-Agent}, {@code Content-Length: 0} for POST, PUT and PATCH, every other header sorted by
+ * name (byte order), then what Go's transport adds: {@code Accept-Encoding: gzip} unless the method is HEAD, and
+ * {@code Connection: close} when the client disables keep-alive (Xray's burst ping). A configured header of those
+ * names replaces what Go would add.
+ *
+ * <p>Immutable; 15 entries with the defaults, shared by every probe.
  */
 public final class ProbeHeaders {
 
-    /** Chrome's navigation headers, in Chrome's order. */
-    static final Map<String, String> NAVIGATION = navigation();
+    private static final String HOST = "Host";
+    private static final String USER_AGENT = "User-Agent";
+    private static final String ACCEPT_ENCODING = "Accept-Encoding";
+    private static final String CONNECTION = "Connection";
 
-    private ProbeHeaders() {
+    private final @Nullable String host;
+    private final @Nullable String userAgent;
+    /** Every header but Host and User-Agent, as {name, value}, sorted by name. */
+    private final List<String[]> sorted;
+    private final Map<String, String> all;
+
+    private ProbeHeaders(Map<String, String> merged) {
+        this.all = Collections.unmodifiableMap(merged);
+        this.host = merged.get(HOST);
+        this.userAgent = merged.get(USER_AGENT);
+        List<String[]> rest = new ArrayList<>();
+        merged.forEach((name, value) -> {
+            if (!name.equals(HOST) && !name.equals(USER_AGENT)) {
+                rest.add(new String[] {name, value});
+            }
+        });
+        rest.sort((a, b) -> a[0].compareTo(b[0]));
+        this.sorted = List.copyOf(rest);
     }
 
     /**
-     * Folds {@code configured} into {@link #NAVIGATION}, names compared case-insensitively: an entry replaces the
-     * value of a navigation header of the same name in place, an empty value removes it, a new name is added at the
-     * end.
+     * Xray's navigation headers for the Chrome version Xray would announce on {@code now}'s day with {@code skew}
+     * ({@link XrayChrome#majorVersion}), with {@code configured} folded in as {@link #of(Map, int)} does.
+     *
+     * @param skew a number in [0, 1), drawn once per process
      */
-    public static Map<String, String> of(Map<String, String> configured) {
-        Map<String, String> headers = new LinkedHashMap<>(NAVIGATION);
-        Map<String, String> nameByLowerCase = new LinkedHashMap<>();
-        NAVIGATION.keySet().forEach(name -> nameByLowerCase.put(name.toLowerCase(Locale.ROOT), name));
-        configured.forEach((name, value) -> {
-            String key = name.toLowerCase(Locale.ROOT);
-            String existing = nameByLowerCase.get(key);
-            if (value.isEmpty()) {
-                nameByLowerCase.remove(key);
-                if (existing != null) {
-                    headers.remove(existing);
-                }
-            } else if (existing != null) {
-                headers.put(existing, value);
-            } else {
-                nameByLowerCase.put(key, name);
-                headers.put(name, value);
-            }
-        });
-        return Collections.unmodifiableMap(headers);
+    public static ProbeHeaders xray(Map<String, String> configured, Instant now, double skew) {
+        return of(configured, XrayChrome.majorVersion(now, skew));
     }
 
-    private static Map<String, String> navigation() {
-        Map<String, String> headers = new LinkedHashMap<>();
-        headers.put("sec-ch-ua", "\"Chromium\";v=\"158\", \"Not.A/Brand\";v=\"24\", \"Google Chrome\";v=\"158\"");
-        headers.put("sec-ch-ua-mobile", "?0");
-        headers.put("sec-ch-ua-platform", "\"Windows\"");
-        headers.put("Upgrade-Insecure-Requests", "1");
-        headers.put("User-Agent", "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) "
-                + "Chrome/158.0.0.0 Safari/537.36");
-        headers.put("Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,"
-                + "image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7");
-        headers.put("Sec-Fetch-Site", "none");
-        headers.put("Sec-Fetch-Mode", "navigate");
-        headers.put("Sec-Fetch-User", "?1");
-        headers.put("Sec-Fetch-Dest", "document");
-        headers.put("Accept-Language", "en-US,en;q=0.9");
-        return Collections.unmodifiableMap(headers);
+    /**
+     * Xray's navigation headers for Chrome {@code chromeMajorVersion} with {@code configured} folded in, names
+     * compared case-insensitively: a value replaces the default of the same name (keeping the default's spelling), an
+     * empty value removes it, a new name is added as written.
+     */
+    public static ProbeHeaders of(Map<String, String> configured, int chromeMajorVersion) {
+        Map<String, String> merged = new LinkedHashMap<>(XrayChrome.navigationHeaders(chromeMajorVersion));
+        Map<String, String> nameByLowerCase = new LinkedHashMap<>();
+        merged.keySet().forEach(name -> nameByLowerCase.put(name.toLowerCase(Locale.ROOT), name));
+        configured.forEach((name, value) -> {
+            String key = name.toLowerCase(Locale.ROOT);
+            String spelling = canonicalSpecial(key, nameByLowerCase.getOrDefault(key, name));
+            merged.remove(spelling);
+            if (value.isEmpty()) {
+                nameByLowerCase.remove(key);
+            } else {
+                nameByLowerCase.put(key, spelling);
+                merged.put(spelling, value);
+            }
+        });
+        return new ProbeHeaders(merged);
+    }
+
+    /** Host, User-Agent, Accept-Encoding and Connection in Go's spelling, so that they land in their places. */
+    private static String canonicalSpecial(String lowerCase, String spelling) {
+        return switch (lowerCase) {
+            case "host" -> HOST;
+            case "user-agent" -> USER_AGENT;
+            case "accept-encoding" -> ACCEPT_ENCODING;
+            case "connection" -> CONNECTION;
+            default -> spelling;
+        };
+    }
+
+    /** Every header, by name (without the request's own Host), for display; unmodifiable. */
+    public Map<String, String> asMap() {
+        return all;
+    }
+
+    /**
+     * Replaces {@code out} with the headers of a probe request, in Go's order.
+     *
+     * @param authority the request's {@code Host}: the URL's host and port as written ({@code example.com},
+     *                  {@code 127.0.0.1:8080}, {@code [::1]:8443}), unless a Host header is configured
+     * @param method    the request method, e.g. {@code GET}
+     * @param close     whether to announce {@code Connection: close} (a client without keep-alive)
+     */
+    void writeRequest(HttpHeaders out, String authority, String method, boolean close) {
+        out.clear();
+        out.add(HOST, host != null ? host : authority);
+        if (userAgent != null) {
+            out.add(USER_AGENT, userAgent);
+        }
+        if (method.equals("POST") || method.equals("PUT") || method.equals("PATCH")) {
+            out.add("Content-Length", "0");
+        }
+        sorted.forEach(header -> out.add(header[0], header[1]));
+        if (!method.equals("HEAD") && !all.containsKey(ACCEPT_ENCODING)) {
+            out.add(ACCEPT_ENCODING, "gzip");
+        }
+        if (close && !all.containsKey(CONNECTION)) {
+            out.add(CONNECTION, "close");
+        }
+    }
+
+    /**
+     * Replaces {@code out} with the headers of a CONNECT request to an HTTP proxy, as Xray's {@code http} outbound
+     * sends them ({@code proxy/http/client.go}): Host, User-Agent, then the navigation headers with
+     * {@code Proxy-Authorization} (when given) and {@code Proxy-Connection: Keep-Alive} sorted in.
+     *
+     * @param target             the tunnel's target as {@code host:port}
+     * @param proxyAuthorization e.g. {@code Basic dTpw}, or {@code null} for none
+     */
+    void writeConnect(HttpHeaders out, String target, @Nullable String proxyAuthorization) {
+        out.clear();
+        out.add(HOST, target);
+        if (userAgent != null) {
+            out.add(USER_AGENT, userAgent);
+        }
+        List<String[]> headers = new ArrayList<>(sorted.size() + 2);
+        headers.addAll(sorted);
+        if (proxyAuthorization != null) {
+            headers.add(new String[] {"Proxy-Authorization", proxyAuthorization});
+        }
+        headers.add(new String[] {"Proxy-Connection", "Keep-Alive"});
+        headers.sort((a, b) -> a[0].compareTo(b[0]));
+        headers.forEach(header -> out.add(header[0], header[1]));
     }
 }

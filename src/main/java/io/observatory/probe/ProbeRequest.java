@@ -12,19 +12,87 @@ import java.util.Objects;
  * @param url absolute http or https URL; its host name is handed to a proxy unresolved
  * @param method HTTP method (Xray: GET for the standard observer, the configured method for burst)
  * @param timeout hard deadline for the whole probe: connect, proxy handshake, TLS handshake and response
- * @param readBody {@code true} to read the whole response body and count it in the RTT (Xray burst with GET)
+ * @param client which of Xray's HTTP clients the probe behaves as
  */
-public record ProbeRequest(Outbound outbound, URI url, String method, Duration timeout, boolean readBody) {
+public record ProbeRequest(Outbound outbound, URI url, String method, Duration timeout, Client client) {
+
+    /**
+     * Xray's three probing HTTP clients. Each probe opens a fresh connection and closes it after the response, and
+     * speaks HTTP/1.1; they differ in what they announce, whether they read the body and whether they follow
+     * redirects.
+     */
+    public enum Client {
+
+        /**
+         * The standard observer's ({@code app/observatory/observer.go}): keep-alive is not disabled, so no
+         * {@code Connection} header; redirects are not followed; the body is not read.
+         */
+        STANDARD_OBSERVER(false, false, false),
+
+        /**
+         * The burst observer's ping through an outbound ({@code app/observatory/burst/ping.go},
+         * {@code newHTTPClient}): {@code DisableKeepAlives}, so {@code Connection: close}; redirects are not followed;
+         * the body of a GET is read and counted in the RTT.
+         */
+        BURST_PING(true, false, true),
+
+        /**
+         * The burst observer's direct connectivity check ({@code newDirectPingClient}, Go's default client):
+         * no {@code Connection} header; up to 10 redirects are followed, as Go's client does; the body of a GET is
+         * read.
+         */
+        CONNECTIVITY_CHECK(false, true, true);
+
+        /** Go's client stops after this many redirects. */
+        static final int MAX_REDIRECTS = 10;
+
+        private final boolean announcesClose;
+        private final boolean followsRedirects;
+        private final boolean readsBody;
+
+        Client(boolean announcesClose, boolean followsRedirects, boolean readsBody) {
+            this.announcesClose = announcesClose;
+            this.followsRedirects = followsRedirects;
+            this.readsBody = readsBody;
+        }
+
+        /** Whether the request carries {@code Connection: close}. */
+        boolean announcesClose() {
+            return announcesClose;
+        }
+
+        /** Whether 301, 302, 303, 307 and 308 responses are followed, up to {@link #MAX_REDIRECTS}. */
+        boolean followsRedirects() {
+            return followsRedirects;
+        }
+
+        /** Whether the body of a response to {@code method} is read and counted in the RTT. */
+        boolean readsBody(String method) {
+            return readsBody && method.equals("GET");
+        }
+    }
 
     public ProbeRequest {
         Objects.requireNonNull(outbound, "outbound");
         Objects.requireNonNull(url, "url");
         Objects.requireNonNull(method, "method");
         Objects.requireNonNull(timeout, "timeout");
+        Objects.requireNonNull(client, "client");
     }
 
     /** Returns {@code true} for https URLs. */
     public boolean secure() {
         return "https".equalsIgnoreCase(url.getScheme());
+    }
+
+    /** Whether the whole response body is read and counted in the RTT. */
+    public boolean readBody() {
+        return client.readsBody(method);
+    }
+
+    /** The {@code Host} of the request as Go writes it: the URL's host and port as written, without user info. */
+    String authority() {
+        String authority = Objects.requireNonNullElse(url.getRawAuthority(), "");
+        return authority.substring(authority.lastIndexOf('@') + 1);
     }
 }

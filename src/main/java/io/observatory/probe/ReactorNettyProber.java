@@ -1,6 +1,5 @@
 package io.observatory.probe;
 
-import io.netty.handler.codec.http.HttpMethod;
 import io.netty.util.NetUtil;
 import io.observatory.config.ProbeSettings;
 import io.observatory.probe.PhaseTimer.Mark;
@@ -14,8 +13,8 @@ import reactor.netty.resources.LoopResources;
 
 /**
  * The production {@link Prober}: non-blocking HTTP probes on reactor-netty, one fresh connection per probe, directly
- * or through an HTTP CONNECT or SOCKS5 proxy, with Xray's request semantics (no redirects followed, no keep-alive,
- * browser-navigation headers, any status counts as a response).
+ * or through an HTTP CONNECT or SOCKS5 proxy, with the request semantics of Xray's clients ({@link ProbeRequest.Client}:
+ * Xray's headers in Go's order, redirects followed only by the connectivity check, any status counts as a response).
  */
 public final class ReactorNettyProber implements Prober {
 
@@ -25,13 +24,15 @@ public final class ReactorNettyProber implements Prober {
     private final Ticker ticker;
 
     /**
-     * @param settings shared probe settings (in-flight bound, trusted certificates, headers)
+     * @param settings shared probe settings (in-flight bound, trusted certificates)
+     * @param headers the headers of every probe and CONNECT request, {@code observatory.probe.headers} folded in
      * @param loops the event loops that run every probe connection
      * @param clock wall clock for the result's start/end instants
      * @param ticker monotonic clock for RTT and phase timings
      */
-    public ReactorNettyProber(ProbeSettings settings, LoopResources loops, Clock clock, Ticker ticker) {
-        this.clients = new ProbeClients(settings, loops);
+    public ReactorNettyProber(ProbeSettings settings, ProbeHeaders headers, LoopResources loops, Clock clock,
+            Ticker ticker) {
+        this.clients = new ProbeClients(settings, headers, loops);
         this.permits = new ProbePermits(settings.maxConcurrent());
         this.clock = clock;
         this.ticker = ticker;
@@ -47,9 +48,7 @@ public final class ReactorNettyProber implements Prober {
         PhaseTimer timer = new PhaseTimer(ticker, !NetUtil.isValidIpV4Address(firstHop)
                 && !NetUtil.isValidIpV6Address(firstHop));
         Instant startedAt = clock.instant();
-        HttpClient.ResponseReceiver<?> exchange = clients.clientFor(request)
-                .request(HttpMethod.valueOf(request.method()))
-                .uri(request.url());
+        HttpClient.ResponseReceiver<?> exchange = clients.exchange(request);
         Mono<Integer> status = request.readBody()
                 ? exchange.responseConnection((response, connection) -> {
                             timer.stamp(Mark.RESPONSE_HEADERS);

@@ -462,7 +462,7 @@ class ObservatoryChartTest {
             });
             assertThat(config.probe().maxConcurrent()).isEqualTo(64);
             assertThat(config.probe().trustedCertificatesPath()).isEqualTo(mount.resolve("trusted-certificates.pem"));
-            assertThat(ProbeHeaders.of(config.probe().headers())).containsEntry("User-Agent", "observatory-test/1.0")
+            assertThat(ProbeHeaders.of(config.probe().headers(), 150).asMap()).containsEntry("User-Agent", "observatory-test/1.0")
                     .doesNotContainKey("Accept-Language");
         }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.observatory.config.Outbound;
 import io.observatory.config.ProbeSettings;
 import io.observatory.config.Protocol;
+import io.observatory.probe.ProbeHeaders;
 import io.observatory.probe.ProbeRequest;
 import io.observatory.probe.ProbeResult;
 import io.observatory.probe.ReactorNettyProber;
@@ -45,7 +46,8 @@ class RttComparisonInteropIT {
     private static final TestTarget TARGET = TestTarget.http();
     private static final LoopResources LOOPS = LoopResources.create("rtt-comparison", 1, true);
     private static final ReactorNettyProber PROBER = new ReactorNettyProber(
-            new ProbeSettings(1, null, Map.of()), LOOPS, Clock.systemUTC(), Ticker.system());
+            new ProbeSettings(1, null, Map.of()), ProbeHeaders.of(Map.of(), 150), LOOPS, Clock.systemUTC(),
+            Ticker.system());
 
     private static RealProxies proxies;
 
@@ -89,7 +91,8 @@ class RttComparisonInteropIT {
         RealProxies.Endpoint socks = proxies.socks();
         Outbound outbound = new Outbound("real_socks", Protocol.SOCKS, "127.0.0.1", socks.port(), socks.username(),
                 socks.password(), null);
-        ProbeResult result = PROBER.probe(new ProbeRequest(outbound, URI.create(url), "GET", PROBE_TIMEOUT, false))
+        ProbeResult result = PROBER.probe(new ProbeRequest(outbound, URI.create(url), "GET", PROBE_TIMEOUT,
+                ProbeRequest.Client.STANDARD_OBSERVER))
                 .block(PROBE_TIMEOUT.plusSeconds(5));
 
         assertThat(result).isNotNull();

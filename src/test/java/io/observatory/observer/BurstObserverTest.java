@@ -8,6 +8,7 @@ import io.observatory.health.ActiveHealth;
 import io.observatory.health.ActiveHealthPolicy;
 import io.observatory.health.ExpectedStatus;
 import io.observatory.health.HealthState;
+import io.observatory.probe.ProbeRequest;
 import io.observatory.stats.HealthPingStats;
 import io.observatory.status.OutboundStatus;
 import io.observatory.testing.FakeScheduler;
@@ -157,6 +158,9 @@ class BurstObserverTest {
         ScriptedProber.Sent check = prober.open().stream()
                 .filter(s -> s.request.url().equals(CONNECTIVITY)).findFirst().orElseThrow();
         assertThat(check.request.outbound().proxied()).isFalse();
+        assertThat(check.request.client()).as("Go's default client, as ping.go's newDirectPingClient")
+                .isEqualTo(ProbeRequest.Client.CONNECTIVITY_CHECK);
+        assertThat(sentTo("proxy_a").get(0).request.client()).isEqualTo(ProbeRequest.Client.BURST_PING);
         check.fail("network unreachable");
         scheduler.runDue();
 

@@ -3,6 +3,7 @@ package io.observatory.observer;
 import io.observatory.config.Outbound;
 import io.observatory.config.StandardObserverSettings;
 import io.observatory.health.ExpectedStatus;
+import io.observatory.probe.ProbeRequest;
 import io.observatory.status.OutboundStatus;
 import io.observatory.testing.FakeScheduler;
 import java.net.URI;
@@ -221,5 +222,6 @@ class StandardObserverTest {
         assertThat(prober.sent().get(0).request.method()).isEqualTo("GET");
         assertThat(prober.sent().get(0).request.timeout()).isEqualTo(Duration.ofSeconds(5));
         assertThat(prober.sent().get(0).request.readBody()).isFalse();
+        assertThat(prober.sent().get(0).request.client()).isEqualTo(ProbeRequest.Client.STANDARD_OBSERVER);
     }
 }

@@ -35,8 +35,8 @@ class HostilePeersProbeTest {
     @BeforeAll
     static void start() {
         loops = LoopResources.create("hostile-test", 1, true);
-        prober = new ReactorNettyProber(new ProbeSettings(8, null, Map.of()), loops, Clock.systemUTC(),
-                Ticker.system());
+        prober = new ReactorNettyProber(new ProbeSettings(8, null, Map.of()), ProbeHeaders.of(Map.of(), 150),
+                loops, Clock.systemUTC(), Ticker.system());
         target = TestTarget.http();
     }
 
@@ -49,7 +49,7 @@ class HostilePeersProbeTest {
     private static ProbeResult probeThroughProxy(Protocol protocol, ScriptedReplyServer proxy) {
         Outbound outbound = new Outbound("hostile", protocol, "127.0.0.1", proxy.port(), null, null, null);
         return prober.probe(new ProbeRequest(outbound, URI.create(target.url("/generate_204")), "GET", TIMEOUT,
-                false)).block(TIMEOUT.plusSeconds(5));
+                ProbeRequest.Client.STANDARD_OBSERVER)).block(TIMEOUT.plusSeconds(5));
     }
 
     static Stream<Arguments> brokenProxies() {
@@ -98,7 +98,8 @@ class HostilePeersProbeTest {
             String reasonPart) {
         try (ScriptedReplyServer server = ScriptedReplyServer.start(reply, then)) {
             ProbeResult result = prober.probe(new ProbeRequest(Outbound.direct("hostile"),
-                    URI.create("http://127.0.0.1:" + server.port() + "/"), "GET", TIMEOUT, true))
+                    URI.create("http://127.0.0.1:" + server.port() + "/"), "GET", TIMEOUT,
+                    ProbeRequest.Client.BURST_PING))
                     .block(TIMEOUT.plusSeconds(5));
 
             assertThat(result.error().kind()).isEqualTo(kind);

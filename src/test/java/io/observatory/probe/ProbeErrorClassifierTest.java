@@ -66,7 +66,8 @@ class ProbeErrorClassifierTest {
     }
 
     private static ProbeRequest request(Outbound outbound, String url) {
-        return new ProbeRequest(outbound, URI.create(url), "GET", Duration.ofSeconds(5), false);
+        return new ProbeRequest(outbound, URI.create(url), "GET", Duration.ofSeconds(5),
+                ProbeRequest.Client.STANDARD_OBSERVER);
     }
 
     private static Throwable wrapped(Throwable cause) {

@@ -1,50 +1,125 @@
 package io.observatory.probe;
 
-import io.observatory.testing.Configs;
-import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** What a probe sends: Chrome's navigation headers with {@code observatory.probe.headers} folded in. */
+import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.observatory.testing.Configs;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a probe announces: Xray's Chrome ({@code common/utils/browser.go}) with {@code observatory.probe.headers}
+ * folded in, in the order of Go's {@code Request.write}.
+ */
 class ProbeHeadersTest {
 
-    private static Map<String, String> sent(String... properties) {
-        return ProbeHeaders.of(Configs.of(properties).probe().headers());
+    private static List<String> written(ProbeHeaders headers, String method, boolean close) {
+        HttpHeaders out = new DefaultHttpHeaders();
+        out.add("stale", "from reactor-netty");
+        headers.writeRequest(out, "example.com", method, close);
+        return out.entries().stream().map(entry -> entry.getKey() + ": " + entry.getValue()).toList();
+    }
+
+    private static ProbeHeaders configured(String... properties) {
+        return ProbeHeaders.of(Configs.of(properties).probe().headers(), 149);
+    }
+
+    @ParameterizedTest(name = "Chrome {0}: {1}")
+    @CsvSource(delimiter = '|', quoteCharacter = '\'', textBlock = """
+            # values printed by Xray's getGreasedChUa(version, "chrome") from browser.go at 2323273e
+            144 | '"Not(A:Brand";v="8", "Chromium";v="144", "Google Chrome";v="144"'
+            145 | '"Not:A-Brand";v="99", "Google Chrome";v="145", "Chromium";v="145"'
+            146 | '"Chromium";v="146", "Not-A.Brand";v="24", "Google Chrome";v="146"'
+            147 | '"Google Chrome";v="147", "Not.A/Brand";v="8", "Chromium";v="147"'
+            148 | '"Chromium";v="148", "Google Chrome";v="148", "Not/A)Brand";v="99"'
+            149 | '"Google Chrome";v="149", "Chromium";v="149", "Not)A;Brand";v="24"'
+            153 | '"Google Chrome";v="153", "Not_A Brand";v="8", "Chromium";v="153"'
+            154 | '"Chromium";v="154", "Google Chrome";v="154", "Not A(Brand";v="99"'
+            """)
+    void clientHintBrandsWhenVersionThenXraysGreasedList(int version, String expected) {
+        assertThat(XrayChrome.clientHintBrands(version)).isEqualTo(expected);
+    }
+
+    @ParameterizedTest(name = "{0} with skew {1}: Chrome {2}")
+    @CsvSource(delimiter = '|', textBlock = """
+            # values printed by Xray's ChromeVersion() formula (browser.go) with the generator's draw fixed
+            2026-01-13T00:00:00Z | 0     | 143
+            2026-02-17T00:00:00Z | 0     | 144
+            2026-03-23T23:59:59Z | 0.999 | 142
+            2026-12-01T12:00:00Z | 0     | 152
+            2026-12-01T12:00:00Z | 0.5   | 151
+            2026-12-01T12:00:00Z | 0.999 | 149
+            2027-06-30T00:00:00Z | 0.5   | 157
+            """)
+    void majorVersionWhenDayAndSkewThenXraysFormula(String now, double skew, int expected) {
+        assertThat(XrayChrome.majorVersion(Instant.parse(now), skew)).isEqualTo(expected);
     }
 
     @Test
-    void ofWhenNothingConfiguredThenChromeNavigationHeadersInChromesOrderWithoutAcceptEncoding() {
-        assertThat(sent().keySet()).containsExactly("sec-ch-ua", "sec-ch-ua-mobile", "sec-ch-ua-platform",
-                "Upgrade-Insecure-Requests", "User-Agent", "Accept", "Sec-Fetch-Site", "Sec-Fetch-Mode",
-                "Sec-Fetch-User", "Sec-Fetch-Dest", "Accept-Language");
+    void writeRequestWhenNothingConfiguredThenHostUserAgentSortedRestAndGoTransportHeaders() {
+        assertThat(written(ProbeHeaders.of(Map.of(), 149), "GET", false)).containsExactly(
+                "Host: example.com",
+                "User-Agent: " + XrayChrome.userAgent(149),
+                "Accept: text/html,application/xhtml+xml,application/xml;q=0.9,image/jxl,image/avif,image/webp,"
+                        + "image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7",
+                "Accept-Language: en-US,en;q=0.9",
+                "Cache-Control: max-age=0",
+                "DNT: 1",
+                "Priority: u=0, i",
+                "Sec-CH-UA: " + XrayChrome.clientHintBrands(149),
+                "Sec-CH-UA-Mobile: ?0",
+                "Sec-CH-UA-Platform: \"Windows\"",
+                "Sec-Fetch-Dest: document",
+                "Sec-Fetch-Mode: navigate",
+                "Sec-Fetch-Site: none",
+                "Sec-Fetch-User: ?1",
+                "Upgrade-Insecure-Requests: 1",
+                "Accept-Encoding: gzip");
     }
 
     @Test
-    void ofWhenHeaderOverriddenInOtherCaseThenReplacedInPlaceAndNewOnesLast() {
-        Map<String, String> sent = sent("probe.headers.user-agent=observatory-test", "probe.headers.X-Probe=1");
+    void writeRequestWhenHeadWithoutKeepAliveThenConnectionCloseAndNoAcceptEncoding() {
+        List<String> head = written(ProbeHeaders.of(Map.of(), 149), "HEAD", true);
 
-        assertThat(sent.keySet()).containsExactly("sec-ch-ua", "sec-ch-ua-mobile", "sec-ch-ua-platform",
-                "Upgrade-Insecure-Requests", "User-Agent", "Accept", "Sec-Fetch-Site", "Sec-Fetch-Mode",
-                "Sec-Fetch-User", "Sec-Fetch-Dest", "Accept-Language", "X-Probe");
-        assertThat(sent).containsEntry("User-Agent", "observatory-test").containsEntry("X-Probe", "1");
+        assertThat(head).last().isEqualTo("Connection: close");
+        assertThat(head).noneMatch(line -> line.startsWith("Accept-Encoding"));
     }
 
     @Test
-    void ofWhenHeaderEmptyThenNotSent() {
-        assertThat(sent("probe.headers.SEC-CH-UA=")).doesNotContainKey("sec-ch-ua").hasSize(10);
+    void writeRequestWhenPostThenEmptyContentLengthAfterUserAgentAsGoWritesIt() {
+        assertThat(written(ProbeHeaders.of(Map.of(), 149), "POST", true).subList(0, 3))
+                .containsExactly("Host: example.com", "User-Agent: " + XrayChrome.userAgent(149), "Content-Length: 0");
     }
 
     @Test
-    void navigationWhenReadThenClientHintsNameTheUserAgentsChromeVersion() {
-        Matcher userAgent = Pattern.compile("Mozilla/5\\.0 \\(Windows NT 10\\.0; Win64; x64\\) AppleWebKit/537\\.36 "
-                + "\\(KHTML, like Gecko\\) Chrome/(\\d+)\\.0\\.0\\.0 Safari/537\\.36")
-                .matcher(ProbeHeaders.NAVIGATION.get("User-Agent"));
-        assertThat(userAgent.matches()).isTrue();
-        String major = userAgent.group(1);
+    void ofWhenHeadersConfiguredThenReplacedRemovedOrSortedInAndGoHeadersYieldToThem() {
+        ProbeHeaders headers = configured("probe.headers.user-agent=observatory-test", "probe.headers.X-Probe=1",
+                "probe.headers.SEC-CH-UA=", "probe.headers.accept-encoding=br", "probe.headers.host=probe.example");
 
-        assertThat(ProbeHeaders.NAVIGATION.get("sec-ch-ua"))
-                .contains("\"Chromium\";v=\"" + major + "\"", "\"Google Chrome\";v=\"" + major + "\"");
+        List<String> head = written(headers, "GET", false);
+
+        assertThat(head).startsWith("Host: probe.example", "User-Agent: observatory-test")
+                .contains("Accept-Encoding: br").doesNotContain("Accept-Encoding: gzip")
+                .noneMatch(line -> line.startsWith("Sec-CH-UA:"))
+                .endsWith("Upgrade-Insecure-Requests: 1", "X-Probe: 1");
+        assertThat(headers.asMap()).hasSize(16);
+    }
+
+    @Test
+    void writeConnectWhenAuthorizedThenProxyHeadersSortedIn() {
+        HttpHeaders out = new DefaultHttpHeaders();
+        ProbeHeaders.of(Map.of(), 149).writeConnect(out, "example.com:443", "Basic dTpw");
+
+        assertThat(out.names()).containsExactly("Host", "User-Agent", "Accept", "Accept-Language", "Cache-Control",
+                "DNT", "Priority", "Proxy-Authorization", "Proxy-Connection", "Sec-CH-UA", "Sec-CH-UA-Mobile",
+                "Sec-CH-UA-Platform", "Sec-Fetch-Dest", "Sec-Fetch-Mode", "Sec-Fetch-Site", "Sec-Fetch-User",
+                "Upgrade-Insecure-Requests");
+        assertThat(out.get("Host")).isEqualTo("example.com:443");
+        assertThat(out.get("Proxy-Connection")).isEqualTo("Keep-Alive");
     }
 }

@@ -1,6 +1,7 @@
 package io.observatory.probe;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.observatory.config.Outbound;
 import io.observatory.config.ProbeSettings;
@@ -12,6 +13,7 @@ import io.observatory.testing.ClosedPort;
 import io.observatory.testing.FullBacklog;
 import io.observatory.testing.HttpConnectTestProxy;
 import io.observatory.testing.RequestedDestination;
+import io.observatory.testing.ScriptedReplyServer;
 import io.observatory.testing.Socks5TestProxy;
 import io.observatory.testing.TestTarget;
 import io.observatory.testing.TestTls;
@@ -39,10 +41,9 @@ class ReactorNettyProberTest {
     @BeforeAll
     static void startLab() {
         loops = LoopResources.create("probe-test", 1, true);
-        prober = new ReactorNettyProber(
-                new ProbeSettings(16, TestTls.certificatePath().toString(), Map.of("User-Agent", USER_AGENT,
-                        "Accept-Language", "en-US,en;q=0.9")),
-                loops, Clock.systemUTC(), Ticker.system());
+        Map<String, String> headers = Map.of("User-Agent", USER_AGENT, "Accept-Language", "en-US,en;q=0.9");
+        prober = new ReactorNettyProber(new ProbeSettings(16, TestTls.certificatePath().toString(), headers),
+                ProbeHeaders.of(headers, 150), loops, Clock.systemUTC(), Ticker.system());
         http = TestTarget.http();
         https = TestTarget.https();
     }
@@ -55,12 +56,12 @@ class ReactorNettyProberTest {
     }
 
     private static ProbeResult probe(Outbound outbound, String url) {
-        return probe(outbound, url, "GET", false, TIMEOUT);
+        return probe(outbound, url, "GET", ProbeRequest.Client.STANDARD_OBSERVER, TIMEOUT);
     }
 
-    private static ProbeResult probe(Outbound outbound, String url, String method, boolean readBody,
+    private static ProbeResult probe(Outbound outbound, String url, String method, ProbeRequest.Client client,
             Duration timeout) {
-        return prober.probe(new ProbeRequest(outbound, URI.create(url), method, timeout, readBody))
+        return prober.probe(new ProbeRequest(outbound, URI.create(url), method, timeout, client))
                 .block(timeout.plusSeconds(5));
     }
 
@@ -89,17 +90,18 @@ class ReactorNettyProberTest {
     }
 
     @Test
-    void probeWhenSentThenBrowserHeadersGetAndConnectionClose() {
-        probe(Outbound.direct("d"), http.url("/generate_204"));
+    void probeWhenStandardObserverThenConfiguredHeadersSentAndConnectionClosedAfterTheResponse() {
+        TestTarget own = TestTarget.http();
+        try (own) {
+            probe(Outbound.direct("d"), own.url("/generate_204"));
 
-        assertThat(http.lastRequest().method()).isEqualTo("GET");
-        assertThat(http.lastRequest().header("User-Agent")).isEqualTo(USER_AGENT);
-        assertThat(http.lastRequest().header("Accept-Language")).isEqualTo("en-US,en;q=0.9");
-        assertThat(http.lastRequest().header("Connection")).isEqualToIgnoringCase("close");
-        assertThat(http.lastRequest().headers().names()).as("Chrome's navigation headers, in Chrome's order")
-                .containsSubsequence("sec-ch-ua", "sec-ch-ua-mobile", "sec-ch-ua-platform", "Upgrade-Insecure-Requests",
-                        "User-Agent", "Accept", "Sec-Fetch-Site", "Sec-Fetch-Mode", "Sec-Fetch-User", "Sec-Fetch-Dest",
-                        "Accept-Language");
+            assertThat(own.lastRequest().method()).isEqualTo("GET");
+            assertThat(own.lastRequest().header("User-Agent")).isEqualTo(USER_AGENT);
+            assertThat(own.lastRequest().header("Connection")).as("Xray's observer does not disable keep-alive")
+                    .isNull();
+            await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+                    assertThat(own.closedConnectionCount()).as("closed by the prober").isEqualTo(1));
+        }
     }
 
     @Test
@@ -114,6 +116,34 @@ class ReactorNettyProberTest {
     }
 
     @Test
+    void probeWhenConnectivityCheckRedirectedToADeadHostThenFailsAsGosDefaultClientDoes() {
+        String dead = "http://127.0.0.1:" + ClosedPort.find() + "/";
+        try (ScriptedReplyServer redirect = ScriptedReplyServer.start("HTTP/1.1 302 Found\r\nLocation: " + dead
+                + "\r\nContent-Length: 0\r\n\r\n", ScriptedReplyServer.Then.CLOSE)) {
+            String url = "http://127.0.0.1:" + redirect.port() + "/generate_204";
+
+            ProbeResult check = probe(Outbound.direct("c"), url, "HEAD", ProbeRequest.Client.CONNECTIVITY_CHECK,
+                    TIMEOUT);
+            ProbeResult ping = probe(Outbound.direct("p"), url, "HEAD", ProbeRequest.Client.BURST_PING, TIMEOUT);
+
+            assertThat(check.error().kind()).as("Xray's connectivity client follows the redirect")
+                    .isEqualTo(Kind.CONNECTION_REFUSED);
+            assertThat(ping.httpStatus()).as("Xray's ping client does not").isEqualTo(302);
+        }
+    }
+
+    @Test
+    void probeWhenConnectivityCheckRedirectedToALiveTargetThenItsAnswerCounts() {
+        int before = http.requestCount("/generate_204");
+
+        ProbeResult check = probe(Outbound.direct("c"), http.url("/status/307"), "GET",
+                ProbeRequest.Client.CONNECTIVITY_CHECK, TIMEOUT);
+
+        assertThat(check.httpStatus()).isEqualTo(204);
+        assertThat(http.requestCount("/generate_204")).isEqualTo(before + 1);
+    }
+
+    @Test
     void probeWhenTargetAnswers500ThenStillAliveAsInXray() {
         ProbeResult result = probe(Outbound.direct("d"), http.url("/status/500"));
 
@@ -123,7 +153,7 @@ class ReactorNettyProberTest {
 
     @Test
     void probeWhenReadBodyThenRttCoversTheBody() {
-        ProbeResult result = probe(Outbound.direct("d"), http.url("/body/200000"), "GET", true, TIMEOUT);
+        ProbeResult result = probe(Outbound.direct("d"), http.url("/body/200000"), "GET", ProbeRequest.Client.BURST_PING, TIMEOUT);
 
         assertThat(result.success()).isTrue();
         assertThat(result.httpStatus()).isEqualTo(200);
@@ -178,7 +208,7 @@ class ReactorNettyProberTest {
     void probeWhenTargetNeverAnswersThenResponseTimeoutWithinTheDeadline() {
         Duration timeout = Duration.ofMillis(400);
 
-        ProbeResult result = probe(Outbound.direct("d"), http.url("/hang"), "GET", false, timeout);
+        ProbeResult result = probe(Outbound.direct("d"), http.url("/hang"), "GET", ProbeRequest.Client.STANDARD_OBSERVER, timeout);
 
         assertThat(result.error().kind()).isEqualTo(Kind.RESPONSE_TIMEOUT);
         assertThat(result.error().reason()).isEqualTo("outbound d (direct): no response headers from 127.0.0.1:"
@@ -192,7 +222,7 @@ class ReactorNettyProberTest {
             Duration timeout = Duration.ofMillis(400);
 
             ProbeResult result = probe(Outbound.direct("d"), "http://127.0.0.1:" + full.port() + "/", "GET",
-                    false, timeout);
+                    ProbeRequest.Client.STANDARD_OBSERVER, timeout);
 
             assertThat(result.error().kind()).isEqualTo(Kind.CONNECT_TIMEOUT);
             assertThat(result.error().hop()).isEqualTo(Hop.TARGET);
@@ -328,7 +358,7 @@ class ReactorNettyProberTest {
             Duration timeout = Duration.ofMillis(400);
 
             ProbeResult result = probe(httpProxy("h", hole.port(), null, null), http.url("/generate_204"), "GET",
-                    false, timeout);
+                    ProbeRequest.Client.STANDARD_OBSERVER, timeout);
 
             assertThat(result.error().kind()).isEqualTo(Kind.CONNECT_TIMEOUT);
             assertThat(result.error().hop()).isEqualTo(Hop.PROXY);

@@ -1,0 +1,121 @@
+package io.observatory.probe;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.observatory.config.Outbound;
+import io.observatory.config.ProbeSettings;
+import io.observatory.config.Protocol;
+import io.observatory.testing.RawRequestRecorder;
+import io.observatory.time.Ticker;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import reactor.netty.resources.LoopResources;
+
+/**
+ * The exact bytes of a probe's request head as a server receives them, against what Xray-core sends: its headers
+ * from {@code common/utils/browser.go} written by Go's {@code net/http} (the expected texts are what Go 1.19's
+ * {@code Request.write} and {@code Transport} put on the wire for Xray's header set, captured on this machine).
+ */
+class ProbeWireTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(2);
+    private static final int CHROME = 150;
+
+    /** Xray's navigation headers for Chrome 150 in Go's order, between User-Agent and the transport's additions. */
+    private static final String NAVIGATION = """
+            Accept: text/html,application/xhtml+xml,application/xml;q=0.9,image/jxl,image/avif,image/webp,\
+            image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7\r
+            Accept-Language: en-US,en;q=0.9\r
+            Cache-Control: max-age=0\r
+            DNT: 1\r
+            Priority: u=0, i\r
+            %sSec-CH-UA: "Not;A=Brand";v="8", "Chromium";v="150", "Google Chrome";v="150"\r
+            Sec-CH-UA-Mobile: ?0\r
+            Sec-CH-UA-Platform: "Windows"\r
+            Sec-Fetch-Dest: document\r
+            Sec-Fetch-Mode: navigate\r
+            Sec-Fetch-Site: none\r
+            Sec-Fetch-User: ?1\r
+            Upgrade-Insecure-Requests: 1\r
+            """;
+
+    private static final String USER_AGENT = "User-Agent: Mozilla/5.0 (Windows NT 10.0; Win64; x64) "
+            + "AppleWebKit/537.36 (KHTML, like Gecko) Chrome/150.0.0.0 Safari/537.36\r\n";
+
+    private static LoopResources loops;
+    private static ReactorNettyProber prober;
+    private static RawRequestRecorder target;
+
+    @BeforeAll
+    static void start() {
+        loops = LoopResources.create("probe-wire-test", 1, true);
+        prober = new ReactorNettyProber(new ProbeSettings(4, null, Map.of()), ProbeHeaders.of(Map.of(), CHROME),
+                loops, Clock.systemUTC(), Ticker.system());
+        target = RawRequestRecorder.replying("HTTP/1.1 204 No Content\r\n\r\n");
+    }
+
+    @AfterAll
+    static void stop() {
+        target.close();
+        loops.disposeLater().block(Duration.ofSeconds(5));
+    }
+
+    private static ProbeResult probe(Outbound outbound, String url, String method, ProbeRequest.Client client) {
+        return prober.probe(new ProbeRequest(outbound, URI.create(url), method, TIMEOUT, client))
+                .block(TIMEOUT.plusSeconds(5));
+    }
+
+    private String lastHead(RawRequestRecorder server) {
+        return server.heads().get(server.heads().size() - 1);
+    }
+
+    private String url() {
+        return "http://127.0.0.1:" + target.port() + "/generate_204";
+    }
+
+    @Test
+    void probeWhenStandardObserverThenXraysGetWithGoTransportsAcceptEncodingAndNoConnectionHeader() {
+        assertThat(probe(Outbound.direct("d"), url(), "GET", ProbeRequest.Client.STANDARD_OBSERVER).success())
+                .isTrue();
+
+        assertThat(lastHead(target)).isEqualTo("GET /generate_204 HTTP/1.1\r\nHost: 127.0.0.1:" + target.port()
+                + "\r\n" + USER_AGENT + NAVIGATION.formatted("") + "Accept-Encoding: gzip\r\n\r\n");
+    }
+
+    @Test
+    void probeWhenBurstPingWithHeadThenConnectionCloseAndNoAcceptEncoding() {
+        assertThat(probe(Outbound.direct("d"), url(), "HEAD", ProbeRequest.Client.BURST_PING).success()).isTrue();
+
+        assertThat(lastHead(target)).isEqualTo("HEAD /generate_204 HTTP/1.1\r\nHost: 127.0.0.1:" + target.port()
+                + "\r\n" + USER_AGENT + NAVIGATION.formatted("") + "Connection: close\r\n\r\n");
+    }
+
+    @Test
+    void probeWhenBurstPingWithGetThenAcceptEncodingThenConnectionClose() {
+        assertThat(probe(Outbound.direct("d"), url(), "GET", ProbeRequest.Client.BURST_PING).success()).isTrue();
+
+        assertThat(lastHead(target)).endsWith("Upgrade-Insecure-Requests: 1\r\nAccept-Encoding: gzip\r\n"
+                + "Connection: close\r\n\r\n");
+    }
+
+    @Test
+    void probeWhenHttpOutboundThenConnectCarriesXraysHeadersAndProxyConnection() {
+        try (RawRequestRecorder proxy = RawRequestRecorder.replying(
+                "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n")) {
+            Outbound outbound = new Outbound("h", Protocol.HTTP, "127.0.0.1", proxy.port(), "u", "p", null);
+
+            ProbeResult result = probe(outbound, "https://example.com/generate_204", "GET",
+                    ProbeRequest.Client.STANDARD_OBSERVER);
+
+            assertThat(result.error().kind()).isEqualTo(ProbeError.Kind.PROXY_REFUSED_TARGET);
+            assertThat(lastHead(proxy)).isEqualTo("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n"
+                    + USER_AGENT + NAVIGATION.formatted("Proxy-Authorization: Basic dTpw\r\n"
+                            + "Proxy-Connection: Keep-Alive\r\n") + "\r\n");
+        }
+    }
+}
