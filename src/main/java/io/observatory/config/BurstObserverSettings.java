@@ -7,7 +7,7 @@ import io.observatory.health.ExpectedStatus;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Min;
-import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
 import java.util.List;
 import java.util.OptionalDouble;
 import org.jspecify.annotations.Nullable;
@@ -17,9 +17,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 /**
  * {@code observatory.burst}: the burst observer (Xray "burstObservatory", {@code app/observatory/burst}).
  *
- * @param subjectSelector    tag prefixes choosing the outbounds to observe, none blank. Default: empty, and then
- *                           nothing is probed (as in Xray)
- * @param pingConfig         sampling schedule and probe settings (Xray "pingConfig")
+ * @param subjectSelector    tag prefixes choosing the outbounds to observe; an empty prefix selects every outbound
+ *                           (as in Xray). Default: empty, and then nothing is probed (as in Xray)
+ * @param pingConfig         sampling schedule and probe settings (Xray "pingConfig"). Required, as in Xray
+ *                           ({@code infra/conf/observatory.go}); an empty section takes every default
  * @param expectedStatus     HTTP statuses that make a sample successful: any, one status (204), an inclusive range
  *                           (200-299) or a /-separated list of both (200/204/301-399), statuses 100-599; a response
  *                           with another status is a failed sample. Default: any (as in Xray)
@@ -33,8 +34,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                           valid success). Default: unset, Xray's rule only
  */
 public record BurstObserverSettings(
-        @DefaultValue List<@NotBlank(message = "a non-blank tag prefix") String> subjectSelector,
-        @DefaultValue @NestedConfigurationProperty PingConfig pingConfig,
+        @DefaultValue List<String> subjectSelector,
+        @NotNull(message = REQUIRES_PING_CONFIG) @NestedConfigurationProperty PingConfig pingConfig,
         @DefaultValue("any") ExpectedStatus expectedStatus,
         @DefaultValue("1") @Min(value = 1, message = ">= 1") int healthyThreshold,
         @DefaultValue("1") @Min(value = 1, message = ">= 1") int unhealthyThreshold,
@@ -42,6 +43,10 @@ public record BurstObserverSettings(
         Double maxFailureRatio) {
 
     private static final String RATIO = ">= 0 and <= 1";
+
+    /** Xray refuses a burst observer without one: "BurstObservatory requires a valid pingConfig". */
+    private static final String REQUIRES_PING_CONFIG =
+            "a ping-config section, as Xray requires; ping-config: {} takes every default";
 
     public BurstObserverSettings {
         subjectSelector = List.copyOf(subjectSelector);

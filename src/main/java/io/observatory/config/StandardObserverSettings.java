@@ -6,7 +6,6 @@ import io.observatory.health.ExpectedStatus;
 import io.observatory.text.GoDuration;
 import io.observatory.text.Redaction;
 import jakarta.validation.constraints.Min;
-import jakarta.validation.constraints.NotBlank;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -17,8 +16,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * {@code observatory.standard}: the standard observer (Xray "observatory", {@code app/observatory/observer.go}).
  * Xray's "0 means the default" holds for the probe interval.
  *
- * @param subjectSelector    tag prefixes choosing the outbounds to observe, none blank. Default: empty, and then
- *                           nothing is probed (as in Xray)
+ * @param subjectSelector    tag prefixes choosing the outbounds to observe; an empty prefix selects every outbound
+ *                           (as in Xray). Default: empty, and then nothing is probed (as in Xray)
  * @param probeUrl           absolute http(s) URL requested with GET through each outbound; a port in it must be
  *                           1-65535; blank means the default. Default: https://www.google.com/generate_204
  * @param probeInterval      pause after each probe (sequential) or after each round (concurrent), a duration such as
@@ -35,7 +34,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                           previous state stays. Default: 1 (as in Xray: every probe decides)
  */
 public record StandardObserverSettings(
-        @DefaultValue List<@NotBlank(message = "a non-blank tag prefix") String> subjectSelector,
+        @DefaultValue List<String> subjectSelector,
         @DefaultValue(DEFAULT_PROBE_URL) @HttpUrl String probeUrl,
         @DefaultValue(DEFAULT_PROBE_INTERVAL)
         @DurationMin(nanos = 0, inclusive = false,

@@ -5,7 +5,8 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Xray's subject selector: an outbound is selected when its tag starts with any of the prefixes. Selections are
+ * Xray's subject selector: an outbound is selected when its tag starts with any of the prefixes, so an empty prefix
+ * selects every outbound (Go's {@code strings.HasPrefix}, {@code app/proxyman/outbound/outbound.go}). Selections are
  * sorted by tag (Xray probes in that order in sequential mode).
  */
 public final class SubjectSelector {
@@ -35,8 +36,9 @@ public final class SubjectSelector {
                 .toList();
     }
 
+    /** The prefixes, e.g. {@code [proxy_, direct]}; an empty prefix shows as {@code ""}. */
     @Override
     public String toString() {
-        return prefixes.toString();
+        return prefixes.stream().map(prefix -> prefix.isEmpty() ? "\"\"" : prefix).toList().toString();
     }
 }

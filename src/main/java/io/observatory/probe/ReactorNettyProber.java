@@ -13,8 +13,9 @@ import reactor.netty.resources.LoopResources;
 
 /**
  * The production {@link Prober}: non-blocking HTTP probes on reactor-netty, one fresh connection per probe, directly
- * or through an HTTP CONNECT or SOCKS5 proxy, with the request semantics of Xray's clients ({@link ProbeRequest.Client}:
- * Xray's headers in Go's order, redirects followed only by the connectivity check, any status counts as a response).
+ * or through an HTTP CONNECT or SOCKS5 proxy, with the request semantics of Xray's clients
+ * ({@link ProbeRequest.Client}: Xray's headers in Go's order, redirects followed only by the connectivity check, any
+ * status counts as a response).
  */
 public final class ReactorNettyProber implements Prober {
 

@@ -35,9 +35,9 @@ final class XrayChrome {
     }
 
     /**
-     * The Chrome major version Xray announces on {@code now}'s day: {@code 144 + (days since 2026-01-13 - 35 - lag) /
-     * 35}, the division truncated as in Go, where the lag is {@code floor(skew² × 105)} days. Xray draws the skew once
-     * per machine from a generator seeded with its CPU's model; this service draws it once per process.
+     * The Chrome major version Xray announces on {@code now}'s day: {@code 144 + (days since 2026-01-13 - 35 - lag)
+     * / 35}, the division truncated as in Go, where the lag is {@code floor(skew² × 105)} days. Xray draws the skew
+     * once per machine from a generator seeded with its CPU's model; this service draws it once per process.
      *
      * @param skew a number in [0, 1)
      */

@@ -29,9 +29,9 @@ class BurstObserverSettingsTest {
     }
 
     @Test
-    void bindWhenOnlySelectorSetThenXrayDefaults() {
+    void bindWhenPingConfigEmptyThenXrayDefaults() {
         ObservatoryConfigBinder.Bound bound = Configs.bound("outbounds[0].tag=proxy_de",
-                "outbounds[0].protocol=direct", "burst.subject-selector=proxy_");
+                "outbounds[0].protocol=direct", "burst.subject-selector=proxy_", "burst.ping-config=");
         BurstObserverSettings burst = bound.config().burst();
 
         assertThat(burst.subjectSelector()).containsExactly("proxy_");
@@ -128,22 +128,34 @@ class BurstObserverSettingsTest {
     }
 
     @Test
-    void bindWhenSelectorEntryBlankThenError() {
-        assertThat(Configs.rejection("burst.subject-selector[0]= "))
-                .isEqualTo("observatory.burst.subject-selector[0]: \" \" (expected: a non-blank tag prefix)");
+    void bindWhenPingConfigMissingThenRefusedAsXrayRefusesIt() {
+        // infra/conf/observatory.go: "BurstObservatory requires a valid pingConfig"
+        assertThat(Configs.rejection("burst.subject-selector=proxy_")).isEqualTo("observatory.burst.ping-config: (none)"
+                + " (expected: a ping-config section, as Xray requires; ping-config: {} takes every default)");
+    }
+
+    @Test
+    void bindWhenSelectorEntryEmptyThenEveryOutboundSelectedAsXraysPrefixMatch() {
+        ObservatoryConfigBinder.Bound bound = Configs.bound("outbounds[0].tag=proxy_de", "outbounds[0].protocol=direct",
+                "outbounds[1].tag=direct", "outbounds[1].protocol=direct", "burst.subject-selector[0]=",
+                "burst.ping-config=");
+
+        assertThat(new SubjectSelector(bound.config().burst().subjectSelector()).select(bound.config().outbounds()))
+                .extracting(Outbound::tag).containsExactly("direct", "proxy_de");
+        assertThat(bound.warnings()).isEmpty();
     }
 
     @Test
     void bindWhenSelectorMatchesNoOutboundThenWarning() {
         assertThat(Configs.bound("outbounds[0].tag=proxy_de", "outbounds[0].protocol=direct",
-                "burst.subject-selector=vpn_").warnings())
+                "burst.subject-selector=vpn_", "burst.ping-config=").warnings())
                 .containsExactly("observatory.burst.subject-selector[0]: vpn_ matches no outbound tag (tags: proxy_de)");
     }
 
     @Test
     void bindWhenActiveCheckAndRatioSetThenStatusesThresholdsAndRatio() {
-        BurstObserverSettings burst = burst("burst.expected-status=204", "burst.healthy-threshold=3",
-                "burst.unhealthy-threshold=2", "burst.max-failure-ratio=0.25");
+        BurstObserverSettings burst = burst("burst.ping-config=", "burst.expected-status=204",
+                "burst.healthy-threshold=3", "burst.unhealthy-threshold=2", "burst.max-failure-ratio=0.25");
 
         assertThat(burst.windowRule().check())
                 .isEqualTo(new ActiveCheck(ExpectedStatus.parse("204"), new ActiveHealthPolicy(3, 2)));
@@ -153,7 +165,7 @@ class BurstObserverSettingsTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource({"0, 0.0", "1, 1.0", "0.5, 0.5"})
     void bindWhenMaxFailureRatioAtEdgesThenKept(String value, double ratio) {
-        assertThat(burst("burst.max-failure-ratio=" + value).windowRule().maxFailureRatio())
+        assertThat(burst("burst.ping-config=", "burst.max-failure-ratio=" + value).windowRule().maxFailureRatio())
                 .isEqualTo(OptionalDouble.of(ratio));
     }
 
@@ -167,6 +179,7 @@ class BurstObserverSettingsTest {
             "max-failure-ratio=2      | max-failure-ratio: 2 (expected: >= 0 and <= 1)",
             "max-failure-ratio=NaN    | max-failure-ratio: NaN (expected: >= 0 and <= 1)"})
     void bindWhenActiveCheckValueBadThenOneLineNamesFullProperty(String assignment, String line) {
-        assertThat(Configs.rejection("burst." + assignment)).isEqualTo("observatory.burst." + line);
+        assertThat(Configs.rejection("burst.ping-config=", "burst." + assignment))
+                .isEqualTo("observatory.burst." + line);
     }
 }

@@ -9,7 +9,8 @@ class ObservatoryConfigTest {
 
     @Test
     void bindWhenStandardAndBurstBothSetThenOnlyOneObserverError() {
-        assertThat(Configs.rejection("standard.subject-selector=proxy_", "burst.subject-selector=proxy_"))
+        assertThat(Configs.rejection("standard.subject-selector=proxy_", "burst.subject-selector=proxy_",
+                "burst.ping-config="))
                 .isEqualTo("observatory.burst: set together with observatory.standard (expected: only one observer "
                         + "can be active: remove observatory.standard or observatory.burst)");
     }

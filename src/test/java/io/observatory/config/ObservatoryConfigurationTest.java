@@ -103,6 +103,7 @@ class ObservatoryConfigurationTest {
                 observatory:
                   burst:
                     subject-selector: [proxy_]
+                    ping-config: {}
                     expected-status: 200-299/304
                     healthy-threshold: 2
                     unhealthy-threshold: 3

@@ -109,9 +109,15 @@ class StandardObserverSettingsTest {
     }
 
     @Test
-    void bindWhenSelectorEntryBlankThenError() {
-        assertThat(Configs.rejection("standard.subject-selector[0]=proxy_", "standard.subject-selector[1]="))
-                .isEqualTo("observatory.standard.subject-selector[1]: (empty) (expected: a non-blank tag prefix)");
+    void bindWhenSelectorEntryEmptyThenKeptAndSelectsEveryOutboundAsXraysPrefixMatch() {
+        ObservatoryConfigBinder.Bound bound = Configs.bound("outbounds[0].tag=direct", "outbounds[0].protocol=direct",
+                "standard.subject-selector[0]=proxy_", "standard.subject-selector[1]=");
+
+        assertThat(bound.config().standard().subjectSelector()).containsExactly("proxy_", "");
+        assertThat(new SubjectSelector(bound.config().standard().subjectSelector()).toString())
+                .isEqualTo("[proxy_, \"\"]");
+        assertThat(bound.warnings()).containsExactly(
+                "observatory.standard.subject-selector[0]: proxy_ matches no outbound tag (tags: direct)");
     }
 
     @Test
