@@ -39,8 +39,9 @@ import reactor.core.publisher.Sinks;
  * <p>Each change of an outbound's window is judged once for the active state ({@link BurstWindows}). A response
  * whose status the {@link ActiveCheck} does not expect is a failed sample (no connectivity check: the path worked).
  *
- * <p>Differs from Xray in one place: a result arriving for an outbound deselected in the meantime is dropped instead
- * of being stored until the next cleanup.
+ * <p>Differs from Xray in two places: a result arriving for an outbound deselected in the meantime is dropped instead
+ * of being stored until the next cleanup; a result of a probe still in flight when the next cycle starts is recorded,
+ * where Xray's cancelled {@code doCheck} stops reading them.
  *
  * <p>All state is confined to the scheduler's writer thread.
  */

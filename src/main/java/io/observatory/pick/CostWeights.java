@@ -6,7 +6,9 @@ import java.util.List;
 
 /**
  * The weight of each outbound under least-load's {@code costs}, found the way Xray's {@code WeightManager} finds it
- * ({@code app/router/weight.go}).
+ * ({@code app/router/weight.go}): a value is a float32 in Xray's router config ({@code StrategyWeight.value}), so it is
+ * rounded to float32 here too (1.1 weighs 1.100000024), while a number read from the matched text keeps double
+ * precision ({@code strconv.ParseFloat(s, 64)}).
  */
 final class CostWeights {
 
@@ -36,7 +38,7 @@ final class CostWeights {
                 continue;
             }
             if (entry.weight().value() > 0) {
-                return entry.weight().value();
+                return (float) entry.weight().value();
             }
             Matcher number = NUMBER.matcher(matched);
             return number.find() ? Double.parseDouble(number.group()) : DEFAULT_WEIGHT;

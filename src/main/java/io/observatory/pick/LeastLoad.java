@@ -11,7 +11,8 @@ import java.util.List;
  * does ({@code app/router/strategy_leastload.go}); the caller then picks at random among those kept.
  *
  * <p>The <b>cost</b> of an outbound is its RTT deviation (burst statistics; for a standard-observer outbound its delay
- * stands in) times the square root of its weight from {@code costs}, truncated to whole nanoseconds.
+ * stands in) times the square root of its weight from {@code costs}, truncated to whole nanoseconds; a weight given
+ * as a value has Xray's float32 precision ({@link CostWeights}).
  */
 final class LeastLoad {
 
@@ -42,9 +43,9 @@ final class LeastLoad {
      * Returns the tags kept for the final random pick, best first.
      *
      * <p>Qualified: alive; delay below {@code max-rtt} when it is set; with burst statistics and a {@code tolerance}
-     * above 0, a failure rate (fail / all) of at most the tolerance (no samples count as rate 0). The tolerance rule
-     * comes from our reference semantics: Xray-core reads and clamps {@code tolerance}
-     * ({@code infra/conf/router_strategy.go}) but its {@code strategy_leastload.go} does not filter by it.
+     * above 0, a failure rate (fail / all) of at most the tolerance (no samples count as rate 0), the tolerance
+     * compared at Xray's float32 precision ({@code strategy_leastload.go}, since Xray-core PR #6156): 0.7 is
+     * 0.699999988, so 7 failed of 10 is above it.
      *
      * <p>Kept, from the best: none if none qualifies; all if {@code expected} exceeds the qualified count; otherwise,
      * without baselines, {@code max(expected, 1)}; with baselines, each baseline in turn extends the kept run over
@@ -70,7 +71,7 @@ final class LeastLoad {
         }
         HealthPingStats burst = candidate.healthPing();
         return settings.tolerance() == 0 || burst == null || burst.all() == 0
-                || (double) burst.fail() / burst.all() <= settings.tolerance();
+                || (double) burst.fail() / burst.all() <= (float) settings.tolerance();
     }
 
     private Ranked rank(PickCandidate candidate) {

@@ -11,7 +11,11 @@ import java.util.Optional;
  */
 final class LeastPing {
 
-    /** Smallest delay first; on equal delays the tag that sorts first (Xray keeps the first in its tag-sorted list). */
+    /**
+     * Smallest delay first; on equal delays the tag that sorts first. A choice of this service, so that equal answers
+     * repeat: Xray keeps the first in its status order (first-probe order for the standard observer, map order for
+     * burst).
+     */
     private static final Comparator<PickCandidate> FASTEST_FIRST =
             Comparator.comparingLong(PickCandidate::delayMillis).thenComparing(PickCandidate::tag);
 

@@ -36,14 +36,15 @@ public final class Picker {
      *   <li>{@code random}: uniformly among the usable candidates in tag order ({@code strategy_random.go}).</li>
      *   <li>{@code round-robin}: the usable candidates in tag order, in turn per {@code roundRobinKey}
      *       ({@code balancing.go}).</li>
-     *   <li>{@code least-ping}: the alive candidate with the smallest delay, the first tag on a tie
-     *       ({@code strategy_leastping.go}).</li>
+     *   <li>{@code least-ping}: the alive candidate with the smallest delay ({@code strategy_leastping.go}), the
+     *       first tag on a tie (Xray: the first in its status order).</li>
      *   <li>{@code least-load}: uniformly among the candidates least-load keeps ({@code strategy_leastload.go}; see
      *       {@link LeastLoadSettings}).</li>
      * </ul>
      * For {@code random} and {@code round-robin} the usable candidates are all of them without a fallback tag, and the
      * alive ones with one, as in Xray, which consults the observation for these two strategies only when a fallback
-     * tag is set. When the strategy chooses none, the fallback tag is the result.
+     * tag is set. The service passes only outbounds that were probed ({@code ObservatoryV1Service}); Xray also
+     * picks, or counts as alive, selected tags without a status. When the strategy chooses none, the fallback tag is the result.
      *
      * @param settings the balancer's strategy, fallback tag and least-load settings
      * @param roundRobinKey identifies the balancer whose round-robin position to use and advance (e.g. its subject

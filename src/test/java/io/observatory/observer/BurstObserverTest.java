@@ -111,6 +111,21 @@ class BurstObserverTest {
     }
 
     @Test
+    void resultWhenItArrivesAfterTheNextCycleStartedThenRecordedUnlikeXrayWhichDropsIt() {
+        observer(null, "HEAD").start();
+        scheduler.runDue();
+        scheduler.advance(CYCLE.minusNanos(1));
+        ScriptedProber.Sent lastOfFirstCycle = sentTo("proxy_a").get(SAMPLING);
+
+        scheduler.advance(Duration.ofNanos(1));
+        lastOfFirstCycle.fail("timeout");
+        scheduler.runDue();
+
+        assertThat(published.current().get(0).healthPing().all()).as("healthping.go's doCheck stops reading its"
+                + " results when the next cycle cancels it; this observer keeps them").isEqualTo(1);
+    }
+
+    @Test
     void resultsWhenSuccessesAndFailuresThenStatusCarriesXrayStatistics() {
         observer(null, "HEAD").start();
         scheduler.runDue();

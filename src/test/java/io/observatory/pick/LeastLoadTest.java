@@ -71,6 +71,9 @@ class LeastLoadTest {
             "0.25, 3, 8,  false",
             "0.25, 0, 0,  true",  // no samples: rate 0
             "1,    8, 8,  true",
+            "0.5,  5, 10, true",  // 0.5 is exact in float32
+            "0.7,  7, 10, false", // Xray's float32 tolerance: 0.7 is 0.699999988 (strategy_leastload.go)
+            "0.9,  9, 10, false", // 0.9 is 0.899999976
     })
     void leastLoadWhenToleranceExceededThenCandidateExcluded(double tolerance, int fail, int all, boolean qualified) {
         LeastLoadSettings settings = new LeastLoadSettings(KEEP_ALL, Duration.ZERO, tolerance, List.of(), List.of());
@@ -113,6 +116,18 @@ class LeastLoadTest {
     void leastLoadWhenCandidatesQualifyThenRankedByCostThenAverageFailuresSamplesTag(String name,
             List<PickCandidate> candidates, List<String> expected) {
         assertThat(new LeastLoad(keepAll()).selected(candidates)).isEqualTo(expected);
+    }
+
+    @Test
+    void leastLoadWhenCostValueGivenThenWeighedAtXraysFloat32Precision() {
+        // 100 ms × sqrt(float32 1.1 = 1.100000024) = 104,880,885 ns (104,880,884 ns at double precision); Xray keeps
+        // an outbound only while its cost is below the baseline.
+        List<CostWeight> costs = List.of(new CostWeight("a", false, 1.1));
+
+        assertThat(selected(new LeastLoadSettings(0, Duration.ZERO, 0, List.of(Duration.ofNanos(104_880_885)), costs),
+                alive("a", 100))).isEmpty();
+        assertThat(selected(new LeastLoadSettings(0, Duration.ZERO, 0, List.of(Duration.ofNanos(104_880_886)), costs),
+                alive("a", 100))).containsExactly("a");
     }
 
     static Stream<Arguments> weightedRankings() {
