@@ -37,8 +37,9 @@ final class CostWeights {
             if (matched.isEmpty()) {
                 continue;
             }
-            if (entry.weight().value() > 0) {
-                return (float) entry.weight().value();
+            float value = (float) entry.weight().value();
+            if (value > 0) {
+                return value;
             }
             Matcher number = NUMBER.matcher(matched);
             return number.find() ? Double.parseDouble(number.group()) : DEFAULT_WEIGHT;

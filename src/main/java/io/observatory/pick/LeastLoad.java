@@ -45,7 +45,7 @@ final class LeastLoad {
      * <p>Qualified: alive; delay below {@code max-rtt} when it is set; with burst statistics and a {@code tolerance}
      * above 0, a failure rate (fail / all) of at most the tolerance (no samples count as rate 0), the tolerance
      * compared at Xray's float32 precision ({@code strategy_leastload.go}, since Xray-core PR #6156): 0.7 is
-     * 0.699999988, so 7 failed of 10 is above it.
+     * 0.699999988, so 7 failed of 10 is above it, and a tolerance below float32's smallest value is 0.
      *
      * <p>Kept, from the best: none if none qualifies; all if {@code expected} exceeds the qualified count; otherwise,
      * without baselines, {@code max(expected, 1)}; with baselines, each baseline in turn extends the kept run over
@@ -70,8 +70,8 @@ final class LeastLoad {
             return false;
         }
         HealthPingStats burst = candidate.healthPing();
-        return settings.tolerance() == 0 || burst == null || burst.all() == 0
-                || (double) burst.fail() / burst.all() <= (float) settings.tolerance();
+        float tolerance = (float) settings.tolerance();
+        return tolerance == 0 || burst == null || burst.all() == 0 || (double) burst.fail() / burst.all() <= tolerance;
     }
 
     private Ranked rank(PickCandidate candidate) {

@@ -2,7 +2,7 @@ package io.observatory.probe;
 
 import io.observatory.time.Ticker;
 import java.util.Arrays;
-import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Ticker readings at the phase boundaries of one probe. Written on the connection's event loop, read by whichever
@@ -20,8 +20,9 @@ final class PhaseTimer {
     private final Ticker ticker;
     private final boolean resolvesLocally;
     private final long startNanos;
-    // Atomic: stamped on the event loop, read by the completing thread (the deadline may fire on another thread).
-    private final AtomicLongArray stamps;
+    // Copy on write: stamped on the event loop, read by the completing thread (the deadline may fire on another
+    // thread), which must see one connection's marks, never a half-reset set.
+    private final AtomicReference<long[]> stamps;
 
     /**
      * @param ticker monotonic clock
@@ -32,9 +33,13 @@ final class PhaseTimer {
         this.ticker = ticker;
         this.resolvesLocally = resolvesLocally;
         this.startNanos = ticker.nanoTime();
+        this.stamps = new AtomicReference<>(unset());
+    }
+
+    private static long[] unset() {
         long[] unset = new long[Mark.values().length];
         Arrays.fill(unset, UNSET);
-        this.stamps = new AtomicLongArray(unset);
+        return unset;
     }
 
     /**
@@ -43,17 +48,19 @@ final class PhaseTimer {
      * connection's.
      */
     void stamp(Mark mark) {
-        if ((mark == Mark.RESOLVE_STARTED || mark == Mark.CONNECT_STARTED) && reached(Mark.CONNECTED)) {
-            for (int i = 0; i < stamps.length(); i++) {
-                stamps.set(i, UNSET);
-            }
-        }
-        stamps.set(mark.ordinal(), ticker.nanoTime());
+        long now = ticker.nanoTime();
+        stamps.updateAndGet(current -> {
+            boolean newConnection = (mark == Mark.RESOLVE_STARTED || mark == Mark.CONNECT_STARTED)
+                    && current[Mark.CONNECTED.ordinal()] != UNSET;
+            long[] next = newConnection ? unset() : current.clone();
+            next[mark.ordinal()] = now;
+            return next;
+        });
     }
 
     /** Whether the probe has reached {@code mark}. */
     boolean reached(Mark mark) {
-        return at(mark) != UNSET;
+        return stamps.get()[mark.ordinal()] != UNSET;
     }
 
     /** Nanoseconds from the probe start until now. */
@@ -63,32 +70,33 @@ final class PhaseTimer {
 
     /**
      * The path's RTT until now, as {@link ProbeResult#rttNanos()} defines it: from the probe's first network operation
-     * (local name resolution, else the TCP connect); before any network operation, the time since the probe started.
+     * (local name resolution, else the TCP connect) of its last connection; before any network operation, the time
+     * since the probe started.
      */
     long rttNanos() {
         long now = ticker.nanoTime();
-        long networkStart = dnsMeasured() ? at(Mark.RESOLVE_STARTED) : at(Mark.CONNECT_STARTED);
+        long[] at = stamps.get();
+        long networkStart = dnsMeasured(at) ? at[Mark.RESOLVE_STARTED.ordinal()] : at[Mark.CONNECT_STARTED.ordinal()];
         return now - (networkStart == UNSET ? startNanos : networkStart);
     }
 
-    private boolean dnsMeasured() {
-        return resolvesLocally && reached(Mark.RESOLVE_STARTED);
+    private boolean dnsMeasured(long[] at) {
+        return resolvesLocally && at[Mark.RESOLVE_STARTED.ordinal()] != UNSET;
     }
 
-    /** The phases reached so far. */
+    /** The phases reached so far, all of one connection. */
     ProbePhases phases() {
-        long dns = dnsMeasured() ? span(at(Mark.RESOLVE_STARTED), at(Mark.CONNECT_STARTED)) : ProbePhases.NOT_MEASURED;
-        long connect = span(at(Mark.CONNECT_STARTED), at(Mark.CONNECTED));
-        long proxy = span(at(Mark.CONNECTED), at(Mark.PROXY_HANDSHAKE_DONE));
-        long readyFrom = reached(Mark.PROXY_HANDSHAKE_DONE) ? at(Mark.PROXY_HANDSHAKE_DONE) : at(Mark.CONNECTED);
-        long tls = span(readyFrom, at(Mark.TLS_HANDSHAKE_DONE));
-        long ready = reached(Mark.TLS_HANDSHAKE_DONE) ? at(Mark.TLS_HANDSHAKE_DONE) : readyFrom;
-        long firstByte = span(ready, at(Mark.RESPONSE_HEADERS));
-        return new ProbePhases(dns, connect, proxy, tls, firstByte);
-    }
-
-    private long at(Mark mark) {
-        return stamps.get(mark.ordinal());
+        long[] at = stamps.get();
+        long resolveStarted = at[Mark.RESOLVE_STARTED.ordinal()];
+        long connectStarted = at[Mark.CONNECT_STARTED.ordinal()];
+        long connected = at[Mark.CONNECTED.ordinal()];
+        long proxyDone = at[Mark.PROXY_HANDSHAKE_DONE.ordinal()];
+        long tlsDone = at[Mark.TLS_HANDSHAKE_DONE.ordinal()];
+        long dns = dnsMeasured(at) ? span(resolveStarted, connectStarted) : ProbePhases.NOT_MEASURED;
+        long readyFrom = proxyDone != UNSET ? proxyDone : connected;
+        long ready = tlsDone != UNSET ? tlsDone : readyFrom;
+        return new ProbePhases(dns, span(connectStarted, connected), span(connected, proxyDone),
+                span(readyFrom, tlsDone), span(ready, at[Mark.RESPONSE_HEADERS.ordinal()]));
     }
 
     private static long span(long from, long to) {

@@ -1,20 +1,26 @@
 package io.observatory.probe;
 
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.proxy.HttpProxyHandler;
 import io.netty.resolver.NoopAddressResolverGroup;
 import io.observatory.config.Outbound;
 import io.observatory.config.ProbeSettings;
+import io.observatory.config.Protocol;
+import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
 import javax.net.ssl.TrustManagerFactory;
 import reactor.netty.NettyPipeline;
 import reactor.netty.http.Http11SslContextSpec;
 import reactor.netty.http.client.HttpClient;
+import reactor.netty.http.client.HttpClientResponse;
 import reactor.netty.resources.ConnectionProvider;
 import reactor.netty.resources.LoopResources;
 import reactor.netty.transport.ProxyProvider;
@@ -45,19 +51,27 @@ final class ProbeClients {
                 .compress(false)
                 .doOnResolve(PhaseTimingHandler::resolveStarted)
                 .doOnChannelInit((observer, channel, remote) -> {
-                    if (channel.pipeline().get(HttpProxyHandler.class) != null) {
-                        channel.pipeline().addBefore(NettyPipeline.ProxyHandler, null, new ConnectHeaders(headers));
+                    ProbeRequest request = observer.currentContext().get(ProbeRequest.class);
+                    ChannelPipeline pipeline = channel.pipeline();
+                    pipeline.addAfter(NettyPipeline.HttpCodec, null,
+                            new RequestHeaderOrder(headers, request.client().announcesClose()));
+                    if (request.outbound().protocol() == Protocol.HTTP) {
+                        if (pipeline.get(HttpProxyHandler.class) == null) {
+                            throw new IllegalStateException("no HTTP proxy handler in the pipeline of outbound "
+                                    + request.outbound().tag() + " to give the CONNECT request its headers");
+                        }
+                        pipeline.addBefore(NettyPipeline.ProxyHandler, null, new ConnectHeaders(headers));
                     }
-                    PhaseTimer timer = observer.currentContext().getOrDefault(PhaseTimer.class, null);
-                    if (timer != null) {
-                        channel.pipeline().addFirst(new PhaseTimingHandler(timer));
-                    }
+                    pipeline.addFirst(new PhaseTimingHandler(observer.currentContext().get(PhaseTimer.class)));
                 });
     }
 
     /**
      * The exchange of {@code request}, not yet sent: its method and URL on the client for its outbound, scheme,
-     * deadline and redirect rule, with the probe headers.
+     * deadline and redirect rule. Its connections need {@code request} and its {@link PhaseTimer} in the subscriber
+     * context. Each hop carries what Go's client sets for it ({@link RequestHeaderOrder} writes the rest): the first
+     * the URL's Host as written and an Authorization from its user info, a followed redirect the Referer of the
+     * previous URL (none from https to http).
      */
     HttpClient.ResponseReceiver<?> exchange(ProbeRequest request) {
         return clients.computeIfAbsent(new Key(request.outbound(), request.secure(), request.timeout(),
@@ -65,22 +79,40 @@ final class ProbeClients {
                 .request(HttpMethod.valueOf(request.method()))
                 .uri(request.url())
                 .send((outgoing, body) -> {
-                    String authority = outgoing.redirectedFrom().length == 0 ? request.authority()
-                            : outgoing.requestHeaders().get(HttpHeaderNames.HOST);
-                    headers.writeRequest(outgoing.requestHeaders(), authority, request.method(),
-                            request.client().announcesClose());
+                    HttpHeaders hop = outgoing.requestHeaders();
+                    String[] previous = outgoing.redirectedFrom();
+                    if (previous.length == 0) {
+                        hop.set(HttpHeaderNames.HOST, request.authority());
+                        String authorization = request.userInfoAuthorization();
+                        if (authorization != null) {
+                            hop.set(HttpHeaderNames.AUTHORIZATION, authorization);
+                        }
+                    } else {
+                        String referer = previous[previous.length - 1];
+                        if (!(referer.startsWith("https:") && outgoing.resourceUrl().startsWith("http:"))) {
+                            hop.set(HttpHeaderNames.REFERER, withoutUserInfo(referer));
+                        }
+                    }
                     return body;
                 });
+    }
+
+    /** Go's Referer leaves out the user info: {@code http://u:p@host/} is {@code http://host/}. */
+    private static String withoutUserInfo(String url) {
+        URI uri = URI.create(url);
+        return uri.getRawUserInfo() == null ? url : url.replaceFirst(Pattern.quote(uri.getRawUserInfo() + "@"), "");
     }
 
     private HttpClient build(Key key) {
         int timeoutMillis = (int) Math.min(Integer.MAX_VALUE, key.timeout().toMillis());
         HttpClient client = base.option(ChannelOption.CONNECT_TIMEOUT_MILLIS, timeoutMillis)
                 .followRedirect(key.followRedirects()
-                        ? (outgoing, response) -> REDIRECTS.contains(response.status().code())
-                                && outgoing.redirectedFrom().length < ProbeRequest.Client.MAX_REDIRECTS
+                        ? (outgoing, response) -> isRedirect(response)
+                                && response.redirectedFrom().length < ProbeRequest.Client.MAX_REDIRECTS - 1
                         : (outgoing, response) -> false);
-        if (key.secure()) {
+        // A redirect from http may lead to https: a client that follows them gets the trust settings either way
+        // (reactor-netty leaves TLS out for an http URL).
+        if (key.secure() || key.followRedirects()) {
             client = client.secure(spec -> spec.sslContext(tls).handshakeTimeout(key.timeout()));
         }
         Outbound outbound = key.outbound();
@@ -103,6 +135,12 @@ final class ProbeClients {
                 proxy.username(outbound.username()).password(user -> outbound.password());
             }
         });
+    }
+
+    /** Whether Go's client would follow {@code response}: 301, 302, 303, 307 or 308 with a Location. */
+    static boolean isRedirect(HttpClientResponse response) {
+        return REDIRECTS.contains(response.status().code())
+                && response.responseHeaders().contains(HttpHeaderNames.LOCATION);
     }
 
     private record Key(Outbound outbound, boolean secure, Duration timeout, boolean followRedirects) {}

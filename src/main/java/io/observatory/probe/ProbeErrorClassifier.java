@@ -108,6 +108,10 @@ final class ProbeErrorClassifier {
             String when = timer.reached(Mark.RESPONSE_HEADERS) ? "during the response body" : "before the response";
             return error(Kind.CONNECTION_RESET, Hop.TARGET, "connection closed " + when + " from " + target);
         }
+        if (has(RedirectLimitException.class)) {
+            return error(Kind.PROTOCOL_ERROR, Hop.TARGET, "stopped after " + ProbeRequest.Client.MAX_REDIRECTS
+                    + " redirects from " + target);
+        }
         if (has(DecoderException.class, IllegalArgumentException.class)) {
             return error(Kind.PROTOCOL_ERROR, Hop.TARGET, "invalid HTTP response from " + target);
         }

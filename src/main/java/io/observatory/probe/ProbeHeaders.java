@@ -4,10 +4,13 @@ import io.netty.handler.codec.http.HttpHeaders;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -15,9 +18,10 @@ import org.jspecify.annotations.Nullable;
  * on the wire: its Chrome navigation set ({@code common/utils/browser.go}, {@code TryDefaultHeadersWith(header,
  * "nav")}) with {@code observatory.probe.headers} folded in, written in the order of Go's {@code Request.write}:
  * {@code Host}, {@code User-Agent}, {@code Content-Length: 0} for POST, PUT and PATCH, every other header sorted by
- * name (byte order), then what Go's transport adds: {@code Accept-Encoding: gzip} unless the method is HEAD, and
- * {@code Connection: close} when the client disables keep-alive (Xray's burst ping). A configured header of those
- * names replaces what Go would add.
+ * name (byte order), then what Go's transport adds: {@code Accept-Encoding: gzip} unless the method is HEAD or a
+ * {@code Range} is set, and {@code Connection: close} when the client disables keep-alive (Xray's burst ping). A
+ * configured header of those names replaces what Go would add; a configured {@code Host} replaces the URL's (Go
+ * ignores a Host header; Xray has no configurable probe headers).
  *
  * <p>Immutable; 15 entries with the defaults, shared by every probe.
  */
@@ -28,14 +32,21 @@ public final class ProbeHeaders {
     private static final String ACCEPT_ENCODING = "Accept-Encoding";
     private static final String CONNECTION = "Connection";
 
+    /** Go's order: by name, byte by byte. */
+    private static final Comparator<String[]> BY_NAME = Comparator.comparing(header -> header[0]);
+
     private final @Nullable String host;
     private final @Nullable String userAgent;
     /** Every header but Host and User-Agent, as {name, value}, sorted by name. */
     private final List<String[]> sorted;
     private final Map<String, String> all;
+    /** The names of every header, in lower case. */
+    private final Set<String> lowerCaseNames;
 
     private ProbeHeaders(Map<String, String> merged) {
         this.all = Collections.unmodifiableMap(merged);
+        this.lowerCaseNames = merged.keySet().stream().map(name -> name.toLowerCase(Locale.ROOT))
+                .collect(Collectors.toUnmodifiableSet());
         this.host = merged.get(HOST);
         this.userAgent = merged.get(USER_AGENT);
         List<String[]> rest = new ArrayList<>();
@@ -44,7 +55,7 @@ public final class ProbeHeaders {
                 rest.add(new String[] {name, value});
             }
         });
-        rest.sort((a, b) -> a[0].compareTo(b[0]));
+        rest.sort(BY_NAME);
         this.sorted = List.copyOf(rest);
     }
 
@@ -100,12 +111,16 @@ public final class ProbeHeaders {
     /**
      * Replaces {@code out} with the headers of a probe request, in Go's order.
      *
-     * @param authority the request's {@code Host}: the URL's host and port as written ({@code example.com},
-     *                  {@code 127.0.0.1:8080}, {@code [::1]:8443}), unless a Host header is configured
-     * @param method    the request method, e.g. {@code GET}
-     * @param close     whether to announce {@code Connection: close} (a client without keep-alive)
+     * @param authority     the request's {@code Host}: the URL's host and port as written ({@code example.com},
+     *                      {@code 127.0.0.1:8080}, {@code [::1]:8443}), unless a Host header is configured
+     * @param method        the request method, e.g. {@code GET}
+     * @param close         whether to announce {@code Connection: close} (a client without keep-alive)
+     * @param referer       the previous URL of a followed redirect, sorted in as Go's client adds it; or {@code null}
+     * @param authorization from the URL's user info, sorted in unless an Authorization header is configured; or
+     *                      {@code null}
      */
-    void writeRequest(HttpHeaders out, String authority, String method, boolean close) {
+    void writeRequest(HttpHeaders out, String authority, String method, boolean close, @Nullable String referer,
+            @Nullable String authorization) {
         out.clear();
         out.add(HOST, host != null ? host : authority);
         if (userAgent != null) {
@@ -114,11 +129,24 @@ public final class ProbeHeaders {
         if (method.equals("POST") || method.equals("PUT") || method.equals("PATCH")) {
             out.add("Content-Length", "0");
         }
-        sorted.forEach(header -> out.add(header[0], header[1]));
-        if (!method.equals("HEAD") && !all.containsKey(ACCEPT_ENCODING)) {
+        if (referer == null && (authorization == null || lowerCaseNames.contains("authorization"))) {
+            sorted.forEach(header -> out.add(header[0], header[1]));
+        } else {
+            List<String[]> headers = new ArrayList<>(sorted);
+            if (referer != null) {
+                headers.add(new String[] {"Referer", referer});
+            }
+            if (authorization != null && !lowerCaseNames.contains("authorization")) {
+                headers.add(new String[] {"Authorization", authorization});
+            }
+            headers.sort(BY_NAME);
+            headers.forEach(header -> out.add(header[0], header[1]));
+        }
+        if (!method.equals("HEAD") && !lowerCaseNames.contains("accept-encoding")
+                && !lowerCaseNames.contains("range")) {
             out.add(ACCEPT_ENCODING, "gzip");
         }
-        if (close && !all.containsKey(CONNECTION)) {
+        if (close && !lowerCaseNames.contains("connection")) {
             out.add(CONNECTION, "close");
         }
     }
@@ -143,7 +171,7 @@ public final class ProbeHeaders {
             headers.add(new String[] {"Proxy-Authorization", proxyAuthorization});
         }
         headers.add(new String[] {"Proxy-Connection", "Keep-Alive"});
-        headers.sort((a, b) -> a[0].compareTo(b[0]));
+        headers.sort(BY_NAME);
         headers.forEach(header -> out.add(header[0], header[1]));
     }
 }

@@ -2,8 +2,11 @@ package io.observatory.probe;
 
 import io.observatory.config.Outbound;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One probe to send: which outbound, which URL, how, and the deadline.
@@ -38,12 +41,12 @@ public record ProbeRequest(Outbound outbound, URI url, String method, Duration t
 
         /**
          * The burst observer's direct connectivity check ({@code newDirectPingClient}, Go's default client):
-         * no {@code Connection} header; up to 10 redirects are followed, as Go's client does; the body of a GET is
-         * read.
+         * no {@code Connection} header; redirects are followed as Go's client follows them, with a {@code Referer},
+         * and the tenth redirect response is an error ("stopped after 10 redirects"); the body of a GET is read.
          */
         CONNECTIVITY_CHECK(false, true, true);
 
-        /** Go's client stops after this many redirects. */
+        /** Go's client fails on the redirect response that would make this many redirects: it follows one less. */
         static final int MAX_REDIRECTS = 10;
 
         private final boolean announcesClose;
@@ -61,7 +64,7 @@ public record ProbeRequest(Outbound outbound, URI url, String method, Duration t
             return announcesClose;
         }
 
-        /** Whether 301, 302, 303, 307 and 308 responses are followed, up to {@link #MAX_REDIRECTS}. */
+        /** Whether 301, 302, 303, 307 and 308 responses with a Location are followed (see {@link #MAX_REDIRECTS}). */
         boolean followsRedirects() {
             return followsRedirects;
         }
@@ -90,9 +93,23 @@ public record ProbeRequest(Outbound outbound, URI url, String method, Duration t
         return client.readsBody(method);
     }
 
-    /** The {@code Host} of the request as Go writes it: the URL's host and port as written, without user info. */
+    /**
+     * The {@code Host} of the request as Go writes it: the URL's host and port as written, without user info and
+     * without an empty port ({@code host:} is {@code host}).
+     */
     String authority() {
         String authority = Objects.requireNonNullElse(url.getRawAuthority(), "");
-        return authority.substring(authority.lastIndexOf('@') + 1);
+        String host = authority.substring(authority.lastIndexOf('@') + 1);
+        return host.endsWith(":") ? host.substring(0, host.length() - 1) : host;
+    }
+
+    /**
+     * The {@code Authorization} Go's client derives from the URL's user info ({@code Basic} of {@code user:password},
+     * decoded), or {@code null} when the URL has none.
+     */
+    @Nullable String userInfoAuthorization() {
+        String userInfo = url.getUserInfo();
+        return userInfo == null ? null
+                : "Basic " + Base64.getEncoder().encodeToString(userInfo.getBytes(StandardCharsets.UTF_8));
     }
 }

@@ -53,11 +53,13 @@ public final class ReactorNettyProber implements Prober {
         Mono<Integer> status = request.readBody()
                 ? exchange.responseConnection((response, connection) -> {
                             timer.stamp(Mark.RESPONSE_HEADERS);
+                            checkRedirectLimit(request, response);
                             return connection.inbound().receive().then(Mono.just(response.status().code()));
                         })
                         .next()
                 : exchange.response().map((HttpClientResponse response) -> {
                     timer.stamp(Mark.RESPONSE_HEADERS);
+                    checkRedirectLimit(request, response);
                     return response.status().code();
                 });
         return status
@@ -67,6 +69,17 @@ public final class ReactorNettyProber implements Prober {
                 .onErrorResume(error -> Mono.just(new ProbeResult(request.outbound().tag(), false,
                         timer.elapsedNanos(), timer.phases(), 0, startedAt, clock.instant(),
                         ProbeErrorClassifier.classify(request, timer, error))))
-                .contextWrite(context -> context.put(PhaseTimer.class, timer));
+                .contextWrite(context -> context.put(PhaseTimer.class, timer).put(ProbeRequest.class, request));
+    }
+
+    /**
+     * Fails a probe that follows redirects on the redirect response Go's client refuses: the one that would be the
+     * {@value ProbeRequest.Client#MAX_REDIRECTS}th redirect.
+     */
+    private static void checkRedirectLimit(ProbeRequest request, HttpClientResponse response) {
+        if (request.client().followsRedirects() && ProbeClients.isRedirect(response)
+                && response.redirectedFrom().length >= ProbeRequest.Client.MAX_REDIRECTS - 1) {
+            throw new RedirectLimitException();
+        }
     }
 }

@@ -74,6 +74,7 @@ class LeastLoadTest {
             "0.5,  5, 10, true",  // 0.5 is exact in float32
             "0.7,  7, 10, false", // Xray's float32 tolerance: 0.7 is 0.699999988 (strategy_leastload.go)
             "0.9,  9, 10, false", // 0.9 is 0.899999976
+            "1e-46, 8, 8, true",  // 0 as float32: no limit, as in Xray (Tolerance > 0)
     })
     void leastLoadWhenToleranceExceededThenCandidateExcluded(double tolerance, int fail, int all, boolean qualified) {
         LeastLoadSettings settings = new LeastLoadSettings(KEEP_ALL, Duration.ZERO, tolerance, List.of(), List.of());

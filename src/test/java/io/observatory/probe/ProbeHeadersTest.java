@@ -21,7 +21,7 @@ class ProbeHeadersTest {
     private static List<String> written(ProbeHeaders headers, String method, boolean close) {
         HttpHeaders out = new DefaultHttpHeaders();
         out.add("stale", "from reactor-netty");
-        headers.writeRequest(out, "example.com", method, close);
+        headers.writeRequest(out, "example.com", method, close, null, null);
         return out.entries().stream().map(entry -> entry.getKey() + ": " + entry.getValue()).toList();
     }
 
@@ -108,6 +108,26 @@ class ProbeHeadersTest {
                 .noneMatch(line -> line.startsWith("Sec-CH-UA:"))
                 .endsWith("Upgrade-Insecure-Requests: 1", "X-Probe: 1");
         assertThat(headers.asMap()).hasSize(16);
+    }
+
+    @Test
+    void writeRequestWhenRedirectedWithUserInfoThenRefererAndAuthorizationSortedInAsGosClientAddsThem() {
+        HttpHeaders out = new DefaultHttpHeaders();
+        ProbeHeaders.of(Map.of(), 149).writeRequest(out, "example.com", "GET", false, "http://example.com/from",
+                "Basic dTpw");
+
+        assertThat(out.names()).containsSubsequence("Accept-Language", "Authorization", "Cache-Control", "Priority",
+                "Referer", "Sec-CH-UA");
+    }
+
+    @Test
+    void writeRequestWhenAuthorizationOrRangeConfiguredThenTheyWinAndRangeTurnsOffGzip() {
+        HttpHeaders out = new DefaultHttpHeaders();
+        configured("probe.headers.authorization=Bearer t", "probe.headers.Range=bytes=0-0")
+                .writeRequest(out, "example.com", "GET", false, null, "Basic dTpw");
+
+        assertThat(out.getAll("authorization")).containsExactly("Bearer t");
+        assertThat(out.contains("Accept-Encoding")).as("Go's transport asks for gzip only without a Range").isFalse();
     }
 
     @Test

@@ -104,6 +104,34 @@ class ProbeWireTest {
     }
 
     @Test
+    void probeWhenPostThenEmptyContentLengthRightAfterUserAgentAsGoWritesIt() {
+        assertThat(probe(Outbound.direct("d"), url(), "POST", ProbeRequest.Client.BURST_PING).success()).isTrue();
+
+        assertThat(lastHead(target)).isEqualTo("POST /generate_204 HTTP/1.1\r\nHost: 127.0.0.1:" + target.port()
+                + "\r\n" + USER_AGENT + "Content-Length: 0\r\n" + NAVIGATION.formatted("")
+                + "Accept-Encoding: gzip\r\nConnection: close\r\n\r\n");
+    }
+
+    @Test
+    void probeWhenOtherMethodThenNoContentLengthAsGoSendsNone() {
+        assertThat(probe(Outbound.direct("d"), url(), "OPTIONS", ProbeRequest.Client.BURST_PING).success()).isTrue();
+
+        assertThat(lastHead(target)).startsWith("OPTIONS /generate_204 HTTP/1.1\r\n")
+                .doesNotContainIgnoringCase("content-length");
+    }
+
+    @Test
+    void probeWhenUrlHasUserInfoAndEmptyPortThenBasicAuthorizationAndHostWithoutColonAsGoSendsThem() {
+        probe(Outbound.direct("d"), "http://u:p@127.0.0.1:" + target.port() + "/generate_204", "GET",
+                ProbeRequest.Client.STANDARD_OBSERVER);
+
+        assertThat(lastHead(target)).contains("\r\nAccept-Language: en-US,en;q=0.9\r\nAuthorization: Basic dTpw\r\n"
+                + "Cache-Control: max-age=0\r\n");
+        assertThat(new ProbeRequest(Outbound.direct("d"), URI.create("http://example.com:/"), "GET", TIMEOUT,
+                ProbeRequest.Client.STANDARD_OBSERVER).authority()).isEqualTo("example.com");
+    }
+
+    @Test
     void probeWhenHttpOutboundThenConnectCarriesXraysHeadersAndProxyConnection() {
         try (RawRequestRecorder proxy = RawRequestRecorder.replying(
                 "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n")) {

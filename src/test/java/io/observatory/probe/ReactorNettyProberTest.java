@@ -25,6 +25,8 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import reactor.netty.resources.LoopResources;
 
 /** The real prober against real loopback targets and real in-JVM SOCKS5 and HTTP CONNECT proxies. */
@@ -141,6 +143,31 @@ class ReactorNettyProberTest {
 
         assertThat(check.httpStatus()).isEqualTo(204);
         assertThat(http.requestCount("/generate_204")).isEqualTo(before + 1);
+    }
+
+    @ParameterizedTest(name = "{0} redirects: {1}")
+    @CsvSource({"9, 204", "10, 0"})
+    void probeWhenConnectivityCheckRedirectedRepeatedlyThenGosLimitStopsItAtTheTenthRedirect(int redirects,
+            int status) {
+        ProbeResult check = probe(Outbound.direct("c"), http.url("/redirect/" + redirects), "GET",
+                ProbeRequest.Client.CONNECTIVITY_CHECK, TIMEOUT);
+
+        assertThat(check.httpStatus()).isEqualTo(status);
+        if (status == 0) {
+            // net/http's default CheckRedirect: "stopped after 10 redirects"
+            assertThat(check.error().kind()).isEqualTo(Kind.PROTOCOL_ERROR);
+            assertThat(check.error().reason()).contains("stopped after 10 redirects from 127.0.0.1:" + http.port());
+        }
+    }
+
+    @Test
+    void probeWhenConnectivityCheckFollowsARedirectThenTheNextHopCarriesRefererAndTheSameMethod() {
+        probe(Outbound.direct("c"), http.url("/redirect/1"), "HEAD", ProbeRequest.Client.CONNECTIVITY_CHECK, TIMEOUT);
+
+        assertThat(http.lastRequest().path()).isEqualTo("/redirect/0");
+        assertThat(http.lastRequest().method()).isEqualTo("HEAD");
+        assertThat(http.lastRequest().header("Referer")).isEqualTo(http.url("/redirect/1"));
+        assertThat(http.lastRequest().header("Host")).isEqualTo("127.0.0.1:" + http.port());
     }
 
     @Test

@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicReference;
  *   <li>{@code /generate_204}: 204;
  *   <li>{@code /status/{code}}: that status (200–599) with an empty body; a 3xx carries
  *       {@code Location: /generate_204};
+ *   <li>{@code /redirect/{n}}: a 302 to {@code /redirect/{n-1}} (0-100), and 204 at {@code /redirect/0};
  *   <li>{@code /delay/{millis}}: 204 after that many milliseconds, scheduled on the event loop;
  *   <li>{@code /body/{bytes}}: 200 with that many zero bytes ({@code application/octet-stream}, at most 16 MiB);
  *   <li>{@code /hang}: reads the request and never answers;

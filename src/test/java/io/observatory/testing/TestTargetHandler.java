@@ -83,6 +83,18 @@ final class TestTargetHandler extends SimpleChannelInboundHandler<FullHttpReques
             ctx.executor().schedule(
                     () -> ctx.writeAndFlush(response(HttpResponseStatus.NO_CONTENT, 0, head)),
                     millis, TimeUnit.MILLISECONDS);
+        } else if (path.startsWith("/redirect/")) {
+            int remaining = parameter(path, "/redirect/", 0, 100);
+            if (remaining < 0) {
+                ctx.writeAndFlush(response(HttpResponseStatus.BAD_REQUEST, 0, head));
+                return;
+            }
+            FullHttpResponse response = response(remaining == 0 ? HttpResponseStatus.NO_CONTENT
+                    : HttpResponseStatus.FOUND, 0, head);
+            if (remaining > 0) {
+                response.headers().set(HttpHeaderNames.LOCATION, "/redirect/" + (remaining - 1));
+            }
+            ctx.writeAndFlush(response);
         } else if (path.startsWith("/body/")) {
             int bytes = parameter(path, "/body/", 0, MAX_BODY_BYTES);
             ctx.writeAndFlush(bytes < 0
