@@ -9,7 +9,10 @@ import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -24,10 +27,14 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param trustedCertificates path of a PEM file of extra CA certificates trusted in addition to the JDK's, for probe
  *                            URLs served with a private CA; it must hold at least one X.509 certificate; blank means
  *                            none. Default: none, the JDK's trust store only
- * @param headers             request headers of every probe, folded into desktop Chrome's top-level navigation
- *                            headers, which probes send in Chrome's order; names compared case-insensitively: a value
- *                            replaces the browser's, an empty value removes the header, a new name is added at the
- *                            end. Default: none, the navigation headers alone
+ * @param headers             request headers of every probe and CONNECT, folded into Xray's Chrome navigation
+ *                            headers, which go out in Go's order; names compared case-insensitively: a value replaces
+ *                            the default, an empty value removes it (and what Go's transport would add of that name),
+ *                            a new name is sorted in. Values are trimmed as Go trims them and must be visible ASCII
+ *                            with spaces and tabs inside; at most {@value #MAX_HEADERS} headers of at most
+ *                            {@value #MAX_VALUE_LENGTH} characters; the headers that frame the request or belong to
+ *                            the outbound ({@link #PROBER_HEADERS}) are refused. Default: none, the navigation
+ *                            headers alone
  */
 public record ProbeSettings(
         @DefaultValue("1024") @Min(value = 1, message = "at least 1") int maxConcurrent,
@@ -41,10 +48,29 @@ public record ProbeSettings(
 
     private static final String EXPECTED_PEM = "a PEM file with at least one X.509 certificate";
 
-    /** Keeps the headers in their configured order; reads a blank certificate path as none. */
+    /** The most headers accepted. */
+    static final int MAX_HEADERS = 64;
+
+    /** The longest header value accepted, in characters: a line well inside common servers' 8 KiB limit. */
+    static final int MAX_VALUE_LENGTH = 4_096;
+
+    /**
+     * Headers the prober sets itself, in lower case: the request's framing ({@code Content-Length},
+     * {@code Transfer-Encoding}, {@code Trailer}, {@code TE}, {@code Upgrade}, {@code Expect}) and what each
+     * {@code http} outbound's CONNECT carries ({@code Proxy-Authorization}, {@code Proxy-Connection}).
+     */
+    static final Set<String> PROBER_HEADERS = Set.of("content-length", "transfer-encoding", "trailer", "te",
+            "upgrade", "expect", "proxy-authorization", "proxy-connection");
+
+    /** A field value after trimming: visible ASCII, with spaces and tabs inside (RFC 9110 without obs-text). */
+    private static final Pattern FIELD_VALUE = Pattern.compile("([\\x21-\\x7E]([\\x20-\\x7E\\t]*[\\x21-\\x7E])?)?");
+
+    /** Keeps the headers in their configured order, their values trimmed as Go trims them; a blank path is none. */
     public ProbeSettings {
         trustedCertificates = trustedCertificates == null || trustedCertificates.isBlank() ? null : trustedCertificates;
-        headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
+        Map<String, String> trimmed = new LinkedHashMap<>();
+        headers.forEach((name, value) -> trimmed.put(name, value.strip()));
+        headers = Collections.unmodifiableMap(trimmed);
     }
 
     /** The trusted certificates file, or {@code null} for none. */
@@ -54,11 +80,21 @@ public record ProbeSettings(
 
     @Override
     public void validate(Violations violations) {
+        if (headers.size() > MAX_HEADERS) {
+            violations.reject("headers", headers.size() + " headers", "at most " + MAX_HEADERS);
+        }
         headers.forEach((name, value) -> {
             if (!name.matches(TOKEN)) {
                 violations.reject("headers", name, "header names made of " + TOKEN_CHARACTERS);
-            } else if (value.chars().anyMatch(c -> c == '\r' || c == '\n' || c == 0)) {
-                violations.reject("headers[" + name + "]", value, "a header value on one line");
+            } else if (PROBER_HEADERS.contains(name.toLowerCase(Locale.ROOT))) {
+                violations.reject("headers", name, "a header the prober does not set itself (it sets Content-Length,"
+                        + " Transfer-Encoding, Trailer, TE, Upgrade, Expect, Proxy-Authorization, Proxy-Connection)");
+            } else if (value.length() > MAX_VALUE_LENGTH) {
+                violations.reject("headers[" + name + "]", value.length() + " characters",
+                        "at most " + MAX_VALUE_LENGTH + " characters");
+            } else if (!FIELD_VALUE.matcher(value).matches()) {
+                violations.reject("headers[" + name + "]", value,
+                        "a header value of visible ASCII characters, with spaces and tabs inside");
             }
         });
         if (trustedCertificates != null) {

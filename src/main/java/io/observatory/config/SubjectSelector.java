@@ -36,9 +36,15 @@ public final class SubjectSelector {
                 .toList();
     }
 
-    /** The prefixes, e.g. {@code [proxy_, direct]}; an empty prefix shows as {@code ""}. */
+    /**
+     * The prefixes, e.g. {@code [proxy_, direct]}; an empty prefix, or one with surrounding whitespace, shows quoted
+     * ({@code ""}, {@code " "}).
+     */
     @Override
     public String toString() {
-        return prefixes.stream().map(prefix -> prefix.isEmpty() ? "\"\"" : prefix).toList().toString();
+        return prefixes.stream()
+                .map(prefix -> prefix.isEmpty() || !prefix.strip().equals(prefix) ? "\"" + prefix + "\"" : prefix)
+                .toList()
+                .toString();
     }
 }

@@ -82,7 +82,7 @@ final class ProbeClients {
                     HttpHeaders hop = outgoing.requestHeaders();
                     String[] previous = outgoing.redirectedFrom();
                     if (previous.length == 0) {
-                        hop.set(HttpHeaderNames.HOST, request.authority());
+                        hop.set(HttpHeaderNames.HOST, headers.host(request.authority()));
                         String authorization = request.userInfoAuthorization();
                         if (authorization != null) {
                             hop.set(HttpHeaderNames.AUTHORIZATION, authorization);
@@ -137,10 +137,10 @@ final class ProbeClients {
         });
     }
 
-    /** Whether Go's client would follow {@code response}: 301, 302, 303, 307 or 308 with a Location. */
+    /** Whether Go's client would follow {@code response}: 301, 302, 303, 307 or 308 with a non-empty Location. */
     static boolean isRedirect(HttpClientResponse response) {
-        return REDIRECTS.contains(response.status().code())
-                && response.responseHeaders().contains(HttpHeaderNames.LOCATION);
+        String location = response.responseHeaders().get(HttpHeaderNames.LOCATION);
+        return REDIRECTS.contains(response.status().code()) && location != null && !location.isEmpty();
     }
 
     private record Key(Outbound outbound, boolean secure, Duration timeout, boolean followRedirects) {}

@@ -5,12 +5,14 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -40,12 +42,13 @@ public final class ProbeHeaders {
     /** Every header but Host and User-Agent, as {name, value}, sorted by name. */
     private final List<String[]> sorted;
     private final Map<String, String> all;
-    /** The names of every header, in lower case. */
+    /** In lower case, the names of every header and of those configured empty: Go adds none of them. */
     private final Set<String> lowerCaseNames;
 
-    private ProbeHeaders(Map<String, String> merged) {
+    private ProbeHeaders(Map<String, String> merged, Set<String> removed) {
         this.all = Collections.unmodifiableMap(merged);
-        this.lowerCaseNames = merged.keySet().stream().map(name -> name.toLowerCase(Locale.ROOT))
+        this.lowerCaseNames = Stream.concat(merged.keySet().stream(), removed.stream())
+                .map(name -> name.toLowerCase(Locale.ROOT))
                 .collect(Collectors.toUnmodifiableSet());
         this.host = merged.get(HOST);
         this.userAgent = merged.get(USER_AGENT);
@@ -78,18 +81,21 @@ public final class ProbeHeaders {
         Map<String, String> merged = new LinkedHashMap<>(XrayChrome.navigationHeaders(chromeMajorVersion));
         Map<String, String> nameByLowerCase = new LinkedHashMap<>();
         merged.keySet().forEach(name -> nameByLowerCase.put(name.toLowerCase(Locale.ROOT), name));
+        Set<String> removed = new HashSet<>();
         configured.forEach((name, value) -> {
             String key = name.toLowerCase(Locale.ROOT);
             String spelling = canonicalSpecial(key, nameByLowerCase.getOrDefault(key, name));
             merged.remove(spelling);
             if (value.isEmpty()) {
                 nameByLowerCase.remove(key);
+                removed.add(key);
             } else {
                 nameByLowerCase.put(key, spelling);
+                removed.remove(key);
                 merged.put(spelling, value);
             }
         });
-        return new ProbeHeaders(merged);
+        return new ProbeHeaders(merged, removed);
     }
 
     /** Host, User-Agent, Accept-Encoding and Connection in Go's spelling, so that they land in their places. */
@@ -103,6 +109,14 @@ public final class ProbeHeaders {
         };
     }
 
+    /**
+     * The {@code Host} of a probe's first request: the configured one, else {@code authority}. A followed redirect
+     * carries its own target's.
+     */
+    String host(String authority) {
+        return host != null ? host : authority;
+    }
+
     /** Every header, by name (without the request's own Host), for display; unmodifiable. */
     public Map<String, String> asMap() {
         return all;
@@ -111,18 +125,18 @@ public final class ProbeHeaders {
     /**
      * Replaces {@code out} with the headers of a probe request, in Go's order.
      *
-     * @param authority     the request's {@code Host}: the URL's host and port as written ({@code example.com},
-     *                      {@code 127.0.0.1:8080}, {@code [::1]:8443}), unless a Host header is configured
+     * @param host          the request's {@code Host}, e.g. {@code example.com}, {@code 127.0.0.1:8080} (see
+     *                      {@link #host(String)})
      * @param method        the request method, e.g. {@code GET}
      * @param close         whether to announce {@code Connection: close} (a client without keep-alive)
      * @param referer       the previous URL of a followed redirect, sorted in as Go's client adds it; or {@code null}
      * @param authorization from the URL's user info, sorted in unless an Authorization header is configured; or
      *                      {@code null}
      */
-    void writeRequest(HttpHeaders out, String authority, String method, boolean close, @Nullable String referer,
+    void writeRequest(HttpHeaders out, String host, String method, boolean close, @Nullable String referer,
             @Nullable String authorization) {
         out.clear();
-        out.add(HOST, host != null ? host : authority);
+        out.add(HOST, host);
         if (userAgent != null) {
             out.add(USER_AGENT, userAgent);
         }

@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.io.TempDir;
 
 class ProbeSettingsTest {
@@ -102,13 +104,49 @@ class ProbeSettingsTest {
     @Test
     void bindWhenSecretHeaderValueHasLineBreakThenTheValueIsMasked() {
         assertThat(Configs.rejection("probe.headers.Authorization=Bearer s3cret\nx"))
-                .isEqualTo("observatory.probe.headers[Authorization]: ****** (expected: a header value on one line)");
+                .isEqualTo("observatory.probe.headers[Authorization]: ****** (expected: a header value of visible ASCII characters, with spaces and tabs inside)");
     }
 
     @Test
     void bindWhenHeaderValueHasLineBreakThenErrorStaysOneLine() {
         assertThat(Configs.rejection("probe.headers.X-Probe=a\r\nInjected: 1"))
                 .isEqualTo("observatory.probe.headers[X-Probe]: \"a\\r\\nInjected: 1\" "
-                        + "(expected: a header value on one line)");
+                        + "(expected: a header value of visible ASCII characters, with spaces and tabs inside)");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', quoteCharacter = '\'', textBlock = """
+            X-Ctl=a\u0001b   | observatory.probe.headers[X-Ctl]: "a\\u0001b" (expected: a header value of visible ASCII characters, with spaces and tabs inside)
+            X-Del=a\u007fb   | observatory.probe.headers[X-Del]: "a\\u007fb" (expected: a header value of visible ASCII characters, with spaces and tabs inside)
+            X-Uni=h\u00e9llo | observatory.probe.headers[X-Uni]: héllo (expected: a header value of visible ASCII characters, with spaces and tabs inside)
+            """)
+    void bindWhenHeaderValueIsNotVisibleAsciiThenRefusedRatherThanMangledOnTheWire(String assignment,
+            String line) {
+        assertThat(Configs.rejection("probe.headers." + assignment.translateEscapes())).isEqualTo(line);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"Content-Length", "transfer-encoding", "Expect", "Upgrade", "Proxy-Authorization",
+            "proxy-connection"})
+    void bindWhenHeaderIsOneTheProberSetsThenRefused(String name) {
+        assertThat(Configs.rejection("probe.headers." + name + "=5")).isEqualTo("observatory.probe.headers: " + name
+                + " (expected: a header the prober does not set itself (it sets Content-Length, Transfer-Encoding,"
+                + " Trailer, TE, Upgrade, Expect, Proxy-Authorization, Proxy-Connection))");
+    }
+
+    @Test
+    void bindWhenHeaderValueHasSurroundingWhitespaceThenTrimmedAsGoTrimsIt() {
+        assertThat(Configs.of("probe.headers.DNT=\t 0 ").probe().headers()).containsEntry("DNT", "0");
+    }
+
+    @Test
+    void bindWhenTooManyOrTooLongHeadersThenRefused() {
+        String[] many = new String[65];
+        for (int i = 0; i < many.length; i++) {
+            many[i] = "probe.headers.X-" + i + "=1";
+        }
+        assertThat(Configs.rejection(many)).isEqualTo("observatory.probe.headers: 65 headers (expected: at most 64)");
+        assertThat(Configs.rejection("probe.headers.X-Long=" + "a".repeat(4_097))).isEqualTo(
+                "observatory.probe.headers[X-Long]: 4097 characters (expected: at most 4096 characters)");
     }
 }

@@ -21,7 +21,7 @@ class ProbeHeadersTest {
     private static List<String> written(ProbeHeaders headers, String method, boolean close) {
         HttpHeaders out = new DefaultHttpHeaders();
         out.add("stale", "from reactor-netty");
-        headers.writeRequest(out, "example.com", method, close, null, null);
+        headers.writeRequest(out, headers.host("example.com"), method, close, null, null);
         return out.entries().stream().map(entry -> entry.getKey() + ": " + entry.getValue()).toList();
     }
 
@@ -128,6 +128,20 @@ class ProbeHeadersTest {
 
         assertThat(out.getAll("authorization")).containsExactly("Bearer t");
         assertThat(out.contains("Accept-Encoding")).as("Go's transport asks for gzip only without a Range").isFalse();
+    }
+
+    @Test
+    void writeRequestWhenGoTransportHeadersConfiguredEmptyThenGoAddsNeither() {
+        List<String> head = written(configured("probe.headers.Accept-Encoding=", "probe.headers.connection="), "GET",
+                true);
+
+        assertThat(head).noneMatch(line -> line.startsWith("Accept-Encoding") || line.startsWith("Connection"));
+    }
+
+    @Test
+    void hostWhenConfiguredThenOnlyTheFirstRequestsHostIsReplaced() {
+        assertThat(configured("probe.headers.host=vhost.example").host("127.0.0.1:8080")).isEqualTo("vhost.example");
+        assertThat(ProbeHeaders.of(Map.of(), 149).host("127.0.0.1:8080")).isEqualTo("127.0.0.1:8080");
     }
 
     @Test
