@@ -234,6 +234,9 @@ set, so the service's defaults apply otherwise. Fails on a duplicate tag.
 {{- if $values.probe.trustedCertificates }}
 {{- $_ := set $probe "trusted-certificates" "/etc/observatory/trusted-certificates.pem" }}
 {{- end }}
+{{- with $values.probe.sourceAddress }}
+{{- $_ := set $probe "source-address" . }}
+{{- end }}
 {{- $observatory := dict "outbounds" $outbounds "probe" $probe "reload" (dict "enabled" $.Values.config.liveReload) }}
 {{- $activeCheck := dict "expectedStatus" "expected-status" "healthyThreshold" "healthy-threshold" "unhealthyThreshold" "unhealthy-threshold" }}
 {{- if eq $values.observer "standard" }}

@@ -1,8 +1,13 @@
 package io.observatory.config;
 
+import io.netty.util.NetUtil;
 import jakarta.validation.constraints.Min;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.cert.CertificateException;
@@ -35,11 +40,16 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                            {@value #MAX_VALUE_LENGTH} characters; the headers that frame the request or belong to
  *                            the outbound ({@link #PROBER_HEADERS}) are refused. Default: none, the navigation
  *                            headers alone
+ * @param sourceAddress       local IP address every probe connection binds to (a multi-homed host chooses its
+ *                            egress; an IPv6 address may be in brackets); it must be an address of this host, checked
+ *                            at start-up by binding to it. Probes to a target or proxy of the other IP family then
+ *                            fail. Blank means none. Default: none, the kernel chooses
  */
 public record ProbeSettings(
         @DefaultValue("1024") @Min(value = 1, message = "at least 1") int maxConcurrent,
         @Nullable String trustedCertificates,
-        @DefaultValue Map<String, String> headers) implements CrossFieldValidated {
+        @DefaultValue Map<String, String> headers,
+        @Nullable String sourceAddress) implements CrossFieldValidated {
 
     /** An RFC 9110 token: what HTTP methods and header names are made of. */
     static final String TOKEN = "[!#$%&'*+\\-.^_`|~0-9A-Za-z]+";
@@ -71,6 +81,23 @@ public record ProbeSettings(
         Map<String, String> trimmed = new LinkedHashMap<>();
         headers.forEach((name, value) -> trimmed.put(name, value.strip()));
         headers = Collections.unmodifiableMap(trimmed);
+        if (sourceAddress != null && sourceAddress.startsWith("[") && sourceAddress.endsWith("]")) {
+            sourceAddress = sourceAddress.substring(1, sourceAddress.length() - 1);
+        }
+        sourceAddress = sourceAddress == null || sourceAddress.isBlank() ? null : sourceAddress.strip();
+    }
+
+    /** The local address probes bind to (port 0), or {@code null} when the kernel chooses; validated. */
+    public @Nullable InetSocketAddress sourceSocketAddress() {
+        byte[] address = sourceAddress == null ? null : NetUtil.createByteArrayFromIpAddressString(sourceAddress);
+        if (address == null) {
+            return null;
+        }
+        try {
+            return new InetSocketAddress(InetAddress.getByAddress(address), 0);
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException("an IP literal of 4 or 16 bytes: " + sourceAddress, e);
+        }
     }
 
     /** The trusted certificates file, or {@code null} for none. */
@@ -99,6 +126,24 @@ public record ProbeSettings(
         });
         if (trustedCertificates != null) {
             validateTrustedCertificates(violations);
+        }
+        if (sourceAddress != null) {
+            validateSourceAddress(violations);
+        }
+    }
+
+    /** Binds to the address as a probe will, so that a foreign address stops start-up instead of every probe. */
+    private void validateSourceAddress(Violations violations) {
+        String property = "source-address";
+        if (!NetUtil.isValidIpV4Address(sourceAddress) && !NetUtil.isValidIpV6Address(sourceAddress)) {
+            violations.reject(property, "an IPv4 or IPv6 address of this host, e.g. 192.0.2.10 or [2001:db8::10]");
+            return;
+        }
+        try {
+            new DatagramSocket(sourceSocketAddress()).close();
+        } catch (IOException e) {
+            violations.reject(property, "an address of this host (binding to it failed: " + oneLine(e.getMessage())
+                    + ")");
         }
     }
 

@@ -10,6 +10,7 @@ import io.netty.resolver.NoopAddressResolverGroup;
 import io.observatory.config.Outbound;
 import io.observatory.config.ProbeSettings;
 import io.observatory.config.Protocol;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
@@ -45,7 +46,9 @@ final class ProbeClients {
         TrustManagerFactory trust = TrustedCertificates.withExtra(settings.trustedCertificatesPath());
         this.tls = Http11SslContextSpec.forClient().configure(builder -> builder.trustManager(trust));
         this.headers = headers;
-        this.base = HttpClient.create(ConnectionProvider.newConnection())
+        InetSocketAddress source = settings.sourceSocketAddress();
+        HttpClient client = HttpClient.create(ConnectionProvider.newConnection());
+        this.base = (source == null ? client : client.bindAddress(() -> source))
                 .runOn(loops)
                 .keepAlive(false)
                 .compress(false)

@@ -139,6 +139,27 @@ class ProbeSettingsTest {
         assertThat(Configs.of("probe.headers.DNT=\t 0 ").probe().headers()).containsEntry("DNT", "0");
     }
 
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"127.0.0.11, 127.0.0.11", "[::1], ::1", "' ', ''"})
+    void bindWhenSourceAddressIsOneOfThisHostThenKept(String value, String kept) {
+        ProbeSettings probe = Configs.of("probe.source-address=" + value).probe();
+
+        assertThat(probe.sourceAddress()).isEqualTo(kept.isEmpty() ? null : kept);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            localhost    | observatory.probe.source-address: localhost (expected: an IPv4 or IPv6 address of this \
+            host, e.g. 192.0.2.10 or [2001:db8::10])
+            10.0.0.300   | observatory.probe.source-address: 10.0.0.300 (expected: an IPv4 or IPv6 address of this \
+            host, e.g. 192.0.2.10 or [2001:db8::10])
+            192.0.2.10   | observatory.probe.source-address: 192.0.2.10 (expected: an address of this host (binding \
+            to it failed: Cannot assign requested address))
+            """)
+    void bindWhenSourceAddressIsNoAddressOfThisHostThenRefused(String value, String line) {
+        assertThat(Configs.rejection("probe.source-address=" + value)).isEqualTo(line);
+    }
+
     @Test
     void bindWhenTooManyOrTooLongHeadersThenRefused() {
         String[] many = new String[65];

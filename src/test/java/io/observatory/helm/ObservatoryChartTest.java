@@ -461,6 +461,7 @@ class ObservatoryChartTest {
                         .isEqualTo(URI.create("http://connectivitycheck.platform.hicloud.com/generate_204"));
             });
             assertThat(config.probe().maxConcurrent()).isEqualTo(64);
+            assertThat(config.probe().sourceAddress()).isEqualTo("127.0.0.1");
             assertThat(config.probe().trustedCertificatesPath()).isEqualTo(mount.resolve("trusted-certificates.pem"));
             assertThat(ProbeHeaders.of(config.probe().headers(), 150).asMap()).containsEntry("User-Agent", "observatory-test/1.0")
                     .doesNotContainKey("Accept-Language");

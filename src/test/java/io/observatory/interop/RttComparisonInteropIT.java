@@ -46,7 +46,7 @@ class RttComparisonInteropIT {
     private static final TestTarget TARGET = TestTarget.http();
     private static final LoopResources LOOPS = LoopResources.create("rtt-comparison", 1, true);
     private static final ReactorNettyProber PROBER = new ReactorNettyProber(
-            new ProbeSettings(1, null, Map.of()), ProbeHeaders.of(Map.of(), 150), LOOPS, Clock.systemUTC(),
+            new ProbeSettings(1, null, Map.of(), null), ProbeHeaders.of(Map.of(), 150), LOOPS, Clock.systemUTC(),
             Ticker.system());
 
     private static RealProxies proxies;

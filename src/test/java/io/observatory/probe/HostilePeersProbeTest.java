@@ -35,7 +35,7 @@ class HostilePeersProbeTest {
     @BeforeAll
     static void start() {
         loops = LoopResources.create("hostile-test", 1, true);
-        prober = new ReactorNettyProber(new ProbeSettings(8, null, Map.of()), ProbeHeaders.of(Map.of(), 150),
+        prober = new ReactorNettyProber(new ProbeSettings(8, null, Map.of(), null), ProbeHeaders.of(Map.of(), 150),
                 loops, Clock.systemUTC(), Ticker.system());
         target = TestTarget.http();
     }

@@ -7,6 +7,7 @@ import io.observatory.config.ProbeSettings;
 import io.observatory.config.Protocol;
 import io.observatory.testing.RawRequestRecorder;
 import io.observatory.time.Ticker;
+import java.net.InetAddress;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -54,7 +55,7 @@ class ProbeWireTest {
     @BeforeAll
     static void start() {
         loops = LoopResources.create("probe-wire-test", 1, true);
-        prober = new ReactorNettyProber(new ProbeSettings(4, null, Map.of()), ProbeHeaders.of(Map.of(), CHROME),
+        prober = new ReactorNettyProber(new ProbeSettings(4, null, Map.of(), null), ProbeHeaders.of(Map.of(), CHROME),
                 loops, Clock.systemUTC(), Ticker.system());
         target = RawRequestRecorder.replying("HTTP/1.1 204 No Content\r\n\r\n");
     }
@@ -129,6 +130,23 @@ class ProbeWireTest {
                 + "Cache-Control: max-age=0\r\n");
         assertThat(new ProbeRequest(Outbound.direct("d"), URI.create("http://example.com:/"), "GET", TIMEOUT,
                 ProbeRequest.Client.STANDARD_OBSERVER).authority()).isEqualTo("example.com");
+    }
+
+    @Test
+    void probeWhenSourceAddressSetThenTheTargetSeesTheProbeComeFromIt() throws Exception {
+        LoopResources own = LoopResources.create("probe-source-test", 1, true);
+        try {
+            ReactorNettyProber bound = new ReactorNettyProber(new ProbeSettings(1, null, Map.of(), "127.0.0.42"),
+                    ProbeHeaders.of(Map.of(), CHROME), own, Clock.systemUTC(), Ticker.system());
+
+            assertThat(bound.probe(new ProbeRequest(Outbound.direct("d"), URI.create(url()), "GET", TIMEOUT,
+                    ProbeRequest.Client.STANDARD_OBSERVER)).block(TIMEOUT.plusSeconds(5)).success()).isTrue();
+
+            assertThat(target.peers().get(target.peers().size() - 1))
+                    .isEqualTo(InetAddress.getByName("127.0.0.42"));
+        } finally {
+            own.disposeLater().block(Duration.ofSeconds(5));
+        }
     }
 
     @Test

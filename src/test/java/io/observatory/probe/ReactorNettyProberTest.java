@@ -44,7 +44,7 @@ class ReactorNettyProberTest {
     static void startLab() {
         loops = LoopResources.create("probe-test", 1, true);
         Map<String, String> headers = Map.of("User-Agent", USER_AGENT, "Accept-Language", "en-US,en;q=0.9");
-        prober = new ReactorNettyProber(new ProbeSettings(16, TestTls.certificatePath().toString(), headers),
+        prober = new ReactorNettyProber(new ProbeSettings(16, TestTls.certificatePath().toString(), headers, null),
                 ProbeHeaders.of(headers, 150), loops, Clock.systemUTC(), Ticker.system());
         http = TestTarget.http();
         https = TestTarget.https();

@@ -5,6 +5,8 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -20,8 +22,9 @@ public final class RawRequestRecorder extends LoopbackFixture {
     private static final int MAX_HEAD_BYTES = 64 * 1024;
 
     private final List<String> heads;
+    private final List<InetAddress> peers;
 
-    private RawRequestRecorder(byte[] reply, List<String> heads) {
+    private RawRequestRecorder(byte[] reply, List<String> heads, List<InetAddress> peers) {
         super("raw-request-recorder", channel -> channel.pipeline()
                 .addLast(new SimpleChannelInboundHandler<ByteBuf>() {
                     private final StringBuilder received = new StringBuilder();
@@ -31,6 +34,7 @@ public final class RawRequestRecorder extends LoopbackFixture {
                         received.append(bytes.toString(StandardCharsets.ISO_8859_1));
                         int end = received.indexOf("\r\n\r\n");
                         if (end >= 0 || received.length() > MAX_HEAD_BYTES) {
+                            peers.add(((InetSocketAddress) ctx.channel().remoteAddress()).getAddress());
                             heads.add(received.substring(0, end >= 0 ? end + 4 : received.length()));
                             received.setLength(0);
                             ctx.writeAndFlush(Unpooled.wrappedBuffer(reply)).addListener(ChannelFutureListener.CLOSE);
@@ -38,11 +42,18 @@ public final class RawRequestRecorder extends LoopbackFixture {
                     }
                 }));
         this.heads = heads;
+        this.peers = peers;
     }
 
     /** Starts a recorder that answers every request with {@code reply} (ISO-8859-1 text) and closes. */
     public static RawRequestRecorder replying(String reply) {
-        return new RawRequestRecorder(reply.getBytes(StandardCharsets.ISO_8859_1), new CopyOnWriteArrayList<>());
+        return new RawRequestRecorder(reply.getBytes(StandardCharsets.ISO_8859_1), new CopyOnWriteArrayList<>(),
+                new CopyOnWriteArrayList<>());
+    }
+
+    /** The address each request head came from, in the order of {@link #heads()}. */
+    public List<InetAddress> peers() {
+        return List.copyOf(peers);
     }
 
     /** The request heads received so far, oldest first, each ending with its blank line. */
