@@ -1,0 +1,8 @@
+/**
+ * The mesh's roles: the hub's ledger of witness reports (and, as they arrive, the witness and the mesh services);
+ * the verdict itself is pure judging in {@link io.observatory.health.mesh}.
+ */
+@NullMarked
+package io.observatory.mesh;
+
+import org.jspecify.annotations.NullMarked;

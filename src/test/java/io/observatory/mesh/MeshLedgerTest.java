@@ -1,0 +1,107 @@
+package io.observatory.mesh;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.observatory.health.mesh.MeshEvidence;
+import io.observatory.health.mesh.MeshFleet;
+import io.observatory.health.mesh.MeshFleet.Server;
+import io.observatory.health.mesh.MeshFleet.Witness;
+import io.observatory.health.mesh.MeshJudge;
+import io.observatory.health.mesh.MeshJudgement;
+import io.observatory.health.mesh.MeshRules;
+import io.observatory.health.mesh.MeshStatus;
+import io.observatory.mesh.MeshLedger.Outcome;
+import io.observatory.mesh.MeshLedger.PathStreak;
+import io.observatory.mesh.MeshLedger.Report;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The hub's report ledger: idempotent, never backwards, strangers refused. */
+class MeshLedgerTest {
+
+    private static final MeshFleet FLEET = new MeshFleet(
+            List.of(new Server("s1", "eu", List.of("main")), new Server("s2", "eu", List.of("main", "alt"))),
+            List.of(new Witness("w1", "de", "s1", false), new Witness("w2", "nl", "s2", false)));
+
+    private final MeshLedger ledger = new MeshLedger(FLEET);
+
+    private static Report report(long processStart, long sequence, int failuresAgainstS2) {
+        return new Report(processStart, sequence, null, List.of(new PathStreak("s2", "main", failuresAgainstS2)));
+    }
+
+    private int failuresOfW1AgainstS2() {
+        return ledger.evidence().streaks().stream()
+                .filter(streak -> streak.witness().equals("w1"))
+                .mapToInt(MeshEvidence.Streak::failures)
+                .findFirst()
+                .orElse(-1);
+    }
+
+    @Test
+    void recordWhenFirstReportThenItIsTheWitnessesStateWithItsReceiveTime() {
+        assertThat(ledger.record("w1", new Report(100, 1, "tcp :443", List.of(new PathStreak("s2", "main", 2))), 7))
+                .isEqualTo(Outcome.ACCEPTED);
+
+        assertThat(ledger.evidence()).isEqualTo(new MeshEvidence(
+                List.of(new MeshEvidence.SelfReport("w1", 7, "tcp :443")),
+                List.of(new MeshEvidence.Streak("w1", "s2", "main", 2))));
+    }
+
+    @ParameterizedTest(name = "after (100, 5): report ({0}, {1}) -> {2}")
+    @CsvSource({
+            "100, 6, ACCEPTED",     // the next one
+            "100, 5, IGNORED_OLD",  // duplicated
+            "100, 4, IGNORED_OLD",  // reordered or late
+            "200, 1, ACCEPTED",     // the witness restarted: its sequence begins again
+            "50,  9, IGNORED_OLD",  // late, from before an earlier restart
+    })
+    void recordWhenAReportFollowsAnotherThenOnlyANewerOneMovesTheState(long processStart, long sequence,
+            Outcome outcome) {
+        ledger.record("w1", report(100, 5, 3), 1);
+
+        assertThat(ledger.record("w1", report(processStart, sequence, 0), 2)).isEqualTo(outcome);
+        assertThat(failuresOfW1AgainstS2()).isEqualTo(outcome == Outcome.ACCEPTED ? 0 : 3);
+    }
+
+    @Test
+    void recordWhenWitnessIsNotInTheFleetThenRefusedAndNotStored() {
+        assertThat(ledger.record("w9", report(100, 1, 3), 1)).isEqualTo(Outcome.REFUSED_UNKNOWN_WITNESS);
+
+        assertThat(ledger.evidence().selfReports()).isEmpty();
+    }
+
+    @Test
+    void evidenceWhenAStreakNamesNoEntryPointOfTheFleetThenLeftOut() {
+        ledger.record("w1", new Report(100, 1, null, List.of(new PathStreak("s2", "main", 1),
+                new PathStreak("s2", "nope", 4), new PathStreak("s7", "main", 4))), 1);
+
+        assertThat(ledger.evidence().streaks()).extracting(MeshEvidence.Streak::entryPoint).containsExactly("main");
+    }
+
+    @Test
+    void evidenceWhenJudgedThenAReportedFailingCheckAndAStreakDecideTheVerdicts() {
+        ledger.record("w1", report(100, 1, 3), Duration.ofSeconds(1).toNanos());
+        ledger.record("w2", new Report(100, 1, "pid-file /run/xray.pid", List.of()), Duration.ofSeconds(1).toNanos());
+
+        MeshJudgement judgement = MeshJudge.judge(FLEET, ledger.evidence(),
+                new MeshRules(3, 2, 0.5, Duration.ofSeconds(30)), Duration.ofSeconds(2).toNanos());
+
+        assertThat(judgement.servers()).extracting(MeshJudgement.ServerVerdict::status)
+                .containsExactly(MeshStatus.OK, MeshStatus.SERVER_UNAVAILABLE);
+    }
+
+    @Test
+    void fleetChangedWhenAWitnessLeavesThenItsReportIsForgotten() {
+        ledger.record("w1", report(100, 1, 3), 1);
+        ledger.record("w2", new Report(100, 1, null, List.of()), 1);
+
+        ledger.fleetChanged(new MeshFleet(FLEET.servers(), List.of(FLEET.witnesses().get(1))));
+
+        assertThat(ledger.evidence().selfReports()).extracting(MeshEvidence.SelfReport::witness)
+                .containsExactly("w2");
+        assertThat(ledger.record("w1", report(100, 2, 3), 2)).isEqualTo(Outcome.REFUSED_UNKNOWN_WITNESS);
+    }
+}
