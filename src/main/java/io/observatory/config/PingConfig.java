@@ -32,8 +32,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                     not have); 0 means the default. Default: 10
  * @param timeout      deadline of one probe, a duration such as 5s, at most 10m (a limit Xray does not have); 0
  *                     means the default. Default: 5s
- * @param httpMethod   HTTP method of the probe, trimmed; with GET the body is read and counted in the RTT. Default:
- *                     HEAD
+ * @param httpMethod   HTTP method of the probe (not CONNECT), trimmed; with GET the body is read and counted in the
+ *                     RTT. Default: HEAD
  */
 public record PingConfig(
         @DefaultValue(DEFAULT_DESTINATION) @HttpUrl String destination,
@@ -51,7 +51,8 @@ public record PingConfig(
         @DurationMax(minutes = 10, message = TIMEOUT_EXPECTED)
         Duration timeout,
         @DefaultValue(DEFAULT_HTTP_METHOD)
-        @Pattern(regexp = ProbeSettings.TOKEN, message = "an HTTP method such as HEAD or GET")
+        @Pattern(regexp = "(?!CONNECT$)" + ProbeSettings.TOKEN,
+                message = "an HTTP method such as HEAD or GET (CONNECT opens a tunnel, it probes nothing)")
         String httpMethod) {
 
     /** Xray's default destination. */

@@ -81,23 +81,28 @@ public record ProbeSettings(
         Map<String, String> trimmed = new LinkedHashMap<>();
         headers.forEach((name, value) -> trimmed.put(name, value.strip()));
         headers = Collections.unmodifiableMap(trimmed);
-        if (sourceAddress != null && sourceAddress.startsWith("[") && sourceAddress.endsWith("]")) {
+        sourceAddress = sourceAddress == null || sourceAddress.isBlank() ? null : sourceAddress.strip();
+        if (sourceAddress != null && sourceAddress.length() > 2 && sourceAddress.startsWith("[")
+                && sourceAddress.endsWith("]")) {
             sourceAddress = sourceAddress.substring(1, sourceAddress.length() - 1);
         }
-        sourceAddress = sourceAddress == null || sourceAddress.isBlank() ? null : sourceAddress.strip();
     }
 
     /** The local address probes bind to (port 0), or {@code null} when the kernel chooses; validated. */
     public @Nullable InetSocketAddress sourceSocketAddress() {
-        byte[] address = sourceAddress == null ? null : NetUtil.createByteArrayFromIpAddressString(sourceAddress);
-        if (address == null) {
+        if (sourceAddress == null || !isIpLiteral(sourceAddress)) {
             return null;
         }
         try {
-            return new InetSocketAddress(InetAddress.getByAddress(address), 0);
+            // A literal (scope included) is parsed, never looked up.
+            return new InetSocketAddress(InetAddress.getByName(sourceAddress), 0);
         } catch (UnknownHostException e) {
-            throw new IllegalStateException("an IP literal of 4 or 16 bytes: " + sourceAddress, e);
+            throw new IllegalStateException("an IP literal that InetAddress cannot read: " + sourceAddress, e);
         }
+    }
+
+    private static boolean isIpLiteral(String address) {
+        return NetUtil.isValidIpV4Address(address) || NetUtil.isValidIpV6Address(address);
     }
 
     /** The trusted certificates file, or {@code null} for none. */
@@ -135,7 +140,7 @@ public record ProbeSettings(
     /** Binds to the address as a probe will, so that a foreign address stops start-up instead of every probe. */
     private void validateSourceAddress(Violations violations) {
         String property = "source-address";
-        if (!NetUtil.isValidIpV4Address(sourceAddress) && !NetUtil.isValidIpV6Address(sourceAddress)) {
+        if (!isIpLiteral(sourceAddress)) {
             violations.reject(property, "an IPv4 or IPv6 address of this host, e.g. 192.0.2.10 or [2001:db8::10]");
             return;
         }

@@ -3,7 +3,6 @@ package io.observatory.probe;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.proxy.HttpProxyHandler;
 import io.netty.resolver.NoopAddressResolverGroup;
@@ -11,13 +10,12 @@ import io.observatory.config.Outbound;
 import io.observatory.config.ProbeSettings;
 import io.observatory.config.Protocol;
 import java.net.InetSocketAddress;
-import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Pattern;
 import javax.net.ssl.TrustManagerFactory;
+import org.jspecify.annotations.Nullable;
 import reactor.netty.NettyPipeline;
 import reactor.netty.http.Http11SslContextSpec;
 import reactor.netty.http.client.HttpClient;
@@ -27,7 +25,7 @@ import reactor.netty.resources.LoopResources;
 import reactor.netty.transport.ProxyProvider;
 
 /**
- * Builds and caches one immutable reactor-netty {@link HttpClient} per (outbound, scheme, timeout, redirect rule), all
+ * Builds and caches one immutable reactor-netty {@link HttpClient} per (outbound, scheme, timeout), all
  * sharing one event loop group, one TLS trust configuration and a connection provider that opens a fresh connection
  * per request and never pools, and sends each probe with {@link ProbeHeaders} in Go's order. Building a client is
  * cheap but not free; probing 10,000 outbounds every few seconds should not rebuild them.
@@ -52,12 +50,14 @@ final class ProbeClients {
                 .runOn(loops)
                 .keepAlive(false)
                 .compress(false)
+                // Go's client never sends a request again on a fresh connection; reactor-netty would after a reset.
+                .disableRetry(true)
                 .doOnResolve(PhaseTimingHandler::resolveStarted)
                 .doOnChannelInit((observer, channel, remote) -> {
                     ProbeRequest request = observer.currentContext().get(ProbeRequest.class);
                     ChannelPipeline pipeline = channel.pipeline();
-                    pipeline.addAfter(NettyPipeline.HttpCodec, null,
-                            new RequestHeaderOrder(headers, request.client().announcesClose()));
+                    pipeline.addAfter(NettyPipeline.HttpCodec, null, new RequestHeaderOrder(headers,
+                            observer.currentContext().get(ProbeHop.class), request.client().announcesClose()));
                     if (request.outbound().protocol() == Protocol.HTTP) {
                         if (pipeline.get(HttpProxyHandler.class) == null) {
                             throw new IllegalStateException("no HTTP proxy handler in the pipeline of outbound "
@@ -70,52 +70,21 @@ final class ProbeClients {
     }
 
     /**
-     * The exchange of {@code request}, not yet sent: its method and URL on the client for its outbound, scheme,
-     * deadline and redirect rule. Its connections need {@code request} and its {@link PhaseTimer} in the subscriber
-     * context. Each hop carries what Go's client sets for it ({@link RequestHeaderOrder} writes the rest): the first
-     * the URL's Host as written and an Authorization from its user info, a followed redirect the Referer of the
-     * previous URL (none from https to http).
+     * The exchange of one request of {@code request}, not yet sent: the hop's method and URL on the client for the
+     * outbound, the hop's scheme and the deadline. Its connection needs {@code request}, the hop and the probe's
+     * {@link PhaseTimer} in the subscriber context; {@link RequestHeaderOrder} gives it its headers. Redirects are
+     * not followed here (the prober follows them hop by hop, as Go's client does).
      */
-    HttpClient.ResponseReceiver<?> exchange(ProbeRequest request) {
-        return clients.computeIfAbsent(new Key(request.outbound(), request.secure(), request.timeout(),
-                        request.client().followsRedirects()), this::build)
-                .request(HttpMethod.valueOf(request.method()))
-                .uri(request.url())
-                .send((outgoing, body) -> {
-                    HttpHeaders hop = outgoing.requestHeaders();
-                    String[] previous = outgoing.redirectedFrom();
-                    if (previous.length == 0) {
-                        hop.set(HttpHeaderNames.HOST, headers.host(request.authority()));
-                        String authorization = request.userInfoAuthorization();
-                        if (authorization != null) {
-                            hop.set(HttpHeaderNames.AUTHORIZATION, authorization);
-                        }
-                    } else {
-                        String referer = previous[previous.length - 1];
-                        if (!(referer.startsWith("https:") && outgoing.resourceUrl().startsWith("http:"))) {
-                            hop.set(HttpHeaderNames.REFERER, withoutUserInfo(referer));
-                        }
-                    }
-                    return body;
-                });
-    }
-
-    /** Go's Referer leaves out the user info: {@code http://u:p@host/} is {@code http://host/}. */
-    private static String withoutUserInfo(String url) {
-        URI uri = URI.create(url);
-        return uri.getRawUserInfo() == null ? url : url.replaceFirst(Pattern.quote(uri.getRawUserInfo() + "@"), "");
+    HttpClient.ResponseReceiver<?> exchange(ProbeRequest request, ProbeHop hop) {
+        return clients.computeIfAbsent(new Key(request.outbound(), hop.secure(), request.timeout()), this::build)
+                .request(HttpMethod.valueOf(hop.method()))
+                .uri(hop.url());
     }
 
     private HttpClient build(Key key) {
         int timeoutMillis = (int) Math.min(Integer.MAX_VALUE, key.timeout().toMillis());
-        HttpClient client = base.option(ChannelOption.CONNECT_TIMEOUT_MILLIS, timeoutMillis)
-                .followRedirect(key.followRedirects()
-                        ? (outgoing, response) -> isRedirect(response)
-                                && response.redirectedFrom().length < ProbeRequest.Client.MAX_REDIRECTS - 1
-                        : (outgoing, response) -> false);
-        // A redirect from http may lead to https: a client that follows them gets the trust settings either way
-        // (reactor-netty leaves TLS out for an http URL).
-        if (key.secure() || key.followRedirects()) {
+        HttpClient client = base.option(ChannelOption.CONNECT_TIMEOUT_MILLIS, timeoutMillis);
+        if (key.secure()) {
             client = client.secure(spec -> spec.sslContext(tls).handshakeTimeout(key.timeout()));
         }
         Outbound outbound = key.outbound();
@@ -140,11 +109,15 @@ final class ProbeClients {
         });
     }
 
-    /** Whether Go's client would follow {@code response}: 301, 302, 303, 307 or 308 with a non-empty Location. */
-    static boolean isRedirect(HttpClientResponse response) {
+    /**
+     * The Location Go's client would follow from {@code response}: a 301, 302, 303, 307 or 308 with a non-empty
+     * Location; else {@code null}.
+     */
+    static @Nullable String redirectLocation(HttpClientResponse response) {
         String location = response.responseHeaders().get(HttpHeaderNames.LOCATION);
-        return REDIRECTS.contains(response.status().code()) && location != null && !location.isEmpty();
+        return REDIRECTS.contains(response.status().code()) && location != null && !location.isBlank()
+                ? location : null;
     }
 
-    private record Key(Outbound outbound, boolean secure, Duration timeout, boolean followRedirects) {}
+    private record Key(Outbound outbound, boolean secure, Duration timeout) {}
 }

@@ -34,6 +34,10 @@ public final class ProbeHeaders {
     private static final String ACCEPT_ENCODING = "Accept-Encoding";
     private static final String CONNECTION = "Connection";
 
+    /** The headers Go's client sends on a redirect only to the first request's domain and its subdomains. */
+    private static final Set<String> DOMAIN_CREDENTIALS = Set.of("authorization", "www-authenticate", "cookie",
+            "cookie2");
+
     /** Go's order: by name, byte by byte. */
     private static final Comparator<String[]> BY_NAME = Comparator.comparing(header -> header[0]);
 
@@ -44,12 +48,15 @@ public final class ProbeHeaders {
     private final Map<String, String> all;
     /** In lower case, the names of every header and of those configured empty: Go adds none of them. */
     private final Set<String> lowerCaseNames;
+    /** Whether a Range header is sent: Go's transport then asks for no gzip. */
+    private final boolean rangeSet;
 
     private ProbeHeaders(Map<String, String> merged, Set<String> removed) {
         this.all = Collections.unmodifiableMap(merged);
         this.lowerCaseNames = Stream.concat(merged.keySet().stream(), removed.stream())
                 .map(name -> name.toLowerCase(Locale.ROOT))
                 .collect(Collectors.toUnmodifiableSet());
+        this.rangeSet = merged.keySet().stream().anyMatch("range"::equalsIgnoreCase);
         this.host = merged.get(HOST);
         this.userAgent = merged.get(USER_AGENT);
         List<String[]> rest = new ArrayList<>();
@@ -123,41 +130,42 @@ public final class ProbeHeaders {
     }
 
     /**
-     * Replaces {@code out} with the headers of a probe request, in Go's order.
+     * Replaces {@code out} with the headers of one request of a probe, in Go's order: its Host; User-Agent;
+     * {@code Content-Length: 0} for POST, PUT and PATCH; the rest sorted, with the hop's Referer (unless one is
+     * configured) and an Authorization from the URL's user info (unless one is configured) sorted in; then
+     * Accept-Encoding and Connection as Go's transport adds them. On a hop to another domain than the first request's
+     * the configured {@code Authorization}, {@code WWW-Authenticate}, {@code Cookie} and {@code Cookie2} stay behind,
+     * as Go's client leaves them ({@code shouldCopyHeaderOnRedirect}).
      *
-     * @param host          the request's {@code Host}, e.g. {@code example.com}, {@code 127.0.0.1:8080} (see
-     *                      {@link #host(String)})
-     * @param method        the request method, e.g. {@code GET}
-     * @param close         whether to announce {@code Connection: close} (a client without keep-alive)
-     * @param referer       the previous URL of a followed redirect, sorted in as Go's client adds it; or {@code null}
-     * @param authorization from the URL's user info, sorted in unless an Authorization header is configured; or
-     *                      {@code null}
+     * @param close whether to announce {@code Connection: close} (a client without keep-alive)
      */
-    void writeRequest(HttpHeaders out, String host, String method, boolean close, @Nullable String referer,
-            @Nullable String authorization) {
+    void writeRequest(HttpHeaders out, ProbeHop hop, boolean close) {
         out.clear();
-        out.add(HOST, host);
+        out.add(HOST, hop.host());
         if (userAgent != null) {
             out.add(USER_AGENT, userAgent);
         }
+        String method = hop.method();
         if (method.equals("POST") || method.equals("PUT") || method.equals("PATCH")) {
             out.add("Content-Length", "0");
         }
-        if (referer == null && (authorization == null || lowerCaseNames.contains("authorization"))) {
-            sorted.forEach(header -> out.add(header[0], header[1]));
-        } else {
-            List<String[]> headers = new ArrayList<>(sorted);
-            if (referer != null) {
-                headers.add(new String[] {"Referer", referer});
+        boolean sameDomain = hop.sameDomain();
+        List<String[]> headers = new ArrayList<>(sorted.size() + 2);
+        for (String[] header : sorted) {
+            if (sameDomain || !DOMAIN_CREDENTIALS.contains(header[0].toLowerCase(Locale.ROOT))) {
+                headers.add(header);
             }
-            if (authorization != null && !lowerCaseNames.contains("authorization")) {
-                headers.add(new String[] {"Authorization", authorization});
-            }
-            headers.sort(BY_NAME);
-            headers.forEach(header -> out.add(header[0], header[1]));
         }
-        if (!method.equals("HEAD") && !lowerCaseNames.contains("accept-encoding")
-                && !lowerCaseNames.contains("range")) {
+        if (hop.referer() != null && !lowerCaseNames.contains("referer")) {
+            headers.add(new String[] {"Referer", hop.referer()});
+        }
+        String authorization = hop.userInfoAuthorization();
+        if (authorization != null && !(sameDomain && lowerCaseNames.contains("authorization"))) {
+            headers.add(new String[] {"Authorization", authorization});
+        }
+        headers.sort(BY_NAME);
+        headers.forEach(header -> out.add(header[0], header[1]));
+        if (!method.equals("HEAD") && !lowerCaseNames.contains("accept-encoding") && !rangeSet) {
             out.add(ACCEPT_ENCODING, "gzip");
         }
         if (close && !lowerCaseNames.contains("connection")) {

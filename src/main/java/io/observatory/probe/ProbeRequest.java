@@ -2,11 +2,8 @@ package io.observatory.probe;
 
 import io.observatory.config.Outbound;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.Objects;
-import org.jspecify.annotations.Nullable;
 
 /**
  * One probe to send: which outbound, which URL, how, and the deadline.
@@ -41,8 +38,8 @@ public record ProbeRequest(Outbound outbound, URI url, String method, Duration t
 
         /**
          * The burst observer's direct connectivity check ({@code newDirectPingClient}, Go's default client):
-         * no {@code Connection} header; redirects are followed as Go's client follows them, with a {@code Referer},
-         * and the tenth redirect response is an error ("stopped after 10 redirects"); the body of a GET is read.
+         * no {@code Connection} header; redirects are followed as Go's client follows them ({@link ProbeHop}), and
+         * the tenth redirect response is an error ("stopped after 10 redirects"); the body of a GET is read.
          */
         CONNECTIVITY_CHECK(false, true, true);
 
@@ -88,28 +85,8 @@ public record ProbeRequest(Outbound outbound, URI url, String method, Duration t
         return "https".equalsIgnoreCase(url.getScheme());
     }
 
-    /** Whether the whole response body is read and counted in the RTT. */
+    /** Whether the whole response body of the first request is read and counted in the RTT. */
     public boolean readBody() {
         return client.readsBody(method);
-    }
-
-    /**
-     * The {@code Host} of the request as Go writes it: the URL's host and port as written, without user info and
-     * without an empty port ({@code host:} is {@code host}).
-     */
-    String authority() {
-        String authority = Objects.requireNonNullElse(url.getRawAuthority(), "");
-        String host = authority.substring(authority.lastIndexOf('@') + 1);
-        return host.endsWith(":") ? host.substring(0, host.length() - 1) : host;
-    }
-
-    /**
-     * The {@code Authorization} Go's client derives from the URL's user info ({@code Basic} of {@code user:password},
-     * decoded), or {@code null} when the URL has none.
-     */
-    @Nullable String userInfoAuthorization() {
-        String userInfo = url.getUserInfo();
-        return userInfo == null ? null
-                : "Basic " + Base64.getEncoder().encodeToString(userInfo.getBytes(StandardCharsets.UTF_8));
     }
 }

@@ -6,9 +6,8 @@ import io.observatory.probe.PhaseTimer.Mark;
 import io.observatory.time.Ticker;
 import java.time.Clock;
 import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
-import reactor.netty.http.client.HttpClient;
-import reactor.netty.http.client.HttpClientResponse;
 import reactor.netty.resources.LoopResources;
 
 /**
@@ -20,6 +19,7 @@ import reactor.netty.resources.LoopResources;
 public final class ReactorNettyProber implements Prober {
 
     private final ProbeClients clients;
+    private final ProbeHeaders headers;
     private final ProbePermits permits;
     private final Clock clock;
     private final Ticker ticker;
@@ -34,6 +34,7 @@ public final class ReactorNettyProber implements Prober {
     public ReactorNettyProber(ProbeSettings settings, ProbeHeaders headers, LoopResources loops, Clock clock,
             Ticker ticker) {
         this.clients = new ProbeClients(settings, headers, loops);
+        this.headers = headers;
         this.permits = new ProbePermits(settings.maxConcurrent());
         this.clock = clock;
         this.ticker = ticker;
@@ -49,20 +50,7 @@ public final class ReactorNettyProber implements Prober {
         PhaseTimer timer = new PhaseTimer(ticker, !NetUtil.isValidIpV4Address(firstHop)
                 && !NetUtil.isValidIpV6Address(firstHop));
         Instant startedAt = clock.instant();
-        HttpClient.ResponseReceiver<?> exchange = clients.exchange(request);
-        Mono<Integer> status = request.readBody()
-                ? exchange.responseConnection((response, connection) -> {
-                            timer.stamp(Mark.RESPONSE_HEADERS);
-                            checkRedirectLimit(request, response);
-                            return connection.inbound().receive().then(Mono.just(response.status().code()));
-                        })
-                        .next()
-                : exchange.response().map((HttpClientResponse response) -> {
-                    timer.stamp(Mark.RESPONSE_HEADERS);
-                    checkRedirectLimit(request, response);
-                    return response.status().code();
-                });
-        return status
+        return answer(request, ProbeHop.first(request, headers), timer)
                 .timeout(request.timeout())
                 .map(code -> new ProbeResult(request.outbound().tag(), true, timer.rttNanos(), timer.phases(),
                         code, startedAt, clock.instant(), null))
@@ -73,13 +61,33 @@ public final class ReactorNettyProber implements Prober {
     }
 
     /**
-     * Fails a probe that follows redirects on the redirect response Go's client refuses: the one that would be the
-     * {@value ProbeRequest.Client#MAX_REDIRECTS}th redirect.
+     * The status that answers {@code request}, from {@code hop} on: a client that follows redirects sends the next
+     * hop as Go's client does and fails on the redirect response that would be the
+     * {@value ProbeRequest.Client#MAX_REDIRECTS}th redirect ("stopped after 10 redirects").
      */
-    private static void checkRedirectLimit(ProbeRequest request, HttpClientResponse response) {
-        if (request.client().followsRedirects() && ProbeClients.isRedirect(response)
-                && response.redirectedFrom().length >= ProbeRequest.Client.MAX_REDIRECTS - 1) {
-            throw new RedirectLimitException();
-        }
+    private Mono<Integer> answer(ProbeRequest request, ProbeHop hop, PhaseTimer timer) {
+        boolean follows = request.client().followsRedirects();
+        return clients.exchange(request, hop)
+                .responseConnection((response, connection) -> {
+                    timer.stamp(Mark.RESPONSE_HEADERS);
+                    int code = response.status().code();
+                    String location = follows ? ProbeClients.redirectLocation(response) : null;
+                    if (location != null) {
+                        return hop.redirects() + 1 >= ProbeRequest.Client.MAX_REDIRECTS
+                                ? Mono.error(new RedirectLimitException())
+                                : Mono.just(new Answer(code, hop.redirectTo(location, code)));
+                    }
+                    Mono<Void> body = request.client().readsBody(hop.method())
+                            ? connection.inbound().receive().then() : Mono.empty();
+                    return body.then(Mono.just(new Answer(code, null)));
+                })
+                .next()
+                .contextWrite(context -> context.put(ProbeHop.class, hop))
+                .flatMap(answer -> answer.next() == null ? Mono.just(answer.status())
+                        : answer(request, answer.next(), timer));
+    }
+
+    /** A response's status, and the next request when it is a redirect to follow. */
+    private record Answer(int status, @Nullable ProbeHop next) {
     }
 }

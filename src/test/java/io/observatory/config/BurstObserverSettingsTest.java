@@ -16,6 +16,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class BurstObserverSettingsTest {
 
+    private static final String METHOD =
+            "(expected: an HTTP method such as HEAD or GET (CONNECT opens a tunnel, it probes nothing))";
+
     private static final String INTERVAL = "(expected: a positive duration up to 24h0m0s, or 0 for the default 1m0s)";
     private static final String TIMEOUT = "(expected: a positive duration up to 10m0s, or 0 for the default 5s)";
     private static final String SAMPLING = "(expected: 1-1000 samples, or 0 for the default 10)";
@@ -92,7 +95,8 @@ class BurstObserverSettingsTest {
             "sampling=1001               | sampling: 1001 " + SAMPLING,
             "sampling=20000000           | sampling: 20000000 " + SAMPLING,
             "sampling=2000000000         | sampling: 2000000000 " + SAMPLING,
-            "http-method=                | http-method: (empty) (expected: an HTTP method such as HEAD or GET)",
+            "http-method=                | http-method: (empty) " + METHOD,
+            "http-method=CONNECT         | http-method: CONNECT " + METHOD,
             "destination=http://         | destination: http:// (expected: an absolute http or https URL with a "
                     + "host, e.g. https://example.com/generate_204)",
             "destination=http://127.0.0.1:0/ | destination: http://127.0.0.1:0/ (expected: port 1-65535)",

@@ -140,7 +140,7 @@ class ProbeSettingsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource({"127.0.0.11, 127.0.0.11", "[::1], ::1", "' ', ''"})
+    @CsvSource({"127.0.0.11, 127.0.0.11", "[::1], ::1", "' [::1] ', ::1", "' ', ''"})
     void bindWhenSourceAddressIsOneOfThisHostThenKept(String value, String kept) {
         ProbeSettings probe = Configs.of("probe.source-address=" + value).probe();
 
@@ -153,6 +153,8 @@ class ProbeSettingsTest {
             host, e.g. 192.0.2.10 or [2001:db8::10])
             10.0.0.300   | observatory.probe.source-address: 10.0.0.300 (expected: an IPv4 or IPv6 address of this \
             host, e.g. 192.0.2.10 or [2001:db8::10])
+            []           | observatory.probe.source-address: [] (expected: an IPv4 or IPv6 address of this host, \
+            e.g. 192.0.2.10 or [2001:db8::10])
             192.0.2.10   | observatory.probe.source-address: 192.0.2.10 (expected: an address of this host (binding \
             to it failed: Cannot assign requested address))
             """)

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.observatory.testing.Configs;
+import java.net.URI;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -19,10 +20,19 @@ import org.junit.jupiter.api.Test;
 class ProbeHeadersTest {
 
     private static List<String> written(ProbeHeaders headers, String method, boolean close) {
+        return written(headers, new ProbeHop(URI.create("http://example.com/"), method, headers.host("example.com"),
+                null, "example.com", 0), close);
+    }
+
+    private static List<String> written(ProbeHeaders headers, ProbeHop hop, boolean close) {
         HttpHeaders out = new DefaultHttpHeaders();
         out.add("stale", "from reactor-netty");
-        headers.writeRequest(out, headers.host("example.com"), method, close, null, null);
+        headers.writeRequest(out, hop, close);
         return out.entries().stream().map(entry -> entry.getKey() + ": " + entry.getValue()).toList();
+    }
+
+    private static List<String> names(List<String> lines) {
+        return lines.stream().map(line -> line.substring(0, line.indexOf(':'))).toList();
     }
 
     private static ProbeHeaders configured(String... properties) {
@@ -112,22 +122,73 @@ class ProbeHeadersTest {
 
     @Test
     void writeRequestWhenRedirectedWithUserInfoThenRefererAndAuthorizationSortedInAsGosClientAddsThem() {
-        HttpHeaders out = new DefaultHttpHeaders();
-        ProbeHeaders.of(Map.of(), 149).writeRequest(out, "example.com", "GET", false, "http://example.com/from",
-                "Basic dTpw");
+        ProbeHop hop = new ProbeHop(URI.create("http://user@example.com/next"), "GET", "example.com",
+                "http://example.com/from", "example.com", 1);
 
-        assertThat(out.names()).containsSubsequence("Accept-Language", "Authorization", "Cache-Control", "Priority",
-                "Referer", "Sec-CH-UA");
+        List<String> head = written(ProbeHeaders.of(Map.of(), 149), hop, false);
+
+        assertThat(names(head)).containsExactly("Host", "User-Agent", "Accept", "Accept-Language", "Authorization",
+                "Cache-Control", "DNT", "Priority", "Referer", "Sec-CH-UA", "Sec-CH-UA-Mobile", "Sec-CH-UA-Platform",
+                "Sec-Fetch-Dest", "Sec-Fetch-Mode", "Sec-Fetch-Site", "Sec-Fetch-User", "Upgrade-Insecure-Requests",
+                "Accept-Encoding");
+        assertThat(head).contains("Authorization: Basic dXNlcjo=", "Referer: http://example.com/from");
     }
 
     @Test
-    void writeRequestWhenAuthorizationOrRangeConfiguredThenTheyWinAndRangeTurnsOffGzip() {
-        HttpHeaders out = new DefaultHttpHeaders();
-        configured("probe.headers.authorization=Bearer t", "probe.headers.Range=bytes=0-0")
-                .writeRequest(out, "example.com", "GET", false, null, "Basic dTpw");
+    void writeRequestWhenAuthorizationRefererOrRangeConfiguredThenTheyWinAndRangeTurnsOffGzip() {
+        ProbeHeaders headers = configured("probe.headers.authorization=Bearer t", "probe.headers.Range=bytes=0-0",
+                "probe.headers.Referer=https://configured.example/");
+        ProbeHop hop = new ProbeHop(URI.create("http://u:p@example.com/"), "GET", "example.com",
+                "http://example.com/from", "example.com", 1);
 
-        assertThat(out.getAll("authorization")).containsExactly("Bearer t");
-        assertThat(out.contains("Accept-Encoding")).as("Go's transport asks for gzip only without a Range").isFalse();
+        List<String> head = written(headers, hop, false);
+
+        assertThat(head).contains("authorization: Bearer t", "Referer: https://configured.example/")
+                .doesNotContain("Authorization: Basic dTpw", "Referer: http://example.com/from");
+        assertThat(head).as("Go's transport asks for gzip only without a Range")
+                .noneMatch(line -> line.startsWith("Accept-Encoding"));
+        assertThat(written(configured("probe.headers.Range="), "GET", false)).contains("Accept-Encoding: gzip");
+    }
+
+    @ParameterizedTest(name = "redirect to {0}: credentials {1}")
+    @CsvSource({"http://example.com/x, true", "http://api.example.com/x, true", "http://other.test/x, false",
+            "http://badexample.com/x, false"})
+    void writeRequestWhenRedirectedThenCredentialsGoOnlyToTheFirstDomainAndItsSubdomains(String to, boolean kept) {
+        ProbeHeaders headers = configured("probe.headers.Authorization=Bearer t", "probe.headers.Cookie=sid=1",
+                "probe.headers.X-Probe=1");
+        ProbeHop hop = new ProbeHop(URI.create("http://example.com/"), "GET", "example.com", null, "example.com", 0)
+                .redirectTo(to, 302);
+
+        List<String> head = written(headers, hop, false);
+
+        assertThat(head.contains("Authorization: Bearer t")).isEqualTo(kept);
+        assertThat(head.contains("Cookie: sid=1")).isEqualTo(kept);
+        assertThat(head).contains("X-Probe: 1", "Referer: http://example.com/");
+    }
+
+    @ParameterizedTest(name = "{0} {1} after {2}: {3} {4}")
+    @CsvSource(delimiter = '|', textBlock = """
+            POST | http://h.test/a  | 302 | GET  | http://h.test/b
+            POST | http://h.test/a  | 307 | POST | http://h.test/b
+            HEAD | http://h.test/a  | 303 | HEAD | http://h.test/b
+            GET  | https://h.test/a | 301 | GET  | https://h.test/b
+            """)
+    void redirectToWhenStatusThenGosMethodAndRefererRules(String method, String from, int status, String nextMethod,
+            String next) {
+        ProbeHop hop = new ProbeHop(URI.create(from), method, "h.test", null, "h.test", 0).redirectTo("b", status);
+
+        assertThat(hop.method()).isEqualTo(nextMethod);
+        assertThat(hop.url()).isEqualTo(URI.create(next));
+        assertThat(hop.redirects()).isEqualTo(1);
+    }
+
+    @Test
+    void redirectToWhenFromHttpsToHttpThenNoReferer() {
+        ProbeHop hop = new ProbeHop(URI.create("https://h.test/a"), "GET", "h.test", null, "h.test", 0)
+                .redirectTo("http://h.test:8080/b", 302);
+
+        assertThat(hop.referer()).isNull();
+        assertThat(hop.host()).isEqualTo("h.test:8080");
     }
 
     @Test

@@ -1,13 +1,17 @@
 package io.observatory.probe;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.observatory.config.Outbound;
 import io.observatory.config.ProbeSettings;
 import io.observatory.config.Protocol;
 import io.observatory.testing.RawRequestRecorder;
 import io.observatory.time.Ticker;
+import java.net.DatagramSocket;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketException;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -75,6 +79,14 @@ class ProbeWireTest {
         return server.heads().get(server.heads().size() - 1);
     }
 
+    private static boolean bindable(String address) throws Exception {
+        try (DatagramSocket socket = new DatagramSocket(new InetSocketAddress(InetAddress.getByName(address), 0))) {
+            return socket.isBound();
+        } catch (SocketException e) {
+            return false;
+        }
+    }
+
     private String url() {
         return "http://127.0.0.1:" + target.port() + "/generate_204";
     }
@@ -128,12 +140,35 @@ class ProbeWireTest {
 
         assertThat(lastHead(target)).contains("\r\nAccept-Language: en-US,en;q=0.9\r\nAuthorization: Basic dTpw\r\n"
                 + "Cache-Control: max-age=0\r\n");
-        assertThat(new ProbeRequest(Outbound.direct("d"), URI.create("http://example.com:/"), "GET", TIMEOUT,
-                ProbeRequest.Client.STANDARD_OBSERVER).authority()).isEqualTo("example.com");
+        assertThat(ProbeHop.authority(URI.create("http://example.com:/"))).isEqualTo("example.com");
+    }
+
+    @Test
+    void probeWhenConnectivityCheckRedirectedToAnotherHostThenConfiguredCredentialsStayBehindAsGosClientLeavesThem() {
+        LoopResources own = LoopResources.create("probe-redirect-test", 1, true);
+        try (RawRequestRecorder next = RawRequestRecorder.replying("HTTP/1.1 204 No Content\r\n\r\n");
+                RawRequestRecorder first = RawRequestRecorder.replying("HTTP/1.1 302 Found\r\nLocation: "
+                        + "http://localhost:" + next.port() + "/next\r\nContent-Length: 0\r\n\r\n")) {
+            Map<String, String> credentials = Map.of("Authorization", "Bearer s3cret", "Cookie", "sid=s3cret");
+            ReactorNettyProber prober = new ReactorNettyProber(new ProbeSettings(1, null, credentials, null),
+                    ProbeHeaders.of(credentials, CHROME), own, Clock.systemUTC(), Ticker.system());
+            String from = "http://127.0.0.1:" + first.port() + "/first";
+
+            assertThat(prober.probe(new ProbeRequest(Outbound.direct("c"), URI.create(from), "HEAD", TIMEOUT,
+                    ProbeRequest.Client.CONNECTIVITY_CHECK)).block(TIMEOUT.plusSeconds(5)).httpStatus()).isEqualTo(204);
+
+            assertThat(lastHead(first)).contains("\r\nAuthorization: Bearer s3cret\r\n", "\r\nCookie: sid=s3cret\r\n");
+            assertThat(lastHead(next)).startsWith("HEAD /next HTTP/1.1\r\nHost: localhost:" + next.port() + "\r\n")
+                    .contains("\r\nReferer: " + from + "\r\n")
+                    .doesNotContain("s3cret");
+        } finally {
+            own.disposeLater().block(Duration.ofSeconds(5));
+        }
     }
 
     @Test
     void probeWhenSourceAddressSetThenTheTargetSeesTheProbeComeFromIt() throws Exception {
+        assumeTrue(bindable("127.0.0.42"), "127.0.0.42 is an address of this host (Linux routes 127.0.0.0/8 to lo)");
         LoopResources own = LoopResources.create("probe-source-test", 1, true);
         try {
             ReactorNettyProber bound = new ReactorNettyProber(new ProbeSettings(1, null, Map.of(), "127.0.0.42"),
