@@ -1,16 +1,19 @@
 package io.observatory.probe;
 
 import io.observatory.time.Ticker;
+import java.net.URI;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Ticker readings at the phase boundaries of one probe. Written on the connection's event loop, read by whichever
- * thread completes the probe (possibly the timeout timer), hence the atomic array.
+ * Where one probe is: the URL of its current request and the ticker readings at the phase boundaries of that
+ * request's connection. Written on the connection's event loop, read by whichever thread completes the probe
+ * (possibly the timeout timer); each reader takes one {@link Marks} snapshot, so phases, RTT and the classification
+ * of an error always describe the same request.
  */
 final class PhaseTimer {
 
-    /** A boundary of one probe, in path order. */
+    /** A boundary of one request's connection, in path order. */
     enum Mark {
         RESOLVE_STARTED, CONNECT_STARTED, CONNECTED, PROXY_HANDSHAKE_DONE, TLS_HANDSHAKE_DONE, RESPONSE_HEADERS
     }
@@ -18,22 +21,20 @@ final class PhaseTimer {
     private static final long UNSET = Long.MIN_VALUE;
 
     private final Ticker ticker;
-    private final boolean resolvesLocally;
     private final long startNanos;
-    // Copy on write: stamped on the event loop, read by the completing thread (the deadline may fire on another
-    // thread), which must see one connection's marks, never a half-reset set.
-    private final AtomicReference<long[]> stamps;
+    // Replaced whole (copy on write): stamped on the event loop, read by the thread that completes the probe.
+    private final AtomicReference<Marks> marks;
 
     /**
-     * @param ticker monotonic clock
+     * @param ticker          monotonic clock
+     * @param target          the URL of the probe's first request
      * @param resolvesLocally whether the first hop is a host name resolved here (not an IP literal); only then is a
-     *     DNS phase reported
+     *                        DNS phase reported
      */
-    PhaseTimer(Ticker ticker, boolean resolvesLocally) {
+    PhaseTimer(Ticker ticker, URI target, boolean resolvesLocally) {
         this.ticker = ticker;
-        this.resolvesLocally = resolvesLocally;
         this.startNanos = ticker.nanoTime();
-        this.stamps = new AtomicReference<>(unset());
+        this.marks = new AtomicReference<>(new Marks(target, resolvesLocally, unset()));
     }
 
     private static long[] unset() {
@@ -42,25 +43,20 @@ final class PhaseTimer {
         return unset;
     }
 
-    /**
-     * Records that the probe reached {@code mark} now. A connection that starts after another one connected (a
-     * followed redirect) starts the marks again, so the phases and the classification of an error are the last
-     * connection's.
-     */
-    void stamp(Mark mark) {
-        long now = ticker.nanoTime();
-        stamps.updateAndGet(current -> {
-            boolean newConnection = (mark == Mark.RESOLVE_STARTED || mark == Mark.CONNECT_STARTED)
-                    && current[Mark.CONNECTED.ordinal()] != UNSET;
-            long[] next = newConnection ? unset() : current.clone();
-            next[mark.ordinal()] = now;
-            return next;
-        });
+    /** Starts the marks again for the next request of the probe (a followed redirect) to {@code target}. */
+    void nextRequest(URI target, boolean resolvesLocally) {
+        marks.set(new Marks(target, resolvesLocally, unset()));
     }
 
-    /** Whether the probe has reached {@code mark}. */
+    /** Records that the current request reached {@code mark} now. */
+    void stamp(Mark mark) {
+        long now = ticker.nanoTime();
+        marks.updateAndGet(current -> current.with(mark, now));
+    }
+
+    /** Whether the current request has reached {@code mark}. */
     boolean reached(Mark mark) {
-        return stamps.get()[mark.ordinal()] != UNSET;
+        return marks.get().reached(mark);
     }
 
     /** Nanoseconds from the probe start until now. */
@@ -69,37 +65,66 @@ final class PhaseTimer {
     }
 
     /**
-     * The path's RTT until now, as {@link ProbeResult#rttNanos()} defines it: from the probe's first network operation
-     * (local name resolution, else the TCP connect) of its last connection; before any network operation, the time
-     * since the probe started.
+     * The path's RTT until now, as {@link ProbeResult#rttNanos()} defines it: from the first network operation of
+     * the current request (local name resolution, else the TCP connect); before any, the time since the probe started.
      */
-    long rttNanos() {
-        long now = ticker.nanoTime();
-        long[] at = stamps.get();
-        long networkStart = dnsMeasured(at) ? at[Mark.RESOLVE_STARTED.ordinal()] : at[Mark.CONNECT_STARTED.ordinal()];
-        return now - (networkStart == UNSET ? startNanos : networkStart);
+    long rttNanos(Marks at) {
+        long networkStart = at.dnsMeasured() ? at.at(Mark.RESOLVE_STARTED) : at.at(Mark.CONNECT_STARTED);
+        return ticker.nanoTime() - (networkStart == UNSET ? startNanos : networkStart);
     }
 
-    private boolean dnsMeasured(long[] at) {
-        return resolvesLocally && at[Mark.RESOLVE_STARTED.ordinal()] != UNSET;
+    /** The current request and its marks, as one snapshot. */
+    Marks marks() {
+        return marks.get();
     }
 
-    /** The phases reached so far, all of one connection. */
-    ProbePhases phases() {
-        long[] at = stamps.get();
-        long resolveStarted = at[Mark.RESOLVE_STARTED.ordinal()];
-        long connectStarted = at[Mark.CONNECT_STARTED.ordinal()];
-        long connected = at[Mark.CONNECTED.ordinal()];
-        long proxyDone = at[Mark.PROXY_HANDSHAKE_DONE.ordinal()];
-        long tlsDone = at[Mark.TLS_HANDSHAKE_DONE.ordinal()];
-        long dns = dnsMeasured(at) ? span(resolveStarted, connectStarted) : ProbePhases.NOT_MEASURED;
-        long readyFrom = proxyDone != UNSET ? proxyDone : connected;
-        long ready = tlsDone != UNSET ? tlsDone : readyFrom;
-        return new ProbePhases(dns, span(connectStarted, connected), span(connected, proxyDone),
-                span(readyFrom, tlsDone), span(ready, at[Mark.RESPONSE_HEADERS.ordinal()]));
-    }
+    /**
+     * One request's URL and the readings at its connection's boundaries; immutable.
+     *
+     * @param target          the request's URL
+     * @param resolvesLocally whether its first hop is a host name resolved here
+     */
+    record Marks(URI target, boolean resolvesLocally, long[] stamps) {
 
-    private static long span(long from, long to) {
-        return from == UNSET || to == UNSET ? ProbePhases.NOT_MEASURED : to - from;
+        private Marks with(Mark mark, long nanos) {
+            long[] next = stamps.clone();
+            next[mark.ordinal()] = nanos;
+            return new Marks(target, resolvesLocally, next);
+        }
+
+        /** Whether the request has reached {@code mark}. */
+        boolean reached(Mark mark) {
+            return at(mark) != UNSET;
+        }
+
+        /** Whether the request goes over TLS. */
+        boolean secure() {
+            return "https".equalsIgnoreCase(target.getScheme());
+        }
+
+        private long at(Mark mark) {
+            return stamps[mark.ordinal()];
+        }
+
+        private boolean dnsMeasured() {
+            return resolvesLocally && reached(Mark.RESOLVE_STARTED);
+        }
+
+        /** The phases reached. */
+        ProbePhases phases() {
+            long connected = at(Mark.CONNECTED);
+            long proxyDone = at(Mark.PROXY_HANDSHAKE_DONE);
+            long tlsDone = at(Mark.TLS_HANDSHAKE_DONE);
+            long dns = dnsMeasured() ? span(at(Mark.RESOLVE_STARTED), at(Mark.CONNECT_STARTED))
+                    : ProbePhases.NOT_MEASURED;
+            long readyFrom = proxyDone != UNSET ? proxyDone : connected;
+            long ready = tlsDone != UNSET ? tlsDone : readyFrom;
+            return new ProbePhases(dns, span(at(Mark.CONNECT_STARTED), connected), span(connected, proxyDone),
+                    span(readyFrom, tlsDone), span(ready, at(Mark.RESPONSE_HEADERS)));
+        }
+
+        private static long span(long from, long to) {
+            return from == UNSET || to == UNSET ? ProbePhases.NOT_MEASURED : to - from;
+        }
     }
 }

@@ -46,16 +46,19 @@ final class ProbeErrorClassifier {
     private static final int UNDECODABLE_CONNECT_STATUS = 999;
 
     private final ProbeRequest request;
+    /** The URL of the request that failed: the probe URL, or where a followed redirect led. */
+    private final URI url;
     /** The causes the reason lists; empty for a deadline. */
     private final List<Throwable> chain;
     private final Hop firstHop;
     /** {@code proxy host:port}, as reasons name the proxy. */
     private final String proxy;
-    /** {@code host:port} of the probe URL. */
+    /** {@code host:port} of {@link #url}. */
     private final String target;
 
-    private ProbeErrorClassifier(ProbeRequest request, List<Throwable> chain) {
+    private ProbeErrorClassifier(ProbeRequest request, URI url, List<Throwable> chain) {
         this.request = request;
+        this.url = url;
         this.chain = chain;
         this.firstHop = request.outbound().proxied() ? Hop.PROXY : Hop.TARGET;
         this.proxy = "proxy " + hopName(Hop.PROXY);
@@ -66,23 +69,23 @@ final class ProbeErrorClassifier {
      * Classifies {@code error}.
      *
      * @param request the probe that failed
-     * @param timer the probe's phase boundaries, which tell where a deadline struck
+     * @param timer the failed request's URL and phase boundaries, which tell where a deadline struck
      * @param error what ended the probe (a {@link TimeoutException} when the probe's own deadline fired)
      */
-    static ProbeError classify(ProbeRequest request, PhaseTimer timer, Throwable error) {
+    static ProbeError classify(ProbeRequest request, PhaseTimer.Marks timer, Throwable error) {
         List<Throwable> chain = causeChain(error);
         for (Throwable cause : chain) {
             if (cause instanceof ProxyConnectException proxyError) {
-                return new ProbeErrorClassifier(request, chain).proxyFailure(proxyError);
+                return new ProbeErrorClassifier(request, timer.target(), chain).proxyFailure(proxyError);
             }
         }
         if (chain.get(0) instanceof TimeoutException) {
-            return new ProbeErrorClassifier(request, List.of()).deadline(timer);
+            return new ProbeErrorClassifier(request, timer.target(), List.of()).deadline(timer);
         }
-        return new ProbeErrorClassifier(request, chain).failure(timer);
+        return new ProbeErrorClassifier(request, timer.target(), chain).failure(timer);
     }
 
-    private ProbeError failure(PhaseTimer timer) {
+    private ProbeError failure(PhaseTimer.Marks timer) {
         Outbound outbound = request.outbound();
         if (has(UnknownHostException.class, UnresolvedAddressException.class)) {
             return error(Kind.DNS_FAILURE, firstHop, "cannot resolve " + hopName(firstHop));
@@ -156,7 +159,7 @@ final class ProbeErrorClassifier {
         return error(Kind.PROTOCOL_ERROR, Hop.PROXY, proxy + " handshake failed");
     }
 
-    private ProbeError deadline(PhaseTimer timer) {
+    private ProbeError deadline(PhaseTimer.Marks timer) {
         String after = " within " + GoDuration.format(request.timeout());
         if (!timer.reached(Mark.CONNECTED)) {
             return error(Kind.CONNECT_TIMEOUT, firstHop, "no connection to " + hopName(firstHop) + after);
@@ -165,7 +168,7 @@ final class ProbeErrorClassifier {
             return error(Kind.CONNECT_TIMEOUT, Hop.PROXY,
                     proxy + " did not finish the handshake to " + target + after);
         }
-        if (request.secure() && !timer.reached(Mark.TLS_HANDSHAKE_DONE)) {
+        if (timer.secure() && !timer.reached(Mark.TLS_HANDSHAKE_DONE)) {
             return error(Kind.TLS_HANDSHAKE_FAILURE, Hop.TARGET,
                     "TLS handshake with " + target + " did not finish" + after);
         }
@@ -190,8 +193,7 @@ final class ProbeErrorClassifier {
         if (hop == Hop.PROXY && request.outbound().proxied()) {
             return request.outbound().address() + ":" + request.outbound().port();
         }
-        URI url = request.url();
-        int port = url.getPort() != -1 ? url.getPort() : (request.secure() ? 443 : 80);
+        int port = url.getPort() != -1 ? url.getPort() : ("https".equalsIgnoreCase(url.getScheme()) ? 443 : 80);
         return url.getHost() + ":" + port;
     }
 

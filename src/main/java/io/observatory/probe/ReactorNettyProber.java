@@ -46,18 +46,29 @@ public final class ReactorNettyProber implements Prober {
     }
 
     private Mono<ProbeResult> send(ProbeRequest request) {
-        String firstHop = request.outbound().proxied() ? request.outbound().address() : request.url().getHost();
-        PhaseTimer timer = new PhaseTimer(ticker, !NetUtil.isValidIpV4Address(firstHop)
-                && !NetUtil.isValidIpV6Address(firstHop));
+        ProbeHop first = ProbeHop.first(request, headers);
+        PhaseTimer timer = new PhaseTimer(ticker, first.url(), resolvesLocally(request, first));
         Instant startedAt = clock.instant();
-        return answer(request, ProbeHop.first(request, headers), timer)
+        return answer(request, first, timer)
                 .timeout(request.timeout())
-                .map(code -> new ProbeResult(request.outbound().tag(), true, timer.rttNanos(), timer.phases(),
-                        code, startedAt, clock.instant(), null))
-                .onErrorResume(error -> Mono.just(new ProbeResult(request.outbound().tag(), false,
-                        timer.elapsedNanos(), timer.phases(), 0, startedAt, clock.instant(),
-                        ProbeErrorClassifier.classify(request, timer, error))))
+                .map(code -> {
+                    PhaseTimer.Marks marks = timer.marks();
+                    return new ProbeResult(request.outbound().tag(), true, timer.rttNanos(marks), marks.phases(),
+                            code, startedAt, clock.instant(), null);
+                })
+                .onErrorResume(error -> {
+                    PhaseTimer.Marks marks = timer.marks();
+                    return Mono.just(new ProbeResult(request.outbound().tag(), false, timer.elapsedNanos(),
+                            marks.phases(), 0, startedAt, clock.instant(),
+                            ProbeErrorClassifier.classify(request, marks, error)));
+                })
                 .contextWrite(context -> context.put(PhaseTimer.class, timer).put(ProbeRequest.class, request));
+    }
+
+    /** Whether the first hop of {@code hop} (its proxy, else its host) is a name resolved here. */
+    private static boolean resolvesLocally(ProbeRequest request, ProbeHop hop) {
+        String firstHop = request.outbound().proxied() ? request.outbound().address() : hop.url().getHost();
+        return !NetUtil.isValidIpV4Address(firstHop) && !NetUtil.isValidIpV6Address(firstHop);
     }
 
     /**
@@ -83,8 +94,14 @@ public final class ReactorNettyProber implements Prober {
                 })
                 .next()
                 .contextWrite(context -> context.put(ProbeHop.class, hop))
-                .flatMap(answer -> answer.next() == null ? Mono.just(answer.status())
-                        : answer(request, answer.next(), timer));
+                .flatMap(answer -> {
+                    ProbeHop next = answer.next();
+                    if (next == null) {
+                        return Mono.just(answer.status());
+                    }
+                    timer.nextRequest(next.url(), resolvesLocally(request, next));
+                    return answer(request, next, timer);
+                });
     }
 
     /** A response's status, and the next request when it is a redirect to follow. */

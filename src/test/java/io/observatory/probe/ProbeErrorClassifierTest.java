@@ -54,14 +54,15 @@ class ProbeErrorClassifierTest {
             this.last = last;
         }
 
-        PhaseTimer timer() {
-            PhaseTimer timer = new PhaseTimer(() -> 0L, false);
+        /** The marks of a request to {@code url} that got this far. */
+        PhaseTimer.Marks marks(String url) {
+            PhaseTimer timer = new PhaseTimer(() -> 0L, URI.create(url), false);
             for (PhaseTimer.Mark mark : PhaseTimer.Mark.values()) {
                 if (mark.compareTo(PhaseTimer.Mark.CONNECT_STARTED) >= 0 && mark.compareTo(last) <= 0) {
                     timer.stamp(mark);
                 }
             }
-            return timer;
+            return timer.marks();
         }
     }
 
@@ -166,7 +167,7 @@ class ProbeErrorClassifierTest {
     @MethodSource("chains")
     void classifyWhenChainThenKindHopAndReasonNamingTheHop(Outbound outbound, String url, Reached reached,
             Throwable error, Kind kind, Hop hop, String summary) {
-        ProbeError classified = ProbeErrorClassifier.classify(request(outbound, url), reached.timer(), error);
+        ProbeError classified = ProbeErrorClassifier.classify(request(outbound, url), reached.marks(url), error);
 
         assertThat(classified.kind()).isEqualTo(kind);
         assertThat(classified.hop()).isEqualTo(hop);
@@ -177,7 +178,7 @@ class ProbeErrorClassifierTest {
     @Test
     void classifyWhenProxyRefusesThenReplyCodeKept() {
         ProbeError error = ProbeErrorClassifier.classify(request(SOCKS, "http://probe.test/"),
-                Reached.CONNECTED.timer(), new ProxyConnectException(SOCKS_PREFIX + "status: FORBIDDEN(2)"));
+                Reached.CONNECTED.marks("http://probe.test/"), new ProxyConnectException(SOCKS_PREFIX + "status: FORBIDDEN(2)"));
 
         assertThat(error.proxyReplyCode()).isEqualTo(2);
     }
@@ -191,9 +192,9 @@ class ProbeErrorClassifierTest {
         Throwable repeating = new IOException("Connection refused", new ConnectException("Connection refused"));
 
         String deep = ProbeErrorClassifier.classify(request(DIRECT, "http://probe.test/"),
-                Reached.NOTHING.timer(), chain).reason();
+                Reached.NOTHING.marks("http://probe.test/"), chain).reason();
         String repeated = ProbeErrorClassifier.classify(request(DIRECT, "http://probe.test/"),
-                Reached.NOTHING.timer(), repeating).reason();
+                Reached.NOTHING.marks("http://probe.test/"), repeating).reason();
 
         assertThat(deep).endsWith("; caused by: IOException: layer 1 <- IOException: layer 2 <- IOException: layer 3"
                 + " <- IOException: layer 4 <- IOException: layer 5 <- IOException: layer 6");
@@ -207,7 +208,7 @@ class ProbeErrorClassifierTest {
         outer.initCause(inner);
 
         ProbeError error = ProbeErrorClassifier.classify(request(DIRECT, "http://probe.test/"),
-                Reached.CONNECTED.timer(), outer);
+                Reached.CONNECTED.marks("http://probe.test/"), outer);
 
         assertThat(error.kind()).isEqualTo(Kind.OTHER);
         assertThat(error.reason()).endsWith("; caused by: IOException: outer <- IOException: inner");

@@ -119,7 +119,8 @@ class ReactorNettyProberTest {
 
     @Test
     void probeWhenConnectivityCheckRedirectedToADeadHostThenFailsAsGosDefaultClientDoes() {
-        String dead = "http://127.0.0.1:" + ClosedPort.find() + "/";
+        int deadPort = ClosedPort.find();
+        String dead = "http://127.0.0.1:" + deadPort + "/";
         try (ScriptedReplyServer redirect = ScriptedReplyServer.start("HTTP/1.1 302 Found\r\nLocation: " + dead
                 + "\r\nContent-Length: 0\r\n\r\n", ScriptedReplyServer.Then.CLOSE)) {
             String url = "http://127.0.0.1:" + redirect.port() + "/generate_204";
@@ -130,6 +131,8 @@ class ReactorNettyProberTest {
 
             assertThat(check.error().kind()).as("Xray's connectivity client follows the redirect")
                     .isEqualTo(Kind.CONNECTION_REFUSED);
+            assertThat(check.error().reason()).as("the reason names the host the redirect led to")
+                    .contains("connection refused by 127.0.0.1:" + deadPort + ";");
             assertThat(ping.httpStatus()).as("Xray's ping client does not").isEqualTo(302);
         }
     }
