@@ -1,5 +1,6 @@
 package io.observatory.probe;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
@@ -22,6 +23,11 @@ final class ConnectHeaders extends ChannelOutboundHandlerAdapter {
 
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+        if (msg instanceof ByteBuf) {
+            // Netty placed its codec elsewhere: fail the probe loudly rather than send a CONNECT Xray never sends.
+            throw new IllegalStateException("the CONNECT request passed already encoded: this handler must sit"
+                    + " between Netty's HttpProxyHandler and its HTTP codec");
+        }
         if (msg instanceof HttpRequest request && HttpMethod.CONNECT.equals(request.method())) {
             String authorization = request.headers().get(HttpHeaderNames.PROXY_AUTHORIZATION);
             headers.writeConnect(request.headers(), request.uri(), authorization);

@@ -23,7 +23,7 @@ class PropertyExpectationsTest {
         assertThat(PropertyExpectations.expected(ResolvableType.forClass(PingConfig.class)))
                 .isEqualTo("a section with destination, connectivity, interval, sampling, timeout, http-method");
         assertThat(PropertyExpectations.expected(ResolvableType.forClass(ProbeSettings.class)))
-                .isEqualTo("a section with max-concurrent, trusted-certificates, headers");
+                .isEqualTo("a section with max-concurrent, trusted-certificates, headers, source-address");
     }
 
     @Test
