@@ -2,10 +2,14 @@ package io.observatory.reload;
 
 import io.observatory.config.ConfigFailureAnalyzer;
 import io.observatory.config.ObservatoryConfigBinder;
+import io.observatory.text.InvalidValueException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.config.ConfigDataEnvironmentPostProcessor;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
@@ -25,6 +29,13 @@ import org.springframework.core.io.ResourceLoader;
  * {@link OriginTrackedMapPropertySource}s.
  */
 final class ConfigLoader {
+
+    /**
+     * Settings outside {@code observatory.*} that the files may hold but only a start applies: the servers' ports
+     * and addresses. A reload that changes one says so rather than ignore it silently.
+     */
+    static final List<String> START_UP_ONLY = List.of("server.port", "server.address", "management.server.port",
+            "management.server.address", "spring.grpc.server.port", "spring.grpc.server.address");
 
     private final ConfigurableEnvironment running;
     private final List<Path> files;
@@ -52,12 +63,28 @@ final class ConfigLoader {
      */
     ObservatoryConfigBinder.Bound load() {
         files.forEach(ConfigLoader::check);
+        ConfigurableEnvironment fresh = freshEnvironment();
+        ObservatoryConfigBinder.Bound bound;
         try {
-            return binder.bind(freshEnvironment());
+            bound = binder.bind(fresh);
         } catch (BindException e) {
             String line = ConfigFailureAnalyzer.describe(e);
             throw new RejectedConfigException(line != null ? line : oneLine(e), e);
         }
+        List<String> warnings = new ArrayList<>(bound.warnings());
+        for (String property : START_UP_ONLY) {
+            String now = running.getProperty(property);
+            String next = fresh.getProperty(property);
+            if (!Objects.equals(now, next)) {
+                warnings.add(property + ": " + printable(next) + " takes effect at the next start; "
+                        + printable(now) + " stays in force");
+            }
+        }
+        return new ObservatoryConfigBinder.Bound(bound.config(), warnings);
+    }
+
+    private static String printable(@Nullable String value) {
+        return value == null ? "(unset)" : InvalidValueException.printable(value);
     }
 
     private ConfigurableEnvironment freshEnvironment() {

@@ -35,7 +35,7 @@ class ConfigLoaderTest {
 
     /**
      * A running environment as Spring Boot leaves it: the command line naming the file, {@code SPRING_APPLICATION_JSON}
-     * with the outbounds, and the file's content as it was at start-up.
+     * with the outbounds, the file's content as it was at start-up, and the jar's application.yml (its HTTP port).
      */
     private ConfigLoader loader(Path file) {
         StandardEnvironment running = new StandardEnvironment();
@@ -46,6 +46,8 @@ class ConfigLoaderTest {
         running.getPropertySources().addLast(new OriginTrackedMapPropertySource("Config resource 'file [" + file
                 + "]' via location '" + file + "'", Map.of("observatory.standard.subject-selector[0]", "proxy_",
                 "observatory.standard.probe-interval", "10s")));
+        running.getPropertySources().addLast(new OriginTrackedMapPropertySource("Config resource 'class path "
+                + "resource [application.yml]' via location 'optional:classpath:/'", Map.of("server.port", "8081")));
         return new ConfigLoader(running, List.of(file), binder, new DefaultResourceLoader());
     }
 
@@ -69,6 +71,16 @@ class ConfigLoaderTest {
 
         assertThat(config.standard()).isNull();
         assertThat(config.probe().maxConcurrent()).isEqualTo(8);
+    }
+
+    @Test
+    void loadWhenFileChangesAServerPortThenAWarningSaysItWaitsForTheNextStart() throws IOException {
+        Path file = Files.writeString(directory.resolve("observatory.yml"), "spring.grpc.server.port: 9191\n"
+                + "server.address: 127.0.0.1\nobservatory:\n  standard:\n    subject-selector: [proxy_]\n");
+
+        assertThat(loader(file).load().warnings()).containsExactly(
+                "server.address: 127.0.0.1 takes effect at the next start; (unset) stays in force",
+                "spring.grpc.server.port: 9191 takes effect at the next start; (unset) stays in force");
     }
 
     @Test
