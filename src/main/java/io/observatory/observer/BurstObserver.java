@@ -180,6 +180,8 @@ final class BurstObserver implements Observer {
         }
         context.recorder().record(raw);
         ProbeResult result = OutboundStatus.judged(raw, check);
+        log.debug("probe {}: success={} rtt={}ns status={} phases={}", result.outboundTag(), result.success(),
+                result.rttNanos(), result.httpStatus(), result.phases());
         if (result.success()) {
             lastFailureReasons.remove(result.outboundTag());
             ring(result.outboundTag()).putSuccess(result.rttNanos(), scheduler.nanoTime());

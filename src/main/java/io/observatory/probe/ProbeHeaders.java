@@ -176,7 +176,9 @@ public final class ProbeHeaders {
     /**
      * Replaces {@code out} with the headers of a CONNECT request to an HTTP proxy, as Xray's {@code http} outbound
      * sends them ({@code proxy/http/client.go}): Host, User-Agent, then the navigation headers with
-     * {@code Proxy-Authorization} (when given) and {@code Proxy-Connection: Keep-Alive} sorted in.
+     * {@code Proxy-Authorization} (when given) and {@code Proxy-Connection: Keep-Alive} sorted in. Configured
+     * credentials meant for the target ({@code Authorization}, {@code WWW-Authenticate}, {@code Cookie},
+     * {@code Cookie2}) stay out: the proxy would read them in clear text.
      *
      * @param target             the tunnel's target as {@code host:port}
      * @param proxyAuthorization e.g. {@code Basic dTpw}, or {@code null} for none
@@ -188,7 +190,11 @@ public final class ProbeHeaders {
             out.add(USER_AGENT, userAgent);
         }
         List<String[]> headers = new ArrayList<>(sorted.size() + 2);
-        headers.addAll(sorted);
+        for (String[] header : sorted) {
+            if (!DOMAIN_CREDENTIALS.contains(header[0].toLowerCase(Locale.ROOT))) {
+                headers.add(header);
+            }
+        }
         if (proxyAuthorization != null) {
             headers.add(new String[] {"Proxy-Authorization", proxyAuthorization});
         }

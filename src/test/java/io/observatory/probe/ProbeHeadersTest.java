@@ -206,6 +206,16 @@ class ProbeHeadersTest {
     }
 
     @Test
+    void writeConnectWhenTargetCredentialsConfiguredThenTheProxyNeverSeesThem() {
+        HttpHeaders out = new DefaultHttpHeaders();
+        configured("probe.headers.Authorization=Bearer s3cret", "probe.headers.cookie=sid=s3cret",
+                "probe.headers.X-Probe=1").writeConnect(out, "example.com:443", null);
+
+        assertThat(out.toString()).doesNotContain("s3cret");
+        assertThat(out.get("X-Probe")).isEqualTo("1");
+    }
+
+    @Test
     void writeConnectWhenAuthorizedThenProxyHeadersSortedIn() {
         HttpHeaders out = new DefaultHttpHeaders();
         ProbeHeaders.of(Map.of(), 149).writeConnect(out, "example.com:443", "Basic dTpw");
