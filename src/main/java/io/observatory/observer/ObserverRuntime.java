@@ -9,7 +9,10 @@ import io.observatory.config.StandardObserverSettings;
 import io.observatory.probe.Prober;
 import io.observatory.status.OutboundStatus;
 import io.observatory.time.Scheduler;
+import java.lang.reflect.Method;
+import java.lang.reflect.RecordComponent;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -17,6 +20,7 @@ import java.util.random.RandomGenerator;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
 
 /**
  * Owns the one active observer and applies configurations to it, at start and on every reload, on the writer. A new
@@ -103,7 +107,8 @@ public final class ObserverRuntime implements Reconfigurable {
             return;
         }
         if (!next.probe().equals(probe)) {
-            log.warn("observatory.probe changed: probe settings take effect after a restart; applying the rest");
+            log.warn("observatory.probe changed ({}): probe settings take effect at the next start, the running ones"
+                    + " stay in force; applying the rest", changedKeys(probe, next.probe()));
         }
         boolean outboundsChanged = !next.outbounds().equals(config.outbounds());
         boolean observerChanged = !Objects.equals(next.standard(), config.standard())
@@ -145,5 +150,21 @@ public final class ObserverRuntime implements Reconfigurable {
             return new BurstObserver(burst, context, random, carriedOver);
         }
         return new IdleObserver();
+    }
+
+    /** The keys whose values differ between two probe settings, e.g. {@code max-concurrent, headers}. */
+    private static String changedKeys(ProbeSettings before, ProbeSettings after) {
+        List<String> keys = new ArrayList<>();
+        for (RecordComponent component : ProbeSettings.class.getRecordComponents()) {
+            try {
+                Method accessor = component.getAccessor();
+                if (!Objects.equals(accessor.invoke(before), accessor.invoke(after))) {
+                    keys.add(DataObjectPropertyName.toDashedForm(component.getName()));
+                }
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("a public record accessor cannot be called: " + component, e);
+            }
+        }
+        return String.join(", ", keys);
     }
 }

@@ -177,8 +177,8 @@ class ObserverRuntimeTest {
 
         reload(runtime, config(List.of("proxy_a"), changed.toArray(String[]::new)));
 
-        assertThat(output).contains("observatory.probe changed: probe settings take effect after a restart; "
-                + "applying the rest");
+        assertThat(output).contains("observatory.probe changed (max-concurrent): probe settings take effect at the"
+                + " next start, the running ones stay in force; applying the rest");
         assertThat(published).extracting(OutboundStatus::tag).containsExactly("proxy_a");
     }
 
@@ -255,7 +255,7 @@ class ObserverRuntimeTest {
         ObserverRuntime runtime = startedWithBothAlive();
         List<String> changed = new ArrayList<>(List.of(CONCURRENT));
         changed.add("probe.max-concurrent=7");
-        String warning = "observatory.probe changed: probe settings take effect after a restart";
+        String warning = "observatory.probe changed (max-concurrent): probe settings take effect at the next start";
 
         reload(runtime, config(List.of("proxy_a", "proxy_b"), changed.toArray(String[]::new)));
         reload(runtime, config(List.of("proxy_a", "proxy_b"), changed.toArray(String[]::new)));
