@@ -54,11 +54,6 @@ final class PhaseTimer {
         marks.updateAndGet(current -> current.with(mark, now));
     }
 
-    /** Whether the current request has reached {@code mark}. */
-    boolean reached(Mark mark) {
-        return marks.get().reached(mark);
-    }
-
     /** Nanoseconds from the probe start until now. */
     long elapsedNanos() {
         return ticker.nanoTime() - startNanos;

@@ -2,7 +2,6 @@ package io.observatory.probe;
 
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
-import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.proxy.HttpProxyHandler;
 import io.netty.resolver.NoopAddressResolverGroup;
@@ -12,14 +11,11 @@ import io.observatory.config.Protocol;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.net.ssl.TrustManagerFactory;
-import org.jspecify.annotations.Nullable;
 import reactor.netty.NettyPipeline;
 import reactor.netty.http.Http11SslContextSpec;
 import reactor.netty.http.client.HttpClient;
-import reactor.netty.http.client.HttpClientResponse;
 import reactor.netty.resources.ConnectionProvider;
 import reactor.netty.resources.LoopResources;
 import reactor.netty.transport.ProxyProvider;
@@ -31,9 +27,6 @@ import reactor.netty.transport.ProxyProvider;
  * cheap but not free; probing 10,000 outbounds every few seconds should not rebuild them.
  */
 final class ProbeClients {
-
-    /** The statuses Go's client follows. */
-    private static final Set<Integer> REDIRECTS = Set.of(301, 302, 303, 307, 308);
 
     private final HttpClient base;
     private final Http11SslContextSpec tls;
@@ -107,16 +100,6 @@ final class ProbeClients {
                 proxy.username(outbound.username()).password(user -> outbound.password());
             }
         });
-    }
-
-    /**
-     * The Location Go's client would follow from {@code response}: a 301, 302, 303, 307 or 308 with a non-empty
-     * Location; else {@code null}.
-     */
-    static @Nullable String redirectLocation(HttpClientResponse response) {
-        String location = response.responseHeaders().get(HttpHeaderNames.LOCATION);
-        return REDIRECTS.contains(response.status().code()) && location != null && !location.isBlank()
-                ? location : null;
     }
 
     private record Key(Outbound outbound, boolean secure, Duration timeout) {}

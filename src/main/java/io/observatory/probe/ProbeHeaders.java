@@ -45,6 +45,8 @@ public final class ProbeHeaders {
     private final @Nullable String userAgent;
     /** Every header but Host and User-Agent, as {name, value}, sorted by name. */
     private final List<String[]> sorted;
+    /** {@link #sorted} without {@link #DOMAIN_CREDENTIALS}: for another domain's hop and for the CONNECT. */
+    private final List<String[]> sortedWithoutCredentials;
     private final Map<String, String> all;
     /** In lower case, the names of every header and of those configured empty: Go adds none of them. */
     private final Set<String> lowerCaseNames;
@@ -67,6 +69,9 @@ public final class ProbeHeaders {
         });
         rest.sort(BY_NAME);
         this.sorted = List.copyOf(rest);
+        this.sortedWithoutCredentials = rest.stream()
+                .filter(header -> !DOMAIN_CREDENTIALS.contains(header[0].toLowerCase(Locale.ROOT)))
+                .toList();
     }
 
     /**
@@ -150,21 +155,13 @@ public final class ProbeHeaders {
             out.add("Content-Length", "0");
         }
         boolean sameDomain = hop.sameDomain();
-        List<String[]> headers = new ArrayList<>(sorted.size() + 2);
-        for (String[] header : sorted) {
-            if (sameDomain || !DOMAIN_CREDENTIALS.contains(header[0].toLowerCase(Locale.ROOT))) {
-                headers.add(header);
-            }
-        }
-        if (hop.referer() != null && !lowerCaseNames.contains("referer")) {
-            headers.add(new String[] {"Referer", hop.referer()});
-        }
+        String referer = hop.referer() != null && !lowerCaseNames.contains("referer") ? hop.referer() : null;
         String authorization = hop.userInfoAuthorization();
-        if (authorization != null && !(sameDomain && lowerCaseNames.contains("authorization"))) {
-            headers.add(new String[] {"Authorization", authorization});
+        if (authorization != null && sameDomain && lowerCaseNames.contains("authorization")) {
+            authorization = null;
         }
-        headers.sort(BY_NAME);
-        headers.forEach(header -> out.add(header[0], header[1]));
+        writeSorted(out, sameDomain ? sorted : sortedWithoutCredentials, "Referer", referer, "Authorization",
+                authorization);
         if (!method.equals("HEAD") && !lowerCaseNames.contains("accept-encoding") && !rangeSet) {
             out.add(ACCEPT_ENCODING, "gzip");
         }
@@ -189,17 +186,28 @@ public final class ProbeHeaders {
         if (userAgent != null) {
             out.add(USER_AGENT, userAgent);
         }
-        List<String[]> headers = new ArrayList<>(sorted.size() + 2);
-        for (String[] header : sorted) {
-            if (!DOMAIN_CREDENTIALS.contains(header[0].toLowerCase(Locale.ROOT))) {
-                headers.add(header);
+        writeSorted(out, sortedWithoutCredentials, "Proxy-Authorization", proxyAuthorization, "Proxy-Connection",
+                "Keep-Alive");
+    }
+
+    /**
+     * Adds {@code base} (sorted by name) to {@code out} with the two extra headers whose values are not {@code null}
+     * sorted in; without extras, the common case of a probe, nothing is copied or sorted.
+     */
+    private static void writeSorted(HttpHeaders out, List<String[]> base, String firstName,
+            @Nullable String firstValue, String secondName, @Nullable String secondValue) {
+        List<String[]> headers = base;
+        if (firstValue != null || secondValue != null) {
+            headers = new ArrayList<>(base.size() + 2);
+            headers.addAll(base);
+            if (firstValue != null) {
+                headers.add(new String[] {firstName, firstValue});
             }
+            if (secondValue != null) {
+                headers.add(new String[] {secondName, secondValue});
+            }
+            headers.sort(BY_NAME);
         }
-        if (proxyAuthorization != null) {
-            headers.add(new String[] {"Proxy-Authorization", proxyAuthorization});
-        }
-        headers.add(new String[] {"Proxy-Connection", "Keep-Alive"});
-        headers.sort(BY_NAME);
         headers.forEach(header -> out.add(header[0], header[1]));
     }
 }

@@ -1,11 +1,14 @@
 package io.observatory.probe;
 
+import io.netty.handler.codec.http.HttpHeaderNames;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
+import reactor.netty.http.client.HttpClientResponse;
 
 /**
  * One request of a probe: the first, or one more after a followed redirect, with what Go's {@code net/http} client
@@ -25,6 +28,19 @@ record ProbeHop(URI url, String method, String host, @Nullable String referer, S
         Objects.requireNonNull(method, "method");
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(initialHost, "initialHost");
+    }
+
+    /** The statuses Go's client follows. */
+    private static final Set<Integer> REDIRECTS = Set.of(301, 302, 303, 307, 308);
+
+    /**
+     * The Location Go's client would follow from {@code response}: a 301, 302, 303, 307 or 308 with a non-empty
+     * Location; else {@code null}.
+     */
+    static @Nullable String redirectLocation(HttpClientResponse response) {
+        String location = response.responseHeaders().get(HttpHeaderNames.LOCATION);
+        return REDIRECTS.contains(response.status().code()) && location != null && !location.isBlank()
+                ? location : null;
     }
 
     /** The first request of {@code request}: its URL and method, the Host configured or the URL's. */

@@ -80,11 +80,6 @@ public record ProbeRequest(Outbound outbound, URI url, String method, Duration t
         Objects.requireNonNull(client, "client");
     }
 
-    /** Returns {@code true} for https URLs. */
-    public boolean secure() {
-        return "https".equalsIgnoreCase(url.getScheme());
-    }
-
     /** Whether the whole response body of the first request is read and counted in the RTT. */
     public boolean readBody() {
         return client.readsBody(method);

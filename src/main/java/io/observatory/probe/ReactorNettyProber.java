@@ -82,7 +82,7 @@ public final class ReactorNettyProber implements Prober {
                 .responseConnection((response, connection) -> {
                     timer.stamp(Mark.RESPONSE_HEADERS);
                     int code = response.status().code();
-                    String location = follows ? ProbeClients.redirectLocation(response) : null;
+                    String location = follows ? ProbeHop.redirectLocation(response) : null;
                     if (location != null) {
                         return hop.redirects() + 1 >= ProbeRequest.Client.MAX_REDIRECTS
                                 ? Mono.error(new RedirectLimitException())

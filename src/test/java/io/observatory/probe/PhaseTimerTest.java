@@ -42,7 +42,7 @@ class PhaseTimerTest {
         URI next = URI.create("https://other.test/next");
         timer.nextRequest(next, true);
 
-        assertThat(timer.reached(Mark.CONNECTED)).isFalse();
+        assertThat(timer.marks().reached(Mark.CONNECTED)).isFalse();
         assertThat(timer.marks().target()).isEqualTo(next);
         assertThat(timer.marks().secure()).isTrue();
         at(100, Mark.RESOLVE_STARTED);
