@@ -96,7 +96,7 @@ public final class MeshLedger {
         if (current != null && !isNewer(report, current.report())) {
             return Outcome.IGNORED_OLD;
         }
-        held.put(witness, new Held(report, receivedAtNanos));
+        held.put(witness, new Held(inFleet(report), receivedAtNanos));
         return Outcome.ACCEPTED;
     }
 
@@ -105,23 +105,29 @@ public final class MeshLedger {
         witnesses = witnessNames(fleet);
         entryPoints = entryPointTags(fleet);
         held.keySet().retainAll(witnesses);
+        held.replaceAll((witness, entry) -> new Held(inFleet(entry.report()), entry.receivedAtNanos()));
     }
 
-    /** The latest self-report of every witness that reported, and the streaks that name entry points of the fleet. */
+    /** The latest self-report of every witness that reported, and its streaks. */
     public MeshEvidence evidence() {
         List<MeshEvidence.SelfReport> selfReports = new ArrayList<>(held.size());
         List<MeshEvidence.Streak> streaks = new ArrayList<>();
         held.forEach((witness, entry) -> {
             selfReports.add(new MeshEvidence.SelfReport(witness, entry.receivedAtNanos(),
                     entry.report().failingCheck()));
-            for (PathStreak streak : entry.report().streaks()) {
-                if (entryPoints.contains(streak.server() + "/" + streak.entryPoint())) {
-                    streaks.add(new MeshEvidence.Streak(witness, streak.server(), streak.entryPoint(),
-                            streak.failures()));
-                }
-            }
+            entry.report().streaks().forEach(streak -> streaks.add(new MeshEvidence.Streak(witness, streak.server(),
+                    streak.entryPoint(), streak.failures())));
         });
         return new MeshEvidence(selfReports, streaks);
+    }
+
+    /** {@code report} with only the streaks that name entry points of the fleet: what a report may make the hub hold. */
+    private Report inFleet(Report report) {
+        List<PathStreak> kept = report.streaks().stream()
+                .filter(streak -> entryPoints.contains(streak.server() + "/" + streak.entryPoint()))
+                .toList();
+        return kept.size() == report.streaks().size() ? report
+                : new Report(report.processStartMillis(), report.sequence(), report.failingCheck(), kept);
     }
 
     private static boolean isNewer(Report candidate, Report current) {
