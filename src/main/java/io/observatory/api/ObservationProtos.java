@@ -35,14 +35,21 @@ final class ObservationProtos {
                 .setTag(health.tag())
                 .setActiveState(state(health.activeState()))
                 .setPassiveState(state(health.passive().state()))
+                .setMeshState(state(health.meshState()))
                 .setVerdict(state(health.verdict()))
                 .setAlive(health.alive())
                 .setProbed(health.probed())
                 .setLastChangeTime(timestamp(health.lastChange()))
                 .setLastChangeReason(health.lastChangeReason());
+        if (health.probed()) {
+            outbound.setDelayMillis(health.delayMillis());
+        }
+        if (health.mesh() != null) {
+            outbound.setMeshDetail(health.mesh().detail());
+        }
         OutboundStatus probe = health.probe();
         if (probe != null) {
-            outbound.setDelayMillis(probe.delayMillis()).setActiveDetail(probe.activeDetail());
+            outbound.setActiveDetail(probe.activeDetail());
             if (probe.lastProbe() != null) {
                 outbound.setLastProbe(probe(probe.lastProbe()));
             }
@@ -76,7 +83,8 @@ final class ObservationProtos {
             message.setChanged(changed(updated.now())
                     .setPreviousVerdict(state(before.verdict()))
                     .setPreviousActiveState(state(before.activeState()))
-                    .setPreviousPassiveState(state(before.passive().state())));
+                    .setPreviousPassiveState(state(before.passive().state()))
+                    .setPreviousMeshState(state(before.meshState())));
         } else {
             message.setChanged(changed(((OutboundEvent.Added) event).now()));
         }

@@ -154,8 +154,8 @@ public final class ObservatoryV1Service extends ObservatoryServiceGrpc.Observato
             Observation observation = store.current();
             Availability<OutboundHealth> selection = observation.available(selector);
             List<PickCandidate> candidates = selection.usable().stream().filter(OutboundHealth::probed)
-                    .map(outbound -> new PickCandidate(outbound.tag(), outbound.alive(),
-                            outbound.probe().delayMillis(), outbound.probe().healthPing()))
+                    .map(outbound -> new PickCandidate(outbound.tag(), outbound.alive(), outbound.delayMillis(),
+                            outbound.probe() == null ? null : outbound.probe().healthPing()))
                     .toList();
             Optional<PickResult> picked = picker.pick(settings, String.join("\n", selector), candidates);
             if (picked.isPresent()) {

@@ -41,7 +41,7 @@ final class OutboundHealthStatuses implements Consumer<ObservationUpdate> {
     /** The grpc.health.v1 status a verdict is served as. */
     static ServingStatus servingStatus(HealthState verdict) {
         return switch (verdict) {
-            case HEALTHY -> ServingStatus.SERVING;
+            case HEALTHY, DEGRADED -> ServingStatus.SERVING;
             case UNHEALTHY -> ServingStatus.NOT_SERVING;
             case UNKNOWN -> ServingStatus.UNKNOWN;
         };

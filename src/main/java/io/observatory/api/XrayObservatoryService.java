@@ -42,15 +42,15 @@ class XrayObservatoryService extends ObservatoryServiceGrpc.ObservatoryServiceIm
     static ObservationResult toProto(Observation observation) {
         ObservationResult.Builder result = ObservationResult.newBuilder();
         for (OutboundHealth outbound : observation.observed()) {
-            OutboundStatus status = Objects.requireNonNull(outbound.probe(), "probe");
+            OutboundStatus status = outbound.probe();
             io.observatory.api.xray.OutboundStatus.Builder entry = io.observatory.api.xray.OutboundStatus.newBuilder()
-                    .setOutboundTag(status.tag())
+                    .setOutboundTag(outbound.tag())
                     .setAlive(outbound.alive())
-                    .setDelay(status.delayMillis())
-                    .setLastErrorReason(status.lastErrorReason())
-                    .setLastSeenTime(status.lastSeenEpochSeconds())
-                    .setLastTryTime(status.lastTryEpochSeconds());
-            if (status.healthPing() != null) {
+                    .setDelay(outbound.delayMillis())
+                    .setLastErrorReason(outbound.lastErrorReason())
+                    .setLastSeenTime(outbound.lastSeenEpochSeconds())
+                    .setLastTryTime(outbound.lastTryEpochSeconds());
+            if (status != null && status.healthPing() != null) {
                 entry.setHealthPing(toProto(status.healthPing()));
             }
             result.addStatus(entry);

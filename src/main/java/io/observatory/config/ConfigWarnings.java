@@ -43,7 +43,7 @@ final class ConfigWarnings {
             }
             unmatched("observatory.burst.subject-selector", burst.subjectSelector(), config, warnings);
         }
-        if (standard == null && burst == null) {
+        if (standard == null && burst == null && config.mesh().role() == MeshRole.OFF) {
             warnings.add("no observer configured: set observatory.standard or observatory.burst; "
                     + "serving an empty observation");
         }
@@ -60,7 +60,7 @@ final class ConfigWarnings {
 
     private static void unmatched(String property, List<String> prefixes, ObservatoryConfig config,
             List<String> warnings) {
-        List<Outbound> outbounds = config.outbounds();
+        List<Outbound> outbounds = config.observedOutbounds();
         String tags = outbounds.isEmpty() ? "no outbounds are configured"
                 : outbounds.stream().map(Outbound::tag).collect(Collectors.joining(", ", "tags: ", ""));
         for (int i = 0; i < prefixes.size(); i++) {

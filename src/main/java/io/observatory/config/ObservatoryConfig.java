@@ -1,5 +1,6 @@
 package io.observatory.config;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +28,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param passive      passive health: how the call outcomes balancers report through the v1 API are judged
  * @param availability how verdicts become the outbounds a balancer may use
  * @param api          the v1 API: who may call it
+ * @param mesh         multi-vantage verdicts: this instance's role, and the fleet when it is a hub
  */
 @ConfigurationProperties(ObservatoryConfigBinder.PREFIX)
 public record ObservatoryConfig(
@@ -37,10 +39,26 @@ public record ObservatoryConfig(
         @DefaultValue @NestedConfigurationProperty ReloadSettings reload,
         @DefaultValue @NestedConfigurationProperty PassiveSettings passive,
         @DefaultValue @NestedConfigurationProperty AvailabilitySettings availability,
-        @DefaultValue @NestedConfigurationProperty ApiSettings api) implements CrossFieldValidated {
+        @DefaultValue @NestedConfigurationProperty ApiSettings api,
+        @DefaultValue @NestedConfigurationProperty MeshSettings mesh) implements CrossFieldValidated {
 
     public ObservatoryConfig {
         outbounds = List.copyOf(outbounds);
+    }
+
+    /**
+     * Every outbound this instance observes and serves: the configured ones, then, on a hub, each mesh entry point as
+     * the outbound {@code <server>/<entry>}.
+     */
+    public List<Outbound> observedOutbounds() {
+        List<Outbound> entryPoints = mesh.entryPointOutbounds();
+        if (entryPoints.isEmpty()) {
+            return outbounds;
+        }
+        List<Outbound> all = new ArrayList<>(outbounds.size() + entryPoints.size());
+        all.addAll(outbounds);
+        all.addAll(entryPoints);
+        return List.copyOf(all);
     }
 
     @Override
@@ -56,6 +74,14 @@ public record ObservatoryConfig(
             if (first != null) {
                 violations.reject("outbounds[" + i + "].tag",
                         "a unique tag; observatory.outbounds[" + first + "].tag is also " + tag);
+            }
+        }
+        List<Outbound> entryPoints = mesh.entryPointOutbounds();
+        for (Outbound entryPoint : entryPoints) {
+            Integer clash = indexByTag.get(entryPoint.tag());
+            if (clash != null) {
+                violations.reject("outbounds[" + clash + "].tag", entryPoint.tag(),
+                        "a tag that is not a mesh entry point's (<server>/<entry>)");
             }
         }
     }

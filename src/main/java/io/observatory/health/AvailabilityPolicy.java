@@ -5,7 +5,9 @@ import java.util.function.Function;
 
 /**
  * Builds the set of usable outbounds from their combined verdicts (YARP's available-destinations policies). Both
- * policies exclude only outbounds whose verdict is {@link HealthState#UNHEALTHY}; UNKNOWN outbounds stay usable.
+ * policies exclude outbounds whose verdict is {@link HealthState#UNHEALTHY}; UNKNOWN outbounds stay usable;
+ * {@link HealthState#DEGRADED} ones are usable only when no healthy or unknown outbound is left (Envoy's degraded
+ * hosts).
  */
 public sealed interface AvailabilityPolicy {
 
@@ -21,13 +23,19 @@ public sealed interface AvailabilityPolicy {
      */
     <T> Availability<T> select(List<T> selection, Function<? super T, HealthState> verdict);
 
+    /** The healthy and unknown outbounds, or, when there are none, the degraded ones. */
     private static <T> List<T> notUnhealthy(List<T> selection, Function<? super T, HealthState> verdict) {
-        return selection.stream().filter(outbound -> verdict.apply(outbound) != HealthState.UNHEALTHY).toList();
+        List<T> preferred = selection.stream().filter(outbound -> {
+            HealthState state = verdict.apply(outbound);
+            return state == HealthState.HEALTHY || state == HealthState.UNKNOWN;
+        }).toList();
+        return !preferred.isEmpty() ? preferred
+                : selection.stream().filter(outbound -> verdict.apply(outbound) == HealthState.DEGRADED).toList();
     }
 
     /**
      * YARP's {@code HealthyOrPanic} with Envoy's panic threshold ({@code healthy-or-panic}): the healthy and unknown
-     * outbounds, unless a non-empty selection has none of them (YARP) or
+     * outbounds (the degraded ones when there are none), unless a non-empty selection has none of them (YARP) or
      * {@code usable * 100 < panicThresholdPercent * selection.size()} (Envoy); then every outbound, in panic.
      *
      * @param panicThresholdPercent 0-100, validated where it is configured; {@code 0} keeps only YARP's rule
@@ -43,7 +51,10 @@ public sealed interface AvailabilityPolicy {
         }
     }
 
-    /** YARP's {@code HealthyAndUnknown} ({@code healthy-and-unknown}): healthy and unknown outbounds, maybe none. */
+    /**
+     * YARP's {@code HealthyAndUnknown} ({@code healthy-and-unknown}): healthy and unknown outbounds (the degraded ones
+     * when there are none), maybe none.
+     */
     record HealthyAndUnknown() implements AvailabilityPolicy {
 
         @Override

@@ -26,7 +26,7 @@ import org.springframework.stereotype.Component;
  * number follows the outbounds; values are read from the current observation at each scrape:
  * <ul>
  *   <li>{@value #VERDICT} (tag {@code outbound}), one per configured outbound: its combined verdict, 1 healthy,
- *       0 unknown, -1 unhealthy, so {@code observatory_outbound_verdict < 0} lists the outbounds balancers avoid;
+ *       0.5 degraded, 0 unknown, -1 unhealthy, so {@code observatory_outbound_verdict < 0} lists the outbounds balancers avoid;
  *   <li>{@value #ALIVE} (tag {@code outbound}), one per observed outbound: 1 when alive, 0 when not (Xray's
  *       {@code alive} as the gRPC API reports it: false while passive health says unhealthy);
  *   <li>{@value #LAST_SUCCESS_AGE} (seconds, tag {@code outbound}): time since the outbound's last successful probe,
@@ -104,7 +104,7 @@ class ObservationMeters {
         String tag = outbound.tag();
         OutboundStatus probe = outbound.probe();
         verdicts.computeIfAbsent(tag, unused -> gauge(VERDICT, "Combined verdict of the outbound: 1 healthy, 0 "
-                + "unknown, -1 unhealthy", tag, entry -> verdictValue(entry.verdict())));
+                + "unknown, 0.5 degraded, -1 unhealthy", tag, entry -> verdictValue(entry.verdict())));
         if (probe == null) {
             remove(alive, tag);
         } else {
@@ -158,6 +158,7 @@ class ObservationMeters {
     private static double verdictValue(HealthState state) {
         return switch (state) {
             case HEALTHY -> 1;
+            case DEGRADED -> 0.5;
             case UNKNOWN -> 0;
             case UNHEALTHY -> -1;
         };

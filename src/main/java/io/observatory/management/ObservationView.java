@@ -1,6 +1,7 @@
 package io.observatory.management;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.observatory.mesh.MeshView;
 import io.observatory.probe.ProbeError;
 import io.observatory.probe.ProbeResult;
 import io.observatory.stats.HealthPingStats;
@@ -11,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.PropertyNamingStrategies.SnakeCaseStrategy;
 import tools.jackson.databind.annotation.JsonNaming;
 
@@ -20,12 +22,15 @@ import tools.jackson.databind.annotation.JsonNaming;
  * each standard-observer outbound.
  *
  * @param status one entry per observed outbound, sorted by tag
+ * @param mesh   the mesh view on a hub; absent elsewhere
  */
-record ObservationView(List<Outbound> status) {
+@JsonInclude(JsonInclude.Include.NON_NULL)
+record ObservationView(List<Outbound> status, @Nullable MeshJson mesh) {
 
-    /** Maps the observed outbounds of a snapshot, in its order (by tag). */
-    static ObservationView of(Observation observation) {
-        return new ObservationView(observation.observed().stream().map(Outbound::of).toList());
+    /** Maps the observed outbounds of a snapshot, in its order (by tag), and the mesh view when there is one. */
+    static ObservationView of(Observation observation, MeshView mesh) {
+        return new ObservationView(observation.observed().stream().map(Outbound::of).toList(),
+                mesh.fleet().servers().isEmpty() ? null : MeshJson.of(mesh));
     }
 
     /**
@@ -40,7 +45,7 @@ record ObservationView(List<Outbound> status) {
      * @param lastTryTime unix seconds of the last attempt, 0 if none (always 0 for burst)
      * @param healthPing burst statistics, absent for the standard observer
      * @param lastProbe the last probe, absent for burst
-     * @param verdict the combined verdict: {@code healthy}, {@code unhealthy} or {@code unknown}
+     * @param verdict the combined verdict: {@code healthy}, {@code degraded}, {@code unhealthy} or {@code unknown}
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @JsonNaming(SnakeCaseStrategy.class)
@@ -48,11 +53,11 @@ record ObservationView(List<Outbound> status) {
             long lastTryTime, HealthPing healthPing, LastProbe lastProbe, String verdict) {
 
         static Outbound of(OutboundHealth outbound) {
-            OutboundStatus status = Objects.requireNonNull(outbound.probe(), "probe");
-            return new Outbound(status.tag(), outbound.alive(), status.delayMillis(),
-                    status.lastErrorReason(), status.lastSeenEpochSeconds(), status.lastTryEpochSeconds(),
-                    status.healthPing() == null ? null : HealthPing.of(status.healthPing()),
-                    status.lastProbe() == null ? null : LastProbe.of(status.lastProbe()),
+            OutboundStatus status = outbound.probe();
+            return new Outbound(outbound.tag(), outbound.alive(), outbound.delayMillis(),
+                    outbound.lastErrorReason(), outbound.lastSeenEpochSeconds(), outbound.lastTryEpochSeconds(),
+                    status == null || status.healthPing() == null ? null : HealthPing.of(status.healthPing()),
+                    status == null || status.lastProbe() == null ? null : LastProbe.of(status.lastProbe()),
                     outbound.verdict().name().toLowerCase(Locale.ROOT));
         }
     }

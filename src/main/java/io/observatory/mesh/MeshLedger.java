@@ -2,7 +2,9 @@ package io.observatory.mesh;
 
 import io.observatory.health.mesh.MeshEvidence;
 import io.observatory.health.mesh.MeshFleet;
+import io.observatory.probe.ProbeError;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -52,27 +54,50 @@ public final class MeshLedger {
     }
 
     /**
-     * A witness's consecutive failed probes of one entry point.
+     * A witness's consecutive failed probes of one entry point, and its last probe of it.
      *
      * @param server     the server
      * @param entryPoint the entry point's name
      * @param failures   at least 0; one success resets it
+     * @param last       the last probe
      */
-    public record PathStreak(String server, String entryPoint, int failures) {
+    public record PathStreak(String server, String entryPoint, int failures, LastProbe last) {
 
         public PathStreak {
             Objects.requireNonNull(server, "server");
             Objects.requireNonNull(entryPoint, "entryPoint");
+            Objects.requireNonNull(last, "last");
             if (failures < 0) {
                 throw new IllegalArgumentException("failures: " + failures + " (expected: >= 0)");
             }
         }
     }
 
-    private record Held(Report report, long receivedAtNanos) {
+    /**
+     * A witness's last probe of an entry point, as it reported it.
+     *
+     * @param success   whether it succeeded
+     * @param errorKind its error's kind, {@code null} on success
+     * @param error     its error's reason, empty on success
+     * @param rttNanos  its round-trip time, 0 when it failed
+     */
+    public record LastProbe(boolean success, ProbeError.@Nullable Kind errorKind, String error, long rttNanos) {
+
+        public LastProbe {
+            Objects.requireNonNull(error, "error");
+        }
     }
 
-    private final Map<String, Held> held = new HashMap<>();
+    /**
+     * A report the ledger holds.
+     *
+     * @param report          the report, with only the streaks that name entry points of the fleet
+     * @param receivedAtNanos when the hub received it, on the writer's ticker
+     */
+    public record Received(Report report, long receivedAtNanos) {
+    }
+
+    private final Map<String, Received> held = new HashMap<>();
     private Set<String> witnesses;
     private Set<String> entryPoints;
 
@@ -92,11 +117,11 @@ public final class MeshLedger {
         if (!witnesses.contains(witness)) {
             return Outcome.REFUSED_UNKNOWN_WITNESS;
         }
-        Held current = held.get(witness);
+        Received current = held.get(witness);
         if (current != null && !isNewer(report, current.report())) {
             return Outcome.IGNORED_OLD;
         }
-        held.put(witness, new Held(inFleet(report), receivedAtNanos));
+        held.put(witness, new Received(inFleet(report), receivedAtNanos));
         return Outcome.ACCEPTED;
     }
 
@@ -105,7 +130,12 @@ public final class MeshLedger {
         witnesses = witnessNames(fleet);
         entryPoints = entryPointTags(fleet);
         held.keySet().retainAll(witnesses);
-        held.replaceAll((witness, entry) -> new Held(inFleet(entry.report()), entry.receivedAtNanos()));
+        held.replaceAll((witness, entry) -> new Received(inFleet(entry.report()), entry.receivedAtNanos()));
+    }
+
+    /** The report held for each witness that reported, by witness name; a read-only view. */
+    public Map<String, Received> reports() {
+        return Collections.unmodifiableMap(held);
     }
 
     /** The latest self-report of every witness that reported, and its streaks. */

@@ -66,7 +66,7 @@ public final class ObserverRuntime implements Reconfigurable {
             RandomGenerator random, ProbeRecorder recorder, Consumer<List<OutboundStatus>> statuses) {
         this.config = initial;
         this.probe = initial.probe();
-        this.outbounds = initial.outbounds();
+        this.outbounds = initial.observedOutbounds();
         this.writer = writer;
         this.clock = clock;
         this.random = random;
@@ -110,11 +110,11 @@ public final class ObserverRuntime implements Reconfigurable {
             log.warn("observatory.probe changed ({}): probe settings take effect at the next start, the running ones"
                     + " stay in force; applying the rest", changedKeys(probe, next.probe()));
         }
-        boolean outboundsChanged = !next.outbounds().equals(config.outbounds());
+        boolean outboundsChanged = !next.observedOutbounds().equals(config.observedOutbounds());
         boolean observerChanged = !Objects.equals(next.standard(), config.standard())
                 || !Objects.equals(next.burst(), config.burst());
         config = next;
-        outbounds = next.outbounds();
+        outbounds = next.observedOutbounds();
         if (!started) {
             return;
         }
@@ -136,7 +136,7 @@ public final class ObserverRuntime implements Reconfigurable {
             observer.outboundsChanged();
         }
         log.info("configuration reloaded: outbounds [{}], observer {}",
-                next.outbounds().stream().map(Outbound::tag).collect(Collectors.joining(", ")),
+                outbounds.stream().map(Outbound::tag).collect(Collectors.joining(", ")),
                 observerChanged ? "restarted with new settings" : "unchanged");
     }
 

@@ -53,11 +53,11 @@ public sealed interface OutboundEvent {
             return now.tag();
         }
 
-        /** True when the active state, the passive state or the verdict changed. */
+        /** True when the active, passive or mesh state or the verdict changed. */
         @Override
         public boolean transition() {
             return now.activeState() != previous.activeState() || now.verdict() != previous.verdict()
-                    || now.passive().state() != previous.passive().state();
+                    || now.passive().state() != previous.passive().state() || now.meshState() != previous.meshState();
         }
     }
 

@@ -7,6 +7,7 @@ import io.observatory.health.AvailabilityPolicy;
 import io.observatory.health.CombinedVerdict;
 import io.observatory.health.HealthState;
 import io.observatory.status.Observation;
+import io.observatory.status.MeshMark;
 import io.observatory.status.ObservationStore;
 import io.observatory.status.ObservationUpdate;
 import io.observatory.status.OutboundEvent;
@@ -53,6 +54,7 @@ public final class ObservationUpdater implements Reconfigurable {
     private Set<String> tags;
     private AvailabilityPolicy availability;
     private Map<String, OutboundStatus> statuses = Map.of();
+    private Map<String, MeshMark> meshMarks = Map.of();
     private OptionalLong observedAtNanos = OptionalLong.empty();
 
     /**
@@ -70,7 +72,7 @@ public final class ObservationUpdater implements Reconfigurable {
         this.passive = new PassiveHealthUpdater(initial.passive().policy(), writer, this::refresh);
         Instant now = clock.instant();
         Map<String, OutboundHealth> outbounds = new LinkedHashMap<>();
-        tags.forEach(tag -> outbounds.put(tag, judge(tag, null, null, now)));
+        tags.forEach(tag -> outbounds.put(tag, judge(tag, null, null, null, now)));
         this.store = new ObservationStore(writer, new Observation(outbounds, availability, observedAtNanos));
         store.watch(observation -> { }, new TransitionLog());
     }
@@ -88,6 +90,15 @@ public final class ObservationUpdater implements Reconfigurable {
         statuses = next.stream()
                 .collect(Collectors.toMap(OutboundStatus::tag, status -> status, (earlier, later) -> later));
         observedAtNanos = OptionalLong.of(writer.nanoTime());
+        refresh();
+    }
+
+    /**
+     * Takes the mesh's marks of a hub's entry points, by tag ({@code <server>/<entry>}), and publishes them with the
+     * verdicts; an entry point without a mark has no mesh opinion. Writer only.
+     */
+    public void meshJudged(Map<String, MeshMark> marks) {
+        meshMarks = Map.copyOf(marks);
         refresh();
     }
 
@@ -137,11 +148,13 @@ public final class ObservationUpdater implements Reconfigurable {
         for (String tag : tags) {
             OutboundHealth before = previous.outbounds().get(tag);
             OutboundStatus status = statuses.get(tag);
-            if (before != null && !passiveChanged.contains(tag) && Objects.equals(status, before.probe())) {
+            MeshMark mesh = meshMarks.get(tag);
+            if (before != null && !passiveChanged.contains(tag) && Objects.equals(status, before.probe())
+                    && Objects.equals(mesh, before.mesh())) {
                 next.put(tag, before);
                 continue;
             }
-            OutboundHealth health = judge(tag, status, before, now);
+            OutboundHealth health = judge(tag, status, mesh, before, now);
             next.put(tag, health);
             if (before == null) {
                 events.add(new OutboundEvent.Added(health));
@@ -157,28 +170,33 @@ public final class ObservationUpdater implements Reconfigurable {
     }
 
     /**
-     * The next entry of one outbound: the combined verdict of its active and passive states and, when a state
+     * The next entry of one outbound: the combined verdict of its active, passive and mesh states and, when a state
      * changed, the change time and a reason naming what changed; {@code before}'s change time and reason otherwise.
      */
-    private OutboundHealth judge(String tag, @Nullable OutboundStatus status, @Nullable OutboundHealth before,
-            Instant now) {
+    private OutboundHealth judge(String tag, @Nullable OutboundStatus status, @Nullable MeshMark mesh,
+            @Nullable OutboundHealth before, Instant now) {
         PassiveView view = passive.view(tag);
         HealthState active = status == null ? HealthState.UNKNOWN : status.active().state();
-        HealthState verdict = CombinedVerdict.of(active, view.state());
+        HealthState meshState = mesh == null ? HealthState.UNKNOWN : mesh.state();
+        HealthState verdict = CombinedVerdict.of(active, view.state(), meshState);
         if (before == null) {
-            return new OutboundHealth(tag, status, view, verdict, now, "outbound added");
+            return new OutboundHealth(tag, status, view, mesh, verdict, now, "outbound added");
         }
-        String reason = CombinedVerdict.changeReason(before.activeState(), active,
-                () -> status == null ? "no longer observed" : status.activeDetail(), before.passive().state(),
-                view.state(), () -> passive.why(tag, before.passive().state()));
+        String reason = CombinedVerdict.changeReason(List.of(
+                new CombinedVerdict.Change("active", before.activeState(), active,
+                        () -> status == null ? "no longer observed" : status.activeDetail()),
+                new CombinedVerdict.Change("passive", before.passive().state(), view.state(),
+                        () -> passive.why(tag, before.passive().state())),
+                new CombinedVerdict.Change("mesh", before.meshState(), meshState,
+                        () -> mesh == null ? "no longer judged" : mesh.detail())));
         return reason == null
-                ? new OutboundHealth(tag, status, view, verdict, before.lastChange(), before.lastChangeReason())
-                : new OutboundHealth(tag, status, view, verdict, now, reason);
+                ? new OutboundHealth(tag, status, view, mesh, verdict, before.lastChange(), before.lastChangeReason())
+                : new OutboundHealth(tag, status, view, mesh, verdict, now, reason);
     }
 
     /** The configured tags, iterating in tag order, so the observation is built in order. */
     private static Set<String> tagsOf(ObservatoryConfig config) {
-        return config.outbounds().stream().map(Outbound::tag).sorted()
+        return config.observedOutbounds().stream().map(Outbound::tag).sorted()
                 .collect(Collectors.toCollection(LinkedHashSet::new));
     }
 }

@@ -87,7 +87,7 @@ class OutboundHealthStatusesTest {
         ActiveHealth activeHealth = switch (active) {
             case HEALTHY -> new ActiveHealth(HealthState.HEALTHY, 1, 0);
             case UNHEALTHY -> new ActiveHealth(HealthState.UNHEALTHY, 0, 1);
-            case UNKNOWN -> ActiveHealth.INITIAL;
+            case UNKNOWN, DEGRADED -> ActiveHealth.INITIAL;
         };
         scheduler.advance(Duration.ofSeconds(1));
         OutboundStatus status = new OutboundStatus(tag, active == HealthState.HEALTHY, 12, "", null, null, null, null,

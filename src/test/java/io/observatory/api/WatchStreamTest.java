@@ -41,7 +41,7 @@ class WatchStreamTest {
 
     /** {@code tag}'s entry at step {@code sequence}: the verdict alternates, the reason carries the step. */
     private static OutboundHealth entry(String tag, int sequence) {
-        return new OutboundHealth(tag, null, PassiveView.NONE,
+        return new OutboundHealth(tag, null, PassiveView.NONE, null,
                 sequence % 2 == 0 ? HealthState.HEALTHY : HealthState.UNHEALTHY, T0.plusSeconds(sequence),
                 "step " + sequence);
     }
@@ -156,7 +156,7 @@ class WatchStreamTest {
             WatchStream stream = stream(List.of("proxy_a"), 8);
             stream.start(observation(entry("proxy_a", 0), entry("proxy_b", 0)));
             deliver();
-            OutboundHealth sameState = new OutboundHealth("proxy_a", null, PassiveView.NONE, HealthState.HEALTHY,
+            OutboundHealth sameState = new OutboundHealth("proxy_a", null, PassiveView.NONE, null, HealthState.HEALTHY,
                     T0, "evidence only");
 
             stream.offer(step("proxy_b", 1));

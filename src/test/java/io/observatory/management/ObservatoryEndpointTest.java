@@ -17,6 +17,8 @@ import io.observatory.testing.FakeScheduler;
 import io.observatory.verdict.ObservationUpdater;
 import java.time.Instant;
 import java.util.List;
+import io.observatory.config.ObservatoryConfig;
+import io.observatory.mesh.MeshHub;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -26,9 +28,10 @@ class ObservatoryEndpointTest {
     private static final Instant TRIED = Instant.parse("2026-11-29T10:00:30Z");
 
     private final FakeScheduler scheduler = new FakeScheduler();
-    private final ObservationUpdater updater =
-            new ObservationUpdater(Configs.direct(List.of("proxy_de", "burst_us")), scheduler, scheduler.clock());
-    private final ObservatoryEndpoint endpoint = new ObservatoryEndpoint(updater.store());
+    private final ObservatoryConfig config = Configs.direct(List.of("proxy_de", "burst_us"));
+    private final ObservationUpdater updater = new ObservationUpdater(config, scheduler, scheduler.clock());
+    private final ObservatoryEndpoint endpoint = new ObservatoryEndpoint(updater.store(),
+            new MeshHub(config.mesh(), scheduler, scheduler.clock(), updater::meshJudged));
     private final JsonMapper json = JsonMapper.builder().build();
 
     private void observe(OutboundStatus status) {

@@ -10,9 +10,11 @@ import io.observatory.health.mesh.MeshJudge;
 import io.observatory.health.mesh.MeshJudgement;
 import io.observatory.health.mesh.MeshRules;
 import io.observatory.health.mesh.MeshStatus;
+import io.observatory.mesh.MeshLedger.LastProbe;
 import io.observatory.mesh.MeshLedger.Outcome;
 import io.observatory.mesh.MeshLedger.PathStreak;
 import io.observatory.mesh.MeshLedger.Report;
+import io.observatory.probe.ProbeError;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -28,8 +30,13 @@ class MeshLedgerTest {
 
     private final MeshLedger ledger = new MeshLedger(FLEET);
 
+    private static PathStreak streak(String server, String entryPoint, int failures) {
+        return new PathStreak(server, entryPoint, failures, failures == 0 ? new LastProbe(true, null, "", 1_000_000)
+                : new LastProbe(false, ProbeError.Kind.CONNECTION_REFUSED, "connection refused", 0));
+    }
+
     private static Report report(long processStart, long sequence, int failuresAgainstS2) {
-        return new Report(processStart, sequence, null, List.of(new PathStreak("s2", "main", failuresAgainstS2)));
+        return new Report(processStart, sequence, null, List.of(streak("s2", "main", failuresAgainstS2)));
     }
 
     private int failuresOfW1AgainstS2() {
@@ -42,7 +49,7 @@ class MeshLedgerTest {
 
     @Test
     void recordWhenFirstReportThenItIsTheWitnessesStateWithItsReceiveTime() {
-        assertThat(ledger.record("w1", new Report(100, 1, "tcp :443", List.of(new PathStreak("s2", "main", 2))), 7))
+        assertThat(ledger.record("w1", new Report(100, 1, "tcp :443", List.of(streak("s2", "main", 2))), 7))
                 .isEqualTo(Outcome.ACCEPTED);
 
         assertThat(ledger.evidence()).isEqualTo(new MeshEvidence(
@@ -75,8 +82,8 @@ class MeshLedgerTest {
 
     @Test
     void evidenceWhenAStreakNamesNoEntryPointOfTheFleetThenLeftOut() {
-        ledger.record("w1", new Report(100, 1, null, List.of(new PathStreak("s2", "main", 1),
-                new PathStreak("s2", "nope", 4), new PathStreak("s7", "main", 4))), 1);
+        ledger.record("w1", new Report(100, 1, null, List.of(streak("s2", "main", 1),
+                streak("s2", "nope", 4), streak("s7", "main", 4))), 1);
 
         assertThat(ledger.evidence().streaks()).extracting(MeshEvidence.Streak::entryPoint).containsExactly("main");
     }

@@ -25,7 +25,7 @@ class ObservationStoreTest {
     private static Observation observationOf(String... tags) {
         Map<String, OutboundHealth> outbounds = new LinkedHashMap<>();
         for (String tag : tags) {
-            outbounds.put(tag, new OutboundHealth(tag, null, PassiveView.NONE, HealthState.UNKNOWN, NOW, "added"));
+            outbounds.put(tag, new OutboundHealth(tag, null, PassiveView.NONE, null, HealthState.UNKNOWN, NOW, "added"));
         }
         return new Observation(outbounds, AvailabilityPolicy.HEALTHY_AND_UNKNOWN, OptionalLong.empty());
     }

@@ -3,6 +3,9 @@ package io.observatory.testing;
 import io.netty.handler.codec.socksx.v5.Socks5InitialRequestDecoder;
 import io.netty.handler.codec.socksx.v5.Socks5ServerEncoder;
 import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A real SOCKS5 proxy (RFC 1928) on {@code 127.0.0.1} for integration tests: CONNECT only, optionally with
@@ -29,11 +32,38 @@ public final class Socks5TestProxy extends LabProxy {
     /** How long the proxy waits for a target's TCP handshake before it replies {@code TTL_EXPIRED}: 500 ms. */
     public static final Duration TARGET_CONNECT_TIMEOUT = TargetDialer.CONNECT_TIMEOUT;
 
+    private final Set<String> refusedSources;
+
     private Socks5TestProxy(Credentials credentials) {
-        super("socks5-test-proxy", recorder -> channel -> channel.pipeline()
-                .addLast(Socks5ServerHandler.ENCODER, Socks5ServerEncoder.DEFAULT)
-                .addLast(Socks5ServerHandler.DECODER, new Socks5InitialRequestDecoder())
-                .addLast(new Socks5ServerHandler(credentials, recorder)));
+        this(credentials, ConcurrentHashMap.newKeySet());
+    }
+
+    private Socks5TestProxy(Credentials credentials, Set<String> refusedSources) {
+        super("socks5-test-proxy", recorder -> channel -> {
+            if (refusedSources.contains(channel.remoteAddress().getAddress().getHostAddress())) {
+                channel.close();
+                return;
+            }
+            channel.pipeline()
+                    .addLast(Socks5ServerHandler.ENCODER, Socks5ServerEncoder.DEFAULT)
+                    .addLast(Socks5ServerHandler.DECODER, new Socks5InitialRequestDecoder())
+                    .addLast(new Socks5ServerHandler(credentials, recorder));
+        });
+        this.refusedSources = refusedSources;
+    }
+
+    /**
+     * Closes every later connection from {@code sourceAddress} as soon as it is accepted, as a firewall rule on the
+     * server that drops one client's address would make it fail; a mesh witness probing from that address then
+     * sees its probes fail. Connections already open stay.
+     */
+    public void refuseFrom(String... sourceAddresses) {
+        refusedSources.addAll(List.of(sourceAddresses));
+    }
+
+    /** Accepts connections from every address again. */
+    public void acceptFromAll() {
+        refusedSources.clear();
     }
 
     /** Starts an open proxy: it selects {@code NO_AUTH} and accepts any client. */

@@ -26,18 +26,31 @@ public class ApiAuthConfiguration {
     @Bean
     @GlobalServerInterceptor
     ApiAuthInterceptor apiAuthInterceptor(ObservatoryConfig config, Ticker ticker, Environment environment) {
-        boolean certificatesVerified = environment.getProperty(SSL_SECURE_PROPERTY, Boolean.class, true);
-        boolean certificatesAsked = environment.getProperty("spring.grpc.server.ssl.bundle") != null
-                && environment.getProperty("spring.grpc.server.ssl.enabled", Boolean.class, true)
-                && !"none".equalsIgnoreCase(environment.getProperty("spring.grpc.server.ssl.client-auth", "none"));
-        if (certificatesAsked && !certificatesVerified) {
+        if (clientCertificatesAsked(environment) && !clientCertificatesTrusted(environment)) {
             log.warn("{}=false: client certificates are not verified, so they do not authorize v1 API calls;"
                     + " only the bearer token does", SSL_SECURE_PROPERTY);
         }
         ApiAuthInterceptor interceptor = new ApiAuthInterceptor(config.api().auth(),
-                settings -> ApiToken.of(settings, System::getenv, ticker), certificatesAsked && certificatesVerified);
+                settings -> ApiToken.of(settings.token(), System::getenv, ticker),
+                clientCertificatesTrusted(environment));
         log.info("{}", interceptor.describe());
         return interceptor;
+    }
+
+    /**
+     * Whether the gRPC server asks for client certificates and verifies them: an SSL bundle, SSL enabled,
+     * {@code client-auth} not {@code none} and {@value #SSL_SECURE_PROPERTY} not false. Only then is a client
+     * certificate a credential.
+     */
+    public static boolean clientCertificatesTrusted(Environment environment) {
+        return clientCertificatesAsked(environment)
+                && environment.getProperty(SSL_SECURE_PROPERTY, Boolean.class, true);
+    }
+
+    private static boolean clientCertificatesAsked(Environment environment) {
+        return environment.getProperty("spring.grpc.server.ssl.bundle") != null
+                && environment.getProperty("spring.grpc.server.ssl.enabled", Boolean.class, true)
+                && !"none".equalsIgnoreCase(environment.getProperty("spring.grpc.server.ssl.client-auth", "none"));
     }
 
     /** Follows reloads after the verdicts and the observer: the new settings apply from the next call. */

@@ -7,6 +7,7 @@ import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
+import io.observatory.api.mesh.v1.MeshServiceGrpc;
 import io.observatory.api.v1.ObservatoryServiceGrpc;
 import io.observatory.config.ApiAuthSettings;
 import java.security.cert.Certificate;
@@ -23,8 +24,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Guards the v1 API ({@code observatory.v1.ObservatoryService}): writes ({@code ReportOutcomes}, and any method added
- * later that is not listed as a read) need credentials, reads need them only with {@code require-for-reads}. Calls to
- * every other service (Xray's, grpc.health.v1, reflection) pass untouched.
+ * later that is not listed as a read) need credentials, reads need them only with {@code require-for-reads}; the
+ * mesh service's reads ({@code GetMesh}, {@code WatchMesh}, {@code ListRoute}) are guarded as the v1 reads. Calls to
+ * every other service or method (Xray's, grpc.health.v1, reflection, the mesh witnesses' own) pass untouched.
  *
  * <p>Credentials are either a verified TLS client certificate (the gRPC server runs with mTLS and the call's
  * {@link Grpc#TRANSPORT_ATTR_SSL_SESSION} has peer certificates) or {@code authorization: Bearer <token>} metadata
@@ -45,6 +47,15 @@ public final class ApiAuthInterceptor implements ServerInterceptor {
             ObservatoryServiceGrpc.getWatchObservationMethod().getBareMethodName(),
             ObservatoryServiceGrpc.getListAvailableMethod().getBareMethodName(),
             ObservatoryServiceGrpc.getPickMethod().getBareMethodName());
+
+    /**
+     * The read methods of the mesh service, guarded as the v1 reads are; its other methods are the witnesses' (see
+     * {@link WitnessAuthInterceptor}).
+     */
+    static final Set<String> MESH_READS = Set.of(
+            MeshServiceGrpc.getGetMeshMethod().getBareMethodName(),
+            MeshServiceGrpc.getWatchMeshMethod().getBareMethodName(),
+            MeshServiceGrpc.getListRouteMethod().getBareMethodName());
 
     static final String MISSING = "missing bearer token or client certificate";
     static final String INVALID = "invalid bearer token";
@@ -115,8 +126,12 @@ public final class ApiAuthInterceptor implements ServerInterceptor {
             ServerCallHandler<ReqT, RespT> next) {
         MethodDescriptor<ReqT, RespT> method = call.getMethodDescriptor();
         Rules current = rules.get();
-        boolean open = !ObservatoryServiceGrpc.SERVICE_NAME.equals(method.getServiceName())
-                || (READS.contains(method.getBareMethodName()) && !current.settings().requireForReads());
+        boolean mesh = MeshServiceGrpc.SERVICE_NAME.equals(method.getServiceName());
+        if (mesh && !MESH_READS.contains(method.getBareMethodName())) {
+            return next.startCall(call, headers);
+        }
+        boolean open = (!mesh && !ObservatoryServiceGrpc.SERVICE_NAME.equals(method.getServiceName()))
+                || ((READS.contains(method.getBareMethodName()) || mesh) && !current.settings().requireForReads());
         String refusal = open ? null : refusal(current.token(), call, headers);
         if (refusal == null) {
             return next.startCall(call, headers);

@@ -1,6 +1,6 @@
 package io.observatory.api.auth;
 
-import io.observatory.config.ApiAuthSettings;
+import io.observatory.config.TokenLocation;
 import io.observatory.time.Ticker;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -47,25 +47,25 @@ public interface ApiToken {
     String source();
 
     /**
-     * The token {@code settings} configure: re-read from the token file as it changes, read once from the token
-     * environment variable, or {@link #NONE}.
+     * The token kept at {@code location}: re-read from the token file as it changes, read once from the token
+     * environment variable, or {@link #NONE} when neither is named.
      *
      * @param environment looks an environment variable up by name ({@code System::getenv} in production)
      * @param ticker      paces the token file's change checks
      * @throws IllegalStateException if the token file cannot be read or is empty, or the variable is unset or blank;
      *                               the message names the file or variable, never the token
      */
-    static ApiToken of(ApiAuthSettings settings, Function<String, @Nullable String> environment, Ticker ticker) {
-        String file = settings.tokenFile();
+    static ApiToken of(TokenLocation location, Function<String, @Nullable String> environment, Ticker ticker) {
+        String file = location.file();
         if (file != null) {
-            return new TokenFile(Path.of(file), ticker);
+            return new TokenFile(Path.of(file), location.property() + ".token-file", ticker);
         }
-        String name = settings.tokenEnv();
+        String name = location.variable();
         if (name != null) {
             String value = environment.apply(name);
             if (value == null || value.isBlank()) {
-                throw new IllegalStateException("observatory.api.auth.token-env: environment variable " + name
-                        + " is " + (value == null ? "not set" : "blank") + " (expected: the API token)");
+                throw new IllegalStateException(location.property() + ".token-env: environment variable " + name
+                        + " is " + (value == null ? "not set" : "blank") + " (expected: a bearer token)");
             }
             return fixed(value.strip(), "token environment variable " + name);
         }

@@ -14,7 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The API token kept in a file ({@code observatory.api.auth.token-file}), surrounding whitespace ignored, re-read
+ * A bearer token kept in a file ({@code observatory.api.auth.token-file} or a mesh witness's {@code token-file}), surrounding whitespace ignored, re-read
  * when the file changes so that rotating a mounted Kubernetes Secret needs no restart.
  *
  * <p>A call checks at most once per {@link #CHECK_INTERVAL} whether the file's modification time, size or identity
@@ -33,6 +33,8 @@ final class TokenFile implements ApiToken {
     private static final Logger log = LoggerFactory.getLogger(TokenFile.class);
 
     private final Path path;
+    /** The setting that names the file, e.g. {@code observatory.api.auth.token-file}, for messages. */
+    private final String property;
     private final Ticker ticker;
     // Replaced whole by the call that wins refreshLock; read by every call without locking.
     private volatile Snapshot snapshot;
@@ -46,20 +48,21 @@ final class TokenFile implements ApiToken {
      *
      * @throws IllegalStateException if the file cannot be read or holds only whitespace (the message names the file)
      */
-    TokenFile(Path path, Ticker ticker) {
+    TokenFile(Path path, String property, Ticker ticker) {
         this.path = path;
+        this.property = property;
         this.ticker = ticker;
         long now = ticker.nanoTime();
         try {
             Stamp stamp = Stamp.of(path);
             String token = read(path);
             if (token.isEmpty()) {
-                throw new IllegalStateException("observatory.api.auth.token-file: " + path
-                        + " is empty (expected: the API token)");
+                throw new IllegalStateException(property + ": " + path
+                        + " is empty (expected: a bearer token)");
             }
             snapshot = new Snapshot(ApiToken.fixed(token, source()), stamp, true, now);
         } catch (IOException e) {
-            throw new IllegalStateException("observatory.api.auth.token-file: cannot read " + path + " ("
+            throw new IllegalStateException(property + ": cannot read " + path + " ("
                     + describe(e) + ")", e);
         }
     }

@@ -87,7 +87,7 @@ class ApiAuthInterceptorTest {
     /** Tokens as production makes them, with an environment holding {@code OBSERVATORY_API_TOKEN} and this ticker. */
     private Function<ApiAuthSettings, ApiToken> tokens() {
         Map<String, String> environment = Map.of("OBSERVATORY_API_TOKEN", " " + TOKEN + "\n");
-        return settings -> ApiToken.of(settings, environment::get, ticker);
+        return settings -> ApiToken.of(settings.token(), environment::get, ticker);
     }
 
     private ApiAuthInterceptor interceptor(ApiAuthSettings settings) {
@@ -335,21 +335,21 @@ class ApiAuthInterceptorTest {
                 .hasMessageStartingWith("observatory.api.auth.token-file: cannot read " + missing + " (");
         assertThatThrownBy(() -> interceptor(settings(Optional.of(empty), none(), false)))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessage("observatory.api.auth.token-file: " + empty + " is empty (expected: the API token)");
+                .hasMessage("observatory.api.auth.token-file: " + empty + " is empty (expected: a bearer token)");
     }
 
     @Test
     void tokenEnvWhenUnsetOrBlankThenStartupFailsNamingTheVariable() {
         Map<String, String> environment = Map.of("BLANK_TOKEN", "  ");
 
-        assertThatThrownBy(() -> ApiToken.of(settings(none(), Optional.of("UNSET_TOKEN"), false),
+        assertThatThrownBy(() -> ApiToken.of(settings(none(), Optional.of("UNSET_TOKEN"), false).token(),
                 environment::get, ticker))
                 .hasMessage("observatory.api.auth.token-env: environment variable UNSET_TOKEN is not set"
-                        + " (expected: the API token)");
-        assertThatThrownBy(() -> ApiToken.of(settings(none(), Optional.of("BLANK_TOKEN"), false),
+                        + " (expected: a bearer token)");
+        assertThatThrownBy(() -> ApiToken.of(settings(none(), Optional.of("BLANK_TOKEN"), false).token(),
                 environment::get, ticker))
                 .hasMessage("observatory.api.auth.token-env: environment variable BLANK_TOKEN is blank"
-                        + " (expected: the API token)");
+                        + " (expected: a bearer token)");
     }
 
     @Test

@@ -1,0 +1,114 @@
+package io.observatory.api;
+
+import io.observatory.api.auth.ApiAuthConfiguration;
+import io.observatory.api.auth.ApiToken;
+import io.observatory.api.auth.WitnessAuthInterceptor;
+import io.observatory.config.MeshSettings;
+import io.observatory.config.ObservatoryConfig;
+import io.observatory.mesh.MeshHub;
+import io.observatory.mesh.witness.MeshWitnessRuntime;
+import io.observatory.probe.Prober;
+import io.observatory.reload.Reconfigurable;
+import io.observatory.time.ExecutorScheduler;
+import io.observatory.time.Scheduler;
+import io.observatory.time.Ticker;
+import io.observatory.verdict.ObservationUpdater;
+import java.time.Clock;
+import java.util.List;
+import java.util.Objects;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.annotation.Order;
+import org.springframework.core.env.Environment;
+import org.springframework.grpc.server.GlobalServerInterceptor;
+import org.springframework.grpc.server.lifecycle.GrpcServerLifecycle;
+
+/**
+ * The mesh's parts ({@code observatory.mesh}): the {@link MeshHub} whose marks go to the verdicts, the witness
+ * runtime (reporting over gRPC, or to the hub in this process for {@code hub-and-witness}), the witnesses'
+ * authentication, and their start after the gRPC server. Every part exists whatever the role, so a reload can change
+ * the role without a restart; a part the role does not use is idle.
+ */
+@Configuration(proxyBeanMethods = false)
+public class MeshConfiguration {
+
+    /** The hub: its marks are applied on the writer, where it judges. */
+    @Bean
+    @Order(4)
+    MeshHub meshHub(ObservatoryConfig config, Scheduler writer, Clock clock, ObservationUpdater updater) {
+        return new MeshHub(config.mesh(), writer, clock, updater::meshJudged);
+    }
+
+    /**
+     * The witness's own thread, for fleet fetches, self-checks and reports, which may block; injected by name, the
+     * writer being the primary scheduler.
+     */
+    @Bean(destroyMethod = "close")
+    ExecutorScheduler meshWitnessThread(Ticker ticker) {
+        return new ExecutorScheduler("mesh-witness", ticker);
+    }
+
+    @Bean
+    @Order(5)
+    MeshWitnessRuntime meshWitnessRuntime(ObservatoryConfig config, Scheduler writer,
+            @Qualifier("meshWitnessThread") ExecutorScheduler meshWitnessThread, Prober prober, Clock clock,
+            MeshHub hub) {
+        return new MeshWitnessRuntime(config.mesh(), writer, meshWitnessThread, prober, clock,
+                settings -> settings.role().hub()
+                        ? new LocalHub(hub, Objects.requireNonNull(settings.self().name(), "validated"))
+                        : RemoteHubs.of(settings, System::getenv));
+    }
+
+    /** Recognises witnesses by their credential, with the client-certificate rule of the v1 API. */
+    @Bean
+    @GlobalServerInterceptor
+    WitnessAuthInterceptor witnessAuthInterceptor(ObservatoryConfig config, Ticker ticker, Environment environment) {
+        return new WitnessAuthInterceptor(config.mesh(), settings -> WitnessAuthInterceptor.credentials(settings,
+                witness -> ApiToken.of(witness.token(witnessProperty(settings, witness.name())), System::getenv,
+                        ticker)), ApiAuthConfiguration.clientCertificatesTrusted(environment));
+    }
+
+    @Bean
+    @Order(6)
+    Reconfigurable witnessAuthReconfiguration(WitnessAuthInterceptor interceptor) {
+        return next -> interceptor.reconfigure(next.mesh());
+    }
+
+    /** Starts judging and witnessing after the gRPC server (a dependency), stops them before it. */
+    @Bean
+    SmartLifecycle meshLifecycle(MeshHub hub, MeshWitnessRuntime witness, List<GrpcServerLifecycle> grpcServers) {
+        return new SmartLifecycle() {
+            private volatile boolean running;
+
+            @Override
+            public void start() {
+                hub.start();
+                witness.start();
+                running = true;
+            }
+
+            @Override
+            public void stop() {
+                witness.stop();
+                hub.stop();
+                running = false;
+            }
+
+            @Override
+            public boolean isRunning() {
+                return running;
+            }
+        };
+    }
+
+    private static String witnessProperty(MeshSettings settings, String witness) {
+        for (int i = 0; i < settings.witnesses().size(); i++) {
+            if (settings.witnesses().get(i).name().equals(witness)) {
+                return MeshSettings.witnessProperty(i);
+            }
+        }
+        return MeshSettings.witnessProperty(-1);
+    }
+}

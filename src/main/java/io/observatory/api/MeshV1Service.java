@@ -1,0 +1,111 @@
+package io.observatory.api;
+
+import io.grpc.Status;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import io.observatory.api.auth.WitnessAuthInterceptor;
+import io.observatory.api.mesh.v1.GetFleetRequest;
+import io.observatory.api.mesh.v1.GetFleetResponse;
+import io.observatory.api.mesh.v1.GetMeshRequest;
+import io.observatory.api.mesh.v1.GetMeshResponse;
+import io.observatory.api.mesh.v1.ListRouteRequest;
+import io.observatory.api.mesh.v1.ListRouteResponse;
+import io.observatory.api.mesh.v1.MeshServiceGrpc;
+import io.observatory.api.mesh.v1.ReportRequest;
+import io.observatory.api.mesh.v1.ReportResponse;
+import io.observatory.api.mesh.v1.WatchMeshRequest;
+import io.observatory.config.MeshSettings;
+import io.observatory.config.MeshWitnessSettings;
+import io.observatory.mesh.MeshHub;
+import io.observatory.mesh.MeshLedger;
+import io.observatory.mesh.MeshView;
+import java.util.Objects;
+import org.springframework.stereotype.Service;
+
+/**
+ * The mesh API's {@code observatory.mesh.v1.MeshService} ({@code proto/observatory/mesh/v1/mesh.proto}) on a hub:
+ * the witnesses' GetFleet and Report (identity from the {@link WitnessAuthInterceptor}), and the reads GetMesh,
+ * WatchMesh (streams kept by {@link MeshWatchers}) and ListRoute, each answered from one {@link MeshView}.
+ */
+@Service
+public final class MeshV1Service extends MeshServiceGrpc.MeshServiceImplBase {
+
+    private final MeshHub hub;
+    private final MeshWatchers watchers;
+
+    MeshV1Service(MeshHub hub, MeshWatchers watchers) {
+        this.hub = hub;
+        this.watchers = watchers;
+    }
+
+    @Override
+    public void getFleet(GetFleetRequest request, StreamObserver<GetFleetResponse> responses) {
+        MeshSettings settings = hub.settings();
+        String caller = WitnessAuthInterceptor.WITNESS.get();
+        MeshWitnessSettings witness = settings.witnesses().stream()
+                .filter(candidate -> candidate.name().equals(caller)).findFirst().orElse(null);
+        if (witness == null) {
+            responses.onError(Status.PERMISSION_DENIED.withDescription("witness " + caller
+                    + " is no longer in observatory.mesh.witnesses").asRuntimeException());
+            return;
+        }
+        responses.onNext(MeshProtos.fleet(settings, witness));
+        responses.onCompleted();
+    }
+
+    /**
+     * Takes a report. {@code PERMISSION_DENIED} when it names another witness than the caller's credential, or the
+     * caller is no longer in the fleet; {@code INVALID_ARGUMENT} naming the field for a malformed one.
+     */
+    @Override
+    public void report(ReportRequest request, StreamObserver<ReportResponse> responses) {
+        String caller = Objects.requireNonNull(WitnessAuthInterceptor.WITNESS.get(), "witness");
+        if (!request.getWitness().equals(caller)) {
+            responses.onError(Status.PERMISSION_DENIED.withDescription("report for witness "
+                    + (request.getWitness().isEmpty() ? "(none)" : request.getWitness())
+                    + " with the credential of witness " + caller + " (expected: witness " + caller + ")")
+                    .asRuntimeException());
+            return;
+        }
+        MeshLedger.Report report;
+        try {
+            report = MeshProtos.report(request);
+        } catch (io.grpc.StatusRuntimeException e) {
+            responses.onError(e);
+            return;
+        }
+        hub.report(caller, report, outcome -> {
+            if (outcome == MeshLedger.Outcome.REFUSED_UNKNOWN_WITNESS) {
+                responses.onError(Status.PERMISSION_DENIED.withDescription("witness " + caller
+                        + " is not in the hub's fleet").asRuntimeException());
+                return;
+            }
+            responses.onNext(ReportResponse.newBuilder().setAccepted(outcome == MeshLedger.Outcome.ACCEPTED).build());
+            responses.onCompleted();
+        });
+    }
+
+    @Override
+    public void getMesh(GetMeshRequest request, StreamObserver<GetMeshResponse> responses) {
+        responses.onNext(MeshProtos.view(hub.store().current()));
+        responses.onCompleted();
+    }
+
+    @Override
+    public void watchMesh(WatchMeshRequest request, StreamObserver<GetMeshResponse> responses) {
+        watchers.watch((ServerCallStreamObserver<GetMeshResponse>) responses);
+    }
+
+    /** {@code NOT_FOUND} naming the known routes for a route the fleet does not have. */
+    @Override
+    public void listRoute(ListRouteRequest request, StreamObserver<ListRouteResponse> responses) {
+        MeshView view = hub.store().current();
+        view.judgement().routes().stream().filter(route -> route.route().equals(request.getRoute())).findFirst()
+                .ifPresentOrElse(route -> {
+                    responses.onNext(ListRouteResponse.newBuilder().setRoute(MeshProtos.route(route)).build());
+                    responses.onCompleted();
+                }, () -> responses.onError(Status.NOT_FOUND.withDescription("route: " + request.getRoute()
+                        + " (expected: one of " + view.judgement().routes().stream()
+                        .map(route -> route.route()).toList() + ")").asRuntimeException()));
+    }
+}

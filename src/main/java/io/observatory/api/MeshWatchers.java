@@ -1,0 +1,121 @@
+package io.observatory.api;
+
+import io.grpc.stub.ServerCallStreamObserver;
+import io.observatory.api.mesh.v1.GetMeshResponse;
+import io.observatory.health.mesh.MeshJudgement;
+import io.observatory.mesh.MeshHub;
+import io.observatory.mesh.MeshView;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.event.ContextClosedEvent;
+import org.springframework.stereotype.Component;
+
+/**
+ * The open {@code WatchMesh} streams. Each hears the view on the writer when its judgement changes and sends the
+ * latest one when the transport is ready: a slow client skips views, never falls behind, and holds at most one
+ * pending view (conflation: a view is the whole state). Messages are built and sent on one {@code mesh-watch}
+ * thread. On shutdown (the context closing, before the gRPC server stops) every stream is completed.
+ */
+@Component
+public class MeshWatchers implements ApplicationListener<ContextClosedEvent>, DisposableBean {
+
+    private final MeshHub hub;
+    private final ExecutorService delivery = Executors.newSingleThreadExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "mesh-watch");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private final Set<Stream> streams = ConcurrentHashMap.newKeySet();
+    private volatile boolean shuttingDown;
+
+    MeshWatchers(MeshHub hub) {
+        this.hub = hub;
+    }
+
+    /** Opens a stream: the whole view now, then each view whose judgement changed. */
+    void watch(ServerCallStreamObserver<GetMeshResponse> call) {
+        Stream stream = new Stream(call);
+        streams.add(stream);
+        if (shuttingDown) {
+            streams.remove(stream);
+            stream.end();
+            return;
+        }
+        Runnable unsubscribe = hub.store().watch(stream::offer);
+        call.setOnCancelHandler(() -> {
+            streams.remove(stream);
+            unsubscribe.run();
+        });
+        call.setOnReadyHandler(stream::drain);
+    }
+
+    @Override
+    public void onApplicationEvent(ContextClosedEvent event) {
+        shuttingDown = true;
+        for (Stream stream : streams) {
+            streams.remove(stream);
+            stream.end();
+        }
+    }
+
+    @Override
+    public void destroy() {
+        delivery.shutdownNow();
+    }
+
+    /** One stream: the latest view not sent yet, and the judgement sent last (writer only). */
+    private final class Stream {
+
+        private final ServerCallStreamObserver<GetMeshResponse> call;
+        private final AtomicReference<@Nullable MeshView> pending = new AtomicReference<>();
+        private final AtomicBoolean ended = new AtomicBoolean();
+        private @Nullable MeshJudgement sentJudgement;
+        private boolean first = true;
+
+        Stream(ServerCallStreamObserver<GetMeshResponse> call) {
+            this.call = call;
+        }
+
+        /** On the writer: keeps {@code view} when it is the first or its judgement changed. */
+        void offer(MeshView view) {
+            if (!first && view.judgement().equals(sentJudgement)) {
+                return;
+            }
+            first = false;
+            sentJudgement = view.judgement();
+            pending.set(view);
+            drain();
+        }
+
+        void drain() {
+            delivery.execute(() -> {
+                synchronized (this) {
+                    if (ended.get() || !call.isReady()) {
+                        return;
+                    }
+                    MeshView view = pending.getAndSet(null);
+                    if (view != null) {
+                        call.onNext(MeshProtos.view(view));
+                    }
+                }
+            });
+        }
+
+        void end() {
+            delivery.execute(() -> {
+                synchronized (this) {
+                    if (ended.compareAndSet(false, true)) {
+                        call.onCompleted();
+                    }
+                }
+            });
+        }
+    }
+}

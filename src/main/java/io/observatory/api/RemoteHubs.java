@@ -1,0 +1,181 @@
+package io.observatory.api;
+
+import com.google.common.util.concurrent.ListenableFuture;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.MetadataUtils;
+import io.observatory.api.mesh.v1.GetFleetRequest;
+import io.observatory.api.mesh.v1.GetFleetResponse;
+import io.observatory.api.mesh.v1.MeshServiceGrpc;
+import io.observatory.api.mesh.v1.ReportRequest;
+import io.observatory.api.mesh.v1.ReportResponse;
+import io.observatory.mesh.witness.HubLink;
+import io.observatory.mesh.witness.WitnessFleet;
+import io.observatory.mesh.witness.WitnessReport;
+import io.observatory.config.HostPort;
+import io.observatory.config.MeshSettings;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The hubs over gRPC ({@code observatory.mesh.hubs}): each {@code host:port} is resolved again for every call, and a
+ * name with several addresses (a Kubernetes headless Service of hub replicas) means every address, so each replica
+ * gets every report. One plaintext channel per address is kept while the address resolves; calls carry
+ * {@code authorization: Bearer <token>} with the token read fresh each time, and a deadline. A hub that cannot be
+ * reached is logged at WARN once until it answers again. Used from the witness's thread only.
+ */
+final class RemoteHubs implements HubLink {
+
+    /** The longest a call to a hub may take. */
+    public static final Duration MAX_DEADLINE = Duration.ofSeconds(5);
+
+    private static final Logger log = LoggerFactory.getLogger(RemoteHubs.class);
+    private static final Metadata.Key<String> AUTHORIZATION =
+            Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
+
+    private final List<HostPort> hubs;
+    private final Supplier<String> token;
+    private final Duration deadline;
+    private final Map<InetSocketAddress, ManagedChannel> channels = new HashMap<>();
+    private final Set<InetSocketAddress> unreachable = new LinkedHashSet<>();
+
+    /**
+     * @param hubs     the hubs as configured
+     * @param token    this witness's bearer token, asked for each call
+     * @param deadline the deadline of one call
+     */
+    RemoteHubs(List<HostPort> hubs, Supplier<String> token, Duration deadline) {
+        this.hubs = List.copyOf(hubs);
+        this.token = token;
+        this.deadline = deadline;
+    }
+
+    /**
+     * The hubs {@code settings} name, with the witness's token; a call's deadline is the report interval, at most
+     * {@link #MAX_DEADLINE}.
+     *
+     * @throws IllegalStateException naming the setting when the token cannot be read
+     */
+    static RemoteHubs of(MeshSettings settings, Function<String, @Nullable String> environment) {
+        Duration deadline = settings.reportInterval().compareTo(MAX_DEADLINE) < 0 ? settings.reportInterval()
+                : MAX_DEADLINE;
+        return new RemoteHubs(settings.hubAddresses(), BearerToken.of(settings.token(), environment), deadline);
+    }
+
+    @Override
+    public Optional<WitnessFleet> fetchFleet() {
+        for (Map.Entry<InetSocketAddress, ManagedChannel> hub : resolve().entrySet()) {
+            try {
+                GetFleetResponse fleet = stub(hub.getValue()).getFleet(GetFleetRequest.getDefaultInstance())
+                        .get(deadline.toMillis(), TimeUnit.MILLISECONDS);
+                reached(hub.getKey());
+                return Optional.of(MeshProtos.witnessFleet(fleet));
+            } catch (ExecutionException | TimeoutException e) {
+                missed(hub.getKey(), "GetFleet", e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Optional.empty();
+            }
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public int send(WitnessReport report) {
+        ReportRequest request = MeshProtos.request(report);
+        Map<InetSocketAddress, ListenableFuture<ReportResponse>> calls = new HashMap<>();
+        resolve().forEach((address, channel) -> calls.put(address, stub(channel).report(request)));
+        int took = 0;
+        for (Map.Entry<InetSocketAddress, ListenableFuture<ReportResponse>> call : calls.entrySet()) {
+            try {
+                call.getValue().get(deadline.toMillis(), TimeUnit.MILLISECONDS);
+                reached(call.getKey());
+                took++;
+            } catch (ExecutionException | TimeoutException e) {
+                call.getValue().cancel(true);
+                missed(call.getKey(), "Report", e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return took;
+            }
+        }
+        return took;
+    }
+
+    @Override
+    public void close() {
+        channels.values().forEach(ManagedChannel::shutdownNow);
+        channels.clear();
+    }
+
+    private MeshServiceGrpc.MeshServiceFutureStub stub(ManagedChannel channel) {
+        Metadata headers = new Metadata();
+        headers.put(AUTHORIZATION, "Bearer " + token.get());
+        return MeshServiceGrpc.newFutureStub(channel)
+                .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers))
+                .withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Every address of every hub now, each with its channel; channels of addresses gone are shut down. */
+    private Map<InetSocketAddress, ManagedChannel> resolve() {
+        Map<InetSocketAddress, ManagedChannel> now = new LinkedHashMap<>();
+        for (HostPort hub : hubs) {
+            try {
+                for (InetAddress address : InetAddress.getAllByName(hub.host())) {
+                    InetSocketAddress target = new InetSocketAddress(address, hub.port());
+                    now.put(target, channels.computeIfAbsent(target,
+                            key -> NettyChannelBuilder.forAddress(key).usePlaintext().build()));
+                }
+            } catch (UnknownHostException e) {
+                log.warn("mesh hub {} does not resolve ({}); trying again at the next report", hub, e.getMessage());
+            }
+        }
+        List<InetSocketAddress> gone = new ArrayList<>(channels.keySet());
+        gone.removeAll(now.keySet());
+        gone.forEach(address -> channels.remove(address).shutdownNow());
+        return now;
+    }
+
+    private static String describe(InetSocketAddress hub) {
+        String host = hub.getAddress() == null ? hub.getHostString() : hub.getAddress().getHostAddress();
+        return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + hub.getPort();
+    }
+
+    private void reached(InetSocketAddress hub) {
+        if (unreachable.remove(hub)) {
+            log.info("mesh hub {} reached again", describe(hub));
+        }
+    }
+
+    private void missed(InetSocketAddress hub, String call, Exception e) {
+        if (unreachable.add(hub)) {
+            Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+            String why = cause instanceof StatusRuntimeException status ? status.getStatus().getCode()
+                    + (status.getStatus().getDescription() == null ? "" : " " + status.getStatus().getDescription())
+                    + (status.getCause() == null ? "" : " (" + status.getCause().getMessage() + ")")
+                    : "no answer within " + deadline.toMillis() + " ms";
+            log.warn("mesh hub {} missed {}: {}; probing goes on and the next report carries the whole state"
+                    + " (logged once until it answers)", describe(hub), call, why);
+        }
+    }
+}

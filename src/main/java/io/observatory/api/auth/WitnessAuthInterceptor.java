@@ -1,0 +1,257 @@
+package io.observatory.api.auth;
+
+import io.grpc.Context;
+import io.grpc.Contexts;
+import io.grpc.ForwardingServerCall;
+import io.grpc.Grpc;
+import io.grpc.Metadata;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.Status;
+import io.observatory.api.mesh.v1.MeshServiceGrpc;
+import io.observatory.config.MeshSettings;
+import io.observatory.config.MeshWitnessSettings;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import javax.naming.InvalidNameException;
+import javax.naming.ldap.LdapName;
+import javax.naming.ldap.Rdn;
+import javax.net.ssl.SSLPeerUnverifiedException;
+import javax.net.ssl.SSLSession;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Decides which mesh witness calls {@code GetFleet} and {@code Report} from its credential alone: the bearer token
+ * configured for it ({@code observatory.mesh.witnesses[i].token-file} / {@code token-env}) or the subject CN of a
+ * verified mTLS client certificate ({@code certificate-subject}). The witness's name is put into the call's
+ * {@link Context} under {@link #WITNESS} for the service; a call without a witness credential is
+ * {@code UNAUTHENTICATED}; the service refuses a report for another witness's name with {@code PERMISSION_DENIED}. Every other method passes untouched (the mesh reads are the {@link ApiAuthInterceptor}'s).
+ *
+ * <p>A refusal (either code) is logged at WARN once per episode: once per caller address and reason until a call
+ * from that address succeeds (at most {@value #MAX_EPISODES} episodes are remembered; past that, old ones are forgotten and
+ * may be logged again). Costs per witness one token in memory.
+ */
+public final class WitnessAuthInterceptor implements ServerInterceptor {
+
+    /** The calling witness's name, set for {@code GetFleet} and {@code Report} once its credential was recognised. */
+    public static final Context.Key<String> WITNESS = Context.key("observatory-mesh-witness");
+
+    /** The most refusal episodes remembered for logging once. */
+    static final int MAX_EPISODES = 1_024;
+
+    static final String MISSING = "missing witness bearer token or client certificate";
+    static final String UNKNOWN = "the bearer token is no mesh witness's (observatory.mesh.witnesses[].token-file or"
+            + " token-env)";
+    static final String NOT_HUB = "this instance is not a mesh hub (observatory.mesh.role is neither hub nor"
+            + " hub-and-witness)";
+
+    private static final Logger log = LoggerFactory.getLogger(WitnessAuthInterceptor.class);
+    private static final String BEARER = "bearer ";
+    private static final Set<String> GUARDED = Set.of(MeshServiceGrpc.getGetFleetMethod().getBareMethodName(),
+            MeshServiceGrpc.getReportMethod().getBareMethodName());
+
+    private final Function<MeshSettings, Credentials> credentials;
+    private final boolean trustClientCertificates;
+    private final AtomicReference<Credentials> current = new AtomicReference<>();
+    private final RefusalEpisodes episodes = new RefusalEpisodes(log, MAX_EPISODES);
+
+    /**
+     * @param settings                the mesh settings at start-up
+     * @param tokens                  reads the token a witness's settings name (see {@link ApiToken#of})
+     * @param trustClientCertificates whether the gRPC server verifies client certificates (as for the v1 API)
+     * @throws IllegalStateException if a witness's token cannot be read
+     */
+    public WitnessAuthInterceptor(MeshSettings settings, Function<MeshSettings, Credentials> tokens,
+            boolean trustClientCertificates) {
+        this.credentials = tokens;
+        this.trustClientCertificates = trustClientCertificates;
+        current.set(tokens.apply(settings));
+    }
+
+    /**
+     * The witnesses' credentials from {@code settings}, tokens read with {@code tokens}.
+     *
+     * @throws IllegalStateException if a token cannot be read
+     */
+    public static Credentials credentials(MeshSettings settings, Function<MeshWitnessSettings, ApiToken> tokens) {
+        List<Credentials.Token> byToken = new ArrayList<>();
+        Map<String, String> bySubject = new HashMap<>();
+        if (settings.role().hub()) {
+            for (MeshWitnessSettings witness : settings.witnesses()) {
+                if (witness.tokenFile() != null || witness.tokenEnv() != null) {
+                    byToken.add(new Credentials.Token(witness.name(), tokens.apply(witness)));
+                }
+                if (witness.certificateSubject() != null) {
+                    bySubject.put(witness.certificateSubject(), witness.name());
+                }
+            }
+        }
+        return new Credentials(settings.role().hub(), byToken, bySubject);
+    }
+
+    /** Applies reloaded settings; tokens that cannot be read keep the credentials in force. */
+    public void reconfigure(MeshSettings next) {
+        try {
+            current.set(credentials.apply(next));
+        } catch (IllegalStateException e) {
+            log.warn("mesh witness credentials unchanged, a new token cannot be used: {}", e.getMessage());
+        }
+    }
+
+    @Override
+    public <ReqT, RespT> ServerCall.Listener<ReqT> interceptCall(ServerCall<ReqT, RespT> call, Metadata headers,
+            ServerCallHandler<ReqT, RespT> next) {
+        if (!MeshServiceGrpc.SERVICE_NAME.equals(call.getMethodDescriptor().getServiceName())
+                || !GUARDED.contains(call.getMethodDescriptor().getBareMethodName())) {
+            return next.startCall(call, headers);
+        }
+        String peer = host(call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR));
+        Credentials known = current.get();
+        if (!known.hub()) {
+            call.close(Status.FAILED_PRECONDITION.withDescription(NOT_HUB), new Metadata());
+            return new ServerCall.Listener<>() {
+            };
+        }
+        Identified identified = identify(known, call, headers);
+        if (identified.witness() == null) {
+            episodes.refused(peer, call.getMethodDescriptor().getFullMethodName(), identified.refusal());
+            call.close(Status.UNAUTHENTICATED.withDescription(identified.refusal()), new Metadata());
+            return new ServerCall.Listener<>() {
+            };
+        }
+        String method = call.getMethodDescriptor().getFullMethodName();
+        ServerCall<ReqT, RespT> episodic = new ForwardingServerCall.SimpleForwardingServerCall<>(call) {
+            @Override
+            public void close(Status status, Metadata trailers) {
+                if (status.getCode() == Status.Code.PERMISSION_DENIED) {
+                    episodes.refused(peer, method, identified.witness() + ": " + status.getDescription());
+                } else if (status.isOk()) {
+                    episodes.accepted(peer);
+                }
+                super.close(status, trailers);
+            }
+        };
+        return Contexts.interceptCall(Context.current().withValue(WITNESS, identified.witness()), episodic, headers,
+                next);
+    }
+
+    private Identified identify(Credentials known, ServerCall<?, ?> call, Metadata headers) {
+        if (trustClientCertificates) {
+            String subject = subjectCommonName(call.getAttributes().get(Grpc.TRANSPORT_ATTR_SSL_SESSION));
+            String witness = subject == null ? null : known.bySubject().get(subject);
+            if (witness != null) {
+                return new Identified(witness, "");
+            }
+        }
+        Iterable<String> all = headers.getAll(ApiAuthInterceptor.AUTHORIZATION);
+        if (all == null) {
+            return new Identified(null, MISSING);
+        }
+        Iterator<String> values = all.iterator();
+        String authorization = values.next();
+        if (values.hasNext()) {
+            return new Identified(null, ApiAuthInterceptor.SEVERAL);
+        }
+        if (!authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+            return new Identified(null, ApiAuthInterceptor.NOT_BEARER);
+        }
+        String presented = authorization.substring(BEARER.length()).strip();
+        String match = null;
+        // Every token is compared, so the time taken does not say which witness's token was close.
+        for (Credentials.Token token : known.byToken()) {
+            if (token.token().matches(presented) && match == null) {
+                match = token.witness();
+            }
+        }
+        return match != null ? new Identified(match, "") : new Identified(null, UNKNOWN);
+    }
+
+    private static @Nullable String subjectCommonName(@Nullable SSLSession session) {
+        if (session == null) {
+            return null;
+        }
+        try {
+            Certificate[] chain = session.getPeerCertificates();
+            if (chain.length == 0 || !(chain[0] instanceof X509Certificate certificate)) {
+                return null;
+            }
+            for (Rdn rdn : new LdapName(certificate.getSubjectX500Principal().getName()).getRdns()) {
+                if (rdn.getType().equalsIgnoreCase("CN")) {
+                    return rdn.getValue().toString();
+                }
+            }
+            return null;
+        } catch (SSLPeerUnverifiedException | InvalidNameException e) {
+            return null;
+        }
+    }
+
+    private static String host(@Nullable SocketAddress address) {
+        return address instanceof InetSocketAddress inet ? inet.getHostString() : String.valueOf(address);
+    }
+
+    private record Identified(@Nullable String witness, String refusal) {
+    }
+
+    /**
+     * The credentials the hub recognises.
+     *
+     * @param hub       whether this instance is a hub at all
+     * @param byToken   each token-holding witness with its token
+     * @param bySubject witness name by certificate subject CN
+     */
+    public record Credentials(boolean hub, List<Token> byToken, Map<String, String> bySubject) {
+
+        public Credentials {
+            byToken = List.copyOf(byToken);
+            bySubject = Map.copyOf(bySubject);
+        }
+
+        /** A witness and its token. */
+        public record Token(String witness, ApiToken token) {
+        }
+    }
+
+    /** Refusals logged once per (caller, reason) until the caller gets in. */
+    static final class RefusalEpisodes {
+
+        private final Logger log;
+        private final int limit;
+        private final Set<String> open = ConcurrentHashMap.newKeySet();
+
+        RefusalEpisodes(Logger log, int limit) {
+            this.log = log;
+            this.limit = limit;
+        }
+
+        void refused(String peer, String method, String reason) {
+            if (open.size() >= limit) {
+                open.clear();
+            }
+            if (open.add(peer + "\n" + reason)) {
+                log.warn("refused {} from {}: {} (logged once until a call from {} is accepted)", method, peer,
+                        reason, peer);
+            }
+        }
+
+        void accepted(String peer) {
+            if (!open.isEmpty()) {
+                open.removeIf(key -> key.startsWith(peer + "\n"));
+            }
+        }
+    }
+}

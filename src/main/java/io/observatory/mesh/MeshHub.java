@@ -1,0 +1,182 @@
+package io.observatory.mesh;
+
+import io.observatory.config.MeshSettings;
+import io.observatory.config.ObservatoryConfig;
+import io.observatory.health.mesh.MeshFleet;
+import io.observatory.health.mesh.MeshJudge;
+import io.observatory.health.mesh.MeshJudgement;
+import io.observatory.health.mesh.MeshRules;
+import io.observatory.mesh.MeshLedger.Outcome;
+import io.observatory.mesh.MeshLedger.Report;
+import io.observatory.reload.Reconfigurable;
+import io.observatory.status.MeshMark;
+import io.observatory.time.Scheduler;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The hub (mesh role {@code hub} or {@code hub-and-witness}): takes the witnesses' reports into the
+ * {@link MeshLedger}, judges the fleet ({@link MeshJudge}) after every accepted report and every
+ * {@link #JUDGE_INTERVAL} (so NO_DATA comes and goes with time alone), publishes the {@link MeshView} and hands each
+ * entry point's mark to the verdicts. Every verdict is recomputed from the latest data, so each heals by itself;
+ * every replica of a hub given the same reports computes the same view. Writer-confined but for
+ * {@link #settings()}, which any thread reads.
+ *
+ * <p>Cost per judgement: one pass over the ledger's streaks and the fleet, a few milliseconds for 100 witnesses of a
+ * 100-server fleet; reports arriving while a judgement is queued share it.
+ */
+public final class MeshHub implements Reconfigurable {
+
+    /** How often the fleet is judged again without a report: how late NO_DATA may appear or clear, at most. */
+    public static final Duration JUDGE_INTERVAL = Duration.ofSeconds(1);
+
+    private final Scheduler writer;
+    private final Clock clock;
+    private final Consumer<Map<String, MeshMark>> marks;
+    private final MeshViewStore store;
+    private final MeshTransitionLog transitions = new MeshTransitionLog();
+    // volatile: replaced on the writer, read by gRPC threads for GetFleet.
+    private volatile MeshSettings settings;
+    // Writer state below.
+    private MeshFleet fleet;
+    private MeshRules rules;
+    private final MeshLedger ledger;
+    private boolean judgementQueued;
+    private Scheduler.@Nullable Cancellable tick;
+
+    /**
+     * @param initial the mesh settings at start-up
+     * @param writer  the writer and its ticker: report receive times and no-data-after run on it
+     * @param clock   wall clock for report times in the view
+     * @param marks   receives every entry point's mark after each judgement, on the writer
+     */
+    public MeshHub(MeshSettings initial, Scheduler writer, Clock clock, Consumer<Map<String, MeshMark>> marks) {
+        this.writer = writer;
+        this.clock = clock;
+        this.marks = marks;
+        this.settings = initial;
+        this.fleet = initial.fleet();
+        this.rules = initial.rules();
+        this.ledger = new MeshLedger(fleet);
+        this.store = new MeshViewStore(writer);
+    }
+
+    /** Where the view is published and read. */
+    public MeshViewStore store() {
+        return store;
+    }
+
+    /** The mesh settings in force; any thread. */
+    public MeshSettings settings() {
+        return settings;
+    }
+
+    /** Judges now and then every {@link #JUDGE_INTERVAL}, when this instance is a hub. */
+    public void start() {
+        writer.execute(() -> {
+            if (settings.role().hub() && tick == null) {
+                judge();
+                scheduleTick();
+            }
+        });
+    }
+
+    /** Stops judging. */
+    public void stop() {
+        writer.execute(() -> {
+            if (tick != null) {
+                tick.cancel();
+                tick = null;
+            }
+        });
+    }
+
+    /**
+     * Takes a report from {@code witness}, as the caller's credential identified it. Any thread; {@code outcome}
+     * hears what the ledger did, on the writer.
+     */
+    public void report(String witness, Report report, Consumer<Outcome> outcome) {
+        writer.execute(() -> {
+            Outcome recorded = settings.role().hub() ? ledger.record(witness, report, writer.nanoTime())
+                    : Outcome.REFUSED_UNKNOWN_WITNESS;
+            if (recorded == Outcome.ACCEPTED && !judgementQueued) {
+                judgementQueued = true;
+                writer.execute(this::judge);
+            }
+            outcome.accept(recorded);
+        });
+    }
+
+    /** Follows a new fleet, rules or role: reports of witnesses that left are forgotten, the rest are kept. */
+    @Override
+    public void reconfigure(ObservatoryConfig next) {
+        MeshSettings mesh = next.mesh();
+        if (mesh.equals(settings)) {
+            return;
+        }
+        settings = mesh;
+        fleet = mesh.fleet();
+        rules = mesh.rules();
+        ledger.fleetChanged(fleet);
+        if (mesh.role().hub()) {
+            if (tick == null) {
+                scheduleTick();
+            }
+            judge();
+        } else {
+            stopTicking();
+            store.publish(MeshView.EMPTY);
+            marks.accept(Map.of());
+        }
+    }
+
+    private void scheduleTick() {
+        tick = writer.schedule(JUDGE_INTERVAL, () -> {
+            tick = null;
+            if (settings.role().hub()) {
+                judge();
+                scheduleTick();
+            }
+        });
+    }
+
+    private void stopTicking() {
+        if (tick != null) {
+            tick.cancel();
+            tick = null;
+        }
+    }
+
+    private void judge() {
+        judgementQueued = false;
+        long nowNanos = writer.nanoTime();
+        Instant now = clock.instant();
+        MeshJudgement judgement = MeshJudge.judge(fleet, ledger.evidence(), rules, nowNanos);
+        Map<String, Instant> lastReports = new HashMap<>();
+        List<MeshView.Path> paths = new ArrayList<>();
+        ledger.reports().forEach((witness, received) -> {
+            Instant at = now.minusNanos(nowNanos - received.receivedAtNanos());
+            lastReports.put(witness, at);
+            received.report().streaks().forEach(streak -> paths.add(new MeshView.Path(witness, streak, at)));
+        });
+        paths.sort(Comparator.comparing(MeshView.Path::witness)
+                .thenComparing(path -> path.streak().server())
+                .thenComparing(path -> path.streak().entryPoint()));
+        MeshView previous = store.current();
+        MeshView view = new MeshView(fleet, judgement, lastReports, paths);
+        if (view.equals(previous)) {
+            return;
+        }
+        transitions.log(previous.judgement(), judgement);
+        store.publish(view);
+        marks.accept(MeshMarks.of(view));
+    }
+}

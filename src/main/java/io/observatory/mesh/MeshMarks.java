@@ -1,0 +1,80 @@
+package io.observatory.mesh;
+
+import io.observatory.health.HealthState;
+import io.observatory.health.mesh.MeshFleet;
+import io.observatory.health.mesh.MeshJudgement.ServerVerdict;
+import io.observatory.health.mesh.MeshStatus;
+import io.observatory.status.MeshMark;
+import io.observatory.status.OutboundStatus;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Turns a {@link MeshView} into the mesh state of each entry point, the third input of the combined verdict: OK is
+ * HEALTHY; a pair cut (on an OK or NO_DATA server) and a BLOCKED server its route cannot do without are DEGRADED;
+ * NO_DATA is UNKNOWN (silence is not a verdict); out of rotation is UNHEALTHY. Pure; one pass over the servers and
+ * the matrix.
+ */
+final class MeshMarks {
+
+    private MeshMarks() {
+    }
+
+    /** The mark of every entry point of the fleet, by tag {@code <server>/<entry>}. */
+    static Map<String, MeshMark> of(MeshView view) {
+        Map<String, List<MeshView.Path>> pathsByTag = new HashMap<>();
+        view.paths().forEach(path -> pathsByTag.computeIfAbsent(
+                path.streak().server() + "/" + path.streak().entryPoint(), tag -> new ArrayList<>()).add(path));
+        Map<String, MeshFleet.Server> servers = new HashMap<>();
+        view.fleet().servers().forEach(server -> servers.put(server.name(), server));
+        Map<String, MeshMark> marks = new HashMap<>();
+        for (ServerVerdict verdict : view.judgement().servers()) {
+            MeshFleet.Server server = servers.get(verdict.name());
+            for (String entryPoint : server.entryPoints()) {
+                String tag = server.tag(entryPoint);
+                marks.put(tag, mark(verdict, verdict.pairCuts().get(entryPoint), pathsByTag.getOrDefault(tag,
+                        List.of())));
+            }
+        }
+        return marks;
+    }
+
+    /** A status as log lines and details write it, e.g. {@code unreachable_from_servers(2)}, {@code no_data}. */
+    static String word(ServerVerdict verdict) {
+        String word = verdict.status().name().toLowerCase(Locale.ROOT);
+        return verdict.voters() > 0 ? word + "(" + verdict.voters() + ")" : word;
+    }
+
+    private static MeshMark mark(ServerVerdict verdict, @Nullable String pairCut, List<MeshView.Path> paths) {
+        HealthState state = switch (verdict.status()) {
+            case OK -> pairCut != null ? HealthState.DEGRADED : HealthState.HEALTHY;
+            case NO_DATA -> pairCut != null ? HealthState.DEGRADED : HealthState.UNKNOWN;
+            case BLOCKED -> verdict.inRotation() ? HealthState.DEGRADED : HealthState.UNHEALTHY;
+            case UNREACHABLE_FROM_SERVERS, SERVER_UNAVAILABLE -> HealthState.UNHEALTHY;
+        };
+        String detail = word(verdict) + (verdict.reason().isEmpty() ? "" : ": " + verdict.reason())
+                + (pairCut != null && verdict.status() != MeshStatus.BLOCKED ? "; pair cut: " + pairCut : "");
+        List<Long> rtts = new ArrayList<>();
+        Instant lastSeen = null;
+        Instant lastTry = null;
+        for (MeshView.Path path : paths) {
+            lastTry = later(lastTry, path.reportTime());
+            if (path.streak().last().success()) {
+                rtts.add(path.streak().last().rttNanos());
+                lastSeen = later(lastSeen, path.reportTime());
+            }
+        }
+        rtts.sort(null);
+        long delay = rtts.isEmpty() ? OutboundStatus.DEAD_DELAY_MILLIS : rtts.get(rtts.size() / 2) / 1_000_000;
+        return new MeshMark(state, verdict.inRotation(), detail, delay, lastSeen, lastTry);
+    }
+
+    private static Instant later(@Nullable Instant a, Instant b) {
+        return a == null || b.isAfter(a) ? b : a;
+    }
+}

@@ -1,0 +1,99 @@
+package io.observatory.mesh.witness;
+
+import io.observatory.config.MeshSettings;
+import io.observatory.config.ObservatoryConfig;
+import io.observatory.probe.Prober;
+import io.observatory.reload.Reconfigurable;
+import io.observatory.text.GoDuration;
+import io.observatory.time.Scheduler;
+import java.time.Clock;
+import java.util.Objects;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Owns this instance's {@link MeshWitness} while its mesh role includes {@code witness}: starts it with the service,
+ * replaces it when a reload changes what a witness is made of (its name, checks, hubs, credential, report interval or
+ * role) and stops it at shutdown. Writer only, but for {@link #stop()}.
+ */
+public final class MeshWitnessRuntime implements Reconfigurable {
+
+    private static final Logger log = LoggerFactory.getLogger(MeshWitnessRuntime.class);
+
+    private final Scheduler writer;
+    private final Scheduler reports;
+    private final Prober prober;
+    private final Clock clock;
+    private final Function<MeshSettings, HubLink> links;
+    private MeshSettings settings;
+    private boolean started;
+    // volatile: replaced on the writer, stopped from Spring's lifecycle thread.
+    private volatile @Nullable MeshWitness witness;
+
+    /**
+     * @param initial the mesh settings at start-up
+     * @param writer  the writer
+     * @param reports the witness's own thread
+     * @param prober  the shared prober
+     * @param clock   wall clock
+     * @param links   makes the link to the hubs the settings name
+     */
+    public MeshWitnessRuntime(MeshSettings initial, Scheduler writer, Scheduler reports, Prober prober, Clock clock,
+            Function<MeshSettings, HubLink> links) {
+        this.settings = initial;
+        this.writer = writer;
+        this.reports = reports;
+        this.prober = prober;
+        this.clock = clock;
+        this.links = links;
+    }
+
+    /** Starts the witness, if the role has one. */
+    public void start() {
+        writer.execute(() -> {
+            started = true;
+            replace(settings);
+        });
+    }
+
+    /** Stops the witness for good. */
+    public void stop() {
+        MeshWitness current = witness;
+        if (current != null) {
+            current.stop();
+        }
+        writer.execute(() -> started = false);
+    }
+
+    @Override
+    public void reconfigure(ObservatoryConfig next) {
+        MeshSettings mesh = next.mesh();
+        boolean changed = mesh.role().witness() != settings.role().witness()
+                || !Objects.equals(mesh.self(), settings.self()) || !mesh.hubs().equals(settings.hubs())
+                || !mesh.token().equals(settings.token()) || !mesh.reportInterval().equals(settings.reportInterval());
+        settings = mesh;
+        if (started && changed) {
+            replace(mesh);
+        }
+    }
+
+    private void replace(MeshSettings mesh) {
+        MeshWitness current = witness;
+        if (current != null) {
+            current.stop();
+            witness = null;
+        }
+        if (!mesh.role().witness()) {
+            return;
+        }
+        String name = Objects.requireNonNull(mesh.self().name(), "validated");
+        MeshWitness next = new MeshWitness(name, new SelfChecks(mesh.self()), writer, reports, prober, clock,
+                links.apply(mesh), mesh.reportInterval());
+        witness = next;
+        next.start();
+        log.info("mesh witness {} started: reporting to {} at the interval the hub sets ({} until it answers)", name,
+                mesh.role().hub() ? "this hub" : mesh.hubs(), GoDuration.format(mesh.reportInterval()));
+    }
+}

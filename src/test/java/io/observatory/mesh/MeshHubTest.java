@@ -1,0 +1,192 @@
+package io.observatory.mesh;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.observatory.config.ObservatoryConfig;
+import io.observatory.health.HealthState;
+import io.observatory.health.mesh.MeshStatus;
+import io.observatory.mesh.MeshLedger.LastProbe;
+import io.observatory.mesh.MeshLedger.Outcome;
+import io.observatory.mesh.MeshLedger.PathStreak;
+import io.observatory.mesh.MeshLedger.Report;
+import io.observatory.probe.ProbeError;
+import io.observatory.status.MeshMark;
+import io.observatory.status.OutboundHealth;
+import io.observatory.testing.Configs;
+import io.observatory.testing.FakeScheduler;
+import io.observatory.verdict.ObservationUpdater;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The hub on the writer, with fake time: reports become verdicts and entry-point marks that the observation serves,
+ * NO_DATA comes with silence alone, and everything heals from the latest data.
+ */
+class MeshHubTest {
+
+    private static final String FLEET = """
+            observatory:
+              mesh:
+                role: hub
+                streak: 3
+                quorum: 2
+                report-interval: 1s
+                servers:
+                  - { name: s1, route: de, entry-points: [ { name: main, protocol: direct } ] }
+                  - { name: s2, route: de, entry-points: [ { name: main, protocol: direct } ] }
+                  - { name: s3, route: nl, entry-points: [ { name: main, protocol: direct } ] }
+                  - { name: s4, route: nl, entry-points: [ { name: main, protocol: direct } ] }
+                witnesses:
+                  - { name: w1, site: de, server: s1, certificate-subject: w1 }
+                  - { name: w2, site: nl, server: s2, certificate-subject: w2 }
+                  - { name: w3, site: fr, server: s3, certificate-subject: w3 }
+                  - { name: w4, site: us, server: s4, certificate-subject: w4 }
+            """;
+
+    private final FakeScheduler writer = new FakeScheduler();
+    private final ObservatoryConfig config = Configs.yaml(FLEET);
+    private final ObservationUpdater updater = new ObservationUpdater(config, writer, writer.clock());
+    private final List<Map<String, MeshMark>> marks = new ArrayList<>();
+    private final MeshHub hub = new MeshHub(config.mesh(), writer, writer.clock(), published -> {
+        marks.add(published);
+        updater.meshJudged(published);
+    });
+    private final Map<String, Long> sequences = new java.util.HashMap<>();
+
+    private static PathStreak path(String server, int failures) {
+        return new PathStreak(server, "main", failures, failures == 0
+                ? new LastProbe(true, null, "", 12_000_000)
+                : new LastProbe(false, ProbeError.Kind.CONNECT_TIMEOUT, "connect timed out", 0));
+    }
+
+    private Outcome report(String witness, String failingCheck, PathStreak... paths) {
+        long sequence = sequences.merge(witness, 1L, Long::sum);
+        Outcome[] outcome = new Outcome[1];
+        hub.report(witness, new Report(100, sequence, failingCheck, List.of(paths)), result -> outcome[0] = result);
+        writer.runDue();
+        return outcome[0];
+    }
+
+    private OutboundHealth served(String tag) {
+        return updater.store().current().get(tag).orElseThrow();
+    }
+
+    private MeshStatus status(String server) {
+        return hub.store().current().judgement().servers().stream().filter(v -> v.name().equals(server))
+                .findFirst().orElseThrow().status();
+    }
+
+    @Test
+    void startWhenNoReportYetThenEveryServerNoDataAndStillServed() {
+        hub.start();
+        writer.runDue();
+
+        assertThat(status("s1")).isEqualTo(MeshStatus.NO_DATA);
+        assertThat(served("s1/main").verdict()).isEqualTo(HealthState.UNKNOWN);
+        assertThat(served("s1/main").alive()).isTrue();
+        assertThat(served("s1/main").probed()).isTrue();
+    }
+
+    @Test
+    void reportWhenTwoSitesCannotReachAServerThenUnhealthyThenPairCutThenHealthyAsEachSucceedsOnce() {
+        hub.start();
+        report("w1", null, path("s2", 0), path("s3", 3), path("s4", 0));
+        report("w2", null, path("s1", 0), path("s3", 3), path("s4", 0));
+        report("w3", null, path("s1", 0), path("s2", 0), path("s4", 0));
+
+        assertThat(status("s3")).isEqualTo(MeshStatus.UNREACHABLE_FROM_SERVERS);
+        assertThat(served("s3/main").verdict()).isEqualTo(HealthState.UNHEALTHY);
+        assertThat(served("s3/main").alive()).isFalse();
+        assertThat(served("s3/main").lastChangeReason()).isEqualTo("mesh degraded -> unhealthy:"
+                + " unreachable_from_servers(2): cannot reach s3/main: w1 (site de) streak 3, w2 (site nl) streak 3");
+        assertThat(served("s1/main").verdict()).isEqualTo(HealthState.HEALTHY);
+        assertThat(served("s1/main").delayMillis()).isEqualTo(12);
+
+        report("w1", null, path("s2", 0), path("s3", 0), path("s4", 0));
+
+        assertThat(status("s3")).isEqualTo(MeshStatus.OK);
+        assertThat(served("s3/main").verdict()).isEqualTo(HealthState.DEGRADED);
+
+        report("w2", null, path("s1", 0), path("s3", 0), path("s4", 0));
+
+        assertThat(served("s3/main").verdict()).isEqualTo(HealthState.HEALTHY);
+    }
+
+    @Test
+    void reportWhenOneSiteCannotReachThenPairCutDegradedButAlive() {
+        hub.start();
+        report("w1", null, path("s2", 3), path("s3", 0), path("s4", 0));
+        report("w2", null, path("s1", 0), path("s3", 0), path("s4", 0));
+        report("w3", null, path("s1", 0), path("s2", 0), path("s4", 0));
+
+        assertThat(status("s2")).isEqualTo(MeshStatus.OK);
+        assertThat(served("s2/main").verdict()).isEqualTo(HealthState.DEGRADED);
+        assertThat(served("s2/main").alive()).isTrue();
+        assertThat(served("s2/main").mesh().detail())
+                .isEqualTo("ok; pair cut: server s1 (witness w1) cannot reach s2/main (streak 3)");
+    }
+
+    @Test
+    void reportWhenDuplicatedOrOlderThenIgnoredAndNothingMovesBack() {
+        hub.start();
+        hub.report("w1", new Report(100, 5, null, List.of(path("s2", 0), path("s3", 3), path("s4", 0))),
+                result -> { });
+        hub.report("w2", new Report(100, 5, null, List.of(path("s1", 0), path("s3", 3), path("s4", 0))),
+                result -> { });
+        writer.runDue();
+        Outcome[] late = new Outcome[1];
+        hub.report("w1", new Report(100, 4, null, List.of(path("s2", 0), path("s3", 0), path("s4", 0))),
+                result -> late[0] = result);
+        writer.runDue();
+
+        assertThat(late[0]).isEqualTo(Outcome.IGNORED_OLD);
+        assertThat(status("s3")).isEqualTo(MeshStatus.UNREACHABLE_FROM_SERVERS);
+    }
+
+    @Test
+    void tickWhenASelfReportGrowsOlderThanNoDataAfterThenNoDataWithoutAnyReport() {
+        hub.start();
+        report("w1", null, path("s2", 0));
+        assertThat(status("s1")).isEqualTo(MeshStatus.OK);
+
+        writer.advance(Duration.ofSeconds(3));
+        assertThat(status("s1")).isEqualTo(MeshStatus.OK);
+        writer.advance(MeshHub.JUDGE_INTERVAL);
+
+        assertThat(status("s1")).isEqualTo(MeshStatus.NO_DATA);
+        assertThat(served("s1/main").verdict()).isEqualTo(HealthState.UNKNOWN);
+    }
+
+    @Test
+    void reportWhenSelfCheckFailsThenServerUnavailableNamingTheCheck() {
+        hub.start();
+        report("w2", "tcp 127.0.0.1:443: connection refused", path("s1", 0));
+
+        assertThat(status("s2")).isEqualTo(MeshStatus.SERVER_UNAVAILABLE);
+        assertThat(served("s2/main").mesh().detail()).isEqualTo("server_unavailable: self-check tcp 127.0.0.1:443:"
+                + " connection refused fails (reported by w2)");
+        assertThat(served("s2/main").lastErrorReason()).isEqualTo(served("s2/main").mesh().detail());
+    }
+
+    @Test
+    void reportWhenWitnessIsNotInTheFleetThenRefusedAndNotStored() {
+        hub.start();
+
+        assertThat(report("w9", null, path("s3", 3))).isEqualTo(Outcome.REFUSED_UNKNOWN_WITNESS);
+        assertThat(hub.store().current().lastReports()).isEmpty();
+    }
+
+    @Test
+    void tickWhenNothingChangesThenNoNewPublication() {
+        hub.start();
+        report("w1", null, path("s2", 0));
+        int published = marks.size();
+
+        writer.advance(Duration.ofMillis(2_500));
+
+        assertThat(marks).hasSize(published);
+    }
+}

@@ -1,0 +1,296 @@
+package io.observatory.mesh;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import io.grpc.health.v1.HealthGrpc;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.MetadataUtils;
+import io.observatory.ObservatoryApplication;
+import io.observatory.api.mesh.v1.GetMeshRequest;
+import io.observatory.api.mesh.v1.GetMeshResponse;
+import io.observatory.api.mesh.v1.ListRouteRequest;
+import io.observatory.api.mesh.v1.MeshServiceGrpc;
+import io.observatory.api.mesh.v1.MeshStatus;
+import io.observatory.api.mesh.v1.ReportRequest;
+import io.observatory.api.mesh.v1.ServerStatus;
+import io.observatory.api.v1.GetObservationRequest;
+import io.observatory.api.v1.HealthState;
+import io.observatory.api.v1.ObservatoryServiceGrpc;
+import io.observatory.api.v1.OutboundObservation;
+import io.observatory.testing.Socks5TestProxy;
+import io.observatory.testing.TestTarget;
+import com.google.protobuf.Timestamp;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.grpc.server.lifecycle.GrpcServerStartedEvent;
+
+/**
+ * The mesh as a balancer reads it, from real instances in one JVM: a hub and four witnesses, each a whole service on
+ * real gRPC ports; each witness probes from its own loopback source address (127.0.0.11-14) through the other
+ * servers' real SOCKS5 entry points to a real HTTP target, runs a real TCP self-check, and reports over gRPC with its
+ * own bearer token. Faults are made by the entry-point proxies refusing chosen source addresses and by closing a
+ * self-checked port; every status is read back through {@code observatory.mesh.v1}, {@code observatory.v1} and
+ * grpc.health.v1 on the hub.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class MeshIntegrationTest {
+
+    private static final Duration VERDICT_WITHIN = Duration.ofSeconds(20);
+    private static final String[] SITES = {"de", "nl", "fr", "us"};
+
+    private Path directory;
+
+    private final TestTarget target = TestTarget.http();
+    private final List<Socks5TestProxy> entryPoints = new ArrayList<>();
+    private final List<ServerSocket> selfChecked = new ArrayList<>();
+    private final List<ConfigurableApplicationContext> services = new ArrayList<>();
+    private ConfigurableApplicationContext hub;
+    private ManagedChannel channel;
+
+    @BeforeAll
+    void startFleet(@TempDir Path directory) throws Exception {
+        this.directory = directory;
+        List<String> hubArgs = new ArrayList<>(List.of("--spring.grpc.server.port=0", "--server.port=0",
+                "--observatory.mesh.role=hub", "--observatory.mesh.report-interval=300ms",
+                "--observatory.mesh.probe.probe-interval=150ms", "--observatory.mesh.probe.timeout=1s",
+                "--observatory.mesh.probe.probe-url=" + target.url("/generate_204")));
+        for (int i = 0; i < 4; i++) {
+            Socks5TestProxy proxy = Socks5TestProxy.start();
+            entryPoints.add(proxy);
+            selfChecked.add(new ServerSocket(0, 50, InetAddress.getLoopbackAddress()));
+            String server = "--observatory.mesh.servers[" + i + "].";
+            hubArgs.addAll(List.of(server + "name=s" + (i + 1), server + "route=" + (i < 2 ? "eu" : "world"),
+                    server + "entry-points[0].name=main", server + "entry-points[0].protocol=socks",
+                    server + "entry-points[0].address=127.0.0.1", server + "entry-points[0].port=" + proxy.port()));
+            String witness = "--observatory.mesh.witnesses[" + i + "].";
+            hubArgs.addAll(List.of(witness + "name=w" + (i + 1), witness + "site=" + SITES[i],
+                    witness + "server=s" + (i + 1), witness + "token-file=" + token(i)));
+        }
+        CompletableFuture<Integer> hubPort = new CompletableFuture<>();
+        hub = start(hubPort, hubArgs);
+        channel = NettyChannelBuilder.forAddress(new InetSocketAddress("127.0.0.1", hubPort.get())).usePlaintext()
+                .build();
+        for (int i = 0; i < 4; i++) {
+            start(new CompletableFuture<>(), List.of("--spring.grpc.server.port=0", "--server.port=0",
+                    "--observatory.mesh.role=witness", "--observatory.mesh.self.name=w" + (i + 1),
+                    "--observatory.mesh.self.checks[0].tcp=127.0.0.1:" + selfChecked.get(i).getLocalPort(),
+                    "--observatory.mesh.hubs[0]=127.0.0.1:" + hubPort.get(),
+                    "--observatory.mesh.token-file=" + token(i),
+                    "--observatory.probe.source-address=127.0.0.1" + (i + 1)));
+        }
+    }
+
+    private ConfigurableApplicationContext start(CompletableFuture<Integer> grpcPort, List<String> args) {
+        ConfigurableApplicationContext service = new SpringApplicationBuilder(ObservatoryApplication.class)
+                .listeners(event -> {
+                    if (event instanceof GrpcServerStartedEvent started) {
+                        grpcPort.complete(started.getPort());
+                    }
+                })
+                .run(args.toArray(String[]::new));
+        services.add(service);
+        return service;
+    }
+
+    private String token(int witness) throws IOException {
+        Path file = directory.resolve("w" + (witness + 1) + ".token");
+        if (!Files.exists(file)) {
+            Files.writeString(file, "token-of-witness-" + (witness + 1) + "\n");
+        }
+        return file.toString();
+    }
+
+    @AfterAll
+    void stopFleet() throws IOException {
+        if (channel != null) {
+            channel.shutdownNow();
+        }
+        for (int i = services.size() - 1; i >= 0; i--) {
+            services.get(i).close();
+        }
+        entryPoints.forEach(Socks5TestProxy::close);
+        for (ServerSocket socket : selfChecked) {
+            socket.close();
+        }
+        target.close();
+    }
+
+    private GetMeshResponse mesh() {
+        return MeshServiceGrpc.newBlockingStub(channel).getMesh(GetMeshRequest.getDefaultInstance());
+    }
+
+    private ServerStatus server(String name) {
+        return mesh().getServersList().stream().filter(server -> server.getName().equals(name)).findFirst()
+                .orElseThrow();
+    }
+
+    private OutboundObservation observed(String tag) {
+        return ObservatoryServiceGrpc.newBlockingStub(channel)
+                .getObservation(GetObservationRequest.newBuilder().addTagPrefixes(tag).build()).getOutbounds(0);
+    }
+
+    private ServingStatus health(String tag) {
+        return HealthGrpc.newBlockingStub(channel)
+                .check(HealthCheckRequest.newBuilder().setService("outbound/" + tag).build()).getStatus();
+    }
+
+    private void awaitAllOk() {
+        await().atMost(VERDICT_WITHIN).untilAsserted(() -> assertThat(mesh().getServersList())
+                .extracting(ServerStatus::getStatus).containsOnly(MeshStatus.MESH_STATUS_OK));
+        await().atMost(VERDICT_WITHIN).untilAsserted(() -> assertThat(mesh().getServersList())
+                .allSatisfy(server -> assertThat(server.getEntryPoints(0).getMarksList()).isEmpty()));
+    }
+
+    @Test
+    @Order(1)
+    void fleetWhenEveryoneReachesEveryoneThenAllOkHealthyAndServing() {
+        awaitAllOk();
+        await().atMost(VERDICT_WITHIN).untilAsserted(() -> assertThat(mesh().getPathsList()).hasSize(12));
+
+        assertThat(mesh().getWitnessesList()).allSatisfy(witness -> {
+            assertThat(witness.getReliable()).isTrue();
+            assertThat(witness.getNeighbours()).isEqualTo(3);
+        });
+        assertThat(mesh().getPathsList()).allSatisfy(path -> assertThat(path.getLastSuccess()).isTrue());
+        assertThat(observed("s4/main").getVerdict()).isEqualTo(HealthState.HEALTH_STATE_HEALTHY);
+        assertThat(health("s4/main")).isEqualTo(ServingStatus.SERVING);
+        assertThat(MeshServiceGrpc.newBlockingStub(channel)
+                .listRoute(ListRouteRequest.newBuilder().setRoute("world").build()).getRoute().getServersList())
+                .containsExactly("s3", "s4");
+    }
+
+    @Test
+    @Order(2)
+    void fleetWhenTwoSitesCannotReachAServerThenItLeavesRotationAndComesBackWhenTheyCan() {
+        awaitAllOk();
+        entryPoints.get(3).refuseFrom("127.0.0.11", "127.0.0.12");
+
+        await().atMost(VERDICT_WITHIN).untilAsserted(() ->
+                assertThat(server("s4").getStatus()).isEqualTo(MeshStatus.MESH_STATUS_UNREACHABLE_FROM_SERVERS));
+        assertThat(server("s4").getInRotation()).isFalse();
+        assertThat(server("s4").getReason()).startsWith("cannot reach s4/main: w1 (site de) streak ")
+                .contains("w2 (site nl) streak ");
+        assertThat(observed("s4/main").getVerdict()).isEqualTo(HealthState.HEALTH_STATE_UNHEALTHY);
+        assertThat(observed("s4/main").getAlive()).isFalse();
+        assertThat(health("s4/main")).isEqualTo(ServingStatus.NOT_SERVING);
+        assertThat(MeshServiceGrpc.newBlockingStub(channel)
+                .listRoute(ListRouteRequest.newBuilder().setRoute("world").build()).getRoute().getServersList())
+                .containsExactly("s3");
+
+        entryPoints.get(3).acceptFromAll();
+
+        awaitAllOk();
+        assertThat(observed("s4/main").getVerdict()).isEqualTo(HealthState.HEALTH_STATE_HEALTHY);
+    }
+
+    @Test
+    @Order(3)
+    void fleetWhenOneWitnessCannotReachAServerThenPairCutDegradedButServing() {
+        awaitAllOk();
+        entryPoints.get(1).refuseFrom("127.0.0.13");
+
+        await().atMost(VERDICT_WITHIN).untilAsserted(() ->
+                assertThat(server("s2").getEntryPoints(0).getMarksList()).containsExactly("PAIR_CUT"));
+        assertThat(server("s2").getStatus()).isEqualTo(MeshStatus.MESH_STATUS_OK);
+        assertThat(server("s2").getEntryPoints(0).getReason())
+                .startsWith("pair cut: server s3 (witness w3) cannot reach s2/main");
+        assertThat(observed("s2/main").getVerdict()).isEqualTo(HealthState.HEALTH_STATE_DEGRADED);
+        assertThat(observed("s2/main").getAlive()).isTrue();
+        assertThat(health("s2/main")).isEqualTo(ServingStatus.SERVING);
+
+        entryPoints.get(1).acceptFromAll();
+        awaitAllOk();
+    }
+
+    @Test
+    @Order(4)
+    void fleetWhenAWitnessCannotReachAnyNeighbourThenItIsUnreliableAndRemovesNobody() {
+        awaitAllOk();
+        entryPoints.forEach(proxy -> proxy.refuseFrom("127.0.0.14"));
+
+        await().atMost(VERDICT_WITHIN).untilAsserted(() -> assertThat(mesh().getWitnessesList())
+                .filteredOn(witness -> witness.getName().equals("w4"))
+                .singleElement().satisfies(witness -> {
+                    assertThat(witness.getReliable()).isFalse();
+                    assertThat(witness.getShare()).isEqualTo(1.0);
+                }));
+        assertThat(mesh().getServersList()).extracting(ServerStatus::getStatus)
+                .containsOnly(MeshStatus.MESH_STATUS_OK);
+        assertThat(mesh().getServersList()).allSatisfy(server ->
+                assertThat(server.getEntryPoints(0).getMarksList()).isEmpty());
+
+        entryPoints.forEach(Socks5TestProxy::acceptFromAll);
+        await().atMost(VERDICT_WITHIN).untilAsserted(() -> assertThat(mesh().getWitnessesList())
+                .allSatisfy(witness -> assertThat(witness.getReliable()).isTrue()));
+    }
+
+    @Test
+    @Order(5)
+    void fleetWhenASelfCheckFailsThenServerUnavailableNamingTheCheckAndHealsWhenItPasses() throws IOException {
+        awaitAllOk();
+        int port = selfChecked.get(0).getLocalPort();
+        selfChecked.get(0).close();
+
+        await().atMost(VERDICT_WITHIN).untilAsserted(() ->
+                assertThat(server("s1").getStatus()).isEqualTo(MeshStatus.MESH_STATUS_SERVER_UNAVAILABLE));
+        assertThat(server("s1").getReason()).startsWith("self-check tcp 127.0.0.1:" + port + ": ")
+                .endsWith(" fails (reported by w1)");
+        assertThat(observed("s1/main").getVerdict()).isEqualTo(HealthState.HEALTH_STATE_UNHEALTHY);
+
+        selfChecked.set(0, new ServerSocket(port, 50, InetAddress.getLoopbackAddress()));
+        awaitAllOk();
+    }
+
+    @Test
+    @Order(6)
+    void reportWhenForgedOrUnauthenticatedThenRefusedWithTheRightCodeAndNothingChanges() throws IOException {
+        awaitAllOk();
+        ReportRequest forged = ReportRequest.newBuilder().setWitness("w2")
+                .setProcessStartTime(Timestamp.newBuilder().setSeconds(4_000_000_000L)).setSequence(1)
+                .addPaths(io.observatory.api.mesh.v1.PathReport.newBuilder().setServer("s4").setEntryPoint("main")
+                        .setFailures(99))
+                .build();
+        Metadata asW1 = new Metadata();
+        asW1.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER),
+                "Bearer " + Files.readString(Path.of(token(0))).strip());
+
+        assertThatThrownBy(() -> MeshServiceGrpc.newBlockingStub(channel)
+                .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(asW1)).report(forged))
+                .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
+                    assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.PERMISSION_DENIED);
+                    assertThat(e.getStatus().getDescription()).isEqualTo("report for witness w2 with the credential"
+                            + " of witness w1 (expected: witness w1)");
+                });
+        assertThatThrownBy(() -> MeshServiceGrpc.newBlockingStub(channel).report(forged))
+                .isInstanceOfSatisfying(StatusRuntimeException.class, e ->
+                        assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAUTHENTICATED));
+        assertThat(server("s4").getStatus()).isEqualTo(MeshStatus.MESH_STATUS_OK);
+    }
+}
