@@ -127,7 +127,9 @@ final class MeshProtos {
                 throw invalid("paths[" + i + "]: " + path.getServer() + "/" + path.getEntryPoint()
                         + " (expected: each entry point once)");
             }
-            streaks.add(new MeshLedger.PathStreak(path.getServer(), path.getEntryPoint(), path.getFailures(),
+            // uint32 on the wire: a streak beyond int's range is as much a vote as any streak of at least 1.
+            int failures = (int) Math.min(Integer.toUnsignedLong(path.getFailures()), Integer.MAX_VALUE);
+            streaks.add(new MeshLedger.PathStreak(path.getServer(), path.getEntryPoint(), failures,
                     new MeshLedger.LastProbe(path.getLastSuccess(), kind(path.getLastErrorKind()),
                             path.getLastError(), Math.max(0, path.getLastRttNanos()))));
         }

@@ -29,9 +29,7 @@ import io.observatory.testing.Socks5TestProxy;
 import io.observatory.testing.TestTarget;
 import com.google.protobuf.Timestamp;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -49,6 +47,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.grpc.server.lifecycle.GrpcServerStartedEvent;
+import reactor.netty.DisposableServer;
+import reactor.netty.tcp.TcpServer;
 
 /**
  * The mesh as a balancer reads it, from real instances in one JVM: a hub and four witnesses, each a whole service on
@@ -69,7 +69,7 @@ class MeshIntegrationTest {
 
     private final TestTarget target = TestTarget.http();
     private final List<Socks5TestProxy> entryPoints = new ArrayList<>();
-    private final List<ServerSocket> selfChecked = new ArrayList<>();
+    private final List<DisposableServer> selfChecked = new ArrayList<>();
     private final List<ConfigurableApplicationContext> services = new ArrayList<>();
     private ConfigurableApplicationContext hub;
     private ManagedChannel channel;
@@ -84,7 +84,7 @@ class MeshIntegrationTest {
         for (int i = 0; i < 4; i++) {
             Socks5TestProxy proxy = Socks5TestProxy.start();
             entryPoints.add(proxy);
-            selfChecked.add(new ServerSocket(0, 50, InetAddress.getLoopbackAddress()));
+            selfChecked.add(service(0));
             String server = "--observatory.mesh.servers[" + i + "].";
             hubArgs.addAll(List.of(server + "name=s" + (i + 1), server + "route=" + (i < 2 ? "eu" : "world"),
                     server + "entry-points[0].name=main", server + "entry-points[0].protocol=socks",
@@ -100,7 +100,7 @@ class MeshIntegrationTest {
         for (int i = 0; i < 4; i++) {
             start(new CompletableFuture<>(), List.of("--spring.grpc.server.port=0", "--server.port=0",
                     "--observatory.mesh.role=witness", "--observatory.mesh.self.name=w" + (i + 1),
-                    "--observatory.mesh.self.checks[0].tcp=127.0.0.1:" + selfChecked.get(i).getLocalPort(),
+                    "--observatory.mesh.self.checks[0].tcp=127.0.0.1:" + selfChecked.get(i).port(),
                     "--observatory.mesh.hubs[0]=127.0.0.1:" + hubPort.get(),
                     "--observatory.mesh.token-file=" + token(i),
                     "--observatory.probe.source-address=127.0.0.1" + (i + 1)));
@@ -119,6 +119,11 @@ class MeshIntegrationTest {
         return service;
     }
 
+    /** A server's service port: accepts each connection and closes it. */
+    private static DisposableServer service(int port) {
+        return TcpServer.create().host("127.0.0.1").port(port).handle((in, out) -> out.then()).bindNow();
+    }
+
     private String token(int witness) throws IOException {
         Path file = directory.resolve("w" + (witness + 1) + ".token");
         if (!Files.exists(file)) {
@@ -128,7 +133,7 @@ class MeshIntegrationTest {
     }
 
     @AfterAll
-    void stopFleet() throws IOException {
+    void stopFleet() {
         if (channel != null) {
             channel.shutdownNow();
         }
@@ -136,9 +141,7 @@ class MeshIntegrationTest {
             services.get(i).close();
         }
         entryPoints.forEach(Socks5TestProxy::close);
-        for (ServerSocket socket : selfChecked) {
-            socket.close();
-        }
+        selfChecked.forEach(DisposableServer::disposeNow);
         target.close();
     }
 
@@ -253,10 +256,10 @@ class MeshIntegrationTest {
 
     @Test
     @Order(5)
-    void fleetWhenASelfCheckFailsThenServerUnavailableNamingTheCheckAndHealsWhenItPasses() throws IOException {
+    void fleetWhenASelfCheckFailsThenServerUnavailableNamingTheCheckAndHealsWhenItPasses() {
         awaitAllOk();
-        int port = selfChecked.get(0).getLocalPort();
-        selfChecked.get(0).close();
+        int port = selfChecked.get(0).port();
+        selfChecked.get(0).disposeNow();
 
         await().atMost(VERDICT_WITHIN).untilAsserted(() ->
                 assertThat(server("s1").getStatus()).isEqualTo(MeshStatus.MESH_STATUS_SERVER_UNAVAILABLE));
@@ -264,7 +267,7 @@ class MeshIntegrationTest {
                 .endsWith(" fails (reported by w1)");
         assertThat(observed("s1/main").getVerdict()).isEqualTo(HealthState.HEALTH_STATE_UNHEALTHY);
 
-        selfChecked.set(0, new ServerSocket(port, 50, InetAddress.getLoopbackAddress()));
+        selfChecked.set(0, service(port));
         awaitAllOk();
     }
 

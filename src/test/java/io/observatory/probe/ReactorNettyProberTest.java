@@ -392,7 +392,10 @@ class ReactorNettyProberTest {
 
             assertThat(result.error().kind()).isEqualTo(Kind.CONNECT_TIMEOUT);
             assertThat(result.error().hop()).isEqualTo(Hop.PROXY);
-            assertThat(result.error().reason()).contains("did not finish the handshake");
+            // Which of the two deadlines fires first (the probe's, or the proxy handler's own handshake timer, which a
+            // loaded machine can reach first) decides the wording; both name the proxy's handshake.
+            assertThat(result.error().reason()).containsAnyOf("did not finish the handshake",
+                    "did not complete the handshake in time");
             assertThat(result.rttNanos()).isLessThan(timeout.plusSeconds(1).toNanos());
         }
     }

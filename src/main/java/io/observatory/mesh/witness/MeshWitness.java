@@ -10,17 +10,13 @@ import io.observatory.time.Scheduler;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
 import reactor.core.Disposable;
 
@@ -30,7 +26,8 @@ import reactor.core.Disposable;
  * {@code probe-interval} it probes each one that is not still in flight, through the entry point's own protocol to
  * its probe URL, on the shared prober. On its own thread ({@code reports}) it runs a round every report interval:
  * fetch the fleet (the previous one stays when no hub answers), run the self-checks, and send the whole state to
- * every hub with the next sequence number. Costs per entry point one streak and one outbound.
+ * every hub with the next sequence number; nothing waits for another thread. Costs per entry point one streak and one
+ * outbound.
  */
 public final class MeshWitness {
 
@@ -93,33 +90,33 @@ public final class MeshWitness {
         });
     }
 
-    /** One report round, on the witness's thread; schedules the next. */
+    /**
+     * One report round. On the witness's thread: fetch the fleet and run the self-checks, which may block; then on the
+     * writer: follow the fleet and take the streaks; then back on the witness's thread: send, and schedule the next
+     * round after the report interval the hub set.
+     */
     private void round() {
         if (stopped) {
             return;
         }
-        hubs.fetchFleet().ifPresent(fetched -> writer.execute(() -> fleetFetched(fetched)));
+        Optional<WitnessFleet> fetched = hubs.fetchFleet();
         List<WitnessReport.SelfCheckResult> checks = selfChecks.run();
-        Duration interval = defaultReportInterval;
-        CompletableFuture<Snapshot> snapshot = new CompletableFuture<>();
-        writer.execute(() -> snapshot.complete(new Snapshot(paths.values().stream().filter(path -> path.last != null)
-                .map(Path::report).toList(), fleet)));
-        try {
-            Snapshot state = snapshot.get(defaultReportInterval.toMillis(), TimeUnit.MILLISECONDS);
-            if (state.fleet() != null) {
-                interval = state.fleet().reportInterval();
-            }
-            hubs.send(new WitnessReport(name, processStart, ++sequence, checks, state.paths()));
-        } catch (TimeoutException | ExecutionException e) {
-            throw new IllegalStateException("the writer did not answer within the report interval", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        writer.execute(() -> {
+            fetched.ifPresent(this::fleetFetched);
+            List<MeshLedger.PathStreak> streaks = paths.values().stream().filter(path -> path.last != null)
+                    .map(Path::report).toList();
+            Duration interval = fleet == null ? defaultReportInterval : fleet.reportInterval();
+            reports.execute(() -> send(checks, streaks, interval));
+        });
+    }
+
+    private void send(List<WitnessReport.SelfCheckResult> checks, List<MeshLedger.PathStreak> streaks,
+            Duration interval) {
+        if (stopped) {
             return;
-        } finally {
-            if (!stopped) {
-                reports.schedule(interval, this::round);
-            }
         }
+        hubs.send(new WitnessReport(name, processStart, ++sequence, checks, streaks));
+        reports.schedule(interval, this::round);
     }
 
     /** On the writer: follows the fleet a hub sent; streaks of entry points that left are dropped. */
@@ -164,10 +161,6 @@ public final class MeshWitness {
             inFlight.add(subscription[0]);
         }
         probeTick = writer.schedule(current.probeInterval(), this::probeRound);
-    }
-
-    /** What a round reads from the writer. */
-    private record Snapshot(List<MeshLedger.PathStreak> paths, @Nullable WitnessFleet fleet) {
     }
 
     /** One entry point's streak and last probe; writer only. */

@@ -58,7 +58,10 @@ public final class MeshWitnessRuntime implements Reconfigurable {
         });
     }
 
-    /** Stops the witness for good. */
+    /**
+     * Stops the witness: its probes and reports end. A later {@link #start()} starts a new one, which the hubs see as
+     * a restarted witness (a new process start, its sequence from 1).
+     */
     public void stop() {
         MeshWitness current = witness;
         if (current != null) {
