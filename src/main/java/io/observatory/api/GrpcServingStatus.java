@@ -7,6 +7,8 @@ import org.springframework.boot.availability.AvailabilityChangeEvent;
 import org.springframework.boot.availability.ReadinessState;
 import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.context.event.EventListener;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.stereotype.Component;
 
 /**
@@ -15,6 +17,10 @@ import org.springframework.stereotype.Component;
  * included, has started), SERVING after, and a terminal NOT_SERVING as soon as shutdown begins (the context-closed
  * event, before any lifecycle bean stops and the gRPC server drains), so clients watching health move away first
  * (grpc-java's {@code HealthStatusManager#enterTerminalState}).
+ *
+ * <p>The {@link HealthStatusManager} is this class's own bean, without the destroy method Spring gRPC's would have:
+ * the terminal state is entered here, when the context closes, and entering it a second time at bean destruction
+ * logs a WARN with a stack trace ("Already terminating") at every shutdown.
  */
 @Component
 class GrpcServingStatus {
@@ -45,6 +51,16 @@ class GrpcServingStatus {
     void shuttingDown() {
         if (terminal.compareAndSet(false, true)) {
             health.enterTerminalState();
+        }
+    }
+
+    /** grpc.health.v1's status manager, which Spring gRPC serves; its terminal state is entered by this class. */
+    @Configuration(proxyBeanMethods = false)
+    static class HealthManager {
+
+        @Bean(destroyMethod = "")
+        HealthStatusManager grpcServerHealthStatusManager() {
+            return new HealthStatusManager();
         }
     }
 }

@@ -167,7 +167,16 @@ final class RemoteHubs implements HubLink {
         }
     }
 
+    /**
+     * Notes a hub that did not answer; its channel's reconnect backoff is reset, so the next report (one report
+     * interval later) connects at once instead of after gRPC's backoff: a restarted hub gets every witness's report
+     * within one report interval of its port opening.
+     */
     private void missed(InetSocketAddress hub, String call, Exception e) {
+        ManagedChannel channel = channels.get(hub);
+        if (channel != null) {
+            channel.resetConnectBackoff();
+        }
         if (unreachable.add(hub)) {
             Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
             String why = cause instanceof StatusRuntimeException status ? status.getStatus().getCode()

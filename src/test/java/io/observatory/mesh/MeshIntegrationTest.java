@@ -25,6 +25,7 @@ import io.observatory.api.v1.GetObservationRequest;
 import io.observatory.api.v1.HealthState;
 import io.observatory.api.v1.ObservatoryServiceGrpc;
 import io.observatory.api.v1.OutboundObservation;
+import io.observatory.testing.ClosedPort;
 import io.observatory.testing.Socks5TestProxy;
 import io.observatory.testing.TestTarget;
 import com.google.protobuf.Timestamp;
@@ -51,8 +52,8 @@ import reactor.netty.DisposableServer;
 import reactor.netty.tcp.TcpServer;
 
 /**
- * The mesh as a balancer reads it, from real instances in one JVM: a hub and four witnesses, each a whole service on
- * real gRPC ports; each witness probes from its own loopback source address (127.0.0.11-14) through the other
+ * The mesh as a balancer reads it, from real instances in one JVM: two hub replicas and four witnesses, each a whole
+ * service on real gRPC ports; each witness probes from its own loopback source address (127.0.0.11-14) through the other
  * servers' real SOCKS5 entry points to a real HTTP target, runs a real TCP self-check, and reports over gRPC with its
  * own bearer token. Faults are made by the entry-point proxies refusing chosen source addresses and by closing a
  * self-checked port; every status is read back through {@code observatory.mesh.v1}, {@code observatory.v1} and
@@ -71,13 +72,16 @@ class MeshIntegrationTest {
     private final List<Socks5TestProxy> entryPoints = new ArrayList<>();
     private final List<DisposableServer> selfChecked = new ArrayList<>();
     private final List<ConfigurableApplicationContext> services = new ArrayList<>();
-    private ConfigurableApplicationContext hub;
+    private List<String> hubArgs;
+    private ConfigurableApplicationContext replica;
+    private int replicaPort;
     private ManagedChannel channel;
+    private ManagedChannel replicaChannel;
 
     @BeforeAll
     void startFleet(@TempDir Path directory) throws Exception {
         this.directory = directory;
-        List<String> hubArgs = new ArrayList<>(List.of("--spring.grpc.server.port=0", "--server.port=0",
+        hubArgs = new ArrayList<>(List.of("--server.port=0",
                 "--observatory.mesh.role=hub", "--observatory.mesh.report-interval=300ms",
                 "--observatory.mesh.probe.probe-interval=150ms", "--observatory.mesh.probe.timeout=1s",
                 "--observatory.mesh.probe.probe-url=" + target.url("/generate_204")));
@@ -94,17 +98,28 @@ class MeshIntegrationTest {
                     witness + "server=s" + (i + 1), witness + "token-file=" + token(i)));
         }
         CompletableFuture<Integer> hubPort = new CompletableFuture<>();
-        hub = start(hubPort, hubArgs);
+        start(hubPort, withPort(0));
         channel = NettyChannelBuilder.forAddress(new InetSocketAddress("127.0.0.1", hubPort.get())).usePlaintext()
                 .build();
+        replicaPort = ClosedPort.find();
+        replica = start(new CompletableFuture<>(), withPort(replicaPort));
+        replicaChannel = NettyChannelBuilder.forAddress(new InetSocketAddress("127.0.0.1", replicaPort))
+                .usePlaintext().build();
         for (int i = 0; i < 4; i++) {
             start(new CompletableFuture<>(), List.of("--spring.grpc.server.port=0", "--server.port=0",
                     "--observatory.mesh.role=witness", "--observatory.mesh.self.name=w" + (i + 1),
                     "--observatory.mesh.self.checks[0].tcp=127.0.0.1:" + selfChecked.get(i).port(),
                     "--observatory.mesh.hubs[0]=127.0.0.1:" + hubPort.get(),
+                    "--observatory.mesh.hubs[1]=127.0.0.1:" + replicaPort,
                     "--observatory.mesh.token-file=" + token(i),
                     "--observatory.probe.source-address=127.0.0.1" + (i + 1)));
         }
+    }
+
+    private List<String> withPort(int port) {
+        List<String> args = new ArrayList<>(hubArgs);
+        args.add("--spring.grpc.server.port=" + port);
+        return args;
     }
 
     private ConfigurableApplicationContext start(CompletableFuture<Integer> grpcPort, List<String> args) {
@@ -136,6 +151,7 @@ class MeshIntegrationTest {
     void stopFleet() {
         if (channel != null) {
             channel.shutdownNow();
+            replicaChannel.shutdownNow();
         }
         for (int i = services.size() - 1; i >= 0; i--) {
             services.get(i).close();
@@ -146,7 +162,21 @@ class MeshIntegrationTest {
     }
 
     private GetMeshResponse mesh() {
-        return MeshServiceGrpc.newBlockingStub(channel).getMesh(GetMeshRequest.getDefaultInstance());
+        return mesh(channel);
+    }
+
+    private static GetMeshResponse mesh(ManagedChannel hub) {
+        return MeshServiceGrpc.newBlockingStub(hub).getMesh(GetMeshRequest.getDefaultInstance());
+    }
+
+    /** What a balancer acts on: each server's status, reason and rotation, each witness's standing. */
+    private static List<String> verdicts(GetMeshResponse mesh) {
+        List<String> verdicts = new ArrayList<>();
+        mesh.getServersList().forEach(server -> verdicts.add(server.getName() + " " + server.getStatus() + " "
+                + server.getInRotation() + " " + server.getEntryPoints(0).getMarksList() + " " + server.getReason()));
+        mesh.getWitnessesList().forEach(witness -> verdicts.add(witness.getName() + " " + witness.getReliable() + " "
+                + witness.getShare()));
+        return verdicts;
     }
 
     private ServerStatus server(String name) {
@@ -206,6 +236,8 @@ class MeshIntegrationTest {
         assertThat(MeshServiceGrpc.newBlockingStub(channel)
                 .listRoute(ListRouteRequest.newBuilder().setRoute("world").build()).getRoute().getServersList())
                 .containsExactly("s3");
+        await().atMost(VERDICT_WITHIN).untilAsserted(() ->
+                assertThat(verdicts(mesh(replicaChannel))).isEqualTo(verdicts(mesh())));
 
         entryPoints.get(3).acceptFromAll();
 
@@ -273,6 +305,29 @@ class MeshIntegrationTest {
 
     @Test
     @Order(6)
+    void replicaWhenRestartedThenCompleteWithinOneReportIntervalOfItsPortOpening() {
+        awaitAllOk();
+        replica.close();
+        services.remove(replica);
+        CompletableFuture<Integer> started = new CompletableFuture<>();
+        replica = start(started, withPort(replicaPort));
+        long open = System.nanoTime();
+
+        await().atMost(VERDICT_WITHIN).pollInterval(Duration.ofMillis(20)).untilAsserted(() -> {
+            assertThat(mesh(replicaChannel).getWitnessesList())
+                    .allSatisfy(witness -> assertThat(witness.hasLastReportTime()).isTrue());
+            assertThat(mesh(replicaChannel).getPathsList()).hasSize(12);
+        });
+        Duration complete = Duration.ofNanos(System.nanoTime() - open);
+        System.out.printf("mesh: a restarted hub replica held every witness's report %d ms after its gRPC port"
+                + " opened (report interval 300 ms)%n", complete.toMillis());
+        assertThat(complete).isLessThan(Duration.ofMillis(300 + 1_000));
+        await().atMost(VERDICT_WITHIN).untilAsserted(() ->
+                assertThat(verdicts(mesh(replicaChannel))).isEqualTo(verdicts(mesh())));
+    }
+
+    @Test
+    @Order(7)
     void reportWhenForgedOrUnauthenticatedThenRefusedWithTheRightCodeAndNothingChanges() throws IOException {
         awaitAllOk();
         ReportRequest forged = ReportRequest.newBuilder().setWitness("w2")
