@@ -1,9 +1,12 @@
 package io.observatory.api;
 
 import com.google.common.util.concurrent.ListenableFuture;
+import io.grpc.ChannelCredentials;
+import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.StatusRuntimeException;
+import io.grpc.TlsChannelCredentials;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.MetadataUtils;
 import io.observatory.api.mesh.v1.GetFleetRequest;
@@ -15,7 +18,10 @@ import io.observatory.mesh.witness.HubLink;
 import io.observatory.mesh.witness.WitnessFleet;
 import io.observatory.mesh.witness.WitnessReport;
 import io.observatory.config.HostPort;
+import io.observatory.config.MeshHubTlsSettings;
 import io.observatory.config.MeshSettings;
+import java.io.File;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
@@ -54,19 +60,24 @@ final class RemoteHubs implements HubLink {
             Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
 
     private final List<HostPort> hubs;
-    private final Supplier<String> token;
+    private final @Nullable Supplier<String> token;
+    private final ChannelCredentials credentials;
     private final Duration deadline;
     private final Map<InetSocketAddress, ManagedChannel> channels = new HashMap<>();
     private final Set<InetSocketAddress> unreachable = new LinkedHashSet<>();
 
     /**
-     * @param hubs     the hubs as configured
-     * @param token    this witness's bearer token, asked for each call
-     * @param deadline the deadline of one call
+     * @param hubs        the hubs as configured
+     * @param token       this witness's bearer token, asked for each call; {@code null} when it authenticates with
+     *                    its client certificate alone
+     * @param credentials plaintext, or TLS with the trusted CAs and the client certificate
+     * @param deadline    the deadline of one call
      */
-    RemoteHubs(List<HostPort> hubs, Supplier<String> token, Duration deadline) {
+    RemoteHubs(List<HostPort> hubs, @Nullable Supplier<String> token, ChannelCredentials credentials,
+            Duration deadline) {
         this.hubs = List.copyOf(hubs);
         this.token = token;
+        this.credentials = credentials;
         this.deadline = deadline;
     }
 
@@ -79,7 +90,33 @@ final class RemoteHubs implements HubLink {
     static RemoteHubs of(MeshSettings settings, Function<String, @Nullable String> environment) {
         Duration deadline = settings.reportInterval().compareTo(MAX_DEADLINE) < 0 ? settings.reportInterval()
                 : MAX_DEADLINE;
-        return new RemoteHubs(settings.hubAddresses(), BearerToken.of(settings.token(), environment), deadline);
+        return new RemoteHubs(settings.hubAddresses(),
+                settings.token().configured() ? BearerToken.of(settings.token(), environment) : null,
+                credentials(settings.hubTls()), deadline);
+    }
+
+    /**
+     * Plaintext, or TLS trusting the configured CAs (the JDK's otherwise) and presenting the client certificate.
+     *
+     * @throws IllegalStateException naming the setting when a PEM file cannot be used
+     */
+    static ChannelCredentials credentials(MeshHubTlsSettings tls) {
+        if (!tls.enabled()) {
+            return InsecureChannelCredentials.create();
+        }
+        TlsChannelCredentials.Builder builder = TlsChannelCredentials.newBuilder();
+        try {
+            if (tls.trustedCertificates() != null) {
+                builder.trustManager(new File(tls.trustedCertificates()));
+            }
+            if (tls.certificateChain() != null && tls.privateKey() != null) {
+                builder.keyManager(new File(tls.certificateChain()), new File(tls.privateKey()));
+            }
+        } catch (IOException | IllegalArgumentException e) {
+            throw new IllegalStateException("observatory.mesh.hub-tls: the PEM files cannot be used (" + e.getMessage()
+                    + ")", e);
+        }
+        return builder.build();
     }
 
     @Override
@@ -129,11 +166,14 @@ final class RemoteHubs implements HubLink {
     }
 
     private MeshServiceGrpc.MeshServiceFutureStub stub(ManagedChannel channel) {
+        MeshServiceGrpc.MeshServiceFutureStub stub = MeshServiceGrpc.newFutureStub(channel)
+                .withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS);
+        if (token == null) {
+            return stub;
+        }
         Metadata headers = new Metadata();
         headers.put(AUTHORIZATION, "Bearer " + token.get());
-        return MeshServiceGrpc.newFutureStub(channel)
-                .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers))
-                .withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS);
+        return stub.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
     }
 
     /** Every address of every hub now, each with its channel; channels of addresses gone are shut down. */
@@ -143,8 +183,10 @@ final class RemoteHubs implements HubLink {
             try {
                 for (InetAddress address : InetAddress.getAllByName(hub.host())) {
                     InetSocketAddress target = new InetSocketAddress(address, hub.port());
-                    now.put(target, channels.computeIfAbsent(target,
-                            key -> NettyChannelBuilder.forAddress(key).usePlaintext().build()));
+                    // The configured name is the authority, so TLS verifies the hub's certificate for it, not for
+                    // the replica's address.
+                    now.put(target, channels.computeIfAbsent(target, key -> NettyChannelBuilder
+                            .forAddress(key, credentials).overrideAuthority(hub.toString()).build()));
                 }
             } catch (UnknownHostException e) {
                 log.warn("mesh hub {} does not resolve ({}); trying again at the next report", hub, e.getMessage());

@@ -41,8 +41,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                        Kubernetes headless Service) means every address, resolved again each report. Required for
  *                        role witness
  * @param tokenFile       (witness) file holding the bearer token this witness presents. At most one of token-file
- *                        and token-env; one is required for role witness
+ *                        and token-env; one of them, or a client certificate in hub-tls, is required for role witness
  * @param tokenEnv        (witness) environment variable holding that token
+ * @param hubTls          (witness) TLS to the hubs, and the client certificate a hub may recognise it by instead of
+ *                        a token
  */
 public record MeshSettings(
         @DefaultValue("off") MeshRole role,
@@ -59,7 +61,8 @@ public record MeshSettings(
         @DefaultValue @NestedConfigurationProperty MeshSelfSettings self,
         @DefaultValue List<String> hubs,
         @Nullable String tokenFile,
-        @Nullable String tokenEnv) implements CrossFieldValidated {
+        @Nullable String tokenEnv,
+        @DefaultValue @NestedConfigurationProperty MeshHubTlsSettings hubTls) implements CrossFieldValidated {
 
     private static final String PROPERTY = ObservatoryConfigBinder.PREFIX + ".mesh";
 
@@ -123,6 +126,7 @@ public record MeshSettings(
         }
         if (!role.witness()) {
             rejectIfSet(violations, "hubs", hubs.size(), "only a witness reports to hubs");
+            rejectIfSet(violations, "hub-tls.enabled", hubTls.enabled() ? 1 : 0, "only a witness calls hubs");
             if (self.name() != null || !self.checks().isEmpty()) {
                 violations.reject("self", "set while role is " + roleName(),
                         "no self section unless observatory.mesh.role is witness or hub-and-witness");
@@ -188,10 +192,11 @@ public record MeshSettings(
                 violations.reject("hubs[" + i + "]", HostPort.EXPECTED);
             }
         }
-        if (!token().configured()) {
-            violations.reject("role", roleName() + " without a token", "the file or variable holding this"
-                    + " witness's bearer token too: " + Violations.sibling("token-file") + " or "
-                    + Violations.sibling("token-env"));
+        if (!token().configured() && !hubTls.clientCertificate()) {
+            violations.reject("role", roleName() + " without a credential", "a credential the hub recognises too:"
+                    + " the file or variable holding this witness's bearer token (" + Violations.sibling("token-file")
+                    + " or " + Violations.sibling("token-env") + "), or a client certificate ("
+                    + Violations.sibling("hub-tls.certificate-chain") + ")");
         }
         token().validate(violations, "this witness's bearer token");
     }

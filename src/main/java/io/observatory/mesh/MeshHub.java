@@ -10,6 +10,7 @@ import io.observatory.mesh.MeshLedger.Outcome;
 import io.observatory.mesh.MeshLedger.Report;
 import io.observatory.reload.Reconfigurable;
 import io.observatory.status.MeshMark;
+import io.observatory.text.GoDuration;
 import io.observatory.time.Scheduler;
 import java.time.Clock;
 import java.time.Duration;
@@ -21,6 +22,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The hub (mesh role {@code hub} or {@code hub-and-witness}): takes the witnesses' reports into the
@@ -34,6 +37,8 @@ import org.jspecify.annotations.Nullable;
  * 100-server fleet; reports arriving while a judgement is queued share it.
  */
 public final class MeshHub implements Reconfigurable {
+
+    private static final Logger log = LoggerFactory.getLogger(MeshHub.class);
 
     /** How often the fleet is judged again without a report: how late NO_DATA may appear or clear, at most. */
     public static final Duration JUDGE_INTERVAL = Duration.ofSeconds(1);
@@ -83,6 +88,11 @@ public final class MeshHub implements Reconfigurable {
     public void start() {
         writer.execute(() -> {
             if (settings.role().hub() && tick == null) {
+                log.info("mesh hub: {} servers ({} entry points), {} witnesses; streak {}, quorum {}, unreliable share"
+                        + " {}, no data after {}", fleet.servers().size(),
+                        fleet.servers().stream().mapToInt(server -> server.entryPoints().size()).sum(),
+                        fleet.witnesses().size(), rules.streak(), rules.quorum(), rules.unreliableShare(),
+                        GoDuration.format(rules.noDataAfter()));
                 judge();
                 scheduleTick();
             }

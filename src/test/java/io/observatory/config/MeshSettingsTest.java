@@ -129,9 +129,10 @@ class MeshSettingsTest {
                 "observatory.mesh.hubs: none (expected: at least one hub, host:port with a port 1-65535, e.g."
                         + " 127.0.0.1:9090 or [::1]:9090)");
         assertThat(Configs.yamlRejection("observatory:\n  mesh:\n    role: witness\n    self: { name: w1 }\n"
-                + "    hubs: [ \"hub:9090\" ]\n")).isEqualTo("observatory.mesh.role: witness without a token (expected:"
-                + " the file or variable holding this witness's bearer token too: observatory.mesh.token-file or"
-                + " observatory.mesh.token-env)");
+                + "    hubs: [ \"hub:9090\" ]\n")).isEqualTo("observatory.mesh.role: witness without a credential"
+                + " (expected: a credential the hub recognises too: the file or variable holding this witness's bearer"
+                + " token (observatory.mesh.token-file or observatory.mesh.token-env), or a client certificate"
+                + " (observatory.mesh.hub-tls.certificate-chain))");
     }
 
     @Test
