@@ -68,13 +68,24 @@ The container image: repository and tag, the tag defaulting to the chart's appVe
 {{- end }}
 
 {{/*
-The environment variable carrying one credential of outbound number N (0-based, the order of
-observatory.outbounds): (list N "USERNAME") -> OBSERVATORY_OUTBOUND_N_USERNAME. The rendered application.yml
-references it as a Spring placeholder. The name is deliberately not OBSERVATORY_OUTBOUNDS_N_...: Spring Boot would
-bind that one to observatory.outbounds[N] itself and replace the whole outbound list with it.
+Everything in values that has proxy credentials, in order, as a YAML list of {env, field, values}: the outbounds
+(env OBSERVATORY_OUTBOUND_<i>, field observatory.outbounds[<i>], 0-based). Each credential travels as the environment
+variable <env>_USERNAME or <env>_PASSWORD, which the rendered application.yml references as a Spring placeholder. The
+name is deliberately not Spring Boot's form of the property (OBSERVATORY_OUTBOUNDS_<i>_...): Spring Boot would bind
+that one to the list itself and replace the whole list with it.
 */}}
-{{- define "observatory.credentialEnv" -}}
-{{- printf "OBSERVATORY_OUTBOUND_%d_%s" (index . 0 | int) (index . 1) }}
+{{- define "observatory.credentialed" -}}
+{{- $holders := list }}
+{{- range $i, $outbound := .Values.observatory.outbounds }}
+{{- $holders = append $holders (dict "env" (printf "OBSERVATORY_OUTBOUND_%d" $i) "field" (printf "observatory.outbounds[%d]" $i) "values" $outbound) }}
+{{- end }}
+{{- $credentialed := list }}
+{{- range $holders }}
+{{- if include "observatory.hasCredentials" .values }}
+{{- $credentialed = append $credentialed . }}
+{{- end }}
+{{- end }}
+{{- toYaml $credentialed }}
 {{- end }}
 
 {{/*
@@ -137,14 +148,14 @@ Whether outbound (a values entry) has proxy credentials, inline or in an existin
 
 {{/*
 The data of the chart's Secret as YAML (key: base64 value), empty when there is nothing to keep: the inline proxy
-credentials and API token (keys named like their environment variables) and secretEnv.
+credentials and the API token (keys named like their environment variables), and secretEnv.
 */}}
 {{- define "observatory.secretData" -}}
 {{- $data := dict }}
-{{- range $i, $outbound := .Values.observatory.outbounds }}
-{{- if and (include "observatory.hasCredentials" $outbound) (not $outbound.existingSecret) }}
-{{- $_ := set $data (include "observatory.credentialEnv" (list $i "USERNAME")) (toString $outbound.username | b64enc) }}
-{{- $_ := set $data (include "observatory.credentialEnv" (list $i "PASSWORD")) (toString $outbound.password | b64enc) }}
+{{- range include "observatory.credentialed" . | fromYamlArray }}
+{{- if not .values.existingSecret }}
+{{- $_ := set $data (printf "%s_USERNAME" .env) (toString .values.username | b64enc) }}
+{{- $_ := set $data (printf "%s_PASSWORD" .env) (toString .values.password | b64enc) }}
 {{- end }}
 {{- end }}
 {{- $auth := dig "auth" (dict) .Values.observatory.api }}
@@ -166,26 +177,32 @@ The container's environment: JVM flags, every credential, the API token and secr
 {{- define "observatory.env" -}}
 {{- $secret := include "observatory.fullname" . }}
 {{- $env := list (dict "name" "JAVA_TOOL_OPTIONS" "value" .Values.jvm.toolOptions) }}
-{{- range $i, $outbound := .Values.observatory.outbounds }}
-{{- if include "observatory.hasCredentials" $outbound }}
+{{- range $holder := include "observatory.credentialed" . | fromYamlArray }}
 {{- range $credential := list "USERNAME" "PASSWORD" }}
-{{- $name := include "observatory.credentialEnv" (list $i $credential) }}
+{{- $name := printf "%s_%s" $holder.env $credential }}
 {{- $ref := dict "name" $secret "key" $name }}
-{{- with $outbound.existingSecret }}
+{{- with $holder.values.existingSecret }}
 {{- $key := eq $credential "USERNAME" | ternary (.usernameKey | default "username") (.passwordKey | default "password") }}
 {{- $ref = dict "name" .name "key" $key }}
 {{- end }}
 {{- $env = append $env (dict "name" $name "valueFrom" (dict "secretKeyRef" $ref)) }}
 {{- end }}
 {{- end }}
-{{- end }}
 {{- with include "observatory.apiTokenRef" . | fromYaml }}
 {{- $env = append $env (dict "name" (include "observatory.apiTokenEnv" $) "valueFrom" (dict "secretKeyRef" .)) }}
 {{- end }}
-{{- range $name := keys .Values.secretEnv | sortAlpha }}
-{{- $env = append $env (dict "name" $name "valueFrom" (dict "secretKeyRef" (dict "name" $secret "key" $name))) }}
+{{- toYaml (concat $env (include "observatory.secretEnv" . | fromYamlArray) .Values.extraEnv) }}
 {{- end }}
-{{- toYaml (concat $env .Values.extraEnv) }}
+
+{{/*
+The secretEnv entries as a YAML list of EnvVars, each from the chart's Secret (secretKeyRef), in name order.
+*/}}
+{{- define "observatory.secretEnv" -}}
+{{- $env := list }}
+{{- range $name := keys .Values.secretEnv | sortAlpha }}
+{{- $env = append $env (dict "name" $name "valueFrom" (dict "secretKeyRef" (dict "name" (include "observatory.fullname" $) "key" $name))) }}
+{{- end }}
+{{- toYaml $env }}
 {{- end }}
 
 {{/*
@@ -196,6 +213,17 @@ set, so the service's defaults apply otherwise. Fails on a duplicate tag.
 */}}
 {{- define "observatory.applicationConfig" -}}
 {{- $values := .Values.observatory }}
+{{- $placeholders := dict }}
+{{- range include "observatory.credentialed" . | fromYamlArray }}
+{{- $holder := . }}
+{{- range $credential := list "username" "password" }}
+{{- if contains "${" (get $holder.values $credential | toString) }}
+{{- /* Spring resolves placeholders inside the resolved value too, and its escape works only in some positions. */}}
+{{- fail (printf "%s.%s: contains \"${\", which Spring would read as a placeholder (use a credential without \"${\")" $holder.field $credential) }}
+{{- end }}
+{{- end }}
+{{- $_ := set $placeholders $holder.field (dict "username" (printf "${%s_USERNAME}" $holder.env) "password" (printf "${%s_PASSWORD}" $holder.env)) }}
+{{- end }}
 {{- $outbounds := list }}
 {{- $tags := dict }}
 {{- range $i, $outbound := $values.outbounds }}
@@ -203,37 +231,10 @@ set, so the service's defaults apply otherwise. Fails on a duplicate tag.
 {{- fail (printf "observatory.outbounds[%d].tag: %q is used by another outbound (tags must be unique)" $i $outbound.tag) }}
 {{- end }}
 {{- $_ := set $tags $outbound.tag true }}
-{{- $rendered := dict "tag" $outbound.tag "protocol" $outbound.protocol }}
-{{- if hasKey $outbound "address" }}
-{{- $_ := set $rendered "address" $outbound.address }}
+{{- $rendered := include "observatory.proxyConfig" (list $outbound (get $placeholders (printf "observatory.outbounds[%d]" $i))) | fromYaml }}
+{{- $outbounds = append $outbounds (set $rendered "tag" $outbound.tag) }}
 {{- end }}
-{{- if hasKey $outbound "port" }}
-{{- $_ := set $rendered "port" $outbound.port }}
-{{- end }}
-{{- if include "observatory.hasCredentials" $outbound }}
-{{- range $credential := list "username" "password" }}
-{{- if contains "${" (get $outbound $credential | toString) }}
-{{- /* Spring resolves placeholders inside the resolved value too, and its escape works only in some positions. */}}
-{{- fail (printf "observatory.outbounds[%d].%s: contains \"${\", which Spring would read as a placeholder (use a credential without \"${\")" $i $credential) }}
-{{- end }}
-{{- end }}
-{{- $_ := set $rendered "username" (printf "${%s}" (include "observatory.credentialEnv" (list $i "USERNAME"))) }}
-{{- $_ := set $rendered "password" (printf "${%s}" (include "observatory.credentialEnv" (list $i "PASSWORD"))) }}
-{{- end }}
-{{- with $outbound.probeUrl }}
-{{- $_ := set $rendered "probe-url" . }}
-{{- end }}
-{{- $outbounds = append $outbounds $rendered }}
-{{- end }}
-{{- $headers := dict }}
-{{- range $name, $value := $values.probe.headers }}
-{{- /* Brackets keep a map key as written (case, dashes) in Spring Boot's binding. */}}
-{{- $_ := set $headers (printf "[%s]" $name) $value }}
-{{- end }}
-{{- $probe := dict "max-concurrent" $values.probe.maxConcurrent "headers" $headers }}
-{{- if $values.probe.trustedCertificates }}
-{{- $_ := set $probe "trusted-certificates" "/etc/observatory/trusted-certificates.pem" }}
-{{- end }}
+{{- $probe := include "observatory.probeConfig" . | fromYaml }}
 {{- with $values.probe.sourceAddress }}
 {{- $_ := set $probe "source-address" . }}
 {{- end }}
@@ -279,12 +280,175 @@ set, so the service's defaults apply otherwise. Fails on a duplicate tag.
 {{- with $auth }}
 {{- $_ := set $observatory "api" (dict "auth" .) }}
 {{- end }}
+{{- include "observatory.configFile" (list . $observatory) }}
+{{- end }}
+
+{{/*
+An outbound without its tag, rendered from its values entry, (list VALUES PLACEHOLDERS):
+protocol, address and port when set, the credentials' placeholders when it has credentials (PLACEHOLDERS: their dict,
+or nil), probe-url when set. A YAML dict.
+*/}}
+{{- define "observatory.proxyConfig" -}}
+{{- $values := index . 0 }}
+{{- $rendered := dict "protocol" $values.protocol }}
+{{- if hasKey $values "address" }}
+{{- $_ := set $rendered "address" $values.address }}
+{{- end }}
+{{- if hasKey $values "port" }}
+{{- $_ := set $rendered "port" $values.port }}
+{{- end }}
+{{- with index . 1 }}
+{{- $rendered = merge $rendered . }}
+{{- end }}
+{{- with $values.probeUrl }}
+{{- $_ := set $rendered "probe-url" . }}
+{{- end }}
+{{- toYaml $rendered }}
+{{- end }}
+
+{{/*
+observatory.probe without source-address, a YAML dict: max-concurrent, the headers, and the path of the trusted CA
+certificates (mounted from the ConfigMap) when some are given.
+*/}}
+{{- define "observatory.probeConfig" -}}
+{{- $values := .Values.observatory.probe }}
+{{- $headers := dict }}
+{{- range $name, $value := $values.headers }}
+{{- /* Brackets keep a map key as written (case, dashes) in Spring Boot's binding. */}}
+{{- $_ := set $headers (printf "[%s]" $name) $value }}
+{{- end }}
+{{- $probe := dict "max-concurrent" $values.maxConcurrent "headers" $headers }}
+{{- if $values.trustedCertificates }}
+{{- $_ := set $probe "trusted-certificates" "/etc/observatory/trusted-certificates.pem" }}
+{{- end }}
+{{- toYaml $probe }}
+{{- end }}
+
+{{/*
+A whole application.yml, (list $ OBSERVATORY): the observatory block given, the gRPC and management ports, the log
+format, merged over extraConfig (the chart's keys win).
+*/}}
+{{- define "observatory.configFile" -}}
+{{- $root := index . 0 }}
 {{- $config := dict
-  "observatory" $observatory
-  "spring" (dict "grpc" (dict "server" (dict "port" .Values.containerPorts.grpc)))
-  "server" (dict "port" .Values.containerPorts.management) }}
-{{- if .Values.logging.json }}
+  "observatory" (index . 1)
+  "spring" (dict "grpc" (dict "server" (dict "port" $root.Values.containerPorts.grpc)))
+  "server" (dict "port" $root.Values.containerPorts.management) }}
+{{- if $root.Values.logging.json }}
 {{- $_ := set $config "logging" (dict "structured" (dict "format" (dict "console" "ecs"))) }}
 {{- end }}
-{{- toYaml (mustMergeOverwrite (deepCopy .Values.extraConfig) $config) }}
+{{- toYaml (mustMergeOverwrite (deepCopy $root.Values.extraConfig) $config) }}
+{{- end }}
+
+{{/*
+The pod template of the Deployment, from a dict:
+  root:         the chart's context ($)
+  labels:       the pods' labels (YAML); podLabels are added
+  configMap:    the ConfigMap holding the pods' application.yml, mounted at /etc/observatory
+  configFile:   its template file, e.g. "/configmap.yaml", whose checksum rolls the pods unless config.liveReload
+  secretEnv:    whether the pods read the chart's Secret through their environment (a checksum of it rolls them)
+  env:          the container's environment (YAML list)
+  nodeSelector, affinity, tolerations: the pods' scheduling
+*/}}
+{{- define "observatory.podTemplate" -}}
+{{- $root := .root }}
+{{- $values := $root.Values }}
+{{- $annotations := dict }}
+{{- if not $values.config.liveReload }}
+{{- /* A changed application.yml rolls the pods; with live reload the service picks the file up in place. */}}
+{{- $_ := set $annotations "checksum/config" (include (print $root.Template.BasePath .configFile) $root | sha256sum) }}
+{{- end }}
+{{- if .secretEnv }}
+{{- /* Environment variables never change in a running container: a credential change always rolls the pods. */}}
+{{- $_ := set $annotations "checksum/secret" (include (print $root.Template.BasePath "/secret.yaml") $root | sha256sum) }}
+{{- end }}
+{{- $annotations = merge $annotations $values.podAnnotations }}
+{{- $grpcCheck := dict "port" ($values.containerPorts.grpc | int) "service" "" -}}
+metadata:
+  labels:
+    {{- .labels | nindent 4 }}
+    {{- with $values.podLabels }}
+    {{- toYaml . | nindent 4 }}
+    {{- end }}
+  {{- with $annotations }}
+  annotations:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+spec:
+  {{- with $values.imagePullSecrets }}
+  imagePullSecrets:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+  serviceAccountName: {{ include "observatory.serviceAccountName" $root }}
+  automountServiceAccountToken: false
+  {{- with $values.priorityClassName }}
+  priorityClassName: {{ . }}
+  {{- end }}
+  securityContext:
+    {{- toYaml $values.podSecurityContext | nindent 4 }}
+  terminationGracePeriodSeconds: {{ $values.terminationGracePeriodSeconds }}
+  containers:
+    - name: observatory
+      image: {{ include "observatory.image" $root | quote }}
+      imagePullPolicy: {{ $values.image.pullPolicy }}
+      args:
+        - --spring.config.additional-location=/etc/observatory/application.yml
+      env:
+        {{- .env | nindent 8 }}
+      ports:
+        - name: grpc
+          containerPort: {{ $values.containerPorts.grpc }}
+          protocol: TCP
+        - name: http-management
+          containerPort: {{ $values.containerPorts.management }}
+          protocol: TCP
+      {{- /* Kubernetes' gRPC probe takes a port number, not a port name. */}}
+      {{- with $values.probes.startup }}
+      {{- if .enabled }}
+      startupProbe:
+        {{- toYaml (dict "grpc" $grpcCheck "periodSeconds" .periodSeconds "timeoutSeconds" .timeoutSeconds "failureThreshold" .failureThreshold) | nindent 8 }}
+      {{- end }}
+      {{- end }}
+      {{- with $values.probes.readiness }}
+      {{- if .enabled }}
+      readinessProbe:
+        {{- toYaml (dict "httpGet" (dict "path" "/actuator/health/readiness" "port" "http-management") "periodSeconds" .periodSeconds "timeoutSeconds" .timeoutSeconds "failureThreshold" .failureThreshold) | nindent 8 }}
+      {{- end }}
+      {{- end }}
+      {{- with $values.probes.liveness }}
+      {{- if .enabled }}
+      livenessProbe:
+        {{- toYaml (dict "grpc" $grpcCheck "periodSeconds" .periodSeconds "timeoutSeconds" .timeoutSeconds "failureThreshold" .failureThreshold) | nindent 8 }}
+      {{- end }}
+      {{- end }}
+      resources:
+        {{- toYaml $values.resources | nindent 8 }}
+      securityContext:
+        {{- toYaml $values.securityContext | nindent 8 }}
+      volumeMounts:
+        {{- /* The whole ConfigMap as a directory, not a subPath: only then does the kubelet update it in place. */}}
+        - name: config
+          mountPath: /etc/observatory
+          readOnly: true
+        - name: tmp
+          mountPath: /tmp
+  volumes:
+    - name: config
+      configMap:
+        name: {{ .configMap }}
+    - name: tmp
+      emptyDir:
+        sizeLimit: {{ $values.tmpVolume.sizeLimit }}
+  {{- with .nodeSelector }}
+  nodeSelector:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+  {{- with .affinity }}
+  affinity:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+  {{- with .tolerations }}
+  tolerations:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
 {{- end }}
