@@ -33,12 +33,21 @@ The helm.sh/chart label: "<chart>-<version>".
 The labels of every object.
 */}}
 {{- define "observatory.labels" -}}
-helm.sh/chart: {{ include "observatory.chart" . }}
-{{ include "observatory.selectorLabels" . }}
-app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
-app.kubernetes.io/component: health-checker
+{{- include "observatory.componentLabels" (list . "health-checker") }}
+{{- end }}
+
+{{/*
+The labels of the objects of one component, (list $ COMPONENT): "health-checker" for the single-vantage checker and
+the objects the components share, "hub" for the mesh's.
+*/}}
+{{- define "observatory.componentLabels" -}}
+{{- $root := index . 0 -}}
+helm.sh/chart: {{ include "observatory.chart" $root }}
+{{ include "observatory.selectorLabels" $root }}
+app.kubernetes.io/version: {{ $root.Chart.AppVersion | quote }}
+app.kubernetes.io/component: {{ index . 1 }}
 app.kubernetes.io/part-of: observatory
-app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/managed-by: {{ $root.Release.Service }}
 {{- end }}
 
 {{/*
@@ -47,6 +56,70 @@ The labels that select the release's pods (never change them on upgrade: a Deplo
 {{- define "observatory.selectorLabels" -}}
 app.kubernetes.io/name: {{ include "observatory.name" . }}
 app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{/*
+The labels that select the pods of one mesh component, e.g. (list $ "hub").
+*/}}
+{{- define "observatory.componentSelectorLabels" -}}
+{{ include "observatory.selectorLabels" (index . 0) }}
+app.kubernetes.io/component: {{ index . 1 }}
+{{- end }}
+
+{{/*
+Whether the release deploys the mesh hub (mesh.role hub): "true" or "". An unquoted off in a values file reads as the
+boolean false (YAML 1.1), which means off as well.
+*/}}
+{{- define "observatory.meshHub" -}}
+{{- if eq (toString .Values.mesh.role) "hub" }}true{{ end }}
+{{- end }}
+
+{{/*
+The labels that select the pods serving the API behind the Service: the Deployment's, or the hub's with mesh.role hub.
+*/}}
+{{- define "observatory.servingSelectorLabels" -}}
+{{- if include "observatory.meshHub" . }}
+{{- include "observatory.componentSelectorLabels" (list . "hub") }}
+{{- else }}
+{{- include "observatory.selectorLabels" . }}
+{{- end }}
+{{- end }}
+
+{{/*
+The hub's StatefulSet. 52 characters at most: its pods' names and controller-revision-hash label append to it within
+a DNS label's 63.
+*/}}
+{{- define "observatory.hubName" -}}
+{{- printf "%s-hub" (include "observatory.fullname" . | trunc 48 | trimSuffix "-") }}
+{{- end }}
+
+{{/*
+The hub's headless Service, whose DNS name resolves to every hub pod's address (a DNS label: 63 characters at most).
+*/}}
+{{- define "observatory.hubHeadlessName" -}}
+{{- printf "%s-hub-headless" (include "observatory.fullname" . | trunc 50 | trimSuffix "-") }}
+{{- end }}
+
+{{/*
+The hubs entry of the release's witnesses: the headless Service's name in the release's namespace and the hub pods'
+gRPC container port (a headless Service's name resolves to the pods themselves, so the Service port plays no part).
+*/}}
+{{- define "observatory.hubAddress" -}}
+{{- printf "%s.%s.svc:%d" (include "observatory.hubHeadlessName" .) .Release.Namespace (.Values.containerPorts.grpc | int) }}
+{{- end }}
+
+{{/*
+The chart's Secret of the witness tokens given inline in values, one key per witness name.
+*/}}
+{{- define "observatory.witnessTokensSecret" -}}
+{{- printf "%s-witness-tokens" (include "observatory.fullname" .) }}
+{{- end }}
+
+{{/*
+Where the hub pods find the witness tokens: one file per witness, named after it (the witness-tokens volume).
+*/}}
+{{- define "observatory.witnessTokensDir" -}}
+/var/run/secrets/observatory/witness-tokens
 {{- end }}
 
 {{/*
@@ -69,15 +142,24 @@ The container image: repository and tag, the tag defaulting to the chart's appVe
 
 {{/*
 Everything in values that has proxy credentials, in order, as a YAML list of {env, field, values}: the outbounds
-(env OBSERVATORY_OUTBOUND_<i>, field observatory.outbounds[<i>], 0-based). Each credential travels as the environment
-variable <env>_USERNAME or <env>_PASSWORD, which the rendered application.yml references as a Spring placeholder. The
-name is deliberately not Spring Boot's form of the property (OBSERVATORY_OUTBOUNDS_<i>_...): Spring Boot would bind
-that one to the list itself and replace the whole list with it.
+(env OBSERVATORY_OUTBOUND_<i>, field observatory.outbounds[<i>], 0-based) and, with mesh.role hub, the mesh entry
+points (OBSERVATORY_MESH_SERVER_<i>_ENTRY_POINT_<j>, mesh.hub.servers[<i>].entryPoints[<j>]). Each credential travels
+as the environment variable <env>_USERNAME or <env>_PASSWORD, which the rendered application.yml references as a
+Spring placeholder. The names are deliberately not Spring Boot's forms of the properties
+(OBSERVATORY_OUTBOUNDS_<i>_..., OBSERVATORY_MESH_SERVERS_<i>_...): Spring Boot would bind those to the list itself and
+replace the whole list with them.
 */}}
 {{- define "observatory.credentialed" -}}
 {{- $holders := list }}
 {{- range $i, $outbound := .Values.observatory.outbounds }}
 {{- $holders = append $holders (dict "env" (printf "OBSERVATORY_OUTBOUND_%d" $i) "field" (printf "observatory.outbounds[%d]" $i) "values" $outbound) }}
+{{- end }}
+{{- if include "observatory.meshHub" . }}
+{{- range $i, $server := .Values.mesh.hub.servers }}
+{{- range $j, $entryPoint := $server.entryPoints }}
+{{- $holders = append $holders (dict "env" (printf "OBSERVATORY_MESH_SERVER_%d_ENTRY_POINT_%d" $i $j) "field" (printf "mesh.hub.servers[%d].entryPoints[%d]" $i $j) "values" $entryPoint) }}
+{{- end }}
+{{- end }}
 {{- end }}
 {{- $credentialed := list }}
 {{- range $holders }}
@@ -140,7 +222,8 @@ policy is rendered with the keys that are set; an empty section selects the poli
 {{- end }}
 
 {{/*
-Whether outbound (a values entry) has proxy credentials, inline or in an existing Secret: "true" or "".
+Whether an outbound or a mesh entry point (a values entry) has proxy credentials, inline or in an existing Secret:
+"true" or "".
 */}}
 {{- define "observatory.hasCredentials" -}}
 {{- if or .username .password .existingSecret }}true{{ end }}
@@ -148,7 +231,8 @@ Whether outbound (a values entry) has proxy credentials, inline or in an existin
 
 {{/*
 The data of the chart's Secret as YAML (key: base64 value), empty when there is nothing to keep: the inline proxy
-credentials and the API token (keys named like their environment variables), and secretEnv.
+credentials of outbounds and mesh entry points and the API token (keys named like their environment variables), and
+secretEnv.
 */}}
 {{- define "observatory.secretData" -}}
 {{- $data := dict }}
@@ -171,8 +255,8 @@ credentials and the API token (keys named like their environment variables), and
 {{- end }}
 
 {{/*
-The container's environment: JVM flags, every credential, the API token and secretEnv entry from its Secret
-(secretKeyRef), then extraEnv. A YAML list.
+The container's environment in the Deployment or the hub's StatefulSet: JVM flags, every credential, the API token
+and secretEnv entry from its Secret (secretKeyRef), then extraEnv. A YAML list.
 */}}
 {{- define "observatory.env" -}}
 {{- $secret := include "observatory.fullname" . }}
@@ -208,8 +292,9 @@ The secretEnv entries as a YAML list of EnvVars, each from the chart's Secret (s
 {{/*
 The service's application.yml as a dict, built from values and rendered with toYaml (never by pasting strings), so
 any value is quoted as YAML needs. Credentials appear only as ${ENV} placeholders, the API token only as the name of
-its variable. Keys of observatory.passive, .availability, .api and the observers' active checks are rendered only when
-set, so the service's defaults apply otherwise. Fails on a duplicate tag.
+its variable, the witness tokens only as the paths of their files. Keys of observatory.passive, .availability, .api,
+the observers' active checks and the mesh's verdict settings are rendered only when set, so the service's defaults
+apply otherwise. Fails on a duplicate tag.
 */}}
 {{- define "observatory.applicationConfig" -}}
 {{- $values := .Values.observatory }}
@@ -280,11 +365,14 @@ set, so the service's defaults apply otherwise. Fails on a duplicate tag.
 {{- with $auth }}
 {{- $_ := set $observatory "api" (dict "auth" .) }}
 {{- end }}
+{{- if include "observatory.meshHub" . }}
+{{- $_ := set $observatory "mesh" (include "observatory.hubMeshConfig" (list . $placeholders) | fromYaml) }}
+{{- end }}
 {{- include "observatory.configFile" (list . $observatory) }}
 {{- end }}
 
 {{/*
-An outbound without its tag, rendered from its values entry, (list VALUES PLACEHOLDERS):
+What an outbound and a mesh entry point have in common, rendered from its values entry, (list VALUES PLACEHOLDERS):
 protocol, address and port when set, the credentials' placeholders when it has credentials (PLACEHOLDERS: their dict,
 or nil), probe-url when set. A YAML dict.
 */}}
@@ -341,13 +429,88 @@ format, merged over extraConfig (the chart's keys win).
 {{- end }}
 
 {{/*
-The pod template of the Deployment, from a dict:
+observatory.mesh of the hub, (list $ PLACEHOLDERS), a YAML dict: role hub, the servers with their entry points
+(credentials as placeholders, from PLACEHOLDERS by values field), the witnesses, each with the path of its token
+file, and the verdict and probe settings that are set.
+*/}}
+{{- define "observatory.hubMeshConfig" -}}
+{{- $root := index . 0 }}
+{{- $placeholders := index . 1 }}
+{{- $hub := $root.Values.mesh.hub }}
+{{- $servers := list }}
+{{- range $i, $server := $hub.servers }}
+{{- $entryPoints := list }}
+{{- range $j, $entryPoint := $server.entryPoints }}
+{{- $rendered := include "observatory.proxyConfig" (list $entryPoint (get $placeholders (printf "mesh.hub.servers[%d].entryPoints[%d]" $i $j))) | fromYaml }}
+{{- $entryPoints = append $entryPoints (set $rendered "name" $entryPoint.name) }}
+{{- end }}
+{{- $servers = append $servers (dict "name" $server.name "route" $server.route "entry-points" $entryPoints) }}
+{{- end }}
+{{- $witnesses := list }}
+{{- range $hub.witnesses }}
+{{- $witness := dict "name" .name "site" .site "token-file" (printf "%s/%s" (include "observatory.witnessTokensDir" $root) .name) }}
+{{- include "observatory.copySet" (list . $witness (dict "server" "server" "checker" "checker")) }}
+{{- $witnesses = append $witnesses $witness }}
+{{- end }}
+{{- $mesh := dict "role" "hub" "servers" $servers "witnesses" $witnesses }}
+{{- include "observatory.copySet" (list $hub $mesh (dict "streak" "streak" "quorum" "quorum" "unreliableShare" "unreliable-share" "reportInterval" "report-interval" "noDataAfter" "no-data-after")) }}
+{{- $probe := dict }}
+{{- include "observatory.copySet" (list (default (dict) $hub.probe) $probe (dict "probeUrl" "probe-url" "probeInterval" "probe-interval" "timeout" "timeout")) }}
+{{- with $probe }}
+{{- $_ := set $mesh "probe" . }}
+{{- end }}
+{{- toYaml $mesh }}
+{{- end }}
+
+{{/*
+Where each witness's token is kept, a YAML list of {name, secret, key}: the Secret is the user's (existingSecret; the
+key defaults to the witness's name) or the chart's witness-tokens Secret (key: the witness's name). Fails on a name
+used twice.
+*/}}
+{{- define "observatory.witnessTokens" -}}
+{{- $tokens := list }}
+{{- $names := dict }}
+{{- range $i, $witness := .Values.mesh.hub.witnesses }}
+{{- if hasKey $names $witness.name }}
+{{- fail (printf "mesh.hub.witnesses[%d].name: %q is used by another witness (witness names must be unique)" $i $witness.name) }}
+{{- end }}
+{{- $_ := set $names $witness.name true }}
+{{- $token := dict "name" $witness.name "secret" (include "observatory.witnessTokensSecret" $) "key" $witness.name }}
+{{- with $witness.existingSecret }}
+{{- $_ := set $token "secret" .name }}
+{{- $_ := set $token "key" (.key | default $witness.name) }}
+{{- end }}
+{{- $tokens = append $tokens $token }}
+{{- end }}
+{{- toYaml $tokens }}
+{{- end }}
+
+{{/*
+The witness-tokens volume of a pod, for the witnesses given (a list from observatory.witnessTokens): a projected
+volume with each witness's token as the file named after the witness, one source per Secret. Projected, not subPath:
+the kubelet updates the files in place when a Secret changes, and the service reads token files again as they change.
+*/}}
+{{- define "observatory.witnessTokensVolume" -}}
+{{- $items := dict }}
+{{- range . }}
+{{- $_ := set $items .secret (append (get $items .secret | default list) (dict "key" .key "path" .name)) }}
+{{- end }}
+{{- $sources := list }}
+{{- range $secret := keys $items | sortAlpha }}
+{{- $sources = append $sources (dict "secret" (dict "name" $secret "items" (get $items $secret))) }}
+{{- end }}
+{{- toYaml (dict "name" "witness-tokens" "projected" (dict "sources" $sources)) }}
+{{- end }}
+
+{{/*
+The pod template of the Deployment and the hub's StatefulSet, from a dict:
   root:         the chart's context ($)
   labels:       the pods' labels (YAML); podLabels are added
   configMap:    the ConfigMap holding the pods' application.yml, mounted at /etc/observatory
   configFile:   its template file, e.g. "/configmap.yaml", whose checksum rolls the pods unless config.liveReload
   secretEnv:    whether the pods read the chart's Secret through their environment (a checksum of it rolls them)
   env:          the container's environment (YAML list)
+  tokens:       the witnesses whose token files the pods mount (see observatory.witnessTokens), or none
   nodeSelector, affinity, tolerations: the pods' scheduling
 */}}
 {{- define "observatory.podTemplate" -}}
@@ -432,6 +595,11 @@ spec:
           readOnly: true
         - name: tmp
           mountPath: /tmp
+        {{- if .tokens }}
+        - name: witness-tokens
+          mountPath: {{ include "observatory.witnessTokensDir" $root }}
+          readOnly: true
+        {{- end }}
   volumes:
     - name: config
       configMap:
@@ -439,6 +607,9 @@ spec:
     - name: tmp
       emptyDir:
         sizeLimit: {{ $values.tmpVolume.sizeLimit }}
+    {{- with .tokens }}
+    {{- list (include "observatory.witnessTokensVolume" . | fromYaml) | toYaml | nindent 4 }}
+    {{- end }}
   {{- with .nodeSelector }}
   nodeSelector:
     {{- toYaml . | nindent 4 }}

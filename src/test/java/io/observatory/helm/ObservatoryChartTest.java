@@ -13,7 +13,9 @@ import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.KeyToPath;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -23,7 +25,9 @@ import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.VolumeProjection;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyIngressRule;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
@@ -31,6 +35,11 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.observatory.config.ApiAuthSettings;
 import io.observatory.config.AvailabilitySettings;
 import io.observatory.config.GoDurationConverter;
+import io.observatory.config.HostPort;
+import io.observatory.config.MeshRole;
+import io.observatory.config.MeshServerSettings;
+import io.observatory.config.MeshSettings;
+import io.observatory.config.MeshWitnessSettings;
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.config.ObservatoryConfigBinder;
 import io.observatory.config.Outbound;
@@ -74,6 +83,7 @@ import org.springframework.boot.convert.ApplicationConversionService;
 import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.core.convert.support.GenericConversionService;
 import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.EnumerablePropertySource;
 import org.springframework.core.env.MutablePropertySources;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.PropertySource;
@@ -93,6 +103,7 @@ class ObservatoryChartTest {
 
     private static final Path CHART = Path.of("helm/observatory");
     private static final Path FULL_VALUES = Path.of("src/test/resources/helm/full-values.yaml");
+    private static final Path MESH_VALUES = Path.of("src/test/resources/helm/mesh-values.yaml");
     private static final String RELEASE = "obs";
     private static final String NAMESPACE = "observability";
     /** Object names: "<release>-<chart>". */
@@ -592,6 +603,190 @@ class ObservatoryChartTest {
     }
 
     @Test
+    void renderWhenMeshOffUnquotedThenExactlyTheDefaultRendering() {
+        // YAML 1.1 reads an unquoted off as false; it means off as well.
+        String defaults = new Helm(CHART).template().withName(RELEASE).withNamespace(NAMESPACE)
+                .withKubeVersion(KUBE_VERSION).call();
+        String off = new Helm(CHART).template().withName(RELEASE).withNamespace(NAMESPACE)
+                .withKubeVersion(KUBE_VERSION).withValuesFile(writeValues("mesh:\n  role: off\n")).call();
+
+        assertThat(off).isEqualTo(defaults);
+    }
+
+    @Nested
+    @TestInstance(Lifecycle.PER_CLASS)
+    class Mesh {
+
+        private static final String HUB = FULLNAME + "-hub";
+        private static final String HEADLESS = FULLNAME + "-hub-headless";
+        private static final String WITNESS_TOKENS = FULLNAME + "-witness-tokens";
+        private static final String TOKENS_DIR = "/var/run/secrets/observatory/witness-tokens";
+        private static final List<String> WITNESS_NAMES = List.of("w-s1", "w-fr", "w-nl");
+
+        private final Manifest manifest = Manifest.render(Map.of(), MESH_VALUES);
+
+        @Test
+        void renderWhenHubThenStatefulSetAndHeadlessServiceInsteadOfTheDeployment() {
+            assertThat(manifest.kinds()).containsExactlyInAnyOrder("ServiceAccount", "Secret", "Secret", "ConfigMap",
+                    "Service", "Service", "StatefulSet");
+            assertThat(manifest.one(StatefulSet.class).getMetadata().getName()).isEqualTo(HUB);
+            assertThat(manifest.one(StatefulSet.class).getMetadata().getLabels())
+                    .containsEntry("app.kubernetes.io/component", "hub");
+        }
+
+        @Test
+        void statefulSetWhenHubReplicasThenThatManyPodsGovernedByTheHeadlessServiceWithBothPorts() {
+            StatefulSet hub = manifest.one(StatefulSet.class);
+
+            assertThat(hub.getSpec().getReplicas()).isEqualTo(3);
+            assertThat(hub.getSpec().getServiceName()).isEqualTo(HEADLESS);
+            assertThat(hub.getSpec().getPodManagementPolicy()).isEqualTo("Parallel");
+            assertThat(hub.getSpec().getVolumeClaimTemplates()).isEmpty();
+            assertThat(hub.getSpec().getSelector().getMatchLabels()).containsExactlyInAnyOrderEntriesOf(Map.of(
+                    "app.kubernetes.io/name", "observatory", "app.kubernetes.io/instance", RELEASE,
+                    "app.kubernetes.io/component", "hub"));
+            assertThat(hub.getSpec().getTemplate().getMetadata().getLabels())
+                    .containsAllEntriesOf(hub.getSpec().getSelector().getMatchLabels());
+            assertThat(manifest.container(StatefulSet.class).getPorts())
+                    .extracting(ContainerPort::getName, ContainerPort::getContainerPort)
+                    .containsExactly(tuple("grpc", 9090), tuple("http-management", 8081));
+            assertThat(manifest.container(StatefulSet.class).getArgs())
+                    .containsExactly("--spring.config.additional-location=" + CONFIG_FILE);
+            assertThat(manifest.podAnnotations(StatefulSet.class)).containsKeys("checksum/config", "checksum/secret");
+        }
+
+        @Test
+        void headlessServiceWhenHubThenEveryHubPodUnderOneNameOnTheGrpcPortOnly() {
+            Service headless = manifest.named(Service.class, HEADLESS);
+
+            assertThat(headless.getSpec().getClusterIP()).isEqualTo("None");
+            assertThat(headless.getSpec().getPublishNotReadyAddresses()).isTrue();
+            assertThat(headless.getSpec().getSelector())
+                    .isEqualTo(manifest.one(StatefulSet.class).getSpec().getSelector().getMatchLabels());
+            // Only grpc: a ServiceMonitor on http-management finds each pod once, through the Service.
+            assertThat(headless.getSpec().getPorts())
+                    .extracting(ServicePort::getName, ServicePort::getPort, port -> port.getTargetPort().getStrVal())
+                    .containsExactly(tuple("grpc", 9090, "grpc"));
+        }
+
+        @Test
+        void serviceWhenHubThenSelectsTheHubPods() {
+            Service service = manifest.named(Service.class, FULLNAME);
+
+            assertThat(service.getSpec().getClusterIP()).isNull();
+            assertThat(service.getSpec().getSelector())
+                    .isEqualTo(manifest.one(StatefulSet.class).getSpec().getSelector().getMatchLabels());
+            assertThat(service.getSpec().getPorts()).extracting(ServicePort::getName)
+                    .containsExactly("grpc", "http-management");
+        }
+
+        @Test
+        void tokensWhenHubThenEveryWitnessTokenIsAFileOfTheMountedSecretsAndTokenFileNamesIt() {
+            Map<String, Object> mesh = mapAt(manifest.applicationYml(), "observatory", "mesh");
+            VolumeMount mount = manifest.container(StatefulSet.class).getVolumeMounts().stream()
+                    .filter(volumeMount -> volumeMount.getName().equals("witness-tokens")).findFirst().orElseThrow();
+            Volume volume = manifest.pod(StatefulSet.class).getVolumes().stream()
+                    .filter(candidate -> candidate.getName().equals("witness-tokens")).findFirst().orElseThrow();
+
+            assertThat(mount.getMountPath()).isEqualTo(TOKENS_DIR);
+            assertThat(mount.getReadOnly()).isTrue();
+            assertThat(mount.getSubPath()).isNull();
+            assertThat(volume.getProjected().getSources())
+                    .flatExtracting(source -> source.getSecret().getItems().stream()
+                            .map(item -> tuple(source.getSecret().getName(), item.getKey(), item.getPath())).toList())
+                    .containsExactlyInAnyOrder(
+                            tuple("mesh-witness-tokens", "w-s1", "w-s1"),
+                            tuple("fr-witness", "token", "w-fr"),
+                            tuple(WITNESS_TOKENS, "w-nl", "w-nl"));
+            assertThat(listAt(mesh, "witnesses"))
+                    .extracting(witness -> witness.get("name"), witness -> witness.get("token-file"))
+                    .containsExactlyElementsOf(WITNESS_NAMES.stream()
+                            .map(name -> tuple(name, TOKENS_DIR + "/" + name)).toList());
+            assertThat(listAt(mesh, "witnesses")).allSatisfy(witness -> assertThat(witness)
+                    .doesNotContainKeys("token", "token-env", "existingSecret"));
+            assertThat(manifest.container(StatefulSet.class).getEnv()).extracting(EnvVar::getName)
+                    .noneMatch(name -> name.contains("TOKEN"));
+        }
+
+        @Test
+        void secretWhenInlineWitnessTokensThenKeptUnderTheWitnessNamesApartFromTheCredentials() {
+            assertThat(manifest.secretData(WITNESS_TOKENS)).containsExactlyEntriesOf(Map.of("w-nl", "inline-nl-t0ken"));
+            assertThat(manifest.secretData()).containsExactlyInAnyOrderEntriesOf(Map.of(
+                    "OBSERVATORY_MESH_SERVER_0_ENTRY_POINT_0_USERNAME", "mesh-user",
+                    "OBSERVATORY_MESH_SERVER_0_ENTRY_POINT_0_PASSWORD", "mesh-pa$$ #1"));
+        }
+
+        @Test
+        void configMapsWhenMeshThenNoTokenAndNoCredential() {
+            List<String> secrets = new ArrayList<>(manifest.secretData(WITNESS_TOKENS).values());
+            secrets.addAll(manifest.secretData().values());
+            List<String> files = manifest.objects().stream().filter(ConfigMap.class::isInstance)
+                    .map(ConfigMap.class::cast).flatMap(configMap -> configMap.getData().values().stream()).toList();
+
+            assertThat(secrets).hasSize(3);
+            assertThat(files).hasSize(1).allSatisfy(file -> {
+                assertThat(file).doesNotContain("t0ken");
+                secrets.forEach(secret -> assertThat(file).doesNotContain(secret));
+            });
+            Map<String, Object> entryPoint = listAt(listAt(manifest.applicationYml(), "observatory", "mesh", "servers")
+                    .get(0), "entry-points").get(0);
+            assertThat(entryPoint).containsEntry("username", "${OBSERVATORY_MESH_SERVER_0_ENTRY_POINT_0_USERNAME}")
+                    .containsEntry("password", "${OBSERVATORY_MESH_SERVER_0_ENTRY_POINT_0_PASSWORD}");
+        }
+
+        @Test
+        void bindWhenHubPodThenTheServiceGetsTheFleetItsCredentialsAndReadsEveryTokenFile(@TempDir Path mount)
+                throws IOException {
+            MeshSettings mesh = manifest.bindAndValidate(mount, StatefulSet.class).mesh();
+
+            assertThat(mesh.role()).isEqualTo(MeshRole.HUB);
+            assertThat(mesh.servers()).extracting(MeshServerSettings::name, MeshServerSettings::route)
+                    .containsExactly(tuple("s1", "de"), tuple("s2", "de"));
+            assertThat(mesh.entryPointOutbounds()).containsExactly(
+                    new Outbound("s1/main", Protocol.SOCKS, "203.0.113.10", 1080, "mesh-user", "mesh-pa$$ #1", null),
+                    new Outbound("s1/plain", Protocol.DIRECT, null, null, null, null, "https://s1.example.com/health"),
+                    new Outbound("s2/main", Protocol.HTTP, "203.0.113.20", 3128, "existing:s2-proxy/username",
+                            "existing:s2-proxy/password", null));
+            assertThat(mesh.witnesses())
+                    .extracting(MeshWitnessSettings::name, MeshWitnessSettings::site, MeshWitnessSettings::server,
+                            MeshWitnessSettings::checker)
+                    .containsExactly(
+                            tuple("w-s1", "de", "s1", false),
+                            tuple("w-fr", "fr", null, true),
+                            tuple("w-nl", "nl", null, false));
+            assertThat(mesh.witnesses()).extracting(witness -> read(Path.of(witness.tokenFile()))).containsExactly(
+                    "existing:mesh-witness-tokens/w-s1", "existing:fr-witness/token", "inline-nl-t0ken");
+            assertThat(mesh.quorum()).isEqualTo(1);
+            assertThat(mesh.streak()).isEqualTo(3);
+            assertThat(mesh.reportInterval()).isEqualTo(Duration.ofSeconds(5));
+            assertThat(mesh.probe().timeout()).isEqualTo(Duration.ofSeconds(3));
+            assertThat(mesh.probe().probeInterval()).isEqualTo(Duration.ofSeconds(10));
+        }
+
+        @Test
+        void podDisruptionBudgetWhenHubThenSelectsTheHubPods() {
+            Manifest withBudget = Manifest.render(Map.of("podDisruptionBudget.enabled", "true"), MESH_VALUES);
+
+            assertThat(withBudget.one(PodDisruptionBudget.class).getSpec().getSelector().getMatchLabels())
+                    .isEqualTo(withBudget.one(StatefulSet.class).getSpec().getSelector().getMatchLabels());
+        }
+
+        @Test
+        void notesWhenHubThenTheHubsEntryAndTheStatefulSetsLogs() {
+            String notes = new Helm(CHART).install().withName(RELEASE).withNamespace(NAMESPACE)
+                    .withKubeVersion(KUBE_VERSION).withValuesFile(MESH_VALUES).dryRun().clientOnly().call()
+                    .getOutput();
+
+            assertThat(notes).contains(HEADLESS + "." + NAMESPACE + ".svc:9090",
+                    "\n\nLogs: kubectl --namespace observability logs statefulset/" + HUB + "\n",
+                    "3 pods of the StatefulSet " + HUB)
+                    // A hub needs no outbounds of its own.
+                    .doesNotContain("observatory.outbounds is empty", "deployment/");
+        }
+
+    }
+
+    @Test
     void bindWhenStandardActiveCheckAndPassiveSetThenTheServiceGetsThem(@TempDir Path mount) throws IOException {
         Manifest manifest = Manifest.render(Map.of(
                 "observatory.standard.expectedStatus", "204",
@@ -615,6 +810,14 @@ class ObservatoryChartTest {
         assertThat(config.passive().policy()).isEqualTo(new ConsecutiveFailuresPolicy(0, Duration.ofSeconds(60)));
         assertThat(config.availability().policy()).isEqualTo(AvailabilityPolicy.HEALTHY_AND_UNKNOWN);
     }
+
+    /** The start of a values file with a valid hub: one server with one entry point. */
+    private static final String MESH_HUB = """
+            mesh:
+              role: hub
+              hub:
+                servers: [{name: s1, route: de, entryPoints: [{name: main, protocol: direct}]}]
+            """;
 
     static Stream<Arguments> invalidValues() {
         return Stream.of(
@@ -746,7 +949,56 @@ class ObservatoryChartTest {
                 Arguments.of("""
                         secretEnv:
                           OBSERVATORY_API_TOKEN: abc
-                        """, "invalid propertyName 'OBSERVATORY_API_TOKEN'"));
+                        """, "invalid propertyName 'OBSERVATORY_API_TOKEN'"),
+                Arguments.of("""
+                        mesh:
+                          role: witness
+                        """, "at '/mesh/role': value must be one of 'off', 'hub'"),
+                Arguments.of("""
+                        mesh:
+                          role: hub
+                        """, "at '/mesh/hub/servers': minItems: got 0, want 1"),
+                Arguments.of(MESH_HUB + """
+                            replicas: 0
+                        """, "at '/mesh/hub/replicas': minimum"),
+                Arguments.of("""
+                        mesh:
+                          role: hub
+                          hub:
+                            servers: [{name: s1, route: de, entryPoints: []}]
+                        """, "at '/mesh/hub/servers/0/entryPoints': minItems"),
+                Arguments.of("""
+                        mesh:
+                          role: hub
+                          hub:
+                            servers: [{name: s1, route: de, entryPoints: [{name: main, protocol: direct, port: 80}]}]
+                        """, "at '/mesh/hub/servers/0/entryPoints/0/port': false schema"),
+                Arguments.of("""
+                        mesh:
+                          role: hub
+                          hub:
+                            servers:
+                              - name: s1
+                                route: de
+                                entryPoints:
+                                  - {name: main, protocol: socks, address: h, port: 1080, username: u, password: "p${X}"}
+                        """, "mesh.hub.servers[0].entryPoints[0].password: contains \"${\", which Spring would read as a "
+                        + "placeholder"),
+                Arguments.of(MESH_HUB + """
+                            witnesses: [{name: w1, site: de}]
+                        """, "at '/mesh/hub/witnesses/0': missing property 'token'"),
+                Arguments.of(MESH_HUB + """
+                            witnesses: [{name: w1, site: de, token: abc, existingSecret: {name: tokens}}]
+                        """, "at '/mesh/hub/witnesses/0/token': false schema"),
+                Arguments.of(MESH_HUB + """
+                            witnesses: [{name: w/1, site: de, token: abc}]
+                        """, "at '/mesh/hub/witnesses/0/name': 'w/1' does not match pattern"),
+                Arguments.of(MESH_HUB + """
+                            reportInterval: 10
+                        """, "at '/mesh/hub/reportInterval': got number, want string"),
+                Arguments.of(MESH_HUB + """
+                            witnesses: [{name: w1, site: de, token: abc}, {name: w1, site: fr, token: def}]
+                        """, "mesh.hub.witnesses[1].name: \"w1\" is used by another witness"));
     }
 
     @ParameterizedTest
@@ -791,18 +1043,44 @@ class ObservatoryChartTest {
                     .map(GenericKubernetesResource.class::cast).findFirst().orElseThrow();
         }
 
+        <T extends HasMetadata> T named(Class<T> type, String name) {
+            return objects.stream().filter(type::isInstance).map(type::cast)
+                    .filter(object -> object.getMetadata().getName().equals(name)).findFirst()
+                    .orElseThrow(() -> new AssertionError("no " + type.getSimpleName() + " named " + name));
+        }
+
+        /** The pod template of the one workload of {@code kind}: Deployment or StatefulSet. */
+        PodTemplateSpec podTemplate(Class<? extends HasMetadata> kind) {
+            HasMetadata workload = one(kind);
+            if (workload instanceof Deployment deployment) {
+                return deployment.getSpec().getTemplate();
+            }
+            return ((StatefulSet) workload).getSpec().getTemplate();
+        }
+
         PodSpec pod() {
-            return one(Deployment.class).getSpec().getTemplate().getSpec();
+            return pod(Deployment.class);
+        }
+
+        PodSpec pod(Class<? extends HasMetadata> kind) {
+            return podTemplate(kind).getSpec();
         }
 
         Container container() {
-            assertThat(pod().getContainers()).hasSize(1);
-            return pod().getContainers().get(0);
+            return container(Deployment.class);
+        }
+
+        Container container(Class<? extends HasMetadata> kind) {
+            assertThat(pod(kind).getContainers()).hasSize(1);
+            return pod(kind).getContainers().get(0);
         }
 
         Map<String, String> podAnnotations() {
-            Map<String, String> annotations = one(Deployment.class).getSpec().getTemplate().getMetadata()
-                    .getAnnotations();
+            return podAnnotations(Deployment.class);
+        }
+
+        Map<String, String> podAnnotations(Class<? extends HasMetadata> kind) {
+            Map<String, String> annotations = podTemplate(kind).getMetadata().getAnnotations();
             return annotations == null ? Map.of() : annotations;
         }
 
@@ -816,39 +1094,90 @@ class ObservatoryChartTest {
 
         /** The chart Secret's data, decoded; empty when the chart rendered no Secret. */
         Map<String, String> secretData() {
+            return secretData(FULLNAME);
+        }
+
+        /** The data of the rendered Secret {@code name}, decoded; empty when the chart rendered no such Secret. */
+        Map<String, String> secretData(String name) {
             Map<String, String> data = new LinkedHashMap<>();
-            objects.stream().filter(Secret.class::isInstance).map(Secret.class::cast).findFirst()
+            objects.stream().filter(Secret.class::isInstance).map(Secret.class::cast)
+                    .filter(secret -> secret.getMetadata().getName().equals(name)).findFirst()
                     .ifPresent(secret -> secret.getData().forEach((key, value) -> data.put(key,
                             new String(Base64.getDecoder().decode(value), StandardCharsets.UTF_8))));
             return data;
         }
 
+        /**
+         * What the kubelet reads for a secretKeyRef or a Secret volume's item: the value in the rendered Secret, or
+         * "existing:NAME/KEY" for a Secret the chart does not own.
+         */
+        String secretValue(String name, String key) {
+            boolean rendered = objects.stream().anyMatch(object -> object instanceof Secret
+                    && object.getMetadata().getName().equals(name));
+            if (!rendered) {
+                return "existing:" + name + "/" + key;
+            }
+            String value = secretData(name).get(key);
+            assertThat(value).as("key %s of the rendered Secret %s", key, name).isNotNull();
+            return value;
+        }
+
         Map<String, Object> applicationYml() {
-            return parseYaml(one(ConfigMap.class).getData().get("application.yml"));
+            return applicationYml(FULLNAME);
+        }
+
+        Map<String, Object> applicationYml(String configMap) {
+            return parseYaml(named(ConfigMap.class, configMap).getData().get("application.yml"));
+        }
+
+        ObservatoryConfig bindAndValidate(Path mount) throws IOException {
+            return bindAndValidate(mount, Deployment.class);
         }
 
         /**
-         * Does what a started pod does with this rendering and returns the service's validated configuration: the
-         * ConfigMap's files are written to {@code mount} (standing in for /etc/observatory), the container's
-         * environment is resolved as the kubelet would (values, and secretKeyRefs from the rendered Secret; keys of a
-         * Secret the chart does not own become "existing:NAME/KEY"), and the service's classes bind the
+         * Does what a started pod of the workload {@code kind} does with this rendering and returns the service's
+         * validated configuration: the files of the ConfigMap mounted at /etc/observatory are written to
+         * {@code mount} (standing in for that directory), the items of its projected Secret volumes (the witness
+         * tokens) to {@code mount/<volume>}, the container's environment is resolved as the kubelet would (values,
+         * secretKeyRefs from the rendered Secrets; keys of a Secret the chart does not own become
+         * "existing:NAME/KEY"), and the service's classes bind the
          * {@code application.yml} with that environment taking precedence, resolve the placeholders and validate
-         * (the API token's variable is looked up in that environment too).
+         * (the API token's variable is looked up in that environment too). Paths in the mounted directories are
+         * mapped to their stand-ins.
          */
-        ObservatoryConfig bindAndValidate(Path mount) throws IOException {
-            ConfigMap configMap = one(ConfigMap.class);
+        ObservatoryConfig bindAndValidate(Path mount, Class<? extends HasMetadata> kind) throws IOException {
+            Container container = container(kind);
+            Map<String, Volume> volumes = pod(kind).getVolumes().stream()
+                    .collect(Collectors.toMap(Volume::getName, Function.identity()));
+            Map<String, Path> standIns = new LinkedHashMap<>();
+            ConfigMap configMap = null;
+            for (VolumeMount volumeMount : container.getVolumeMounts()) {
+                Volume volume = volumes.get(volumeMount.getName());
+                if (volumeMount.getMountPath().equals(CONFIG_DIR)) {
+                    configMap = named(ConfigMap.class, volume.getConfigMap().getName());
+                    standIns.put(CONFIG_DIR + "/", mount);
+                } else if (volume.getProjected() != null) {
+                    Path directory = Files.createDirectories(mount.resolve(volume.getName()));
+                    for (VolumeProjection source : volume.getProjected().getSources()) {
+                        for (KeyToPath item : source.getSecret().getItems()) {
+                            Files.writeString(directory.resolve(item.getPath()),
+                                    secretValue(source.getSecret().getName(), item.getKey()));
+                        }
+                    }
+                    standIns.put(volumeMount.getMountPath() + "/", directory);
+                }
+            }
+            assertThat(configMap).as("the ConfigMap mounted at %s", CONFIG_DIR).isNotNull();
             for (Map.Entry<String, String> file : configMap.getData().entrySet()) {
                 Files.writeString(mount.resolve(file.getKey()), file.getValue());
             }
             Map<String, Object> environment = new LinkedHashMap<>();
-            Map<String, String> secret = secretData();
-            for (EnvVar var : container().getEnv()) {
+            for (EnvVar var : container.getEnv()) {
                 if (var.getValueFrom() == null) {
                     environment.put(var.getName(), var.getValue());
                 } else {
                     SecretKeySelector ref = var.getValueFrom().getSecretKeyRef();
-                    environment.put(var.getName(), ref.getName().equals(FULLNAME)
-                            ? secret.get(ref.getKey()) : "existing:" + ref.getName() + "/" + ref.getKey());
+                    environment.put(var.getName(), secretValue(ref.getName(), ref.getKey()));
                 }
             }
             assertThat(environment).doesNotContainValue(null);
@@ -858,18 +1187,26 @@ class ObservatoryChartTest {
             List<PropertySource<?>> yaml = new YamlPropertySourceLoader().load(CONFIG_FILE,
                     new ByteArrayResource(configMap.getData().get("application.yml").getBytes(StandardCharsets.UTF_8)));
             yaml.forEach(sources::addLast);
-            // The pod mounts the ConfigMap at /etc/observatory; here it lives in the temporary directory.
-            Object certificates = yaml.get(0).getProperty("observatory.probe.trusted-certificates");
-            if (certificates != null) {
-                assertThat(certificates.toString()).startsWith(CONFIG_DIR + "/");
-                sources.addFirst(new MapPropertySource("mount", Map.of("observatory.probe.trusted-certificates",
-                        mount.resolve(Path.of(certificates.toString()).getFileName()).toString())));
-            }
 
             StandardEnvironment pod = new StandardEnvironment();
             List.copyOf(pod.getPropertySources().stream().map(PropertySource::getName).toList())
                     .forEach(pod.getPropertySources()::remove);
             sources.forEach(pod.getPropertySources()::addLast);
+            // The pod mounts its volumes under /etc/observatory and /var/run/secrets; here they live in `mount`. The
+            // file's own source is replaced (not shadowed), since Spring Boot binds a list from one source only.
+            Map<String, Object> file = new LinkedHashMap<>();
+            for (String name : ((EnumerablePropertySource<?>) yaml.get(0)).getPropertyNames()) {
+                Object value = yaml.get(0).getProperty(name);
+                if (name.endsWith("trusted-certificates") || name.endsWith("token-file")) {
+                    String path = pod.resolveRequiredPlaceholders(value.toString());
+                    Map.Entry<String, Path> standIn = standIns.entrySet().stream()
+                            .filter(entry -> path.startsWith(entry.getKey())).findFirst()
+                            .orElseThrow(() -> new AssertionError(name + ": " + path + " is in no mounted volume"));
+                    value = standIn.getValue().resolve(path.substring(standIn.getKey().length())).toString();
+                }
+                file.put(name, value);
+            }
+            pod.getPropertySources().replace(yaml.get(0).getName(), new MapPropertySource(yaml.get(0).getName(), file));
             ObservatoryConfigBinder.Bound bound;
             try (ObservatoryConfigBinder binder = new ObservatoryConfigBinder(name -> (String) environment.get(name))) {
                 bound = binder.bind(pod);
