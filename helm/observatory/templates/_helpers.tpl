@@ -38,7 +38,7 @@ The labels of every object.
 
 {{/*
 The labels of the objects of one component, (list $ COMPONENT): "health-checker" for the single-vantage checker and
-the objects the components share, "hub" for the mesh's.
+the objects the components share, "hub" or "witness" for the mesh's.
 */}}
 {{- define "observatory.componentLabels" -}}
 {{- $root := index . 0 -}}
@@ -59,7 +59,7 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{- end }}
 
 {{/*
-The labels that select the pods of one mesh component, e.g. (list $ "hub").
+The labels that select the pods of one mesh component, (list $ "hub") or (list $ "witness").
 */}}
 {{- define "observatory.componentSelectorLabels" -}}
 {{ include "observatory.selectorLabels" (index . 0) }}
@@ -109,6 +109,13 @@ gRPC container port (a headless Service's name resolves to the pods themselves, 
 {{- end }}
 
 {{/*
+The witness DaemonSet and its ConfigMap. 52 characters at most, as for the hub.
+*/}}
+{{- define "observatory.witnessName" -}}
+{{- printf "%s-witness" (include "observatory.fullname" . | trunc 44 | trimSuffix "-") }}
+{{- end }}
+
+{{/*
 The chart's Secret of the witness tokens given inline in values, one key per witness name.
 */}}
 {{- define "observatory.witnessTokensSecret" -}}
@@ -116,7 +123,7 @@ The chart's Secret of the witness tokens given inline in values, one key per wit
 {{- end }}
 
 {{/*
-Where the hub pods find the witness tokens: one file per witness, named after it (the witness-tokens volume).
+Where hub and witness pods find the witness tokens: one file per witness, named after it (the witness-tokens volume).
 */}}
 {{- define "observatory.witnessTokensDir" -}}
 /var/run/secrets/observatory/witness-tokens
@@ -290,6 +297,17 @@ The secretEnv entries as a YAML list of EnvVars, each from the chart's Secret (s
 {{- end }}
 
 {{/*
+The environment of a witness pod of the DaemonSet: JVM flags, OBSERVATORY_MESH_SELF_NAME from the node's name (the
+downward API; the rendered application.yml uses it as the witness's name and to find its token file), secretEnv, then
+extraEnv. A YAML list.
+*/}}
+{{- define "observatory.witnessEnv" -}}
+{{- $env := list (dict "name" "JAVA_TOOL_OPTIONS" "value" .Values.jvm.toolOptions) }}
+{{- $env = append $env (dict "name" "OBSERVATORY_MESH_SELF_NAME" "valueFrom" (dict "fieldRef" (dict "fieldPath" "spec.nodeName"))) }}
+{{- toYaml (concat $env (include "observatory.secretEnv" . | fromYamlArray) .Values.extraEnv) }}
+{{- end }}
+
+{{/*
 The service's application.yml as a dict, built from values and rendered with toYaml (never by pasting strings), so
 any value is quoted as YAML needs. Credentials appear only as ${ENV} placeholders, the API token only as the name of
 its variable, the witness tokens only as the paths of their files. Keys of observatory.passive, .availability, .api,
@@ -430,8 +448,8 @@ format, merged over extraConfig (the chart's keys win).
 
 {{/*
 observatory.mesh of the hub, (list $ PLACEHOLDERS), a YAML dict: role hub, the servers with their entry points
-(credentials as placeholders, from PLACEHOLDERS by values field), the witnesses, each with the path of its token
-file, and the verdict and probe settings that are set.
+(credentials as placeholders, from PLACEHOLDERS by values field), the witnesses — mesh.hub.witnesses, then the
+DaemonSet's nodes — each with the path of its token file, and the verdict and probe settings that are set.
 */}}
 {{- define "observatory.hubMeshConfig" -}}
 {{- $root := index . 0 }}
@@ -452,6 +470,13 @@ file, and the verdict and probe settings that are set.
 {{- include "observatory.copySet" (list . $witness (dict "server" "server" "checker" "checker")) }}
 {{- $witnesses = append $witnesses $witness }}
 {{- end }}
+{{- with $root.Values.mesh.witness.daemonSet }}
+{{- if .enabled }}
+{{- range .nodes }}
+{{- $witnesses = append $witnesses (dict "name" .name "site" $root.Values.mesh.witness.daemonSet.site "token-file" (printf "%s/%s" (include "observatory.witnessTokensDir" $root) .name)) }}
+{{- end }}
+{{- end }}
+{{- end }}
 {{- $mesh := dict "role" "hub" "servers" $servers "witnesses" $witnesses }}
 {{- include "observatory.copySet" (list $hub $mesh (dict "streak" "streak" "quorum" "quorum" "unreliableShare" "unreliable-share" "reportInterval" "report-interval" "noDataAfter" "no-data-after")) }}
 {{- $probe := dict }}
@@ -463,24 +488,46 @@ file, and the verdict and probe settings that are set.
 {{- end }}
 
 {{/*
-Where each witness's token is kept, a YAML list of {name, secret, key}: the Secret is the user's (existingSecret; the
-key defaults to the witness's name) or the chart's witness-tokens Secret (key: the witness's name). Fails on a name
-used twice.
+The application.yml of a witness pod of the DaemonSet: role witness, named after its node (OBSERVATORY_MESH_SELF_NAME,
+see observatory.witnessEnv) and reading the token file of that name, reporting to every hub pod through the headless
+Service; observatory.probe as on the hub but without source-address (a fixed address is one pod's), no outbounds and
+no observer (it probes what the hub's fleet names).
+*/}}
+{{- define "observatory.witnessConfig" -}}
+{{- $mesh := dict
+  "role" "witness"
+  "self" (dict "name" "${OBSERVATORY_MESH_SELF_NAME}")
+  "hubs" (list (include "observatory.hubAddress" .))
+  "token-file" (printf "%s/${OBSERVATORY_MESH_SELF_NAME}" (include "observatory.witnessTokensDir" .)) }}
+{{- $observatory := dict "mesh" $mesh "probe" (include "observatory.probeConfig" . | fromYaml) "reload" (dict "enabled" .Values.config.liveReload) }}
+{{- include "observatory.configFile" (list . $observatory) }}
+{{- end }}
+
+{{/*
+Where each witness's token is kept, a YAML list of {name, secret, key, node}: mesh.hub.witnesses, then, with
+mesh.witness.daemonSet.enabled, its nodes (node: true). The Secret is the user's (existingSecret; the key defaults to
+the witness's name) or the chart's witness-tokens Secret (key: the witness's name). Fails on a name used twice.
 */}}
 {{- define "observatory.witnessTokens" -}}
 {{- $tokens := list }}
 {{- $names := dict }}
-{{- range $i, $witness := .Values.mesh.hub.witnesses }}
+{{- $groups := list (list "mesh.hub.witnesses" .Values.mesh.hub.witnesses false) }}
+{{- if .Values.mesh.witness.daemonSet.enabled }}
+{{- $groups = append $groups (list "mesh.witness.daemonSet.nodes" .Values.mesh.witness.daemonSet.nodes true) }}
+{{- end }}
+{{- range $group := $groups }}
+{{- range $i, $witness := index $group 1 }}
 {{- if hasKey $names $witness.name }}
-{{- fail (printf "mesh.hub.witnesses[%d].name: %q is used by another witness (witness names must be unique)" $i $witness.name) }}
+{{- fail (printf "%s[%d].name: %q is used by another witness (witness names must be unique)" (index $group 0) $i $witness.name) }}
 {{- end }}
 {{- $_ := set $names $witness.name true }}
-{{- $token := dict "name" $witness.name "secret" (include "observatory.witnessTokensSecret" $) "key" $witness.name }}
+{{- $token := dict "name" $witness.name "secret" (include "observatory.witnessTokensSecret" $) "key" $witness.name "node" (index $group 2) }}
 {{- with $witness.existingSecret }}
 {{- $_ := set $token "secret" .name }}
 {{- $_ := set $token "key" (.key | default $witness.name) }}
 {{- end }}
 {{- $tokens = append $tokens $token }}
+{{- end }}
 {{- end }}
 {{- toYaml $tokens }}
 {{- end }}
@@ -503,7 +550,7 @@ the kubelet updates the files in place when a Secret changes, and the service re
 {{- end }}
 
 {{/*
-The pod template of the Deployment and the hub's StatefulSet, from a dict:
+The pod template of the Deployment, the hub's StatefulSet and the witness DaemonSet, from a dict:
   root:         the chart's context ($)
   labels:       the pods' labels (YAML); podLabels are added
   configMap:    the ConfigMap holding the pods' application.yml, mounted at /etc/observatory

@@ -26,6 +26,7 @@ import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeProjection;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
@@ -70,6 +71,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.xpath.XPathFactory;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance.Lifecycle;
@@ -619,19 +621,24 @@ class ObservatoryChartTest {
 
         private static final String HUB = FULLNAME + "-hub";
         private static final String HEADLESS = FULLNAME + "-hub-headless";
+        private static final String WITNESS = FULLNAME + "-witness";
         private static final String WITNESS_TOKENS = FULLNAME + "-witness-tokens";
         private static final String TOKENS_DIR = "/var/run/secrets/observatory/witness-tokens";
-        private static final List<String> WITNESS_NAMES = List.of("w-s1", "w-fr", "w-nl");
+        private static final List<String> WITNESS_NAMES = List.of("w-s1", "w-fr", "w-nl", "node-a",
+                "node-b.example.internal");
 
         private final Manifest manifest = Manifest.render(Map.of(), MESH_VALUES);
 
         @Test
-        void renderWhenHubThenStatefulSetAndHeadlessServiceInsteadOfTheDeployment() {
+        void renderWhenHubThenStatefulSetHeadlessServiceAndWitnessDaemonSetInsteadOfTheDeployment() {
             assertThat(manifest.kinds()).containsExactlyInAnyOrder("ServiceAccount", "Secret", "Secret", "ConfigMap",
-                    "Service", "Service", "StatefulSet");
+                    "ConfigMap", "Service", "Service", "StatefulSet", "DaemonSet");
             assertThat(manifest.one(StatefulSet.class).getMetadata().getName()).isEqualTo(HUB);
+            assertThat(manifest.one(DaemonSet.class).getMetadata().getName()).isEqualTo(WITNESS);
             assertThat(manifest.one(StatefulSet.class).getMetadata().getLabels())
                     .containsEntry("app.kubernetes.io/component", "hub");
+            assertThat(manifest.one(DaemonSet.class).getMetadata().getLabels())
+                    .containsEntry("app.kubernetes.io/component", "witness");
         }
 
         @Test
@@ -670,7 +677,7 @@ class ObservatoryChartTest {
         }
 
         @Test
-        void serviceWhenHubThenSelectsTheHubPods() {
+        void serviceWhenHubThenSelectsTheHubPodsNotTheWitnesses() {
             Service service = manifest.named(Service.class, FULLNAME);
 
             assertThat(service.getSpec().getClusterIP()).isNull();
@@ -697,7 +704,9 @@ class ObservatoryChartTest {
                     .containsExactlyInAnyOrder(
                             tuple("mesh-witness-tokens", "w-s1", "w-s1"),
                             tuple("fr-witness", "token", "w-fr"),
-                            tuple(WITNESS_TOKENS, "w-nl", "w-nl"));
+                            tuple(WITNESS_TOKENS, "w-nl", "w-nl"),
+                            tuple("mesh-witness-tokens", "node-a", "node-a"),
+                            tuple(WITNESS_TOKENS, "node-b.example.internal", "node-b.example.internal"));
             assertThat(listAt(mesh, "witnesses"))
                     .extracting(witness -> witness.get("name"), witness -> witness.get("token-file"))
                     .containsExactlyElementsOf(WITNESS_NAMES.stream()
@@ -710,7 +719,8 @@ class ObservatoryChartTest {
 
         @Test
         void secretWhenInlineWitnessTokensThenKeptUnderTheWitnessNamesApartFromTheCredentials() {
-            assertThat(manifest.secretData(WITNESS_TOKENS)).containsExactlyEntriesOf(Map.of("w-nl", "inline-nl-t0ken"));
+            assertThat(manifest.secretData(WITNESS_TOKENS)).containsExactlyInAnyOrderEntriesOf(Map.of(
+                    "w-nl", "inline-nl-t0ken", "node-b.example.internal", "inline-node-b-t0ken"));
             assertThat(manifest.secretData()).containsExactlyInAnyOrderEntriesOf(Map.of(
                     "OBSERVATORY_MESH_SERVER_0_ENTRY_POINT_0_USERNAME", "mesh-user",
                     "OBSERVATORY_MESH_SERVER_0_ENTRY_POINT_0_PASSWORD", "mesh-pa$$ #1"));
@@ -723,8 +733,8 @@ class ObservatoryChartTest {
             List<String> files = manifest.objects().stream().filter(ConfigMap.class::isInstance)
                     .map(ConfigMap.class::cast).flatMap(configMap -> configMap.getData().values().stream()).toList();
 
-            assertThat(secrets).hasSize(3);
-            assertThat(files).hasSize(1).allSatisfy(file -> {
+            assertThat(secrets).hasSize(4);
+            assertThat(files).hasSize(2).allSatisfy(file -> {
                 assertThat(file).doesNotContain("t0ken");
                 secrets.forEach(secret -> assertThat(file).doesNotContain(secret));
             });
@@ -737,7 +747,7 @@ class ObservatoryChartTest {
         @Test
         void bindWhenHubPodThenTheServiceGetsTheFleetItsCredentialsAndReadsEveryTokenFile(@TempDir Path mount)
                 throws IOException {
-            MeshSettings mesh = manifest.bindAndValidate(mount, StatefulSet.class).mesh();
+            MeshSettings mesh = manifest.bindAndValidate(mount, StatefulSet.class, null).mesh();
 
             assertThat(mesh.role()).isEqualTo(MeshRole.HUB);
             assertThat(mesh.servers()).extracting(MeshServerSettings::name, MeshServerSettings::route)
@@ -753,14 +763,113 @@ class ObservatoryChartTest {
                     .containsExactly(
                             tuple("w-s1", "de", "s1", false),
                             tuple("w-fr", "fr", null, true),
-                            tuple("w-nl", "nl", null, false));
+                            tuple("w-nl", "nl", null, false),
+                            tuple("node-a", "cluster", null, false),
+                            tuple("node-b.example.internal", "cluster", null, false));
             assertThat(mesh.witnesses()).extracting(witness -> read(Path.of(witness.tokenFile()))).containsExactly(
-                    "existing:mesh-witness-tokens/w-s1", "existing:fr-witness/token", "inline-nl-t0ken");
+                    "existing:mesh-witness-tokens/w-s1", "existing:fr-witness/token", "inline-nl-t0ken",
+                    "existing:mesh-witness-tokens/node-a", "inline-node-b-t0ken");
             assertThat(mesh.quorum()).isEqualTo(1);
             assertThat(mesh.streak()).isEqualTo(3);
             assertThat(mesh.reportInterval()).isEqualTo(Duration.ofSeconds(5));
             assertThat(mesh.probe().timeout()).isEqualTo(Duration.ofSeconds(3));
             assertThat(mesh.probe().probeInterval()).isEqualTo(Duration.ofSeconds(10));
+        }
+
+        @Test
+        void daemonSetWhenEnabledThenOneWitnessOnEachListedNodeNamedAfterIt() {
+            PodSpec pod = manifest.pod(DaemonSet.class);
+            EnvVar selfName = manifest.container(DaemonSet.class).getEnv().stream()
+                    .filter(env -> env.getName().equals("OBSERVATORY_MESH_SELF_NAME")).findFirst().orElseThrow();
+
+            assertThat(manifest.one(DaemonSet.class).getSpec().getSelector().getMatchLabels())
+                    .containsEntry("app.kubernetes.io/component", "witness");
+            assertThat(pod.getAffinity().getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution()
+                    .getNodeSelectorTerms()).singleElement().satisfies(term -> assertThat(term.getMatchFields())
+                    .singleElement().satisfies(field -> {
+                        assertThat(field.getKey()).isEqualTo("metadata.name");
+                        assertThat(field.getOperator()).isEqualTo("In");
+                        assertThat(field.getValues()).containsExactly("node-a", "node-b.example.internal");
+                    }));
+            assertThat(pod.getTolerations()).singleElement()
+                    .satisfies(toleration -> assertThat(toleration.getKey())
+                            .isEqualTo("node-role.kubernetes.io/control-plane"));
+            assertThat(selfName.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("spec.nodeName");
+            assertThat(manifest.container(DaemonSet.class).getEnv()).extracting(EnvVar::getName)
+                    .noneMatch(name -> name.startsWith("OBSERVATORY_MESH_SERVER_"));
+            assertThat(pod.getVolumes()).filteredOn(volume -> volume.getName().equals("config")).singleElement()
+                    .satisfies(volume -> assertThat(volume.getConfigMap().getName()).isEqualTo(WITNESS));
+            assertThat(pod.getVolumes()).filteredOn(volume -> volume.getName().equals("witness-tokens"))
+                    .singleElement().satisfies(volume -> assertThat(volume.getProjected().getSources())
+                            .flatExtracting(source -> source.getSecret().getItems().stream().map(KeyToPath::getPath)
+                                    .toList())
+                            .containsExactlyInAnyOrder("node-a", "node-b.example.internal"));
+        }
+
+        @Test
+        void configMapWhenWitnessThenReportsToEveryHubPodThroughTheHeadlessService() {
+            Map<String, Object> config = manifest.applicationYml(WITNESS);
+
+            assertThat(mapAt(config, "observatory", "mesh")).containsExactlyInAnyOrderEntriesOf(Map.of(
+                    "role", "witness",
+                    "self", Map.of("name", "${OBSERVATORY_MESH_SELF_NAME}"),
+                    "hubs", List.of(HEADLESS + "." + NAMESPACE + ".svc:9090"),
+                    "token-file", TOKENS_DIR + "/${OBSERVATORY_MESH_SELF_NAME}"));
+            assertThat(mapAt(config, "observatory")).doesNotContainKeys("outbounds", "standard", "burst", "api");
+            assertThat(path(config, "spring", "grpc", "server", "port")).isEqualTo(9090);
+        }
+
+        @Test
+        void bindWhenWitnessPodOnANodeThenItIsThatNodesWitnessWithItsOwnToken(@TempDir Path mount)
+                throws IOException {
+            ObservatoryConfig config = manifest.bindAndValidate(mount, DaemonSet.class, "node-b.example.internal");
+            MeshSettings mesh = config.mesh();
+
+            assertThat(mesh.role()).isEqualTo(MeshRole.WITNESS);
+            assertThat(mesh.self().name()).isEqualTo("node-b.example.internal");
+            assertThat(mesh.self().checks()).isEmpty();
+            assertThat(mesh.hubAddresses()).containsExactly(new HostPort(HEADLESS + "." + NAMESPACE + ".svc", 9090));
+            assertThat(read(Path.of(mesh.tokenFile()))).isEqualTo("inline-node-b-t0ken");
+            assertThat(config.outbounds()).isEmpty();
+            assertThat(config.standard()).isNull();
+            assertThat(config.burst()).isNull();
+        }
+
+        @Test
+        void hubsWhenPortsChangedThenTheHeadlessServiceNameAndTheHubPodsContainerPort() {
+            // A headless Service's name resolves to the pods themselves: the port is the container's, not a Service's.
+            Manifest moved = Manifest.render(Map.of("containerPorts.grpc", "9443", "service.grpcPort", "443"),
+                    MESH_VALUES);
+
+            assertThat(path(moved.applicationYml(WITNESS), "observatory", "mesh", "hubs"))
+                    .isEqualTo(List.of(HEADLESS + "." + NAMESPACE + ".svc:9443"));
+            assertThat(moved.named(Service.class, HEADLESS).getSpec().getPorts()).singleElement()
+                    .satisfies(port -> assertThat(port.getPort()).isEqualTo(9443));
+            assertThat(moved.container(StatefulSet.class).getPorts().get(0).getContainerPort()).isEqualTo(9443);
+        }
+
+        @Test
+        void networkPolicyWhenPeersRestrictedThenTheReleasesWitnessesMayStillReachTheHub() {
+            Manifest restricted = Manifest.render(Map.of("networkPolicy.enabled", "true"), MESH_VALUES, writeValues("""
+                    networkPolicy:
+                      grpcFrom:
+                        - podSelector: {matchLabels: {app.kubernetes.io/name: balancer}}
+                      egress:
+                        - ports: [{port: 53, protocol: UDP}]
+                    """));
+            NetworkPolicy policy = restricted.one(NetworkPolicy.class);
+
+            assertThat(policy.getSpec().getIngress().get(0).getFrom())
+                    .extracting(peer -> peer.getPodSelector().getMatchLabels())
+                    .containsExactly(Map.of("app.kubernetes.io/name", "balancer"),
+                            restricted.one(DaemonSet.class).getSpec().getSelector().getMatchLabels());
+            assertThat(policy.getSpec().getEgress()).hasSize(2).last().satisfies(rule -> {
+                assertThat(rule.getTo()).singleElement().satisfies(peer -> assertThat(peer.getPodSelector()
+                        .getMatchLabels()).isEqualTo(restricted.one(StatefulSet.class).getSpec().getSelector()
+                        .getMatchLabels()));
+                assertThat(rule.getPorts()).singleElement()
+                        .satisfies(port -> assertThat(port.getPort().getStrVal()).isEqualTo("grpc"));
+            });
         }
 
         @Test
@@ -784,6 +893,17 @@ class ObservatoryChartTest {
                     .doesNotContain("observatory.outbounds is empty", "deployment/");
         }
 
+        @Test
+        void renderWhenHubWithoutDaemonSetThenNeitherWitnessObjectsNorTheNodesAsWitnesses() {
+            Manifest hubOnly = Manifest.render(Map.of("mesh.witness.daemonSet.enabled", "false"), MESH_VALUES);
+
+            assertThat(hubOnly.kinds()).doesNotContain("DaemonSet", "Deployment");
+            assertThat(hubOnly.objects()).extracting(object -> object.getMetadata().getName())
+                    .doesNotContain(WITNESS);
+            assertThat(listAt(hubOnly.applicationYml(), "observatory", "mesh", "witnesses"))
+                    .extracting(witness -> witness.get("name")).containsExactly("w-s1", "w-fr", "w-nl");
+            assertThat(hubOnly.secretData(WITNESS_TOKENS)).containsOnlyKeys("w-nl");
+        }
     }
 
     @Test
@@ -951,6 +1071,10 @@ class ObservatoryChartTest {
                           OBSERVATORY_API_TOKEN: abc
                         """, "invalid propertyName 'OBSERVATORY_API_TOKEN'"),
                 Arguments.of("""
+                        secretEnv:
+                          OBSERVATORY_MESH_SELF_NAME: node-a
+                        """, "invalid propertyName 'OBSERVATORY_MESH_SELF_NAME'"),
+                Arguments.of("""
                         mesh:
                           role: witness
                         """, "at '/mesh/role': value must be one of 'off', 'hub'"),
@@ -996,9 +1120,24 @@ class ObservatoryChartTest {
                 Arguments.of(MESH_HUB + """
                             reportInterval: 10
                         """, "at '/mesh/hub/reportInterval': got number, want string"),
+                Arguments.of("""
+                        mesh:
+                          witness:
+                            daemonSet: {enabled: true, site: cluster, nodes: [{name: node-a, token: abc}]}
+                        """, "mesh.witness.daemonSet.enabled: needs mesh.role hub"),
                 Arguments.of(MESH_HUB + """
-                            witnesses: [{name: w1, site: de, token: abc}, {name: w1, site: fr, token: def}]
-                        """, "mesh.hub.witnesses[1].name: \"w1\" is used by another witness"));
+                          witness:
+                            daemonSet: {enabled: true, nodes: [{name: node-a, token: abc}]}
+                        """, "at '/mesh/witness/daemonSet/site': '' does not match pattern"),
+                Arguments.of(MESH_HUB + """
+                          witness:
+                            daemonSet: {enabled: true, site: cluster, nodes: [{name: Node_A, token: abc}]}
+                        """, "at '/mesh/witness/daemonSet/nodes/0/name': 'Node_A' does not match pattern"),
+                Arguments.of(MESH_HUB + """
+                            witnesses: [{name: node-a, site: de, token: abc}]
+                          witness:
+                            daemonSet: {enabled: true, site: cluster, nodes: [{name: node-a, token: def}]}
+                        """, "mesh.witness.daemonSet.nodes[0].name: \"node-a\" is used by another witness"));
     }
 
     @ParameterizedTest
@@ -1049,13 +1188,16 @@ class ObservatoryChartTest {
                     .orElseThrow(() -> new AssertionError("no " + type.getSimpleName() + " named " + name));
         }
 
-        /** The pod template of the one workload of {@code kind}: Deployment or StatefulSet. */
+        /** The pod template of the one workload of {@code kind}: Deployment, StatefulSet or DaemonSet. */
         PodTemplateSpec podTemplate(Class<? extends HasMetadata> kind) {
             HasMetadata workload = one(kind);
             if (workload instanceof Deployment deployment) {
                 return deployment.getSpec().getTemplate();
             }
-            return ((StatefulSet) workload).getSpec().getTemplate();
+            if (workload instanceof StatefulSet statefulSet) {
+                return statefulSet.getSpec().getTemplate();
+            }
+            return ((DaemonSet) workload).getSpec().getTemplate();
         }
 
         PodSpec pod() {
@@ -1131,7 +1273,7 @@ class ObservatoryChartTest {
         }
 
         ObservatoryConfig bindAndValidate(Path mount) throws IOException {
-            return bindAndValidate(mount, Deployment.class);
+            return bindAndValidate(mount, Deployment.class, null);
         }
 
         /**
@@ -1139,13 +1281,14 @@ class ObservatoryChartTest {
          * validated configuration: the files of the ConfigMap mounted at /etc/observatory are written to
          * {@code mount} (standing in for that directory), the items of its projected Secret volumes (the witness
          * tokens) to {@code mount/<volume>}, the container's environment is resolved as the kubelet would (values,
-         * secretKeyRefs from the rendered Secrets; keys of a Secret the chart does not own become
-         * "existing:NAME/KEY"), and the service's classes bind the
+         * secretKeyRefs from the rendered Secrets — keys of a Secret the chart does not own become
+         * "existing:NAME/KEY" — and spec.nodeName as {@code nodeName}), and the service's classes bind the
          * {@code application.yml} with that environment taking precedence, resolve the placeholders and validate
          * (the API token's variable is looked up in that environment too). Paths in the mounted directories are
          * mapped to their stand-ins.
          */
-        ObservatoryConfig bindAndValidate(Path mount, Class<? extends HasMetadata> kind) throws IOException {
+        ObservatoryConfig bindAndValidate(Path mount, Class<? extends HasMetadata> kind, @Nullable String nodeName)
+                throws IOException {
             Container container = container(kind);
             Map<String, Volume> volumes = pod(kind).getVolumes().stream()
                     .collect(Collectors.toMap(Volume::getName, Function.identity()));
@@ -1175,6 +1318,9 @@ class ObservatoryChartTest {
             for (EnvVar var : container.getEnv()) {
                 if (var.getValueFrom() == null) {
                     environment.put(var.getName(), var.getValue());
+                } else if (var.getValueFrom().getFieldRef() != null) {
+                    assertThat(var.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("spec.nodeName");
+                    environment.put(var.getName(), nodeName);
                 } else {
                     SecretKeySelector ref = var.getValueFrom().getSecretKeyRef();
                     environment.put(var.getName(), secretValue(ref.getName(), ref.getKey()));
