@@ -115,7 +115,7 @@ final class MeshProtos {
         String failing = null;
         for (SelfCheck check : request.getSelfChecksList()) {
             if (!check.getPassing()) {
-                failing = check.getName() + (check.getDetail().isEmpty() ? "" : ": " + check.getDetail());
+                failing = check.getName() + (check.getDetail().isEmpty() ? "" : " (" + check.getDetail() + ")");
                 break;
             }
         }

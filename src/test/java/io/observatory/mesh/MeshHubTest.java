@@ -163,11 +163,11 @@ class MeshHubTest {
     @Test
     void reportWhenSelfCheckFailsThenServerUnavailableNamingTheCheck() {
         hub.start();
-        report("w2", "tcp 127.0.0.1:443: connection refused", path("s1", 0));
+        report("w2", "tcp 127.0.0.1:443 (ConnectException: Connection refused)", path("s1", 0));
 
         assertThat(status("s2")).isEqualTo(MeshStatus.SERVER_UNAVAILABLE);
-        assertThat(served("s2/main").mesh().detail()).isEqualTo("server_unavailable: self-check tcp 127.0.0.1:443:"
-                + " connection refused fails (reported by w2)");
+        assertThat(served("s2/main").mesh().detail()).isEqualTo("server_unavailable: self-check tcp 127.0.0.1:443"
+                + " (ConnectException: Connection refused) fails (reported by w2)");
         assertThat(served("s2/main").lastErrorReason()).isEqualTo(served("s2/main").mesh().detail());
     }
 

@@ -295,7 +295,7 @@ class MeshIntegrationTest {
 
         await().atMost(VERDICT_WITHIN).untilAsserted(() ->
                 assertThat(server("s1").getStatus()).isEqualTo(MeshStatus.MESH_STATUS_SERVER_UNAVAILABLE));
-        assertThat(server("s1").getReason()).startsWith("self-check tcp 127.0.0.1:" + port + ": ")
+        assertThat(server("s1").getReason()).startsWith("self-check tcp 127.0.0.1:" + port + " (")
                 .endsWith(" fails (reported by w1)");
         assertThat(observed("s1/main").getVerdict()).isEqualTo(HealthState.HEALTH_STATE_UNHEALTHY);
 
