@@ -20,9 +20,9 @@ import org.awaitility.core.ConditionTimeoutException;
 /**
  * The service in its own JVM, started like {@code java -jar} would start it (main class
  * {@link ObservatoryApplication} on this test's class path) with JSON (ECS) console logs, which go to a temporary file
- * that tests read to wait for log messages.
+ * that tests read to wait for log messages. Public for the tests and benchmarks of other packages.
  */
-final class ServiceProcess implements AutoCloseable {
+public final class ServiceProcess implements AutoCloseable {
 
     private static final int OUTPUT_TAIL_LINES = 40;
 
@@ -38,11 +38,16 @@ final class ServiceProcess implements AutoCloseable {
      * Starts the service with {@code --logging.structured.format.console=ecs} and {@code args}; standard output and
      * standard error go to one temporary file, deleted by {@link #close()}.
      */
-    static ServiceProcess start(List<String> args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"),
-                ObservatoryApplication.class.getName(),
+    public static ServiceProcess start(List<String> args) throws IOException {
+        return start(List.of(), args);
+    }
+
+    /** Like {@link #start(List)}, with {@code jvmOptions} (e.g. {@code -Xmx512m}) before the main class. */
+    public static ServiceProcess start(List<String> jvmOptions, List<String> args) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), ObservatoryApplication.class.getName(),
                 "--logging.structured.format.console=ecs"));
         command.addAll(args);
         Path output = Files.createTempFile("observatory-process", ".log");
@@ -73,7 +78,7 @@ final class ServiceProcess implements AutoCloseable {
      *
      * @throws AssertionError with the output's tail if none appears within {@code timeout}
      */
-    String awaitMessage(Pattern pattern, Duration timeout) {
+    public String awaitMessage(Pattern pattern, Duration timeout) {
         try {
             return await().atMost(timeout).until(() -> firstMatch(pattern), Optional::isPresent).orElseThrow();
         } catch (ConditionTimeoutException e) {
@@ -90,6 +95,16 @@ final class ServiceProcess implements AutoCloseable {
                 .filter(Matcher::matches)
                 .map(matcher -> matcher.group(1))
                 .findFirst();
+    }
+
+    /** The service's process, e.g. for its CPU time. */
+    public ProcessHandle handle() {
+        return process.toHandle();
+    }
+
+    /** Whether the service's process is still running. */
+    public boolean isAlive() {
+        return process.isAlive();
     }
 
     /** Sends SIGTERM ({@link Process#destroy()} on Linux), as Kubernetes does when it stops a pod. */
@@ -110,7 +125,7 @@ final class ServiceProcess implements AutoCloseable {
     }
 
     /** Returns the last lines of output, for failure messages. */
-    String tail() {
+    public String tail() {
         List<String> lines = lines();
         return String.join("\n", lines.subList(Math.max(0, lines.size() - OUTPUT_TAIL_LINES), lines.size()));
     }
