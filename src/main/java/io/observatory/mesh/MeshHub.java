@@ -54,6 +54,10 @@ public final class MeshHub implements Reconfigurable {
     private MeshFleet fleet;
     private MeshRules rules;
     private final MeshLedger ledger;
+    // When the hub took each held report, on the wall clock: read once per report, so that a judgement of unchanged
+    // evidence builds a view equal to the last one (derived again from the ticker at each judgement, the times moved
+    // by the microseconds between two clock reads, and every tick published a new view).
+    private final Map<String, Instant> receivedAt = new HashMap<>();
     private boolean judgementQueued;
     private Scheduler.@Nullable Cancellable tick;
 
@@ -117,9 +121,12 @@ public final class MeshHub implements Reconfigurable {
         writer.execute(() -> {
             Outcome recorded = settings.role().hub() ? ledger.record(witness, report, writer.nanoTime())
                     : Outcome.REFUSED_UNKNOWN_WITNESS;
-            if (recorded == Outcome.ACCEPTED && !judgementQueued) {
-                judgementQueued = true;
-                writer.execute(this::judge);
+            if (recorded == Outcome.ACCEPTED) {
+                receivedAt.put(witness, clock.instant());
+                if (!judgementQueued) {
+                    judgementQueued = true;
+                    writer.execute(this::judge);
+                }
             }
             outcome.accept(recorded);
         });
@@ -136,6 +143,7 @@ public final class MeshHub implements Reconfigurable {
         fleet = mesh.fleet();
         rules = mesh.rules();
         ledger.fleetChanged(fleet);
+        receivedAt.keySet().retainAll(ledger.reports().keySet());
         if (mesh.role().hub()) {
             if (tick == null) {
                 scheduleTick();
@@ -167,13 +175,11 @@ public final class MeshHub implements Reconfigurable {
 
     private void judge() {
         judgementQueued = false;
-        long nowNanos = writer.nanoTime();
-        Instant now = clock.instant();
-        MeshJudgement judgement = MeshJudge.judge(fleet, ledger.evidence(), rules, nowNanos);
+        MeshJudgement judgement = MeshJudge.judge(fleet, ledger.evidence(), rules, writer.nanoTime());
         Map<String, Instant> lastReports = new HashMap<>();
         List<MeshView.Path> paths = new ArrayList<>();
         ledger.reports().forEach((witness, received) -> {
-            Instant at = now.minusNanos(nowNanos - received.receivedAtNanos());
+            Instant at = receivedAt.get(witness);
             lastReports.put(witness, at);
             received.report().streaks().forEach(streak -> paths.add(new MeshView.Path(witness, streak, at)));
         });

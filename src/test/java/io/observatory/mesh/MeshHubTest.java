@@ -15,7 +15,11 @@ import io.observatory.status.OutboundHealth;
 import io.observatory.testing.Configs;
 import io.observatory.testing.FakeScheduler;
 import io.observatory.verdict.ObservationUpdater;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -188,5 +192,43 @@ class MeshHubTest {
         writer.advance(Duration.ofMillis(2_500));
 
         assertThat(marks).hasSize(published);
+    }
+
+    @Test
+    void tickWhenTheWallClockMovesBetweenReadsThenReportTimesStayAndNoNewPublication() {
+        // A real clock: each read is a little later than the ticker's reading just before it.
+        long[] reads = {0};
+        Clock wall = new Clock() {
+            @Override
+            public ZoneOffset getZone() {
+                return ZoneOffset.UTC;
+            }
+
+            @Override
+            public Clock withZone(ZoneId zone) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public Instant instant() {
+                return writer.clock().instant().plusNanos(++reads[0] * 1_000);
+            }
+        };
+        List<MeshView> views = new ArrayList<>();
+        MeshHub realClockHub = new MeshHub(config.mesh(), writer, wall, published -> { });
+        realClockHub.store().watch(views::add);
+        realClockHub.start();
+        Outcome[] outcome = new Outcome[1];
+        realClockHub.report("w1", new Report(100, 1, null, List.of(path("s2", 0))), result -> outcome[0] = result);
+        writer.runDue();
+        assertThat(outcome[0]).isEqualTo(Outcome.ACCEPTED);
+        MeshView judged = realClockHub.store().current();
+        int published = views.size();
+
+        writer.advance(Duration.ofMillis(2_500));
+
+        assertThat(views).hasSize(published);
+        assertThat(realClockHub.store().current().paths()).isEqualTo(judged.paths());
+        assertThat(realClockHub.store().current().lastReports()).isEqualTo(judged.lastReports());
     }
 }
