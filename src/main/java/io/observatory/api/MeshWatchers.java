@@ -20,8 +20,8 @@ import org.springframework.stereotype.Component;
 /**
  * The open {@code WatchMesh} streams. Each hears the view on the writer when its judgement changes and sends the
  * latest one when the transport is ready: a slow client skips views, never falls behind, and holds at most one
- * pending view (conflation: a view is the whole state). Messages are built and sent on one {@code mesh-watch}
- * thread. On shutdown (the context closing, before the gRPC server stops) every stream is completed.
+ * pending view (conflation: a view is the whole state). Messages are built, once per view for every stream, and sent
+ * on one {@code mesh-watch} thread. On shutdown (the context closing, before the gRPC server stops) every stream is completed.
  */
 @Component
 public class MeshWatchers implements ApplicationListener<ContextClosedEvent>, DisposableBean {
@@ -33,6 +33,9 @@ public class MeshWatchers implements ApplicationListener<ContextClosedEvent>, Di
         return thread;
     });
     private final Set<Stream> streams = ConcurrentHashMap.newKeySet();
+    // The message of the latest view sent, built once and shared by every stream; delivery thread only.
+    private @Nullable MeshView builtView;
+    private @Nullable GetMeshResponse built;
     private volatile boolean shuttingDown;
 
     MeshWatchers(MeshHub hub) {
@@ -70,6 +73,15 @@ public class MeshWatchers implements ApplicationListener<ContextClosedEvent>, Di
         delivery.shutdownNow();
     }
 
+    /** The message of {@code view}, built once for all streams (a 100 × 100 mesh's is about 380 KB). */
+    private GetMeshResponse message(MeshView view) {
+        if (view != builtView || built == null) {
+            built = MeshProtos.view(view);
+            builtView = view;
+        }
+        return built;
+    }
+
     /** One stream: the latest view not sent yet, and the judgement sent last (writer only). */
     private final class Stream {
 
@@ -102,7 +114,7 @@ public class MeshWatchers implements ApplicationListener<ContextClosedEvent>, Di
                     }
                     MeshView view = pending.getAndSet(null);
                     if (view != null) {
-                        call.onNext(MeshProtos.view(view));
+                        call.onNext(message(view));
                     }
                 }
             });
