@@ -4,6 +4,7 @@ import io.observatory.mesh.MeshHub;
 import io.observatory.mesh.witness.HubLink;
 import io.observatory.mesh.witness.WitnessFleet;
 import io.observatory.mesh.witness.WitnessReport;
+import java.time.Clock;
 import java.util.Optional;
 
 /**
@@ -14,10 +15,12 @@ final class LocalHub implements HubLink {
 
     private final MeshHub hub;
     private final String witness;
+    private final Clock clock;
 
-    LocalHub(MeshHub hub, String witness) {
+    LocalHub(MeshHub hub, String witness, Clock clock) {
         this.hub = hub;
         this.witness = witness;
+        this.clock = clock;
     }
 
     @Override
@@ -28,7 +31,7 @@ final class LocalHub implements HubLink {
 
     @Override
     public int send(WitnessReport report) {
-        hub.report(witness, MeshProtos.report(MeshProtos.request(report)), outcome -> { });
+        hub.report(witness, MeshProtos.report(MeshProtos.request(report), clock.instant()), outcome -> { });
         return 1;
     }
 

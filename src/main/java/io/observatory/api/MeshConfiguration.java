@@ -57,7 +57,7 @@ public class MeshConfiguration {
             MeshHub hub) {
         return new MeshWitnessRuntime(config.mesh(), writer, meshWitnessThread, prober, clock,
                 settings -> settings.role().hub()
-                        ? new LocalHub(hub, Objects.requireNonNull(settings.self().name(), "validated"))
+                        ? new LocalHub(hub, Objects.requireNonNull(settings.self().name(), "validated"), clock)
                         : RemoteHubs.of(settings, System::getenv));
     }
 

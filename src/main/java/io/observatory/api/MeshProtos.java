@@ -44,15 +44,25 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Maps the mesh model to {@code proto/observatory/mesh/v1/mesh.proto} and reports back. Pure. */
 final class MeshProtos {
+
+    private static final Logger log = LoggerFactory.getLogger(MeshProtos.class);
 
     /** The most paths one report may carry: every entry point of a 10,000-entry fleet. */
     static final int MAX_PATHS = 10_000;
 
     /** The most self-checks one report may carry. */
     static final int MAX_SELF_CHECKS = 64;
+
+    /** The longest text a report may put into the hub's view, logs and reasons; longer ones are cut. */
+    static final int MAX_TEXT = 256;
+
+    /** How far ahead of the hub's clock a witness's process start may be (clocks disagree a little). */
+    static final Duration MAX_CLOCK_AHEAD = Duration.ofMinutes(5);
 
     private MeshProtos() {
     }
@@ -92,18 +102,29 @@ final class MeshProtos {
     }
 
     /**
-     * A report as the ledger holds it.
+     * A report as the ledger holds it, every text cut to {@value #MAX_TEXT} characters with control characters
+     * replaced.
      *
+     * @param now the hub's wall clock
      * @throws io.grpc.StatusRuntimeException {@code INVALID_ARGUMENT} naming the field, for a report without a
-     *                                        process start or sequence, with too many paths or checks, or with a
-     *                                        path repeated
+     *                                        valid process start or one more than {@link #MAX_CLOCK_AHEAD} ahead of
+     *                                        {@code now}, a sequence outside 1 to 2^63-1, too many paths or checks, or
+     *                                        a path repeated
      */
-    static MeshLedger.Report report(ReportRequest request) {
-        if (!request.hasProcessStartTime()) {
-            throw invalid("process_start_time: unset (expected: when the witness's process started)");
+    static MeshLedger.Report report(ReportRequest request, Instant now) {
+        Timestamp start = request.getProcessStartTime();
+        if (!request.hasProcessStartTime() || !valid(start)) {
+            throw invalid("process_start_time: " + (request.hasProcessStartTime() ? "out of range" : "unset")
+                    + " (expected: when the witness's process started)");
         }
-        if (request.getSequence() == 0) {
-            throw invalid("sequence: 0 (expected: >= 1, increasing within one process)");
+        Instant started = Instant.ofEpochSecond(start.getSeconds(), start.getNanos());
+        if (started.isAfter(now.plus(MAX_CLOCK_AHEAD))) {
+            throw invalid("process_start_time: " + started + " (expected: not after the hub's clock, " + now
+                    + ", by more than " + MAX_CLOCK_AHEAD.toMinutes() + " minutes)");
+        }
+        if (request.getSequence() <= 0) {
+            throw invalid("sequence: " + Long.toUnsignedString(request.getSequence())
+                    + " (expected: 1 to 9223372036854775807, increasing within one process)");
         }
         if (request.getPathsCount() > MAX_PATHS) {
             throw invalid("paths: " + request.getPathsCount() + " (expected: at most " + MAX_PATHS + ")");
@@ -115,7 +136,8 @@ final class MeshProtos {
         String failing = null;
         for (SelfCheck check : request.getSelfChecksList()) {
             if (!check.getPassing()) {
-                failing = check.getName() + (check.getDetail().isEmpty() ? "" : " (" + check.getDetail() + ")");
+                failing = text(check.getName()) + (check.getDetail().isEmpty() ? "" : " (" + text(check.getDetail())
+                        + ")");
                 break;
             }
         }
@@ -129,13 +151,23 @@ final class MeshProtos {
             }
             // uint32 on the wire: a streak beyond int's range is as much a vote as any streak of at least 1.
             int failures = (int) Math.min(Integer.toUnsignedLong(path.getFailures()), Integer.MAX_VALUE);
-            streaks.add(new MeshLedger.PathStreak(path.getServer(), path.getEntryPoint(), failures,
+            streaks.add(new MeshLedger.PathStreak(text(path.getServer()), text(path.getEntryPoint()), failures,
                     new MeshLedger.LastProbe(path.getLastSuccess(), kind(path.getLastErrorKind()),
-                            path.getLastError(), Math.max(0, path.getLastRttNanos()))));
+                            text(path.getLastError()), Math.max(0, path.getLastRttNanos()))));
         }
-        Timestamp start = request.getProcessStartTime();
-        long startMillis = start.getSeconds() * 1_000 + start.getNanos() / 1_000_000;
-        return new MeshLedger.Report(startMillis, request.getSequence(), failing, streaks);
+        return new MeshLedger.Report(started.toEpochMilli(), request.getSequence(), failing, streaks);
+    }
+
+    /** Whether {@code time} is within the range google.protobuf.Timestamp defines (years 1 to 9999). */
+    private static boolean valid(Timestamp time) {
+        return time.getSeconds() >= -62_135_596_800L && time.getSeconds() <= 253_402_300_799L
+                && time.getNanos() >= 0 && time.getNanos() <= 999_999_999;
+    }
+
+    /** {@code value} cut to {@value #MAX_TEXT} characters, control characters (line breaks too) as spaces. */
+    static String text(String value) {
+        String cut = value.length() > MAX_TEXT ? value.substring(0, MAX_TEXT - 1) + "…" : value;
+        return cut.replaceAll("\\p{Cc}", " ");
     }
 
     /** The fleet as witness runtime probes it: every server but the witness's own. */
@@ -148,7 +180,12 @@ final class MeshProtos {
                 continue;
             }
             for (EntryPoint entry : server.getEntryPointsList()) {
-                Protocol protocol = Protocol.valueOf(entry.getProtocol().toUpperCase(Locale.ROOT));
+                Protocol protocol = protocol(entry.getProtocol());
+                if (protocol == null) {
+                    log.warn("mesh fleet: entry point {} has protocol {}, which this witness cannot probe (expected:"
+                            + " direct, http, socks); it is left out", text(entry.getTag()), text(entry.getProtocol()));
+                    continue;
+                }
                 boolean proxied = protocol != Protocol.DIRECT;
                 Outbound outbound = new Outbound(entry.getTag(), protocol, proxied ? entry.getAddress() : null,
                         proxied ? entry.getPort() : null, entry.getUsername(), entry.getPassword(),
@@ -179,6 +216,15 @@ final class MeshProtos {
             request.addPaths(message);
         }
         return request.build();
+    }
+
+    private static @Nullable Protocol protocol(String name) {
+        for (Protocol protocol : Protocol.values()) {
+            if (protocol.name().equalsIgnoreCase(name)) {
+                return protocol;
+            }
+        }
+        return null;
     }
 
     private static Duration positive(long millis) {

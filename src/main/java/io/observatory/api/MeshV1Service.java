@@ -19,6 +19,7 @@ import io.observatory.config.MeshWitnessSettings;
 import io.observatory.mesh.MeshHub;
 import io.observatory.mesh.MeshLedger;
 import io.observatory.mesh.MeshView;
+import java.time.Clock;
 import java.util.Objects;
 import org.springframework.stereotype.Service;
 
@@ -32,10 +33,23 @@ public final class MeshV1Service extends MeshServiceGrpc.MeshServiceImplBase {
 
     private final MeshHub hub;
     private final MeshWatchers watchers;
+    private final Clock clock;
 
-    MeshV1Service(MeshHub hub, MeshWatchers watchers) {
+    /** @param clock the wall clock a report's process start is checked against */
+    MeshV1Service(MeshHub hub, MeshWatchers watchers, Clock clock) {
         this.hub = hub;
         this.watchers = watchers;
+        this.clock = clock;
+    }
+
+    /** Refuses a read on an instance whose role is no hub's; whether it did. */
+    private boolean notHub(StreamObserver<?> responses) {
+        if (hub.settings().role().hub()) {
+            return false;
+        }
+        responses.onError(Status.FAILED_PRECONDITION.withDescription(WitnessAuthInterceptor.NOT_HUB)
+                .asRuntimeException());
+        return true;
     }
 
     @Override
@@ -62,14 +76,14 @@ public final class MeshV1Service extends MeshServiceGrpc.MeshServiceImplBase {
         String caller = Objects.requireNonNull(WitnessAuthInterceptor.WITNESS.get(), "witness");
         if (!request.getWitness().equals(caller)) {
             responses.onError(Status.PERMISSION_DENIED.withDescription("report for witness "
-                    + (request.getWitness().isEmpty() ? "(none)" : request.getWitness())
+                    + (request.getWitness().isEmpty() ? "(none)" : MeshProtos.text(request.getWitness()))
                     + " with the credential of witness " + caller + " (expected: witness " + caller + ")")
                     .asRuntimeException());
             return;
         }
         MeshLedger.Report report;
         try {
-            report = MeshProtos.report(request);
+            report = MeshProtos.report(request, clock.instant());
         } catch (io.grpc.StatusRuntimeException e) {
             responses.onError(e);
             return;
@@ -85,20 +99,34 @@ public final class MeshV1Service extends MeshServiceGrpc.MeshServiceImplBase {
         });
     }
 
+    /** {@code FAILED_PRECONDITION} on an instance that is not a hub. */
     @Override
     public void getMesh(GetMeshRequest request, StreamObserver<GetMeshResponse> responses) {
+        if (notHub(responses)) {
+            return;
+        }
         responses.onNext(MeshProtos.view(hub.store().current()));
         responses.onCompleted();
     }
 
+    /** {@code FAILED_PRECONDITION} on an instance that is not a hub. */
     @Override
     public void watchMesh(WatchMeshRequest request, StreamObserver<GetMeshResponse> responses) {
+        if (notHub(responses)) {
+            return;
+        }
         watchers.watch((ServerCallStreamObserver<GetMeshResponse>) responses);
     }
 
-    /** {@code NOT_FOUND} naming the known routes for a route the fleet does not have. */
+    /**
+     * {@code NOT_FOUND} naming the known routes for a route the fleet does not have; {@code FAILED_PRECONDITION} on
+     * an instance that is not a hub.
+     */
     @Override
     public void listRoute(ListRouteRequest request, StreamObserver<ListRouteResponse> responses) {
+        if (notHub(responses)) {
+            return;
+        }
         MeshView view = hub.store().current();
         view.judgement().routes().stream().filter(route -> route.route().equals(request.getRoute())).findFirst()
                 .ifPresentOrElse(route -> {

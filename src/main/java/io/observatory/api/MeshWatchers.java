@@ -9,9 +9,13 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.event.ContextClosedEvent;
@@ -25,6 +29,8 @@ import org.springframework.stereotype.Component;
  */
 @Component
 public class MeshWatchers implements ApplicationListener<ContextClosedEvent>, DisposableBean {
+
+    private static final Logger log = LoggerFactory.getLogger(MeshWatchers.class);
 
     private final MeshHub hub;
     private final ExecutorService delivery = Executors.newSingleThreadExecutor(runnable -> {
@@ -51,12 +57,12 @@ public class MeshWatchers implements ApplicationListener<ContextClosedEvent>, Di
             stream.end();
             return;
         }
-        Runnable unsubscribe = hub.store().watch(stream::offer);
         call.setOnCancelHandler(() -> {
             streams.remove(stream);
-            unsubscribe.run();
+            stream.unsubscribe();
         });
         call.setOnReadyHandler(stream::drain);
+        stream.subscribe(hub.store().watch(stream::offer));
     }
 
     @Override
@@ -68,9 +74,13 @@ public class MeshWatchers implements ApplicationListener<ContextClosedEvent>, Di
         }
     }
 
+    /** Lets the streams' last messages and completions go out (briefly), then stops the delivery thread. */
     @Override
-    public void destroy() {
-        delivery.shutdownNow();
+    public void destroy() throws InterruptedException {
+        delivery.shutdown();
+        if (!delivery.awaitTermination(1, TimeUnit.SECONDS)) {
+            delivery.shutdownNow();
+        }
     }
 
     /** The message of {@code view}, built once for all streams (a 100 × 100 mesh's is about 380 KB). */
@@ -88,6 +98,7 @@ public class MeshWatchers implements ApplicationListener<ContextClosedEvent>, Di
         private final ServerCallStreamObserver<GetMeshResponse> call;
         private final AtomicReference<@Nullable MeshView> pending = new AtomicReference<>();
         private final AtomicBoolean ended = new AtomicBoolean();
+        private final AtomicReference<@Nullable Runnable> unsubscribe = new AtomicReference<>();
         private @Nullable MeshJudgement sentJudgement;
         private boolean first = true;
 
@@ -106,28 +117,60 @@ public class MeshWatchers implements ApplicationListener<ContextClosedEvent>, Di
             drain();
         }
 
+        /** Keeps the subscription to the store, cancelling it at once when the stream has already ended. */
+        void subscribe(Runnable cancel) {
+            unsubscribe.set(cancel);
+            if (ended.get()) {
+                unsubscribe();
+            }
+        }
+
+        void unsubscribe() {
+            Runnable cancel = unsubscribe.getAndSet(null);
+            if (cancel != null) {
+                cancel.run();
+            }
+        }
+
         void drain() {
-            delivery.execute(() -> {
-                synchronized (this) {
-                    if (ended.get() || !call.isReady()) {
-                        return;
-                    }
-                    MeshView view = pending.getAndSet(null);
-                    if (view != null) {
-                        call.onNext(message(view));
-                    }
+            deliver(() -> {
+                if (ended.get() || !call.isReady()) {
+                    return;
+                }
+                MeshView view = pending.getAndSet(null);
+                if (view != null) {
+                    call.onNext(message(view));
                 }
             });
         }
 
         void end() {
-            delivery.execute(() -> {
-                synchronized (this) {
-                    if (ended.compareAndSet(false, true)) {
-                        call.onCompleted();
-                    }
+            unsubscribe();
+            deliver(() -> {
+                if (ended.compareAndSet(false, true)) {
+                    call.onCompleted();
                 }
             });
+        }
+
+        /** Runs {@code task} on the delivery thread, one at a time for this stream; a failure is logged. */
+        private void deliver(Runnable task) {
+            try {
+                delivery.execute(() -> {
+                    synchronized (this) {
+                        try {
+                            task.run();
+                        } catch (RuntimeException e) {
+                            log.warn("WatchMesh stream failed; it ends", e);
+                            ended.set(true);
+                            unsubscribe();
+                        }
+                    }
+                });
+            } catch (RejectedExecutionException e) {
+                // The delivery thread has stopped (the context is closing): nothing more goes out on this stream.
+                ended.set(true);
+            }
         }
     }
 }

@@ -119,33 +119,45 @@ final class RemoteHubs implements HubLink {
         return builder.build();
     }
 
+    /** Asks every hub at once and takes the first answer in configuration order, all within one deadline. */
     @Override
     public Optional<WitnessFleet> fetchFleet() {
-        for (Map.Entry<InetSocketAddress, ManagedChannel> hub : resolve().entrySet()) {
+        Map<InetSocketAddress, ListenableFuture<GetFleetResponse>> calls = new LinkedHashMap<>();
+        resolve().forEach((address, channel) -> calls.put(address,
+                stub(channel).getFleet(GetFleetRequest.getDefaultInstance())));
+        long deadlineNanos = System.nanoTime() + deadline.toNanos();
+        Optional<WitnessFleet> fleet = Optional.empty();
+        for (Map.Entry<InetSocketAddress, ListenableFuture<GetFleetResponse>> call : calls.entrySet()) {
+            if (fleet.isPresent()) {
+                call.getValue().cancel(true);
+                continue;
+            }
             try {
-                GetFleetResponse fleet = stub(hub.getValue()).getFleet(GetFleetRequest.getDefaultInstance())
-                        .get(deadline.toMillis(), TimeUnit.MILLISECONDS);
-                reached(hub.getKey());
-                return Optional.of(MeshProtos.witnessFleet(fleet));
+                GetFleetResponse response = call.getValue().get(Math.max(0, deadlineNanos - System.nanoTime()),
+                        TimeUnit.NANOSECONDS);
+                reached(call.getKey());
+                fleet = Optional.of(MeshProtos.witnessFleet(response));
             } catch (ExecutionException | TimeoutException e) {
-                missed(hub.getKey(), "GetFleet", e);
+                call.getValue().cancel(true);
+                missed(call.getKey(), "GetFleet", e);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return Optional.empty();
             }
         }
-        return Optional.empty();
+        return fleet;
     }
 
     @Override
     public int send(WitnessReport report) {
         ReportRequest request = MeshProtos.request(report);
-        Map<InetSocketAddress, ListenableFuture<ReportResponse>> calls = new HashMap<>();
+        Map<InetSocketAddress, ListenableFuture<ReportResponse>> calls = new LinkedHashMap<>();
         resolve().forEach((address, channel) -> calls.put(address, stub(channel).report(request)));
         int took = 0;
+        long deadlineNanos = System.nanoTime() + deadline.toNanos();
         for (Map.Entry<InetSocketAddress, ListenableFuture<ReportResponse>> call : calls.entrySet()) {
             try {
-                call.getValue().get(deadline.toMillis(), TimeUnit.MILLISECONDS);
+                call.getValue().get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
                 reached(call.getKey());
                 took++;
             } catch (ExecutionException | TimeoutException e) {

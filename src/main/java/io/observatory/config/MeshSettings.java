@@ -154,6 +154,7 @@ public record MeshSettings(
             }
         }
         Map<String, Integer> witnessIndex = new HashMap<>();
+        Map<String, Integer> subjectIndex = new HashMap<>();
         for (int i = 0; i < witnesses.size(); i++) {
             MeshWitnessSettings witness = witnesses.get(i);
             Integer first = witness.name() == null ? null : witnessIndex.putIfAbsent(witness.name(), i);
@@ -165,6 +166,13 @@ public record MeshSettings(
                 violations.reject("witnesses[" + i + "].server", witness.server(),
                         "the name of one of observatory.mesh.servers " + serverIndex.keySet().stream().sorted().toList()
                                 + ", or nothing for an external vantage point");
+            }
+            Integer sameSubject = witness.certificateSubject() == null ? null
+                    : subjectIndex.putIfAbsent(witness.certificateSubject(), i);
+            if (sameSubject != null) {
+                violations.reject("witnesses[" + i + "].certificate-subject", witness.certificateSubject(),
+                        "a subject no other witness has; " + Violations.sibling("witnesses[" + sameSubject
+                                + "].certificate-subject") + " is the same");
             }
             boolean local = role == MeshRole.HUB_AND_WITNESS && Objects.equals(witness.name(), self.name());
             if (!local && !witness.credentialed()) {

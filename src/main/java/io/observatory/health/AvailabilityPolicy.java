@@ -36,7 +36,8 @@ public sealed interface AvailabilityPolicy {
     /**
      * YARP's {@code HealthyOrPanic} with Envoy's panic threshold ({@code healthy-or-panic}): the healthy and unknown
      * outbounds (the degraded ones when there are none), unless a non-empty selection has none of them (YARP) or
-     * {@code usable * 100 < panicThresholdPercent * selection.size()} (Envoy); then every outbound, in panic.
+     * {@code notUnhealthy * 100 < panicThresholdPercent * selection.size()}, counting degraded outbounds too (Envoy);
+     * then every outbound, in panic.
      *
      * @param panicThresholdPercent 0-100, validated where it is configured; {@code 0} keeps only YARP's rule
      */
@@ -45,8 +46,12 @@ public sealed interface AvailabilityPolicy {
         @Override
         public <T> Availability<T> select(List<T> selection, Function<? super T, HealthState> verdict) {
             List<T> usable = notUnhealthy(selection, verdict);
+            // Degraded outbounds count towards the threshold, as Envoy counts degraded hosts, even when healthy ones
+            // are preferred to them.
+            long notUnhealthy = selection.stream().filter(outbound -> verdict.apply(outbound) != HealthState.UNHEALTHY)
+                    .count();
             boolean panic = !selection.isEmpty() && (usable.isEmpty()
-                    || (long) usable.size() * 100 < (long) panicThresholdPercent * selection.size());
+                    || notUnhealthy * 100 < (long) panicThresholdPercent * selection.size());
             return panic ? new Availability<>(selection, true) : new Availability<>(usable, false);
         }
     }

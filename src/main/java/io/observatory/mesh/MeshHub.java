@@ -59,6 +59,7 @@ public final class MeshHub implements Reconfigurable {
     // by the microseconds between two clock reads, and every tick published a new view).
     private final Map<String, Instant> receivedAt = new HashMap<>();
     private boolean judgementQueued;
+    private boolean stopped;
     private Scheduler.@Nullable Cancellable tick;
 
     /**
@@ -74,7 +75,7 @@ public final class MeshHub implements Reconfigurable {
         this.settings = initial;
         this.fleet = initial.fleet();
         this.rules = initial.rules();
-        this.ledger = new MeshLedger(fleet);
+        this.ledger = new MeshLedger(fleet, rules.noDataAfter());
         this.store = new MeshViewStore(writer);
     }
 
@@ -91,7 +92,7 @@ public final class MeshHub implements Reconfigurable {
     /** Judges now and then every {@link #JUDGE_INTERVAL}, when this instance is a hub. */
     public void start() {
         writer.execute(() -> {
-            if (settings.role().hub() && tick == null) {
+            if (settings.role().hub() && tick == null && !stopped) {
                 log.info("mesh hub: {} servers ({} entry points), {} witnesses; streak {}, quorum {}, unreliable share"
                         + " {}, no data after {}", fleet.servers().size(),
                         fleet.servers().stream().mapToInt(server -> server.entryPoints().size()).sum(),
@@ -103,13 +104,11 @@ public final class MeshHub implements Reconfigurable {
         });
     }
 
-    /** Stops judging. */
+    /** Stops judging for good: a reload afterwards changes the settings but schedules nothing. */
     public void stop() {
         writer.execute(() -> {
-            if (tick != null) {
-                tick.cancel();
-                tick = null;
-            }
+            stopped = true;
+            stopTicking();
         });
     }
 
@@ -142,8 +141,11 @@ public final class MeshHub implements Reconfigurable {
         settings = mesh;
         fleet = mesh.fleet();
         rules = mesh.rules();
-        ledger.fleetChanged(fleet);
+        ledger.fleetChanged(fleet, rules.noDataAfter());
         receivedAt.keySet().retainAll(ledger.reports().keySet());
+        if (stopped) {
+            return;
+        }
         if (mesh.role().hub()) {
             if (tick == null) {
                 scheduleTick();

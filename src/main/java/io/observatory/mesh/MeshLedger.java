@@ -3,6 +3,7 @@ package io.observatory.mesh;
 import io.observatory.health.mesh.MeshEvidence;
 import io.observatory.health.mesh.MeshFleet;
 import io.observatory.probe.ProbeError;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -17,8 +18,10 @@ import org.jspecify.annotations.Nullable;
  * The hub's record of what each witness reported last, as {@link MeshEvidence} for the verdict. A report is the
  * witness's whole current state (its self-check result and, per entry point it probes, its failure streak), so
  * reports are idempotent and a lost one is repaired by the next: the ledger keeps, per witness, the newest report by
- * (start of the witness's process, sequence number) and ignores a duplicated, reordered or late one. Identity comes
- * from the caller (the hub decides it from the credential), never from the report.
+ * (start of the witness's process, sequence number) and ignores a duplicated, reordered or late one. A report of
+ * another process than the held one's is also taken once the held one is older than {@code staleAfter}: a witness
+ * whose clock stepped back across a restart (or that once reported a start in the future) is not frozen out. Identity
+ * comes from the caller (the hub decides it from the credential), never from the report.
  *
  * <p>Not thread-safe: confined to the writer. Costs per witness one report of at most one streak per entry point of
  * the fleet (about 40 bytes each): 100 witnesses of a 100-server fleet hold 10,000 streaks.
@@ -100,11 +103,17 @@ public final class MeshLedger {
     private final Map<String, Received> held = new HashMap<>();
     private Set<String> witnesses;
     private Set<String> entryPoints;
+    private long staleAfterNanos;
 
-    /** @param fleet the witnesses whose reports are taken and the entry points their streaks may name */
-    public MeshLedger(MeshFleet fleet) {
+    /**
+     * @param fleet      the witnesses whose reports are taken and the entry points their streaks may name
+     * @param staleAfter how old a held report must be before a report of another process replaces it whatever the
+     *                   order of their process starts ({@code no-data-after})
+     */
+    public MeshLedger(MeshFleet fleet, Duration staleAfter) {
         this.witnesses = witnessNames(fleet);
         this.entryPoints = entryPointTags(fleet);
+        this.staleAfterNanos = staleAfter.toNanos();
     }
 
     /**
@@ -118,15 +127,22 @@ public final class MeshLedger {
             return Outcome.REFUSED_UNKNOWN_WITNESS;
         }
         Received current = held.get(witness);
-        if (current != null && !isNewer(report, current.report())) {
+        if (current != null && !isNewer(report, current.report())
+                && !(report.processStartMillis() != current.report().processStartMillis()
+                        && receivedAtNanos - current.receivedAtNanos() > staleAfterNanos)) {
             return Outcome.IGNORED_OLD;
         }
         held.put(witness, new Received(inFleet(report), receivedAtNanos));
         return Outcome.ACCEPTED;
     }
 
-    /** Follows a new fleet: forgets the reports of witnesses that left it; streaks of removed entry points go too. */
-    public void fleetChanged(MeshFleet fleet) {
+    /**
+     * Follows a new fleet: forgets the reports of witnesses that left it; streaks of removed entry points go too.
+     *
+     * @param staleAfter the new {@code no-data-after}
+     */
+    public void fleetChanged(MeshFleet fleet, Duration staleAfter) {
+        staleAfterNanos = staleAfter.toNanos();
         witnesses = witnessNames(fleet);
         entryPoints = entryPointTags(fleet);
         held.keySet().retainAll(witnesses);
@@ -146,7 +162,7 @@ public final class MeshLedger {
             selfReports.add(new MeshEvidence.SelfReport(witness, entry.receivedAtNanos(),
                     entry.report().failingCheck()));
             entry.report().streaks().forEach(streak -> streaks.add(new MeshEvidence.Streak(witness, streak.server(),
-                    streak.entryPoint(), streak.failures())));
+                    streak.entryPoint(), streak.failures(), entry.receivedAtNanos())));
         });
         return new MeshEvidence(selfReports, streaks);
     }

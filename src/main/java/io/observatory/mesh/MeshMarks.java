@@ -2,6 +2,7 @@ package io.observatory.mesh;
 
 import io.observatory.health.HealthState;
 import io.observatory.health.mesh.MeshFleet;
+import io.observatory.health.mesh.MeshJudgement.RouteServing;
 import io.observatory.health.mesh.MeshJudgement.ServerVerdict;
 import io.observatory.health.mesh.MeshStatus;
 import io.observatory.status.MeshMark;
@@ -9,16 +10,19 @@ import io.observatory.status.OutboundStatus;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Turns a {@link MeshView} into the mesh state of each entry point, the third input of the combined verdict: OK is
  * HEALTHY; a pair cut (on an OK or NO_DATA server) and a BLOCKED server its route cannot do without are DEGRADED;
- * NO_DATA is UNKNOWN (silence is not a verdict); out of rotation is UNHEALTHY. Pure; one pass over the servers and
- * the matrix.
+ * NO_DATA is UNKNOWN (silence is not a verdict); out of rotation is UNHEALTHY, except for the servers a route in
+ * panic serves anyway (none of its servers is in rotation), which are DEGRADED and alive, so that balancers reading
+ * the v1, health or Xray APIs fail open as {@code ListRoute} does. Pure; one pass over the servers and the matrix.
  */
 final class MeshMarks {
 
@@ -32,13 +36,16 @@ final class MeshMarks {
                 path.streak().server() + "/" + path.streak().entryPoint(), tag -> new ArrayList<>()).add(path));
         Map<String, MeshFleet.Server> servers = new HashMap<>();
         view.fleet().servers().forEach(server -> servers.put(server.name(), server));
+        Set<String> servedInPanic = new HashSet<>();
+        view.judgement().routes().stream().filter(RouteServing::panic)
+                .forEach(route -> servedInPanic.addAll(route.servers()));
         Map<String, MeshMark> marks = new HashMap<>();
         for (ServerVerdict verdict : view.judgement().servers()) {
             MeshFleet.Server server = servers.get(verdict.name());
             for (String entryPoint : server.entryPoints()) {
                 String tag = server.tag(entryPoint);
                 marks.put(tag, mark(verdict, verdict.pairCuts().get(entryPoint), pathsByTag.getOrDefault(tag,
-                        List.of())));
+                        List.of()), servedInPanic.contains(verdict.name())));
             }
         }
         return marks;
@@ -50,15 +57,19 @@ final class MeshMarks {
         return verdict.voters() > 0 ? word + "(" + verdict.voters() + ")" : word;
     }
 
-    private static MeshMark mark(ServerVerdict verdict, @Nullable String pairCut, List<MeshView.Path> paths) {
+    private static MeshMark mark(ServerVerdict verdict, @Nullable String pairCut, List<MeshView.Path> paths,
+            boolean panic) {
+        boolean inRotation = verdict.inRotation() || panic;
         HealthState state = switch (verdict.status()) {
             case OK -> pairCut != null ? HealthState.DEGRADED : HealthState.HEALTHY;
             case NO_DATA -> pairCut != null ? HealthState.DEGRADED : HealthState.UNKNOWN;
-            case BLOCKED -> verdict.inRotation() ? HealthState.DEGRADED : HealthState.UNHEALTHY;
-            case UNREACHABLE_FROM_SERVERS, SERVER_UNAVAILABLE -> HealthState.UNHEALTHY;
+            case BLOCKED, UNREACHABLE_FROM_SERVERS, SERVER_UNAVAILABLE ->
+                    inRotation ? HealthState.DEGRADED : HealthState.UNHEALTHY;
         };
         String detail = word(verdict) + (verdict.reason().isEmpty() ? "" : ": " + verdict.reason())
-                + (pairCut != null && verdict.status() != MeshStatus.BLOCKED ? "; pair cut: " + pairCut : "");
+                + (pairCut != null && verdict.status() != MeshStatus.BLOCKED ? "; pair cut: " + pairCut : "")
+                + (panic && !verdict.inRotation() ? "; served in panic: no server of route " + verdict.route()
+                        + " is in rotation" : "");
         List<Long> rtts = new ArrayList<>();
         Instant lastSeen = null;
         Instant lastTry = null;
@@ -71,7 +82,7 @@ final class MeshMarks {
         }
         rtts.sort(null);
         long delay = rtts.isEmpty() ? OutboundStatus.DEAD_DELAY_MILLIS : rtts.get(rtts.size() / 2) / 1_000_000;
-        return new MeshMark(state, verdict.inRotation(), detail, delay, lastSeen, lastTry);
+        return new MeshMark(state, inRotation, detail, delay, lastSeen, lastTry);
     }
 
     private static Instant later(@Nullable Instant a, Instant b) {

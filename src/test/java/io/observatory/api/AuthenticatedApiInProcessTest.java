@@ -73,7 +73,8 @@ class AuthenticatedApiInProcessTest {
         writer.runDue();
         ApiAuthInterceptor interceptor = new ApiAuthInterceptor(
                 new ApiAuthSettings(null, "OBSERVATORY_API_TOKEN", requireForReads),
-                settings -> ApiToken.of(settings.token(), Map.of("OBSERVATORY_API_TOKEN", TOKEN)::get, writer), false);
+                settings -> ApiToken.of(settings.token(), Map.of("OBSERVATORY_API_TOKEN", TOKEN)::get, writer), false,
+                subject -> false);
         String name = InProcessServerBuilder.generateName();
         server = InProcessServerBuilder.forName(name).directExecutor()
                 .addService(ServerInterceptors.intercept(new ObservatoryV1Service(updater.store(), updater,

@@ -21,7 +21,10 @@ class AvailabilityPolicyTest {
                 : new AvailabilityPolicy.HealthyOrPanic(threshold);
     }
 
-    /** Verdicts as a string, one letter per outbound tagged {@code o0, o1, ...}: {@code H}, {@code U}, {@code X}. */
+    /**
+     * Verdicts as a string, one letter per outbound tagged {@code o0, o1, ...}: {@code H}, {@code U}, {@code X},
+     * {@code D} (degraded).
+     */
     private static List<Outbound> selection(String verdicts) {
         List<Outbound> outbounds = new ArrayList<>();
         for (int i = 0; i < verdicts.length(); i++) {
@@ -29,6 +32,7 @@ class AvailabilityPolicyTest {
                 case 'H' -> HealthState.HEALTHY;
                 case 'U' -> HealthState.UNKNOWN;
                 case 'X' -> HealthState.UNHEALTHY;
+                case 'D' -> HealthState.DEGRADED;
                 default -> throw new IllegalArgumentException(verdicts);
             };
             outbounds.add(new Outbound("o" + i, verdict));
@@ -65,6 +69,13 @@ class AvailabilityPolicyTest {
             "HEALTHY_OR_PANIC,    HHX,  100, 'o0,o1,o2',    true",
             // nothing unhealthy: unchanged
             "HEALTHY_OR_PANIC,    UUU,  50,  'o0,o1,o2',    false",
+            // degraded (Envoy): used only when no healthy or unknown one is left, but counted towards the threshold
+            "HEALTHY_AND_UNKNOWN, HDX,  50,  'o0',          false",
+            "HEALTHY_AND_UNKNOWN, DDX,  50,  'o0,o1',       false",
+            "HEALTHY_OR_PANIC,    UDD,  50,  'o0',          false",
+            "HEALTHY_OR_PANIC,    HDDX, 75,  'o0',          false",
+            "HEALTHY_OR_PANIC,    DXX,  50,  'o0,o1,o2',    true",
+            "HEALTHY_OR_PANIC,    DDX,  50,  'o0,o1',       false",
     })
     void selectReturnsTheUsableOutboundsAndThePanicFlag(String policy, String verdicts, int threshold,
             String usable, boolean panic) {

@@ -176,6 +176,24 @@ class MeshHubTest {
     }
 
     @Test
+    void reportWhenEveryServerOfARouteIsOutThenItsRouteServesThemInPanicAndTheyAreDegradedAndAlive() {
+        hub.start();
+        report("w3", "tcp :443 (refused)", path("s1", 0));
+        report("w4", "tcp :443 (refused)", path("s1", 0));
+
+        assertThat(hub.store().current().judgement().routes()).filteredOn(route -> route.route().equals("nl"))
+                .singleElement().satisfies(route -> {
+                    assertThat(route.panic()).isTrue();
+                    assertThat(route.servers()).containsExactly("s3", "s4");
+                });
+        assertThat(served("s3/main").verdict()).isEqualTo(HealthState.DEGRADED);
+        assertThat(served("s3/main").alive()).isTrue();
+        assertThat(served("s3/main").mesh().detail()).endsWith("; served in panic: no server of route nl is in"
+                + " rotation");
+        assertThat(served("s1/main").verdict()).isEqualTo(HealthState.UNKNOWN);
+    }
+
+    @Test
     void reportWhenWitnessIsNotInTheFleetThenRefusedAndNotStored() {
         hub.start();
 

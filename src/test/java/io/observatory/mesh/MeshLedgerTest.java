@@ -28,7 +28,9 @@ class MeshLedgerTest {
             List.of(new Server("s1", "eu", List.of("main")), new Server("s2", "eu", List.of("main", "alt"))),
             List.of(new Witness("w1", "de", "s1", false), new Witness("w2", "nl", "s2", false)));
 
-    private final MeshLedger ledger = new MeshLedger(FLEET);
+    private static final Duration STALE_AFTER = Duration.ofSeconds(30);
+
+    private final MeshLedger ledger = new MeshLedger(FLEET, STALE_AFTER);
 
     private static PathStreak streak(String server, String entryPoint, int failures) {
         return new PathStreak(server, entryPoint, failures, failures == 0 ? new LastProbe(true, null, "", 1_000_000)
@@ -54,7 +56,18 @@ class MeshLedgerTest {
 
         assertThat(ledger.evidence()).isEqualTo(new MeshEvidence(
                 List.of(new MeshEvidence.SelfReport("w1", 7, "tcp :443")),
-                List.of(new MeshEvidence.Streak("w1", "s2", "main", 2))));
+                List.of(new MeshEvidence.Streak("w1", "s2", "main", 2, 7))));
+    }
+
+    @Test
+    void recordWhenAnotherProcessReportsAfterTheHeldReportWentStaleThenTakenWhateverItsStart() {
+        ledger.record("w1", report(4_000_000_000_000L, 7, 3), 1);
+        long later = 1 + STALE_AFTER.toNanos();
+
+        assertThat(ledger.record("w1", report(100, 1, 0), later)).isEqualTo(Outcome.IGNORED_OLD);
+        assertThat(ledger.record("w1", report(100, 2, 0), later + 1)).isEqualTo(Outcome.ACCEPTED);
+        assertThat(failuresOfW1AgainstS2()).isZero();
+        assertThat(ledger.record("w1", report(4_000_000_000_000L, 8, 3), later + 2)).isEqualTo(Outcome.ACCEPTED);
     }
 
     @ParameterizedTest(name = "after (100, 5): report ({0}, {1}) -> {2}")
@@ -105,7 +118,7 @@ class MeshLedgerTest {
         ledger.record("w1", report(100, 1, 3), 1);
         ledger.record("w2", new Report(100, 1, null, List.of()), 1);
 
-        ledger.fleetChanged(new MeshFleet(FLEET.servers(), List.of(FLEET.witnesses().get(1))));
+        ledger.fleetChanged(new MeshFleet(FLEET.servers(), List.of(FLEET.witnesses().get(1))), STALE_AFTER);
 
         assertThat(ledger.evidence().selfReports()).extracting(MeshEvidence.SelfReport::witness)
                 .containsExactly("w2");

@@ -16,6 +16,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSession;
 import org.jspecify.annotations.Nullable;
@@ -70,6 +71,7 @@ public final class ApiAuthInterceptor implements ServerInterceptor {
 
     private final Function<ApiAuthSettings, ApiToken> tokens;
     private final boolean trustClientCertificates;
+    private final Predicate<String> witnessSubject;
     // Replaced whole on reload; every call reads it without locking.
     private final AtomicReference<Rules> rules = new AtomicReference<>();
 
@@ -80,12 +82,16 @@ public final class ApiAuthInterceptor implements ServerInterceptor {
      *                                ({@code spring.grpc.server.ssl.client-auth} not {@code none} and
      *                                {@code spring.grpc.server.ssl.secure}, default true); when false a client
      *                                certificate is not a credential, only a bearer token is
+     * @param witnessSubject        whether a certificate subject CN is a mesh witness's: a witness's certificate
+     *                                lets it report to the hub, never write to the v1 API (its passive reports
+     *                                would remove servers without the mesh's quorum)
      * @throws IllegalStateException if the configured token cannot be read
      */
     public ApiAuthInterceptor(ApiAuthSettings settings, Function<ApiAuthSettings, ApiToken> tokens,
-            boolean trustClientCertificates) {
+            boolean trustClientCertificates, Predicate<String> witnessSubject) {
         this.tokens = tokens;
         this.trustClientCertificates = trustClientCertificates;
+        this.witnessSubject = witnessSubject;
         rules.set(new Rules(settings, tokens.apply(settings)));
     }
 
@@ -145,8 +151,12 @@ public final class ApiAuthInterceptor implements ServerInterceptor {
 
     /** Why the call is refused, or {@code null} when its credentials are good. */
     private @Nullable String refusal(ApiToken token, ServerCall<?, ?> call, Metadata headers) {
-        if (trustClientCertificates && hasPeerCertificate(call.getAttributes().get(Grpc.TRANSPORT_ATTR_SSL_SESSION))) {
-            return null;
+        SSLSession session = call.getAttributes().get(Grpc.TRANSPORT_ATTR_SSL_SESSION);
+        if (trustClientCertificates && hasPeerCertificate(session)) {
+            String subject = WitnessAuthInterceptor.subjectCommonName(session);
+            if (subject == null || !witnessSubject.test(subject)) {
+                return null;
+            }
         }
         Iterable<String> all = headers.getAll(AUTHORIZATION);
         if (all == null) {

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import javax.naming.InvalidNameException;
@@ -41,9 +42,10 @@ import org.slf4j.LoggerFactory;
  * {@link Context} under {@link #WITNESS} for the service; a call without a witness credential is
  * {@code UNAUTHENTICATED}; the service refuses a report for another witness's name with {@code PERMISSION_DENIED}. Every other method passes untouched (the mesh reads are the {@link ApiAuthInterceptor}'s).
  *
- * <p>A refusal (either code) is logged at WARN once per episode: once per caller address and reason until a call
- * from that address succeeds (at most {@value #MAX_EPISODES} episodes are remembered; past that, old ones are forgotten and
- * may be logged again). Costs per witness one token in memory.
+ * <p>A refusal (either code) is logged at WARN once per episode: once per caller address and kind of refusal (a
+ * fixed reason, or the witness and the code; never text from the request) until a call from that address succeeds.
+ * At most {@value #MAX_EPISODES} open episodes are remembered: past that, one line says refusals go unlogged until
+ * a caller succeeds. Costs per witness one token in memory.
  */
 public final class WitnessAuthInterceptor implements ServerInterceptor {
 
@@ -56,7 +58,8 @@ public final class WitnessAuthInterceptor implements ServerInterceptor {
     static final String MISSING = "missing witness bearer token or client certificate";
     static final String UNKNOWN = "the bearer token is no mesh witness's (observatory.mesh.witnesses[].token-file or"
             + " token-env)";
-    static final String NOT_HUB = "this instance is not a mesh hub (observatory.mesh.role is neither hub nor"
+    /** Why a mesh call is refused on an instance that is not a hub. */
+    public static final String NOT_HUB = "this instance is not a mesh hub (observatory.mesh.role is neither hub nor"
             + " hub-and-witness)";
 
     private static final Logger log = LoggerFactory.getLogger(WitnessAuthInterceptor.class);
@@ -103,6 +106,11 @@ public final class WitnessAuthInterceptor implements ServerInterceptor {
         return new Credentials(settings.role().hub(), byToken, bySubject);
     }
 
+    /** Whether {@code subject} is the certificate subject CN of a witness of the fleet in force. */
+    public boolean witnessSubject(String subject) {
+        return current.get().bySubject().containsKey(subject);
+    }
+
     /** Applies reloaded settings; tokens that cannot be read keep the credentials in force. */
     public void reconfigure(MeshSettings next) {
         try {
@@ -128,7 +136,8 @@ public final class WitnessAuthInterceptor implements ServerInterceptor {
         }
         Identified identified = identify(known, call, headers);
         if (identified.witness() == null) {
-            episodes.refused(peer, call.getMethodDescriptor().getFullMethodName(), identified.refusal());
+            episodes.refused(peer, identified.refusal(), call.getMethodDescriptor().getFullMethodName(),
+                    identified.refusal());
             call.close(Status.UNAUTHENTICATED.withDescription(identified.refusal()), new Metadata());
             return new ServerCall.Listener<>() {
             };
@@ -138,7 +147,8 @@ public final class WitnessAuthInterceptor implements ServerInterceptor {
             @Override
             public void close(Status status, Metadata trailers) {
                 if (status.getCode() == Status.Code.PERMISSION_DENIED) {
-                    episodes.refused(peer, method, identified.witness() + ": " + status.getDescription());
+                    episodes.refused(peer, identified.witness() + " " + status.getCode(), method,
+                            identified.witness() + ": " + status.getDescription());
                 } else if (status.isOk()) {
                     episodes.accepted(peer);
                 }
@@ -180,7 +190,8 @@ public final class WitnessAuthInterceptor implements ServerInterceptor {
         return match != null ? new Identified(match, "") : new Identified(null, UNKNOWN);
     }
 
-    private static @Nullable String subjectCommonName(@Nullable SSLSession session) {
+    /** The subject CN of the verified client certificate of {@code session}: exactly one CN, else {@code null}. */
+    static @Nullable String subjectCommonName(@Nullable SSLSession session) {
         if (session == null) {
             return null;
         }
@@ -189,12 +200,15 @@ public final class WitnessAuthInterceptor implements ServerInterceptor {
             if (chain.length == 0 || !(chain[0] instanceof X509Certificate certificate)) {
                 return null;
             }
+            // A subject with several CNs (CN=attacker,CN=w1,O=corp) names no witness: which one counts would be a
+            // guess an issuer's naming could exploit.
+            List<String> names = new ArrayList<>(1);
             for (Rdn rdn : new LdapName(certificate.getSubjectX500Principal().getName()).getRdns()) {
                 if (rdn.getType().equalsIgnoreCase("CN")) {
-                    return rdn.getValue().toString();
+                    names.add(rdn.getValue().toString());
                 }
             }
-            return null;
+            return names.size() == 1 ? names.get(0) : null;
         } catch (SSLPeerUnverifiedException | InvalidNameException e) {
             return null;
         }
@@ -226,31 +240,40 @@ public final class WitnessAuthInterceptor implements ServerInterceptor {
         }
     }
 
-    /** Refusals logged once per (caller, reason) until the caller gets in. */
+    /** Refusals logged once per (caller, kind) until the caller gets in, with a bounded memory of episodes. */
     static final class RefusalEpisodes {
 
         private final Logger log;
         private final int limit;
         private final Set<String> open = ConcurrentHashMap.newKeySet();
+        private final AtomicBoolean full = new AtomicBoolean();
 
         RefusalEpisodes(Logger log, int limit) {
             this.log = log;
             this.limit = limit;
         }
 
-        void refused(String peer, String method, String reason) {
+        /**
+         * @param kind    what makes it the same episode: a fixed reason, or a witness and a code
+         * @param message what to log, already bounded in length
+         */
+        void refused(String peer, String kind, String method, String message) {
             if (open.size() >= limit) {
-                open.clear();
+                if (full.compareAndSet(false, true)) {
+                    log.warn("more than {} callers are being refused; further refusals are not logged until a"
+                            + " refused caller succeeds", limit);
+                }
+                return;
             }
-            if (open.add(peer + "\n" + reason)) {
+            if (open.add(peer + "\n" + kind)) {
                 log.warn("refused {} from {}: {} (logged once until a call from {} is accepted)", method, peer,
-                        reason, peer);
+                        message, peer);
             }
         }
 
         void accepted(String peer) {
-            if (!open.isEmpty()) {
-                open.removeIf(key -> key.startsWith(peer + "\n"));
+            if (!open.isEmpty() && open.removeIf(key -> key.startsWith(peer + "\n"))) {
+                full.set(false);
             }
         }
     }

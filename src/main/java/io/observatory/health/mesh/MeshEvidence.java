@@ -32,9 +32,11 @@ public record MeshEvidence(List<SelfReport> selfReports, List<Streak> streaks) {
      * Witness {@code witness} probing entry point {@code entryPoint} of {@code server}: its latest probes that failed
      * in a row; one success resets it to 0.
      *
-     * @param failures consecutive failed probes, at least 0
+     * @param failures        consecutive failed probes, at least 0
+     * @param receivedAtNanos when the hub received the report that carried it, on the hub's monotonic ticker: a
+     *                        streak older than {@code no-data-after} is no evidence any more
      */
-    public record Streak(String witness, String server, String entryPoint, int failures) {
+    public record Streak(String witness, String server, String entryPoint, int failures, long receivedAtNanos) {
 
         public Streak {
             Objects.requireNonNull(witness, "witness");

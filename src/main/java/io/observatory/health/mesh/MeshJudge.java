@@ -28,7 +28,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <ol>
  *   <li>A <b>vote</b>: witness W's streak against entry point E of server S is at least {@code streak}; a witness
- *       never votes against its own server.</li>
+ *       never votes against its own server, and a streak from a report older than {@code no-data-after} is no
+ *       evidence at all (a witness that falls silent leaves no vote, mark or standing behind).</li>
  *   <li>A witness is <b>unreliable</b> when it votes against at least {@code unreliable-share} of the neighbours it
  *       probes (servers with a vote against any entry point / servers probed, leaving out its own server and servers
  *       whose self-report says they are unavailable, which explains failing to reach them); its votes are set
@@ -82,7 +83,8 @@ public final class MeshJudge {
             Witness witness = witnesses.get(streak.witness());
             Server server = servers.get(streak.server());
             if (witness == null || server == null || streak.server().equals(witness.server())
-                    || !server.entryPoints().contains(streak.entryPoint())) {
+                    || !server.entryPoints().contains(streak.entryPoint())
+                    || nowNanos - streak.receivedAtNanos() > rules.noDataAfter().toNanos()) {
                 continue;
             }
             boolean vote = streak.failures() >= rules.streak();

@@ -6,6 +6,7 @@ import io.observatory.probe.ProbeError;
 import io.observatory.probe.ProbeRequest;
 import io.observatory.probe.ProbeResult;
 import io.observatory.probe.Prober;
+import io.observatory.text.GoDuration;
 import io.observatory.time.Scheduler;
 import java.time.Clock;
 import java.time.Duration;
@@ -18,6 +19,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
 
 /**
@@ -30,6 +33,8 @@ import reactor.core.Disposable;
  * outbound.
  */
 public final class MeshWitness {
+
+    private static final Logger log = LoggerFactory.getLogger(MeshWitness.class);
 
     private final String name;
     private final Scheduler writer;
@@ -99,24 +104,37 @@ public final class MeshWitness {
         if (stopped) {
             return;
         }
-        Optional<WitnessFleet> fetched = hubs.fetchFleet();
-        List<WitnessReport.SelfCheckResult> checks = selfChecks.run();
+        long startedNanos = reports.nanoTime();
+        Optional<WitnessFleet> fetched;
+        List<WitnessReport.SelfCheckResult> checks;
+        try {
+            fetched = hubs.fetchFleet();
+            checks = selfChecks.run();
+        } catch (RuntimeException e) {
+            // A round must never end the rounds: the next one tries again with whatever the hub then sends.
+            log.error("mesh witness {}: report round failed; the next one follows in {}", name,
+                    GoDuration.format(defaultReportInterval), e);
+            reports.schedule(defaultReportInterval, this::round);
+            return;
+        }
         writer.execute(() -> {
             fetched.ifPresent(this::fleetFetched);
             List<MeshLedger.PathStreak> streaks = paths.values().stream().filter(path -> path.last != null)
                     .map(Path::report).toList();
             Duration interval = fleet == null ? defaultReportInterval : fleet.reportInterval();
-            reports.execute(() -> send(checks, streaks, interval));
+            reports.execute(() -> send(checks, streaks, interval, startedNanos));
         });
     }
 
+    /** Sends, then schedules the next round one interval after this one started (a slow hub does not stretch it). */
     private void send(List<WitnessReport.SelfCheckResult> checks, List<MeshLedger.PathStreak> streaks,
-            Duration interval) {
+            Duration interval, long startedNanos) {
         if (stopped) {
             return;
         }
         hubs.send(new WitnessReport(name, processStart, ++sequence, checks, streaks));
-        reports.schedule(interval, this::round);
+        Duration elapsed = Duration.ofNanos(reports.nanoTime() - startedNanos);
+        reports.schedule(elapsed.compareTo(interval) >= 0 ? Duration.ZERO : interval.minus(elapsed), this::round);
     }
 
     /** On the writer: follows the fleet a hub sent; streaks of entry points that left are dropped. */

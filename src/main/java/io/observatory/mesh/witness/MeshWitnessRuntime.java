@@ -15,8 +15,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Owns this instance's {@link MeshWitness} while its mesh role includes {@code witness}: starts it with the service,
- * replaces it when a reload changes what a witness is made of (its name, checks, hubs, credential, report interval or
- * role) and stops it at shutdown. Writer only, but for {@link #stop()}.
+ * replaces it when a reload changes what a witness is made of (its role, name, checks, hubs, credential, TLS or report
+ * interval) and stops it at shutdown. State is confined to the writer.
  */
 public final class MeshWitnessRuntime implements Reconfigurable {
 
@@ -29,8 +29,7 @@ public final class MeshWitnessRuntime implements Reconfigurable {
     private final Function<MeshSettings, HubLink> links;
     private MeshSettings settings;
     private boolean started;
-    // volatile: replaced on the writer, stopped from Spring's lifecycle thread.
-    private volatile @Nullable MeshWitness witness;
+    private @Nullable MeshWitness witness;
 
     /**
      * @param initial the mesh settings at start-up
@@ -59,23 +58,27 @@ public final class MeshWitnessRuntime implements Reconfigurable {
     }
 
     /**
-     * Stops the witness: its probes and reports end. A later {@link #start()} starts a new one, which the hubs see as
-     * a restarted witness (a new process start, its sequence from 1).
+     * Stops the witness: its probes and reports end, on the writer, after any reload already queued there, so no
+     * reload can start a successor afterwards. A later {@link #start()} starts a new one, which the hubs see as a
+     * restarted witness (a new process start, its sequence from 1).
      */
     public void stop() {
-        MeshWitness current = witness;
-        if (current != null) {
-            current.stop();
-        }
-        writer.execute(() -> started = false);
+        writer.execute(() -> {
+            started = false;
+            MeshWitness current = witness;
+            if (current != null) {
+                current.stop();
+                witness = null;
+            }
+        });
     }
 
     @Override
     public void reconfigure(ObservatoryConfig next) {
         MeshSettings mesh = next.mesh();
-        boolean changed = mesh.role().witness() != settings.role().witness()
-                || !Objects.equals(mesh.self(), settings.self()) || !mesh.hubs().equals(settings.hubs())
-                || !mesh.token().equals(settings.token()) || !mesh.reportInterval().equals(settings.reportInterval());
+        boolean changed = mesh.role() != settings.role() || !Objects.equals(mesh.self(), settings.self())
+                || !mesh.hubs().equals(settings.hubs()) || !mesh.token().equals(settings.token())
+                || !mesh.hubTls().equals(settings.hubTls()) || !mesh.reportInterval().equals(settings.reportInterval());
         settings = mesh;
         if (started && changed) {
             replace(mesh);

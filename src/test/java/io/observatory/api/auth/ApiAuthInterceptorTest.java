@@ -91,7 +91,7 @@ class ApiAuthInterceptorTest {
     }
 
     private ApiAuthInterceptor interceptor(ApiAuthSettings settings) {
-        return new ApiAuthInterceptor(settings, tokens(), true);
+        return new ApiAuthInterceptor(settings, tokens(), true, subject -> false);
     }
 
     /** Serves the v1, Xray and health services, each behind {@code interceptor}, as Spring gRPC binds them. */
@@ -173,7 +173,7 @@ class ApiAuthInterceptorTest {
 
     @Test
     void callWhenOtherServiceThenNeverAffected() throws IOException {
-        serve(new ApiAuthInterceptor(settings(none(), none(), true), tokens(), false));
+        serve(new ApiAuthInterceptor(settings(none(), none(), true), tokens(), false, subject -> false));
 
         GetOutboundStatusResponse xray = io.observatory.api.xray.ObservatoryServiceGrpc.newBlockingStub(channel)
                 .withDeadlineAfter(5, TimeUnit.SECONDS)
@@ -403,7 +403,7 @@ class ApiAuthInterceptorTest {
 
     @Test
     void describeWhenNeitherTokenNorClientCertificatesThenSaysWritesAreRefusedAndWhatToConfigure() {
-        assertThat(new ApiAuthInterceptor(settings(none(), none(), false), tokens(), false).describe())
+        assertThat(new ApiAuthInterceptor(settings(none(), none(), false), tokens(), false, subject -> false).describe())
                 .isEqualTo("v1 API writes are refused: neither an API token (observatory.api.auth.token-file or"
                         + " token-env) nor mTLS client authentication (spring.grpc.server.ssl.client-auth) is"
                         + " configured; reads are open");

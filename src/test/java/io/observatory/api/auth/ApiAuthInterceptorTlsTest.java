@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,8 +38,12 @@ class ApiAuthInterceptorTlsTest {
     }
 
     private void serve(boolean trustClientCertificates) throws IOException {
+        serve(trustClientCertificates, subject -> false);
+    }
+
+    private void serve(boolean trustClientCertificates, Predicate<String> witnessSubject) throws IOException {
         ApiAuthInterceptor interceptor = new ApiAuthInterceptor(new ApiAuthSettings(null, null, false),
-                settings -> ApiToken.NONE, trustClientCertificates);
+                settings -> ApiToken.NONE, trustClientCertificates, witnessSubject);
         server = Grpc.newServerBuilderForPort(0, TlsServerCredentials.newBuilder()
                         .keyManager(TestPki.serverCertificate().toFile(), TestPki.serverPrivateKey().toFile())
                         .trustManager(TestPki.caCertificate().toFile())
@@ -76,6 +81,15 @@ class ApiAuthInterceptorTlsTest {
 
         assertThat(refused.getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
         assertThat(refused.getDescription()).isEqualTo(ApiAuthInterceptor.NOTHING_CONFIGURED);
+    }
+
+    @Test
+    void writeWhenTheCertificateIsAMeshWitnesssThenItIsNoV1Credential() throws IOException {
+        serve(true, "balancer"::equals);
+
+        Status refused = V1Calls.call(channel(true), "ReportOutcomes", null);
+
+        assertThat(refused.getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
     }
 
     @Test

@@ -50,7 +50,7 @@ class MeshJudgeTest {
             for (Server server : servers) {
                 if (!server.name().equals(witness.server())) {
                     server.entryPoints().forEach(entry -> streaks.add(new Streak(witness.name(), server.name(), entry,
-                            0)));
+                            0, NOW)));
                 }
             }
         }
@@ -60,7 +60,7 @@ class MeshJudgeTest {
     /** Sets the streak of {@code witness} against {@code server}'s {@code entry}. */
     private MeshJudgeTest streak(String witness, String server, String entry, int failures) {
         streaks.removeIf(s -> s.witness().equals(witness) && s.server().equals(server) && s.entryPoint().equals(entry));
-        streaks.add(new Streak(witness, server, entry, failures));
+        streaks.add(new Streak(witness, server, entry, failures, NOW));
         return this;
     }
 
@@ -281,9 +281,22 @@ class MeshJudgeTest {
     }
 
     @Test
+    void judgeWhenTheVotersFellSilentForNoDataAfterThenTheirVotesAreGone() {
+        allWell().streak("w1", "s4", "main", 3).streak("w2", "s4", "main", 3);
+        streaks.replaceAll(streak -> streak.witness().equals("w2")
+                ? new Streak(streak.witness(), streak.server(), streak.entryPoint(), streak.failures(),
+                        NOW - RULES.noDataAfter().toNanos() - 1)
+                : streak);
+
+        assertThat(server("s4").status()).isEqualTo(MeshStatus.OK);
+        assertThat(server("s4").pairCuts()).containsOnlyKeys("main");
+        assertThat(witness("w2").neighbours()).isZero();
+    }
+
+    @Test
     void judgeWhenAWitnessReportsAboutItsOwnServerThenIgnored() {
         allWell();
-        streaks.add(new Streak("w1", "s1", "main", 9));
+        streaks.add(new Streak("w1", "s1", "main", 9, NOW));
 
         assertThat(server("s1").pairCuts()).isEmpty();
         assertThat(witness("w1").neighbours()).isEqualTo(3);
