@@ -133,6 +133,9 @@ class MeshDemo implements SmartLifecycle, ApplicationListener<GrpcServerStartedE
         if (story != null) {
             story.shutdownNow();
         }
+        // Every witness stops reporting before any context closes: closing one disposes Reactor Netty's shared
+        // resources, and the probes of the witnesses still running would fail and report false votes.
+        witnesses.forEach(witness -> witness.getBean(MeshWitnessRuntime.class).stop());
         witnesses.forEach(ConfigurableApplicationContext::close);
         entryPoints.forEach(DemoSocksProxy::close);
         for (int i = 0; i < services.size(); i++) {

@@ -36,8 +36,8 @@ record MeshJson(List<Server> servers, List<Witness> witnesses, List<Route> route
                 return new EntryPoint(entry, server.tag(entry), cut == null ? List.of() : List.of("PAIR_CUT"),
                         cut == null ? null : "pair cut: " + cut);
             }).toList();
-            servers.add(new Server(verdict.name(), verdict.route(), verdict.status().name(), verdict.reason(),
-                    verdict.inRotation(), entryPoints));
+            servers.add(new Server(verdict.name(), verdict.route(), verdict.status().name(), verdict.voters(),
+                    verdict.reason(), verdict.inRotation(), entryPoints));
         }
         Map<String, MeshFleet.Witness> witnesses = new HashMap<>();
         view.fleet().witnesses().forEach(witness -> witnesses.put(witness.name(), witness));
@@ -50,9 +50,12 @@ record MeshJson(List<Server> servers, List<Witness> witnesses, List<Route> route
         return new MeshJson(servers, standings, routes);
     }
 
-    /** One server: {@code status} is OK, SERVER_UNAVAILABLE, NO_DATA, UNREACHABLE_FROM_SERVERS or BLOCKED. */
+    /**
+     * One server: {@code status} is OK, SERVER_UNAVAILABLE, NO_DATA, UNREACHABLE_FROM_SERVERS or BLOCKED;
+     * {@code voters} the witnesses whose votes decided UNREACHABLE_FROM_SERVERS(n) or BLOCKED, else 0.
+     */
     @JsonNaming(SnakeCaseStrategy.class)
-    record Server(String name, String route, String status, String reason, boolean inRotation,
+    record Server(String name, String route, String status, int voters, String reason, boolean inRotation,
             List<EntryPoint> entryPoints) {
     }
 

@@ -1,5 +1,7 @@
 package io.observatory.api;
 
+import static io.observatory.testing.Percentiles.millis;
+import static io.observatory.testing.Percentiles.percentile;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.grpc.stub.StreamObserver;
@@ -15,7 +17,6 @@ import io.observatory.status.ObservationStore;
 import io.observatory.status.OutboundStatus;
 import io.observatory.verdict.ObservationUpdater;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -163,16 +164,5 @@ class V1ApiBenchmarkIT extends RunningServiceTest {
         System.out.printf("GetObservation latency at %d outbounds (%d bytes), over %d calls after 100 warm-up:"
                 + " median %.3f ms, p99 %.3f ms%n", OUTBOUNDS, response.getSerializedSize(), CALLS,
                 millis(percentile(getNanos, 50)), millis(percentile(getNanos, 99)));
-    }
-
-    private static long percentile(long[] values, int percent) {
-        long[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int index = (int) Math.ceil(percent / 100.0 * sorted.length) - 1;
-        return sorted[Math.max(0, index)];
-    }
-
-    private static double millis(long nanos) {
-        return nanos / 1e6;
     }
 }

@@ -106,7 +106,8 @@ class MeshDemoIT {
         HttpResponse<String> json = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                 URI.create("http://127.0.0.1:" + port + "/actuator/observatory")).build(),
                 HttpResponse.BodyHandlers.ofString());
-        assertThat(json.body()).contains("\"mesh\":{\"servers\":[{\"name\":\"s1\",\"route\":\"eu\",\"status\":\"OK\"")
+        assertThat(json.body())
+                .contains("\"mesh\":{\"servers\":[{\"name\":\"s1\",\"route\":\"eu\",\"status\":\"OK\",\"voters\":0")
                 .contains("\"status\":\"RELIABLE\"");
     }
 }

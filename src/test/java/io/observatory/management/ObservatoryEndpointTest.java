@@ -40,6 +40,31 @@ class ObservatoryEndpointTest {
     }
 
     @Test
+    void observationWhenAHubThenTheMeshViewWithUpperCaseStatusesAndTheEntryPointsAsOutbounds() {
+        ObservatoryConfig hubConfig = Configs.yaml("""
+                observatory:
+                  mesh:
+                    role: hub
+                    servers: [ { name: s1, route: eu, entry-points: [ { name: main, protocol: direct } ] } ]
+                    witnesses: [ { name: w1, site: de, server: s1, certificate-subject: w1 } ]
+                """);
+        ObservationUpdater hubUpdater = new ObservationUpdater(hubConfig, scheduler, scheduler.clock());
+        MeshHub hub = new MeshHub(hubConfig.mesh(), scheduler, scheduler.clock(), hubUpdater::meshJudged);
+        hub.start();
+        scheduler.runDue();
+
+        assertThat(json.writeValueAsString(new ObservatoryEndpoint(hubUpdater.store(), hub).observation()))
+                .isEqualTo("{\"status\":[{\"outbound_tag\":\"s1/main\",\"alive\":true,\"delay\":99999999,"
+                        + "\"last_error_reason\":\"\",\"last_seen_time\":0,\"last_try_time\":0,"
+                        + "\"verdict\":\"unknown\"}],\"mesh\":{\"servers\":[{\"name\":\"s1\",\"route\":\"eu\","
+                        + "\"status\":\"NO_DATA\",\"voters\":0,\"reason\":\"no self-report within 30s\","
+                        + "\"in_rotation\":true,\"entry_points\":[{\"name\":\"main\",\"tag\":\"s1/main\","
+                        + "\"marks\":[]}]}],\"witnesses\":[{\"name\":\"w1\",\"site\":\"de\",\"server\":\"s1\","
+                        + "\"checker\":false,\"status\":\"RELIABLE\",\"share\":0.0,\"neighbours\":0}],"
+                        + "\"routes\":[{\"route\":\"eu\",\"servers\":[\"s1\"],\"panic\":false}]}}");
+    }
+
+    @Test
     void observationWhenNothingPublishedThenEmptyStatusList() {
         assertThat(json.writeValueAsString(endpoint.observation())).isEqualTo("{\"status\":[]}");
     }

@@ -1,5 +1,7 @@
 package io.observatory.mesh;
 
+import static io.observatory.testing.Percentiles.millis;
+import static io.observatory.testing.Percentiles.percentile;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.common.util.concurrent.FutureCallback;
@@ -38,7 +40,6 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -631,20 +632,6 @@ class MeshHubBenchmarkIT {
             }
         }
         return nanos;
-    }
-
-    private static long percentile(long[] values, int percent) {
-        if (values.length == 0) {
-            return 0;
-        }
-        long[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int index = (int) Math.ceil(percent / 100.0 * sorted.length) - 1;
-        return sorted[Math.max(0, index)];
-    }
-
-    private static double millis(long nanos) {
-        return nanos / 1e6;
     }
 
     private static String megabytes(long bytes) {
