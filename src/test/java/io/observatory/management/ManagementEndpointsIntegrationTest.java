@@ -65,7 +65,7 @@ class ManagementEndpointsIntegrationTest {
     private String prometheusOnceBothProbed() {
         await().atMost(Duration.ofSeconds(15)).until(() -> {
             String body = http.body("/actuator/prometheus");
-            return body.contains("observatory_probe_rtt_seconds_count{outbound=\"lab-fast\"}")
+            return body.contains("observatory_probe_last_rtt_seconds{outbound=\"lab-fast\"}")
                     && body.contains("observatory_outbound_alive{outbound=\"lab-refused\"}");
         });
         return http.body("/actuator/prometheus");
@@ -79,14 +79,15 @@ class ManagementEndpointsIntegrationTest {
                 "# TYPE observatory_probe_rtt_seconds histogram",
                 "observatory_outbound_alive{outbound=\"lab-fast\"} 1.0",
                 "observatory_outbound_alive{outbound=\"lab-refused\"} 0.0");
+        assertThat(lines).anyMatch(line -> line.matches("observatory_probe_rtt_seconds_count [1-9]\\d*"));
         assertThat(lines).anyMatch(line -> line.matches(
-                "observatory_probe_rtt_seconds_count\\{outbound=\"lab-fast\"} [1-9]\\d*"));
+                "observatory_probe_rtt_seconds_bucket\\{le=\"5\\.0\"} [1-9]\\d*"));
         assertThat(lines).anyMatch(line -> line.matches(
-                "observatory_probe_rtt_seconds_bucket\\{outbound=\"lab-fast\",le=\"5\\.0\"} [1-9]\\d*"));
+                "observatory_probe_phase_seconds_count\\{phase=\"connect\"} [1-9]\\d*"));
         assertThat(lines).anyMatch(line -> line.matches(
-                "observatory_probe_phase_seconds_count\\{outbound=\"lab-fast\",phase=\"connect\"} [1-9]\\d*"));
-        assertThat(lines).anyMatch(line -> line.matches(
-                "observatory_probe_phase_seconds_count\\{outbound=\"lab-fast\",phase=\"first_byte\"} [1-9]\\d*"));
+                "observatory_probe_last_rtt_seconds\\{outbound=\"lab-fast\"} \\d+\\.\\d+(E-\\d+)?"));
+        assertThat(lines).anyMatch(line -> line.matches("observatory_probe_last_phase_seconds\\{outbound=\"lab-fast\","
+                + "phase=\"first_byte\"} \\d+\\.\\d+(E-\\d+)?"));
         assertThat(lines).anyMatch(line -> line.matches("observatory_probe_results_total\\{error_kind=\"none\","
                 + "outbound=\"lab-fast\",outcome=\"success\"} [1-9]\\d*\\.0"));
         assertThat(lines).anyMatch(line -> line.matches("observatory_probe_results_total\\{"
@@ -105,7 +106,9 @@ class ManagementEndpointsIntegrationTest {
         assertThat(series).allSatisfy(line -> assertThat(line)
                 .doesNotContain("http://", "127.0.0.1", "refused by")
                 .matches("[a-z_]+(\\{((outbound|phase|outcome|error_kind|le)=\"[^\"]*\",?)+})? \\S+"));
-        assertThat(series).noneMatch(line -> line.contains("lab-refused") && line.contains("observatory_probe_rtt"));
+        assertThat(series).noneMatch(line -> line.contains("lab-refused")
+                && line.contains("observatory_probe_last_rtt"));
+        assertThat(series).noneMatch(line -> line.startsWith("observatory_probe_rtt") && line.contains("outbound="));
     }
 
     @Test

@@ -44,27 +44,47 @@ class ProbeMetricsTest {
     }
 
     @Test
-    void recordWhenSuccessThenRttRecordedInSecondsForTheOutbound() {
+    void recordWhenSuccessesThenOneRttHistogramForAllOutboundsAndTheLastRttPerOutbound() {
         metrics.record(success("proxy_de", 20_000_000));
+        metrics.record(success("proxy_us", 30_000_000));
+        metrics.record(success("proxy_de", 40_000_000));
 
-        Timer rtt = registry.get(ProbeMetrics.RTT).tag("outbound", "proxy_de").timer();
-        assertThat(rtt.count()).isEqualTo(1);
-        assertThat(rtt.totalTime(TimeUnit.SECONDS)).isEqualTo(0.02);
-        assertThat(rtt.getId().getTags()).hasSize(1);
+        Timer rtt = registry.get(ProbeMetrics.RTT).timer();
+        assertThat(rtt.count()).isEqualTo(3);
+        assertThat(rtt.totalTime(TimeUnit.SECONDS)).isEqualTo(0.09);
+        assertThat(rtt.getId().getTags()).isEmpty();
+        assertThat(registry.get(ProbeMetrics.LAST_RTT).tag("outbound", "proxy_de").timeGauge()
+                .value(TimeUnit.SECONDS)).isEqualTo(0.04);
+        assertThat(registry.get(ProbeMetrics.LAST_RTT).tag("outbound", "proxy_us").timeGauge()
+                .value(TimeUnit.SECONDS)).isEqualTo(0.03);
     }
 
     @Test
     void recordWhenSuccessThenEachMeasuredPhaseRecordedAndOthersNot() {
         metrics.record(success("proxy_de", 20_000_000));
 
-        assertThat(registry.get(ProbeMetrics.PHASE).tags("outbound", "proxy_de", "phase", "connect").timer()
+        assertThat(registry.get(ProbeMetrics.PHASE).tags("phase", "connect").timer()
                 .totalTime(TimeUnit.MILLISECONDS)).isEqualTo(2);
-        assertThat(registry.get(ProbeMetrics.PHASE).tags("outbound", "proxy_de", "phase", "tls").timer()
+        assertThat(registry.get(ProbeMetrics.PHASE).tags("phase", "tls").timer()
                 .totalTime(TimeUnit.MILLISECONDS)).isEqualTo(7);
-        assertThat(registry.get(ProbeMetrics.PHASE).tags("outbound", "proxy_de", "phase", "first_byte").timer()
-                .totalTime(TimeUnit.MILLISECONDS)).isEqualTo(11);
+        assertThat(registry.get(ProbeMetrics.LAST_PHASE).tags("outbound", "proxy_de", "phase", "first_byte")
+                .timeGauge().value(TimeUnit.MILLISECONDS)).isEqualTo(11);
         assertThat(registry.find(ProbeMetrics.PHASE).tag("phase", "dns").timers()).isEmpty();
-        assertThat(registry.find(ProbeMetrics.PHASE).tag("phase", "proxy_handshake").timers()).isEmpty();
+        assertThat(registry.find(ProbeMetrics.LAST_PHASE).tag("phase", "proxy_handshake").timeGauges()).isEmpty();
+    }
+
+    @Test
+    void recordWhenManyOutboundsThenAFixedSmallNumberOfSeriesEach() {
+        for (int i = 0; i < 100; i++) {
+            metrics.record(success("o" + i, 20_000_000));
+            metrics.record(failure("o" + i, ProbeError.Kind.CONNECTION_REFUSED));
+        }
+
+        long perOutbound = registry.getMeters().stream().filter(meter -> "o7".equals(meter.getId().getTag("outbound")))
+                .count();
+        assertThat(perOutbound).isEqualTo(1 + 3 + 2);
+        assertThat(registry.find(ProbeMetrics.RTT).timers()).hasSize(1);
+        assertThat(registry.find(ProbeMetrics.PHASE).timers()).hasSize(3);
     }
 
     @Test
@@ -81,7 +101,8 @@ class ProbeMetricsTest {
     void recordWhenFailureThenNoRttRecorded() {
         metrics.record(failure("proxy_us", ProbeError.Kind.RESPONSE_TIMEOUT));
 
-        assertThat(registry.find(ProbeMetrics.RTT).timers()).isEmpty();
+        assertThat(registry.get(ProbeMetrics.RTT).timer().count()).isZero();
+        assertThat(registry.find(ProbeMetrics.LAST_RTT).timeGauges()).isEmpty();
         assertThat(results("proxy_us", "failure", "response_timeout").count()).isEqualTo(1);
     }
 
@@ -103,9 +124,10 @@ class ProbeMetricsTest {
         metrics.forget("b");
 
         assertThat(outboundsWithMeters()).containsExactly("a", "b");
-        assertThat(registry.find(ProbeMetrics.RTT).tag("outbound", "b").timers()).isEmpty();
-        assertThat(registry.find(ProbeMetrics.PHASE).tag("outbound", "b").timers()).isEmpty();
+        assertThat(registry.find(ProbeMetrics.LAST_RTT).tag("outbound", "b").timeGauges()).isEmpty();
+        assertThat(registry.find(ProbeMetrics.LAST_PHASE).tag("outbound", "b").timeGauges()).isEmpty();
         assertThat(registry.find(ProbeMetrics.RESULTS).tag("outbound", "b").counters()).isEmpty();
+        assertThat(registry.get(ProbeMetrics.RTT).timer().count()).isEqualTo(2);
         assertThat(registry.find("jvm.other").counters()).hasSize(1);
     }
 
