@@ -353,7 +353,11 @@ class MeshHubBenchmarkIT {
             }
         }
         assertThat(settled.getServersCount()).isEqualTo(SERVERS);
-        Thread.sleep(WARM_UP.toMillis());
+        // The warm-up is time the JIT needs, spent reading the stream: whatever it brings is not measured.
+        long warmUpEnd = System.nanoTime() + WARM_UP.toNanos();
+        while (System.nanoTime() < warmUpEnd) {
+            arrivals.poll(warmUpEnd - System.nanoTime(), TimeUnit.NANOSECONDS);
+        }
         watchers.forEach(BlockingQueue::clear);
 
         // The steady window.
@@ -387,11 +391,7 @@ class MeshHubBenchmarkIT {
         int messageBytes = 0;
         GetMeshResponse lastView = settled;
         for (int change = 0; change < CHANGES; change++) {
-            long slot = start + STEADY.toNanos() * change / (CHANGES + 1);
-            long wait = slot - System.nanoTime();
-            if (wait > 0) {
-                TimeUnit.NANOSECONDS.sleep(wait);
-            }
+            expectQuietUntil(arrivals, start + STEADY.toNanos() * change / (CHANGES + 1), "before change " + change);
             int cycle = change / 4;
             int step = change % 4;
             int target = cycle * 37 % SERVERS;
@@ -431,10 +431,7 @@ class MeshHubBenchmarkIT {
             messageBytes = Math.max(messageBytes, arrival.view().getSerializedSize());
             lastView = arrival.view();
         }
-        long rest = windowEnd - System.nanoTime();
-        if (rest > 0) {
-            TimeUnit.NANOSECONDS.sleep(rest);
-        }
+        expectQuietUntil(arrivals, windowEnd, "after the last change");
         Duration cpuAfter = cpu();
         Map<String, Long> threadsAfter = cpuTicksByThreadGroup();
         long wallNanos = System.nanoTime() - start;
@@ -632,6 +629,17 @@ class MeshHubBenchmarkIT {
             }
         }
         return nanos;
+    }
+
+    /**
+     * Waits until {@code deadlineNanos} on the stream itself: reports that change nothing keep arriving meanwhile,
+     * and no WatchMesh message may come of them.
+     */
+    private static void expectQuietUntil(BlockingQueue<Arrival> stream, long deadlineNanos, String when)
+            throws InterruptedException {
+        long wait = deadlineNanos - System.nanoTime();
+        Arrival unexpected = wait > 0 ? stream.poll(wait, TimeUnit.NANOSECONDS) : null;
+        assertThat(unexpected).as("WatchMesh message %s, with no verdict change", when).isNull();
     }
 
     private static String megabytes(long bytes) {

@@ -41,9 +41,12 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -589,36 +592,42 @@ class MeshLabIT {
      *     invariant, or a witness exits (with its log)
      */
     private Duration until(long startNanos, Duration limit, String what, Predicate<GetMeshResponse> done,
-            Consumer<GetMeshResponse> invariant) throws InterruptedException {
-        while (true) {
-            GetMeshResponse mesh = mesh();
-            long elapsed = System.nanoTime() - startNanos;
-            try {
-                invariant.accept(mesh);
-            } catch (AssertionError e) {
-                throw new AssertionError("while waiting for " + what + ", after " + seconds(Duration.ofNanos(elapsed))
-                        + ": " + e.getMessage() + "\nthe hub says:\n" + describe(mesh), e);
-            }
-            if (done.test(mesh)) {
-                return Duration.ofNanos(elapsed);
-            }
-            for (WitnessProcess witness : witnesses) {
-                if (!witness.alive()) {
-                    throw new AssertionError("witness exited while waiting for " + what + ": "
-                            + witness.describeWithLog());
-                }
-            }
-            if (elapsed > limit.toNanos()) {
-                throw new AssertionError(what + ": not within " + seconds(limit) + "; the hub says:\n"
-                        + describe(mesh));
-            }
-            Thread.sleep(POLL.toMillis());
+            Consumer<GetMeshResponse> invariant) {
+        AtomicLong reachedAt = new AtomicLong();
+        AtomicReference<GetMeshResponse> last = new AtomicReference<>();
+        try {
+            await().pollDelay(Duration.ZERO).pollInterval(POLL)
+                    .atMost(Duration.ofNanos(Math.max(POLL.toNanos(),
+                            limit.toNanos() - (System.nanoTime() - startNanos))))
+                    .until(() -> {
+                        GetMeshResponse mesh = mesh();
+                        long elapsed = System.nanoTime() - startNanos;
+                        last.set(mesh);
+                        try {
+                            invariant.accept(mesh);
+                        } catch (AssertionError e) {
+                            throw new AssertionError("while waiting for " + what + ", after "
+                                    + seconds(Duration.ofNanos(elapsed)) + ": " + e.getMessage()
+                                    + "\nthe hub says:\n" + describe(mesh), e);
+                        }
+                        for (WitnessProcess witness : witnesses) {
+                            if (!witness.alive()) {
+                                throw new AssertionError("witness exited while waiting for " + what + ": "
+                                        + witness.describeWithLog());
+                            }
+                        }
+                        reachedAt.set(elapsed);
+                        return done.test(mesh);
+                    });
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError(what + ": not within " + seconds(limit) + "; the hub says:\n"
+                    + (last.get() == null ? "(no answer)" : describe(last.get())), e);
         }
+        return Duration.ofNanos(reachedAt.get());
     }
 
     /** Samples the hub every 25 ms for {@code duration}; {@code invariant} must hold in each sample. */
-    private void hold(Duration duration, String what, Consumer<GetMeshResponse> invariant)
-            throws InterruptedException {
+    private void hold(Duration duration, String what, Consumer<GetMeshResponse> invariant) {
         long start = System.nanoTime();
         until(start, duration.plusSeconds(1), what + " held for " + seconds(duration),
                 mesh -> System.nanoTime() - start >= duration.toNanos(), invariant);
