@@ -4,8 +4,8 @@ import io.netty.util.NetUtil;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A {@code host:port} as operators write it: a host name, an IPv4 literal or a bracketed IPv6 literal, then a port
- * 1-65535, e.g. {@code hub.mesh.svc:9090}, {@code 127.0.0.1:443}, {@code [::1]:9090}.
+ * A {@code host:port} as operators write it: a host name or an IPv4 literal (as an outbound's {@code address} is
+ * checked), or a bracketed IPv6 literal, then a port 1-65535, e.g. {@code hub.mesh.svc:9090}, {@code 127.0.0.1:443}, {@code [::1]:9090}.
  *
  * @param host the host, IPv6 without brackets
  * @param port 1-65535
@@ -14,8 +14,6 @@ public record HostPort(String host, int port) {
 
     /** What a valid value looks like, for messages. */
     static final String EXPECTED = "host:port with a port 1-65535, e.g. 127.0.0.1:9090 or [::1]:9090";
-
-    private static final java.util.regex.Pattern HOST_NAME = java.util.regex.Pattern.compile("[A-Za-z0-9._-]+");
 
     /** Reads {@code text}, or returns {@code null} when it is not a {@code host:port}. */
     public static @Nullable HostPort parse(String text) {
@@ -29,7 +27,7 @@ public record HostPort(String host, int port) {
             if (!NetUtil.isValidIpV6Address(host)) {
                 return null;
             }
-        } else if (!HOST_NAME.matcher(host).matches()) {
+        } else if (!Outbound.isHostOrIpLiteral(host)) {
             return null;
         }
         String digits = text.substring(colon + 1);

@@ -159,7 +159,7 @@ public record Outbound(
      * IPv4 literal, or an IPv6 literal (brackets already stripped); not, e.g., {@code 127.0.0.1:1080} or
      * {@code 10.0.0.256}.
      */
-    private static boolean isHostOrIpLiteral(String address) {
+    static boolean isHostOrIpLiteral(String address) {
         if (NetUtil.isValidIpV6Address(address)) {
             return true;
         }
