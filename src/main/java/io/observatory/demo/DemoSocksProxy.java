@@ -2,6 +2,7 @@ package io.observatory.demo;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -9,12 +10,12 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.socksx.v5.DefaultSocks5CommandResponse;
 import io.netty.handler.codec.socksx.v5.DefaultSocks5InitialResponse;
 import io.netty.handler.codec.socksx.v5.Socks5AuthMethod;
@@ -25,6 +26,7 @@ import io.netty.handler.codec.socksx.v5.Socks5CommandType;
 import io.netty.handler.codec.socksx.v5.Socks5InitialRequest;
 import io.netty.handler.codec.socksx.v5.Socks5InitialRequestDecoder;
 import io.netty.handler.codec.socksx.v5.Socks5ServerEncoder;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.Collection;
@@ -61,11 +63,8 @@ final class DemoSocksProxy implements AutoCloseable {
 
     /** A loop for the demo's proxies: one daemon thread. */
     static EventLoopGroup loop() {
-        return new NioEventLoopGroup(1, runnable -> {
-            Thread thread = new Thread(runnable, "mesh-demo-proxies");
-            thread.setDaemon(true);
-            return thread;
-        });
+        return new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("mesh-demo-proxies", true),
+                NioIoHandler.newFactory());
     }
 
     /** From now on refuses connections from exactly {@code sources} (IP addresses); an empty set accepts all. */
