@@ -2,6 +2,8 @@ package io.observatory.api;
 
 import static io.observatory.api.TagPrefixes.invalid;
 
+import io.grpc.BindableService;
+import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
@@ -52,7 +54,7 @@ import org.springframework.stereotype.Service;
  * least-load)}.
  */
 @Service
-public final class ObservatoryV1Service extends ObservatoryServiceGrpc.ObservatoryServiceImplBase {
+public final class ObservatoryV1Service implements BindableService, ObservatoryServiceGrpc.AsyncService {
 
     /** How many prefixes of a selector a NOT_FOUND description names; the rest are counted. */
     private static final int SELECTOR_PREFIXES_SHOWN = 8;
@@ -62,6 +64,7 @@ public final class ObservatoryV1Service extends ObservatoryServiceGrpc.Observato
     private final Clock clock;
     private final Picker picker;
     private final ObservationWatchers watchers;
+    private final PerObservation<SerializedMessage> fullObservation;
 
     /**
      * The service as Spring builds it: the random strategy draws from the calling thread's
@@ -87,21 +90,39 @@ public final class ObservatoryV1Service extends ObservatoryServiceGrpc.Observato
         this.clock = clock;
         this.picker = new Picker(random, new RoundRobinPositions());
         this.watchers = watchers;
+        this.fullObservation = new PerObservation<>(store, observation -> SerializedMessage.of(
+                observationResponse(observation.matching(List.of()))));
     }
 
     /**
-     * Every outbound whose tag starts with one of {@code tag_prefixes} (every outbound for none), sorted by tag, with
-     * its active and passive states, verdict, probe evidence and statistics ({@link ObservationProtos#outbound}).
-     * INVALID_ARGUMENT when {@code tag_prefixes} breaks the limits ({@link TagPrefixes}).
+     * The generated service with {@code GetObservation} answered as bytes: the unfiltered answer serialized once per
+     * snapshot, a filtered one for its call.
      */
     @Override
-    public void getObservation(GetObservationRequest request, StreamObserver<GetObservationResponse> responses) {
+    public ServerServiceDefinition bindService() {
+        return SerializedMethods.rebind(ObservatoryServiceGrpc.bindService(this), ObservatoryServiceGrpc.getGetObservationMethod(),
+                this::getObservationBytes);
+    }
+
+    /**
+     * GetObservation: every outbound whose tag starts with one of {@code tag_prefixes} (every outbound for none),
+     * sorted by tag, with its active and passive states, verdict, probe evidence and statistics
+     * ({@link ObservationProtos#outbound}). INVALID_ARGUMENT when {@code tag_prefixes} breaks the limits
+     * ({@link TagPrefixes}).
+     */
+    private void getObservationBytes(GetObservationRequest request, StreamObserver<SerializedMessage> responses) {
         respond(responses, () -> {
             List<String> tagPrefixes = request.getTagPrefixesList();
             TagPrefixes.validate("tag_prefixes", tagPrefixes, false);
-            return GetObservationResponse.newBuilder().addAllOutbounds(
-                    store.current().matching(tagPrefixes).stream().map(ObservationProtos::outbound).toList()).build();
+            return tagPrefixes.isEmpty() ? fullObservation.get()
+                    : SerializedMessage.of(observationResponse(store.current().matching(tagPrefixes)));
         });
+    }
+
+    private static GetObservationResponse observationResponse(List<OutboundHealth> outbounds) {
+        GetObservationResponse.Builder response = GetObservationResponse.newBuilder();
+        outbounds.forEach(outbound -> response.addOutbounds(ObservationProtos.outbound(outbound)));
+        return response.build();
     }
 
     /**

@@ -1,7 +1,7 @@
 package io.observatory.api;
 
-import io.grpc.stub.StreamObserver;
-import io.observatory.api.xray.GetOutboundStatusRequest;
+import io.grpc.BindableService;
+import io.grpc.ServerServiceDefinition;
 import io.observatory.api.xray.GetOutboundStatusResponse;
 import io.observatory.api.xray.HealthPingMeasurementResult;
 import io.observatory.api.xray.ObservationResult;
@@ -11,31 +11,35 @@ import io.observatory.status.Observation;
 import io.observatory.status.ObservationStore;
 import io.observatory.status.OutboundHealth;
 import io.observatory.status.OutboundStatus;
-import java.util.Objects;
 import org.springframework.stereotype.Service;
 
 /**
  * Xray's {@code xray.core.app.observatory.command.ObservatoryService}: {@code GetOutboundStatus} returns the current
  * observation's observed outbounds with Xray's field meanings and units (delay in milliseconds, times in unix
- * seconds, health-ping figures in nanoseconds), reading the snapshot without locking.
+ * seconds, health-ping figures in nanoseconds), reading the snapshot without locking. The answer is serialized once
+ * per snapshot, on the first call after a publication, and every call of the same snapshot gets the same bytes.
  *
  * <p>{@code alive} is the observer's (Xray's rule, or the active check's thresholds when configured), and false while
  * passive health says the outbound is unhealthy; without passive reports it is exactly the observer's.
  */
 @Service
-class XrayObservatoryService extends ObservatoryServiceGrpc.ObservatoryServiceImplBase {
+class XrayObservatoryService implements BindableService, ObservatoryServiceGrpc.AsyncService {
 
-    private final ObservationStore store;
+    private final PerObservation<SerializedMessage> answers;
 
     XrayObservatoryService(ObservationStore store) {
-        this.store = store;
+        this.answers = new PerObservation<>(store, observation -> SerializedMessage.of(
+                GetOutboundStatusResponse.newBuilder().setStatus(toProto(observation)).build()));
     }
 
+    /** The generated service with {@code GetOutboundStatus} answered from the current snapshot's bytes. */
     @Override
-    public void getOutboundStatus(
-            GetOutboundStatusRequest request, StreamObserver<GetOutboundStatusResponse> responseObserver) {
-        responseObserver.onNext(GetOutboundStatusResponse.newBuilder().setStatus(toProto(store.current())).build());
-        responseObserver.onCompleted();
+    public ServerServiceDefinition bindService() {
+        return SerializedMethods.rebind(ObservatoryServiceGrpc.bindService(this), ObservatoryServiceGrpc.getGetOutboundStatusMethod(),
+                (request, responses) -> {
+                    responses.onNext(answers.get());
+                    responses.onCompleted();
+                });
     }
 
     /** Maps a snapshot to Xray's {@code ObservationResult}: one entry per observed outbound, sorted by tag. */

@@ -1,7 +1,11 @@
 package io.observatory.api;
 
 import com.google.protobuf.Timestamp;
+import io.grpc.ManagedChannel;
+import io.grpc.Server;
 import io.grpc.Status;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.stub.StreamObserver;
 import io.observatory.testing.Configs;
 import io.observatory.api.v1.CallOutcome;
@@ -10,6 +14,7 @@ import io.observatory.api.v1.GetObservationResponse;
 import io.observatory.api.v1.HealthState;
 import io.observatory.api.v1.ListAvailableRequest;
 import io.observatory.api.v1.ListAvailableResponse;
+import io.observatory.api.v1.ObservatoryServiceGrpc;
 import io.observatory.api.v1.OutboundObservation;
 import io.observatory.api.v1.Outcome;
 import io.observatory.api.v1.PickRequest;
@@ -25,6 +30,7 @@ import io.observatory.testing.FakeScheduler;
 import io.observatory.testing.RecordingObserver;
 import io.observatory.status.OutboundHealth;
 import io.observatory.verdict.ObservationUpdater;
+import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -37,12 +43,14 @@ import java.util.function.BiConsumer;
 import java.util.random.RandomGenerator;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * The v1 handlers on a real {@link ObservationUpdater} driven by fake time: outbounds {@code a_up} and {@code b_up}
@@ -58,15 +66,28 @@ class ObservatoryV1ServiceTest {
     private final ScriptedRandom random = new ScriptedRandom();
     private ObservationUpdater updater;
     private ObservatoryV1Service service;
+    // GetObservation answers with serialized bytes, so it is called through the bound service.
+    private Server server;
+    private ManagedChannel channel;
 
     @BeforeEach
-    void startUpdater() {
+    void startUpdater() throws IOException {
         ObservatoryConfig config = Configs.direct(List.of("a_up", "a_down", "a_new", "b_up"));
         updater = new ObservationUpdater(config, scheduler, clock);
         scheduler.execute(() -> updater.observed(List.of(alive("a_up", 12), dead("a_down"), alive("b_up", 30))));
         scheduler.runDue();
         service = new ObservatoryV1Service(updater.store(), updater, clock, random,
                 new ObservationWatchers(updater.store()));
+        String name = InProcessServerBuilder.generateName();
+        server = InProcessServerBuilder.forName(name).directExecutor().addService(service).build();
+        server.start();
+        channel = InProcessChannelBuilder.forName(name).directExecutor().build();
+    }
+
+    @AfterEach
+    void stopServer() {
+        channel.shutdownNow();
+        server.shutdownNow();
     }
 
     private static OutboundStatus alive(String tag, long delayMillis) {
@@ -85,7 +106,30 @@ class ObservatoryV1ServiceTest {
 
     @Test
     void getObservationWhenNoPrefixThenEveryOutboundSortedByTag() {
-        GetObservationResponse response = ok(service::getObservation, GetObservationRequest.getDefaultInstance());
+        GetObservationResponse response = getObservation(GetObservationRequest.getDefaultInstance());
+
+        assertThat(response.getOutboundsList()).extracting(OutboundObservation::getTag)
+                .containsExactly("a_down", "a_new", "a_up", "b_up");
+    }
+
+    @Test
+    void getObservationWhenPublishedAgainThenAnswersFromTheNewSnapshot() {
+        GetObservationResponse before = getObservation(GetObservationRequest.getDefaultInstance());
+        scheduler.execute(() -> updater.observed(List.of(dead("a_up"), dead("a_down"), alive("b_up", 30))));
+        scheduler.runDue();
+
+        GetObservationResponse after = getObservation(GetObservationRequest.getDefaultInstance());
+
+        assertThat(before.getOutbounds(2).getVerdict()).isEqualTo(HealthState.HEALTH_STATE_HEALTHY);
+        assertThat(after.getOutbounds(2).getTag()).isEqualTo("a_up");
+        assertThat(after.getOutbounds(2).getVerdict()).isEqualTo(HealthState.HEALTH_STATE_UNHEALTHY);
+        assertThat(getObservation(GetObservationRequest.getDefaultInstance())).isEqualTo(after);
+    }
+
+    @Test
+    void getObservationWhenPrefixesOverlapThenEachOutboundOnceInTagOrder() {
+        GetObservationResponse response = getObservation(GetObservationRequest.newBuilder()
+                .addTagPrefixes("b").addTagPrefixes("a_").addTagPrefixes("a_u").addTagPrefixes("zz").build());
 
         assertThat(response.getOutboundsList()).extracting(OutboundObservation::getTag)
                 .containsExactly("a_down", "a_new", "a_up", "b_up");
@@ -93,7 +137,7 @@ class ObservatoryV1ServiceTest {
 
     @Test
     void getObservationWhenPrefixesGivenThenOnlyMatchingOutboundsMappedFromBoard() {
-        GetObservationResponse response = ok(service::getObservation,
+        GetObservationResponse response = getObservation(
                 GetObservationRequest.newBuilder().addTagPrefixes("a_u").addTagPrefixes("a_n").build());
 
         assertThat(response.getOutboundsList()).extracting(OutboundObservation::getTag)
@@ -110,8 +154,8 @@ class ObservatoryV1ServiceTest {
 
     @Test
     void getObservationWhenEmptyPrefixThenInvalidArgument() {
-        Status status = failure(service::getObservation,
-                GetObservationRequest.newBuilder().addTagPrefixes("a_").addTagPrefixes("").build());
+        Status status = Status.fromThrowable(catchThrowable(() -> getObservation(
+                GetObservationRequest.newBuilder().addTagPrefixes("a_").addTagPrefixes("").build())));
 
         assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
         assertThat(status.getDescription()).isEqualTo("tag_prefixes[1]: \"\" (expected: a non-empty tag prefix)");
@@ -522,6 +566,10 @@ class ObservatoryV1ServiceTest {
 
     private static ListAvailableRequest selector(ListAvailableRequest.Builder request, String... selector) {
         return request.addAllSelector(List.of(selector)).build();
+    }
+
+    private GetObservationResponse getObservation(GetObservationRequest request) {
+        return ObservatoryServiceGrpc.newBlockingStub(channel).getObservation(request);
     }
 
     /** Calls a unary handler and returns its one response; fails the test on an error. */

@@ -14,7 +14,7 @@ import org.springframework.context.annotation.Bean;
 public class CannedV1ServiceConfiguration {
 
     @Bean
-    @ConditionalOnMissingBean(ObservatoryServiceGrpc.ObservatoryServiceImplBase.class)
+    @ConditionalOnMissingBean(ObservatoryServiceGrpc.AsyncService.class)
     CannedObservatoryService cannedObservatoryService() {
         return new CannedObservatoryService();
     }
