@@ -17,6 +17,10 @@ final class ConfigWarnings {
     /** Probe intervals below this are kept, as Xray keeps them, but outbounds may be probed more than once a second. */
     private static final Duration SHORT_PROBE_INTERVAL = Duration.ofSeconds(1);
 
+    /** The options of {@code observatory.standard} that only the per-outbound schedule reads. */
+    private static final List<String> PER_OUTBOUND_OPTIONS = List.of("initial-jitter", "interval-jitter",
+            "unhealthy-interval", "unhealthy-edge-interval", "healthy-edge-interval");
+
     private ConfigWarnings() {
     }
 
@@ -33,6 +37,7 @@ final class ConfigWarnings {
                         + " is very short: outbounds may be probed more than once a second");
             }
             unmatched("observatory.standard.subject-selector", standard.subjectSelector(), config, warnings);
+            scheduleWarnings(standard, isSet, warnings);
         }
         BurstObserverSettings burst = config.burst();
         if (burst != null) {
@@ -56,6 +61,21 @@ final class ConfigWarnings {
                     + GoDuration.format(rate.policy().effectiveReactivationPeriod()) + " is applied");
         }
         return warnings;
+    }
+
+    /** Options that the chosen {@code observatory.standard.schedule} ignores but that were set. */
+    private static void scheduleWarnings(StandardObserverSettings standard, Predicate<String> isSet,
+            List<String> warnings) {
+        boolean perOutbound = standard.schedule() == StandardObserverSettings.Schedule.PER_OUTBOUND;
+        List<String> ignored = perOutbound ? List.of("enable-concurrency") : PER_OUTBOUND_OPTIONS;
+        for (String option : ignored) {
+            String property = "observatory.standard." + option;
+            if (isSet.test(property)) {
+                warnings.add(property + ": has no effect with observatory.standard.schedule "
+                        + (perOutbound ? "per-outbound (every outbound has its own probe session)"
+                                : "xray (it applies to schedule per-outbound)"));
+            }
+        }
     }
 
     private static void unmatched(String property, List<String> prefixes, ObservatoryConfig config,

@@ -58,7 +58,7 @@ final class PropertyExpectations {
         }
         if (raw.isEnum()) {
             return Arrays.stream(raw.getEnumConstants())
-                    .map(constant -> ((Enum<?>) constant).name().toLowerCase(Locale.ROOT))
+                    .map(constant -> ((Enum<?>) constant).name().toLowerCase(Locale.ROOT).replace('_', '-'))
                     .collect(Collectors.joining(", ", "one of ", ""));
         }
         return SINGLE_VALUES.getOrDefault(raw, "a value of type " + raw.getSimpleName());

@@ -3,6 +3,7 @@ package io.observatory.config;
 import io.observatory.health.ActiveCheck;
 import io.observatory.health.ActiveHealthPolicy;
 import io.observatory.health.ExpectedStatus;
+import io.observatory.health.ProbeIntervals;
 import io.observatory.text.GoDuration;
 import io.observatory.text.Redaction;
 import jakarta.validation.constraints.Min;
@@ -10,6 +11,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import org.hibernate.validator.constraints.time.DurationMin;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
@@ -32,6 +34,28 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                           previous state stays (a new outbound stays unknown). Default: 1 (as in Xray)
  * @param unhealthyThreshold consecutive failed probes that make an outbound unhealthy, at least 1; below it the
  *                           previous state stays. Default: 1 (as in Xray: every probe decides)
+ * @param schedule           {@code xray}: Xray's rounds, sequential or concurrent by {@code enable-concurrency};
+ *                           {@code per-outbound}: every selected outbound has its own probe session with its own
+ *                           next-probe time (Envoy's and HAProxy's model), so a slow or black-holed outbound delays
+ *                           no other, with the intervals below; {@code enable-concurrency} then has no effect.
+ *                           Default: xray
+ * @param timeout            the deadline of one probe (connect, proxy and TLS handshakes, response headers), a
+ *                           positive duration. Default: 5s (Xray's fixed deadline)
+ * @param initialJitter      per-outbound only: each outbound's first probe is due after a random time in [0, this),
+ *                           so first probes spread out (Envoy's {@code initial_jitter}); 0 probes all at once.
+ *                           Default: the probe interval
+ * @param intervalJitter     per-outbound only: each later wait is lengthened by a random time in [0, this) (Envoy's
+ *                           {@code interval_jitter}). Default: 0s
+ * @param unhealthyInterval  per-outbound only: the wait after a probe of an unhealthy outbound with no transition
+ *                           pending (Envoy's {@code unhealthy_interval}, HAProxy's {@code downinter}). Default: the
+ *                           probe interval
+ * @param unhealthyEdgeInterval per-outbound only: the wait after a failed probe of an outbound that is not unhealthy
+ *                           yet, while its failures are below the unhealthy threshold (Envoy's
+ *                           {@code unhealthy_edge_interval}, HAProxy's {@code fastinter}). Default: the unhealthy
+ *                           interval
+ * @param healthyEdgeInterval per-outbound only: the wait after a successful probe of an outbound that is not healthy
+ *                           yet, while its successes are below the healthy threshold (Envoy's
+ *                           {@code healthy_edge_interval}, HAProxy's {@code fastinter}). Default: the probe interval
  */
 public record StandardObserverSettings(
         @DefaultValue List<String> subjectSelector,
@@ -43,7 +67,28 @@ public record StandardObserverSettings(
         boolean enableConcurrency,
         @DefaultValue("any") ExpectedStatus expectedStatus,
         @DefaultValue("1") @Min(value = 1, message = ">= 1") int healthyThreshold,
-        @DefaultValue("1") @Min(value = 1, message = ">= 1") int unhealthyThreshold) {
+        @DefaultValue("1") @Min(value = 1, message = ">= 1") int unhealthyThreshold,
+        @DefaultValue("xray") Schedule schedule,
+        @DefaultValue(DEFAULT_TIMEOUT) @DurationMin(nanos = 0, inclusive = false, message = POSITIVE) Duration timeout,
+        @Nullable @DurationMin(nanos = 0, message = NOT_NEGATIVE) Duration initialJitter,
+        @DefaultValue("0s") @DurationMin(nanos = 0, message = NOT_NEGATIVE) Duration intervalJitter,
+        @Nullable @DurationMin(nanos = 0, inclusive = false, message = POSITIVE) Duration unhealthyInterval,
+        @Nullable @DurationMin(nanos = 0, inclusive = false, message = POSITIVE) Duration unhealthyEdgeInterval,
+        @Nullable @DurationMin(nanos = 0, inclusive = false, message = POSITIVE) Duration healthyEdgeInterval) {
+
+    /** How the standard observer's probes are scheduled. */
+    public enum Schedule {
+        /** Xray's rounds: sequential, or concurrent with {@code enable-concurrency}. */
+        XRAY,
+        /** One probe session per outbound with its own next-probe time. */
+        PER_OUTBOUND
+    }
+
+    private static final String POSITIVE = "a positive duration";
+    private static final String NOT_NEGATIVE = "0 or a positive duration";
+
+    /** Xray's probe deadline: 5 s for the whole request. */
+    static final String DEFAULT_TIMEOUT = "5s";
 
     /** Xray's default probe URL. */
     static final String DEFAULT_PROBE_URL = "https://www.google.com/generate_204";
@@ -51,11 +96,24 @@ public record StandardObserverSettings(
     /** Xray's default probe interval. */
     static final String DEFAULT_PROBE_INTERVAL = "10s";
 
-    /** Applies Xray's defaults for a blank URL and a zero interval; trims the URL. */
+    /**
+     * Applies Xray's defaults for a blank URL and a zero interval, trims the URL, and resolves the per-outbound
+     * intervals left out to their defaults (so two settings that probe alike are equal).
+     */
     public StandardObserverSettings {
         subjectSelector = List.copyOf(subjectSelector);
         probeUrl = probeUrl.isBlank() ? DEFAULT_PROBE_URL : probeUrl.strip();
         probeInterval = probeInterval.isZero() ? GoDuration.parse(DEFAULT_PROBE_INTERVAL) : probeInterval;
+        initialJitter = initialJitter == null ? probeInterval : initialJitter;
+        unhealthyInterval = unhealthyInterval == null ? probeInterval : unhealthyInterval;
+        unhealthyEdgeInterval = unhealthyEdgeInterval == null ? unhealthyInterval : unhealthyEdgeInterval;
+        healthyEdgeInterval = healthyEdgeInterval == null ? probeInterval : healthyEdgeInterval;
+    }
+
+    /** The per-outbound schedule's intervals and jitters. */
+    public ProbeIntervals intervals() {
+        return new ProbeIntervals(probeInterval, unhealthyInterval, unhealthyEdgeInterval, healthyEdgeInterval,
+                initialJitter, intervalJitter);
     }
 
     /** The probe URL, validated. */
@@ -71,8 +129,14 @@ public record StandardObserverSettings(
     /** The interval in Go form ({@code 10s}), the URL's password masked. */
     @Override
     public String toString() {
+        String schedule = this.schedule == Schedule.XRAY ? ", enableConcurrency=" + enableConcurrency
+                : ", schedule=per-outbound, unhealthyInterval=" + GoDuration.format(unhealthyInterval)
+                        + ", unhealthyEdgeInterval=" + GoDuration.format(unhealthyEdgeInterval)
+                        + ", healthyEdgeInterval=" + GoDuration.format(healthyEdgeInterval)
+                        + ", initialJitter=" + GoDuration.format(initialJitter)
+                        + ", intervalJitter=" + GoDuration.format(intervalJitter);
         return "StandardObserverSettings[subjectSelector=" + subjectSelector + ", probeUrl=" + Redaction.redact(probeUrl)
-                + ", probeInterval=" + GoDuration.format(probeInterval) + ", enableConcurrency=" + enableConcurrency
-                + ", activeCheck=" + activeCheck() + "]";
+                + ", probeInterval=" + GoDuration.format(probeInterval) + schedule + ", timeout="
+                + GoDuration.format(timeout) + ", activeCheck=" + activeCheck() + "]";
     }
 }

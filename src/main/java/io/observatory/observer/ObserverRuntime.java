@@ -58,7 +58,7 @@ public final class ObserverRuntime implements Reconfigurable {
      * @param prober   sends every probe
      * @param writer   the observers' thread and time
      * @param clock    wall clock for Xray timestamps
-     * @param random   source of burst offsets
+     * @param random   source of burst offsets and per-outbound jitters
      * @param recorder hears every completed probe an observer keeps
      * @param statuses receives the active observer's statuses, on the writer
      */
@@ -144,7 +144,9 @@ public final class ObserverRuntime implements Reconfigurable {
         StandardObserverSettings standard = settings.standard();
         BurstObserverSettings burst = settings.burst();
         if (standard != null) {
-            return new StandardObserver(standard, context, clock, carriedOver);
+            return standard.schedule() == StandardObserverSettings.Schedule.PER_OUTBOUND
+                    ? new PerOutboundObserver(standard, context, clock, random, carriedOver)
+                    : new StandardObserver(standard, context, clock, carriedOver);
         }
         if (burst != null) {
             return new BurstObserver(burst, context, random, carriedOver);

@@ -47,6 +47,12 @@ class MeshSettingsTest {
     }
 
     @Test
+    void bindWhenRoleUnknownThenTheRolesAsTheyAreWritten() {
+        assertThat(Configs.rejection("mesh.role=both"))
+                .isEqualTo("observatory.mesh.role: both (expected: one of off, witness, hub, hub-and-witness)");
+    }
+
+    @Test
     void bindWhenNothingSetThenRoleOffAndTheRulesOfTheBrief() {
         MeshSettings mesh = Configs.of().mesh();
 

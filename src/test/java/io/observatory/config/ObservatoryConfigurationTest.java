@@ -1,5 +1,6 @@
 package io.observatory.config;
 
+import io.observatory.testing.Configs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -69,7 +70,7 @@ class ObservatoryConfigurationTest {
                             new Outbound("proxy_de", Protocol.SOCKS, "10.0.0.5", 1080, "u", "p", null),
                             new Outbound("proxy_us", Protocol.HTTP, "10.0.0.6", 3128, null, null,
                                     "http://10.0.0.6:8080/ready"));
-                    assertThat(config.standard()).isEqualTo(new StandardObserverSettings(List.of("proxy_", "direct"),
+                    assertThat(config.standard()).isEqualTo(Configs.xrayStandard(List.of("proxy_", "direct"),
                             "https://example.com/generate_204", Duration.ofMillis(1_500), true, ExpectedStatus.ANY, 1,
                             1));
                     assertThat(config.burst()).isNull();
@@ -312,8 +313,7 @@ class ObservatoryConfigurationTest {
     void startupWhenUnknownKeyThenReportIsOneLineWinningOverSpringUnboundReport(CapturedOutput output) {
         assertStartupFails("--observatory.standard.probe-intreval=5s");
 
-        String expected = "a known property of observatory.standard: subject-selector, probe-url, probe-interval, "
-                + "enable-concurrency, expected-status, healthy-threshold, unhealthy-threshold";
+        String expected = "a known property of observatory.standard: " + ConfigFailureAnalyzerTest.STANDARD_KEYS;
         assertThat(output).contains(report(
                 "observatory.standard.probe-intreval: 5s (expected: " + expected + ")",
                 "Update observatory.standard.probe-intreval in the application configuration (set in "

@@ -58,8 +58,8 @@ class PropertyExpectationsTest {
             "observatory.outbound[0].protocol | direct | observatory.outbound: (a list) (expected: a known property of "
                     + "observatory: outbounds, standard, burst, probe, reload, passive, availability, api, mesh)",
             "observatory.standard.ping-config.interval | 5s | observatory.standard.ping-config: (a nested map) "
-                    + "(expected: a known property of observatory.standard: subject-selector, probe-url, "
-                    + "probe-interval, enable-concurrency, expected-status, healthy-threshold, unhealthy-threshold)"})
+                    + "(expected: a known property of observatory.standard: "
+                    + ConfigFailureAnalyzerTest.STANDARD_KEYS + ")"})
     void unboundWhenPropertyThenOneLine(String name, String value, String line) {
         ConfigurationProperty property = new ConfigurationProperty(ConfigurationPropertyName.of(name), value, null);
 

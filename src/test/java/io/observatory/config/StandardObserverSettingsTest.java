@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.observatory.health.ActiveCheck;
 import io.observatory.health.ActiveHealthPolicy;
 import io.observatory.health.ExpectedStatus;
+import io.observatory.health.ProbeIntervals;
 import io.observatory.testing.Configs;
 import java.net.URI;
 import java.time.Duration;
@@ -24,12 +25,12 @@ class StandardObserverSettingsTest {
 
     @Test
     void toStringWhenPrintedThenGoDurationAndNoPassword() {
-        StandardObserverSettings settings = new StandardObserverSettings(List.of("proxy_"),
+        StandardObserverSettings settings = Configs.xrayStandard(List.of("proxy_"),
                 "http://user:s3cret@10.0.0.1/ready", Duration.ofHours(2), true, ExpectedStatus.ANY, 1, 1);
 
         assertThat(settings).hasToString("StandardObserverSettings[subjectSelector=[proxy_], "
                 + "probeUrl=http://user:******@10.0.0.1/ready, probeInterval=2h0m0s, enableConcurrency=true, "
-                + "activeCheck=ActiveCheck[expectedStatus=any, "
+                + "timeout=5s, activeCheck=ActiveCheck[expectedStatus=any, "
                 + "thresholds=ActiveHealthPolicy[healthyThreshold=1, unhealthyThreshold=1]]]");
     }
 
@@ -51,8 +52,77 @@ class StandardObserverSettingsTest {
                 "standard.probe-url=https://example.com/generate_204", "standard.probe-interval=1.5s",
                 "standard.enable-concurrency=true");
 
-        assertThat(standard).isEqualTo(new StandardObserverSettings(List.of("proxy_", "direct"),
+        assertThat(standard).isEqualTo(Configs.xrayStandard(List.of("proxy_", "direct"),
                 "https://example.com/generate_204", Duration.ofMillis(1_500), true, ExpectedStatus.ANY, 1, 1));
+    }
+
+    @Test
+    void bindWhenPerOutboundWithoutIntervalsThenEachDefaultFollowsTheIntervalItIsDefinedBy() {
+        StandardObserverSettings standard = standard("standard.schedule=per-outbound", "standard.probe-interval=2s",
+                "standard.unhealthy-interval=7s");
+
+        assertThat(standard.schedule()).isEqualTo(StandardObserverSettings.Schedule.PER_OUTBOUND);
+        assertThat(standard.timeout()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(standard.intervals()).isEqualTo(new ProbeIntervals(Duration.ofSeconds(2), Duration.ofSeconds(7),
+                Duration.ofSeconds(7), Duration.ofSeconds(2), Duration.ofSeconds(2), Duration.ZERO));
+    }
+
+    @Test
+    void bindWhenPerOutboundWithEveryOptionThenBoundAndPrinted() {
+        StandardObserverSettings standard = standard("standard.subject-selector=p", "standard.schedule=per-outbound",
+                "standard.probe-interval=1s", "standard.timeout=800ms", "standard.initial-jitter=0",
+                "standard.interval-jitter=100ms", "standard.unhealthy-interval=5s",
+                "standard.unhealthy-edge-interval=250ms", "standard.healthy-edge-interval=500ms");
+
+        assertThat(standard.intervals()).isEqualTo(new ProbeIntervals(Duration.ofSeconds(1), Duration.ofSeconds(5),
+                Duration.ofMillis(250), Duration.ofMillis(500), Duration.ZERO, Duration.ofMillis(100)));
+        assertThat(standard).hasToString("StandardObserverSettings[subjectSelector=[p], "
+                + "probeUrl=https://www.google.com/generate_204, probeInterval=1s, schedule=per-outbound, "
+                + "unhealthyInterval=5s, unhealthyEdgeInterval=250ms, healthyEdgeInterval=500ms, initialJitter=0s, "
+                + "intervalJitter=100ms, timeout=800ms, activeCheck=ActiveCheck[expectedStatus=any, "
+                + "thresholds=ActiveHealthPolicy[healthyThreshold=1, unhealthyThreshold=1]]]");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "standard.timeout=0 | observatory.standard.timeout: 0s (expected: a positive duration)",
+            "standard.unhealthy-interval=-1s | observatory.standard.unhealthy-interval: -1s (expected: a positive"
+                    + " duration)",
+            "standard.unhealthy-edge-interval=0s | observatory.standard.unhealthy-edge-interval: 0s (expected: a"
+                    + " positive duration)",
+            "standard.healthy-edge-interval=0s | observatory.standard.healthy-edge-interval: 0s (expected: a"
+                    + " positive duration)",
+            "standard.initial-jitter=-5ms | observatory.standard.initial-jitter: -5ms (expected: 0 or a positive"
+                    + " duration)",
+            "standard.interval-jitter=-1ns | observatory.standard.interval-jitter: -1ns (expected: 0 or a positive"
+                    + " duration)",
+            "standard.schedule=parallel | observatory.standard.schedule: parallel (expected: one of xray,"
+                    + " per-outbound)"})
+    void bindWhenScheduleOptionOutOfRangeThenOneLineNamingIt(String property, String error) {
+        assertThat(Configs.rejection(property)).isEqualTo(error);
+    }
+
+    @Test
+    void bindWhenOptionOfTheOtherScheduleSetThenWarnedAsWithoutEffect() {
+        List<String> outbound = List.of("outbounds[0].tag=p", "outbounds[0].protocol=direct",
+                "standard.subject-selector=p");
+
+        assertThat(Configs.bound(with(outbound, "standard.unhealthy-edge-interval=250ms", "standard.initial-jitter=0"))
+                .warnings()).containsExactly(
+                "observatory.standard.initial-jitter: has no effect with observatory.standard.schedule xray (it"
+                        + " applies to schedule per-outbound)",
+                "observatory.standard.unhealthy-edge-interval: has no effect with observatory.standard.schedule xray"
+                        + " (it applies to schedule per-outbound)");
+        assertThat(Configs.bound(with(outbound, "standard.schedule=per-outbound", "standard.enable-concurrency=true"))
+                .warnings()).containsExactly("observatory.standard.enable-concurrency: has no effect with"
+                + " observatory.standard.schedule per-outbound (every outbound has its own probe session)");
+        assertThat(Configs.bound(with(outbound, "standard.schedule=per-outbound", "standard.healthy-edge-interval=1s"))
+                .warnings()).isEmpty();
+    }
+
+    private static String[] with(List<String> properties, String... more) {
+        return java.util.stream.Stream.concat(properties.stream(), java.util.Arrays.stream(more))
+                .toArray(String[]::new);
     }
 
     @Test

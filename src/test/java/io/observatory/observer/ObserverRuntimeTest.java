@@ -70,6 +70,28 @@ class ObserverRuntimeTest {
     }
 
     @Test
+    void reloadWhenScheduleBecomesPerOutboundThenStatusesKeptAndABlackHoleDelaysNoOtherOutbound() {
+        ObserverRuntime runtime = startedWithBothAlive();
+        int sentBefore = prober.sent().size();
+        reload(runtime, config(List.of("proxy_a", "proxy_b"), "standard.subject-selector=proxy_",
+                "standard.probe-url=http://probe.test/generate_204", "standard.probe-interval=10s",
+                "standard.schedule=per-outbound", "standard.initial-jitter=0", "standard.timeout=2s"));
+        assertThat(published).extracting(OutboundStatus::tag).containsExactly("proxy_a", "proxy_b");
+
+        for (int round = 0; round < 3; round++) {
+            prober.open().stream().filter(probe -> probe.tag().equals("proxy_b"))
+                    .forEach(probe -> probe.succeed(Duration.ofMillis(5).toNanos()));
+            writer.runDue();
+            writer.advance(INTERVAL);
+        }
+
+        List<ScriptedProber.Sent> sent = prober.sent().subList(sentBefore, prober.sent().size());
+        assertThat(sent).extracting(ScriptedProber.Sent::tag)
+                .containsExactly("proxy_a", "proxy_b", "proxy_b", "proxy_b", "proxy_b");
+        assertThat(sent).allSatisfy(probe -> assertThat(probe.request.timeout()).isEqualTo(Duration.ofSeconds(2)));
+    }
+
+    @Test
     void reloadWhenOutboundRemovedThenItsStatusGoesAtOnceAndTheObserverKeepsItsSchedule() {
         ObserverRuntime runtime = startedWithBothAlive();
         assertThat(published).extracting(OutboundStatus::tag).containsExactly("proxy_a", "proxy_b");

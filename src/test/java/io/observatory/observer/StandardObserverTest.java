@@ -1,5 +1,6 @@
 package io.observatory.observer;
 
+import io.observatory.testing.Configs;
 import io.observatory.config.Outbound;
 import io.observatory.config.StandardObserverSettings;
 import io.observatory.health.ExpectedStatus;
@@ -27,7 +28,7 @@ class StandardObserverTest {
             Outbound.direct("proxy_c")));
 
     private StandardObserver observer(boolean concurrent, List<String> selector) {
-        return new StandardObserver(new StandardObserverSettings(selector, PROBE_URL.toString(), INTERVAL, concurrent,
+        return new StandardObserver(Configs.xrayStandard(selector, PROBE_URL.toString(), INTERVAL, concurrent,
                 ExpectedStatus.ANY, 1, 1),
                 published.context(prober, () -> List.copyOf(outbounds)), scheduler.clock(), List.of());
     }
@@ -51,7 +52,7 @@ class StandardObserverTest {
 
     @Test
     void probeWhenStatusNotExpectedThenOutboundDeadWithReasonNamingTheStatus() {
-        new StandardObserver(new StandardObserverSettings(List.of("proxy_a"), PROBE_URL.toString(), INTERVAL, false,
+        new StandardObserver(Configs.xrayStandard(List.of("proxy_a"), PROBE_URL.toString(), INTERVAL, false,
                 ExpectedStatus.parse("200-299"), 1, 1),
                 published.context(prober, () -> List.copyOf(outbounds)), scheduler.clock(), List.of()).start();
         scheduler.runDue();

@@ -3,9 +3,12 @@ package io.observatory.testing;
 import io.observatory.config.ConfigFailureAnalyzer;
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.config.ObservatoryConfigBinder;
+import io.observatory.config.StandardObserverSettings;
+import io.observatory.health.ExpectedStatus;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +29,15 @@ public final class Configs {
     private static final ObservatoryConfigBinder BINDER = new ObservatoryConfigBinder(name -> null);
 
     private Configs() {
+    }
+
+    /** Standard observer settings with Xray's schedule and 5 s deadline, the per-outbound options at their defaults. */
+    public static StandardObserverSettings xrayStandard(List<String> subjectSelector, String probeUrl,
+            Duration probeInterval, boolean enableConcurrency, ExpectedStatus expectedStatus, int healthyThreshold,
+            int unhealthyThreshold) {
+        return new StandardObserverSettings(subjectSelector, probeUrl, probeInterval, enableConcurrency,
+                expectedStatus, healthyThreshold, unhealthyThreshold, StandardObserverSettings.Schedule.XRAY,
+                Duration.ofSeconds(5), null, Duration.ZERO, null, null, null);
     }
 
     /** The configuration of {@code properties}; fails the test with the one-line report when it is invalid. */

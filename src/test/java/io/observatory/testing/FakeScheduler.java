@@ -58,6 +58,13 @@ public final class FakeScheduler implements Scheduler {
         nowNanos = target;
     }
 
+    /** Moves time to the earliest waiting task's due time and runs every task due then; nothing without tasks. */
+    public void advanceToNextTask() {
+        if (!queue.isEmpty()) {
+            advance(Duration.ofNanos(Math.max(0, queue.peek().dueNanos - nowNanos)));
+        }
+    }
+
     /** Tasks waiting to run. */
     public int pendingTasks() {
         return queue.size();

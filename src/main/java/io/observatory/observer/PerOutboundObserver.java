@@ -1,0 +1,192 @@
+package io.observatory.observer;
+
+import io.observatory.config.Outbound;
+import io.observatory.config.StandardObserverSettings;
+import io.observatory.config.SubjectSelector;
+import io.observatory.health.ActiveHealth;
+import io.observatory.health.ProbeIntervals;
+import io.observatory.status.OutboundStatus;
+import io.observatory.text.GoDuration;
+import io.observatory.text.Redaction;
+import io.observatory.time.Scheduler;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.random.RandomGenerator;
+import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The standard observer with {@code schedule: per-outbound}: every selected outbound has its own probe session
+ * (Envoy's and HAProxy's model) with its own next-probe time, so a slow or black-holed outbound never delays another.
+ * A session's next probe is due {@link ProbeIntervals#after} its last probe completed (the wait depends on its health:
+ * faster while a transition is pending, slower while unhealthy), lengthened by the interval jitter; its first probe
+ * is due after a random share of the initial jitter. At most one probe per session is in flight.
+ *
+ * <p>The sessions share one priority queue ordered by due time and one writer timer armed for the earliest: no task
+ * per outbound. A session leaves the queue when its probe starts and returns when the probe completes; a deselected
+ * session is marked and skipped when it comes up. Costs one session and at most one queue entry per selected
+ * outbound; a probe costs O(log n) queue work. All state is confined to the writer.
+ */
+final class PerOutboundObserver implements Observer {
+
+    private static final Logger log = LoggerFactory.getLogger(PerOutboundObserver.class);
+
+    private final StandardObserverSettings settings;
+    private final ProbeIntervals intervals;
+    private final SubjectSelector selector;
+    private final ObserverContext context;
+    private final Scheduler writer;
+    private final RandomGenerator random;
+    private final StandardProbes probes;
+    private final Map<String, Session> sessions = new HashMap<>();
+    private final PriorityQueue<Session> due = new PriorityQueue<>((a, b) -> Long.compare(a.dueNanos, b.dueNanos));
+    private Scheduler.Cancellable timer = () -> { };
+    private long timerDueNanos;
+    private boolean timerArmed;
+
+    /**
+     * @param settings    validated observer settings with {@code schedule: per-outbound}
+     * @param context     the writer, the prober, the outbounds and where results go
+     * @param clock       wall clock for the Xray timestamps
+     * @param random      source of the jitters
+     * @param carriedOver statuses to start from (a predecessor's, after a configuration reload); those of outbounds
+     *                    this observer does not select are dropped at its start
+     */
+    PerOutboundObserver(StandardObserverSettings settings, ObserverContext context, Clock clock,
+            RandomGenerator random, List<OutboundStatus> carriedOver) {
+        this.settings = settings;
+        this.intervals = settings.intervals();
+        this.selector = new SubjectSelector(settings.subjectSelector());
+        this.context = context;
+        this.writer = context.writer();
+        this.random = random;
+        this.probes = new StandardProbes(settings, context, clock, carriedOver);
+    }
+
+    @Override
+    public void start() {
+        if (selector.isEmpty()) {
+            log.info("standard observer not started: observatory.standard.subject-selector is empty");
+            return;
+        }
+        log.info("standard observer started: selector {}, probe URL {} (unless an outbound sets its own), one session"
+                + " per outbound: interval {}, unhealthy {}, unhealthy edge {}, healthy edge {}, initial jitter {},"
+                + " interval jitter {}, timeout {}", selector, Redaction.redact(settings.probeUrl()),
+                GoDuration.format(intervals.healthy()), GoDuration.format(intervals.unhealthy()),
+                GoDuration.format(intervals.unhealthyEdge()), GoDuration.format(intervals.healthyEdge()),
+                GoDuration.format(intervals.initialJitter()), GoDuration.format(intervals.intervalJitter()),
+                GoDuration.format(settings.timeout()));
+        writer.execute(this::outboundsChanged);
+    }
+
+    @Override
+    public void stop() {
+        probes.stop();
+        writer.execute(() -> timer.cancel());
+    }
+
+    /**
+     * Re-reads the selection, in tag order: a new outbound gets a session whose first probe is due after a random share of the
+     * initial jitter; a deselected one's session ends (a probe in flight is ignored); an outbound whose settings
+     * changed keeps its session and is probed with the new settings from its next probe on.
+     */
+    @Override
+    public void outboundsChanged() {
+        if (probes.stopped()) {
+            return;
+        }
+        Map<String, Outbound> selected = selector.select(context.outbounds().get()).stream()
+                .collect(Collectors.toMap(Outbound::tag, outbound -> outbound, (first, second) -> second,
+                        LinkedHashMap::new));
+        probes.select(selected.keySet());
+        sessions.values().removeIf(session -> {
+            session.ended = !selected.containsKey(session.outbound.tag());
+            return session.ended;
+        });
+        long now = writer.nanoTime();
+        selected.values().forEach(outbound -> {
+            Session session = sessions.get(outbound.tag());
+            if (session != null) {
+                session.outbound = outbound;
+            } else {
+                Session added = new Session(outbound);
+                sessions.put(outbound.tag(), added);
+                enqueue(added, now + randomShare(intervals.initialJitter()));
+            }
+        });
+        rearm();
+    }
+
+    private void fire() {
+        timerArmed = false;
+        if (probes.stopped()) {
+            return;
+        }
+        long now = writer.nanoTime();
+        while (!due.isEmpty() && due.peek().dueNanos <= now) {
+            Session session = due.poll();
+            if (!session.ended) {
+                probes.probe(session.outbound, status -> completed(session, status));
+            }
+        }
+        rearm();
+    }
+
+    private void completed(Session session, @Nullable OutboundStatus status) {
+        if (session.ended || status == null) {
+            return;
+        }
+        ActiveHealth health = status.active();
+        enqueue(session, writer.nanoTime() + intervals.after(health).toNanos()
+                + randomShare(intervals.intervalJitter()));
+        rearm();
+    }
+
+    private void enqueue(Session session, long dueNanos) {
+        session.dueNanos = dueNanos;
+        due.add(session);
+    }
+
+    /** Keeps the one timer armed for the earliest due session that has not ended, if any. */
+    private void rearm() {
+        while (!due.isEmpty() && due.peek().ended) {
+            due.poll();
+        }
+        if (due.isEmpty()) {
+            timer.cancel();
+            timerArmed = false;
+            return;
+        }
+        long earliest = due.peek().dueNanos;
+        if (timerArmed && timerDueNanos <= earliest) {
+            return;
+        }
+        timer.cancel();
+        timerDueNanos = earliest;
+        timerArmed = true;
+        timer = writer.schedule(Duration.ofNanos(Math.max(0, earliest - writer.nanoTime())), this::fire);
+    }
+
+    /** A uniformly random time in [0, {@code bound}) in nanoseconds; 0 for a zero bound. */
+    private long randomShare(Duration bound) {
+        return bound.isZero() ? 0 : random.nextLong(bound.toNanos());
+    }
+
+    /** One outbound's probe session: the outbound as last configured and when its next probe is due. */
+    private static final class Session {
+        Outbound outbound;
+        long dueNanos;
+        boolean ended;
+
+        Session(Outbound outbound) {
+            this.outbound = outbound;
+        }
+    }
+}

@@ -1,0 +1,104 @@
+package io.observatory.observer;
+
+import io.observatory.config.Outbound;
+import io.observatory.config.StandardObserverSettings;
+import io.observatory.probe.ProbeRequest;
+import io.observatory.probe.ProbeResult;
+import io.observatory.status.OutboundStatus;
+import java.net.URI;
+import java.time.Clock;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Sinks;
+
+/**
+ * What the standard observer does whatever its schedule: sends one probe with the observer's URL (unless the outbound
+ * sets its own) and deadline, keeps one status per selected outbound by Xray's rule or the active check's
+ * thresholds, drops the statuses of outbounds no longer selected, and publishes them coalesced. Costs one status per
+ * selected outbound. Writer only, but for {@link #stop()}.
+ */
+final class StandardProbes {
+
+    private static final Logger log = LoggerFactory.getLogger(StandardProbes.class);
+
+    private final StandardObserverSettings settings;
+    private final URI probeUrl;
+    private final ObserverContext context;
+    private final Clock clock;
+    private final StatusPublisher publisher;
+    private final TreeMap<String, OutboundStatus> statuses = new TreeMap<>();
+    private final Sinks.Empty<Void> stopSignal = Sinks.empty();
+    private Set<String> selected = Set.of();
+    // volatile: set by the thread stopping the service, read on the writer thread.
+    private volatile boolean stopped;
+
+    /**
+     * @param carriedOver statuses to start from (a predecessor's, after a configuration reload); those of outbounds
+     *                    not selected are dropped at the first {@link #select}
+     */
+    StandardProbes(StandardObserverSettings settings, ObserverContext context, Clock clock,
+            List<OutboundStatus> carriedOver) {
+        this.settings = settings;
+        this.probeUrl = settings.probeUri();
+        this.context = context;
+        this.clock = clock;
+        this.publisher = new StatusPublisher(context.writer(), context.statuses(),
+                () -> List.copyOf(statuses.values()), () -> stopped);
+        carriedOver.forEach(status -> statuses.put(status.tag(), status));
+    }
+
+    /**
+     * Sends one probe of {@code outbound}; once it completes, on the writer, records its result if the outbound is
+     * still selected and then runs {@code then} with the outbound's status (null when it was deselected meanwhile).
+     * Nothing runs once the observer has stopped: the probe is cancelled.
+     */
+    void probe(Outbound outbound, Consumer<OutboundStatus> then) {
+        ProbeRequest request = new ProbeRequest(outbound, outbound.probeUrlOr(probeUrl), "GET", settings.timeout(),
+                ProbeRequest.Client.STANDARD_OBSERVER);
+        context.prober().probe(request)
+                .takeUntilOther(stopSignal.asMono())
+                .subscribe(result -> context.writer().execute(() -> {
+                    if (!stopped) {
+                        then.accept(selected.contains(result.outboundTag()) ? record(result) : null);
+                    }
+                }));
+    }
+
+    private OutboundStatus record(ProbeResult result) {
+        context.recorder().record(result);
+        OutboundStatus previous = statuses.get(result.outboundTag());
+        OutboundStatus next = OutboundStatus.afterProbe(previous, result, clock.instant(), settings.activeCheck());
+        statuses.put(next.tag(), next);
+        ProbeResult probe = next.lastProbe();
+        log.debug("probe {}: success={} rtt={}ns status={} phases={} reason={}", next.tag(), probe.success(),
+                probe.rttNanos(), probe.httpStatus(), probe.phases(), next.lastErrorReason());
+        publisher.changed();
+        return next;
+    }
+
+    /** Takes the selected outbounds' tags and drops, with one publication, the statuses of all others. */
+    void select(Set<String> tags) {
+        selected = Set.copyOf(tags);
+        List<String> gone = statuses.keySet().stream().filter(tag -> !selected.contains(tag)).toList();
+        if (!gone.isEmpty()) {
+            gone.forEach(statuses::remove);
+            log.info("no longer observed (removed or deselected): {}", gone);
+            publisher.changed();
+        }
+    }
+
+    /** Whether {@link #stop()} was called. */
+    boolean stopped() {
+        return stopped;
+    }
+
+    /** Cancels every probe in flight and publishes nothing more. Any thread. */
+    void stop() {
+        stopped = true;
+        stopSignal.tryEmitEmpty();
+    }
+}
