@@ -91,7 +91,8 @@ final class BurstObserver implements Observer {
         this.context = context;
         this.scheduler = context.writer();
         this.random = random;
-        this.publisher = new StatusPublisher(scheduler, context.statuses(), this::snapshot, () -> stopped);
+        this.publisher = StatusPublisher.ofSnapshots(scheduler, context.statuses(), this::snapshot, carriedOver,
+                () -> stopped);
         carriedOver.forEach(status -> this.carriedOver.put(status.tag(), status));
     }
 

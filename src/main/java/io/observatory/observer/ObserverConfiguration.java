@@ -24,7 +24,7 @@ public class ObserverConfiguration {
     @Order(2)
     ObserverRuntime observerRuntime(ObservatoryConfig config, Prober prober, Scheduler writer, Clock clock,
             ProbeRecorder recorder, ObservationUpdater updater) {
-        return new ObserverRuntime(config, prober, writer, clock, new Random(), recorder, updater::observed);
+        return new ObserverRuntime(config, prober, writer, clock, new Random(), recorder, updater);
     }
 
     /**

@@ -8,14 +8,16 @@ import io.observatory.reload.Reconfigurable;
 import io.observatory.config.StandardObserverSettings;
 import io.observatory.probe.Prober;
 import io.observatory.status.OutboundStatus;
+import io.observatory.status.StatusSink;
 import io.observatory.time.Scheduler;
 import java.lang.reflect.Method;
 import java.lang.reflect.RecordComponent;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
-import java.util.function.Consumer;
 import java.util.random.RandomGenerator;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -47,7 +49,8 @@ public final class ObserverRuntime implements Reconfigurable {
     private boolean started;
     private ObservatoryConfig config;
     private List<Outbound> outbounds;
-    private List<OutboundStatus> published = List.of();
+    // What the sink holds: the active observer's published statuses, handed to a successor.
+    private final Map<String, OutboundStatus> published = new HashMap<>();
     // volatile: replaced on the writer, stopped from Spring's lifecycle thread.
     private volatile Observer observer = new IdleObserver();
     // volatile: set by the stopping thread, read on the writer.
@@ -60,19 +63,20 @@ public final class ObserverRuntime implements Reconfigurable {
      * @param clock    wall clock for Xray timestamps
      * @param random   source of burst offsets and per-outbound jitters
      * @param recorder hears every completed probe an observer keeps
-     * @param statuses receives the active observer's statuses, on the writer
+     * @param statuses receives what changed in the active observer's statuses, on the writer
      */
     public ObserverRuntime(ObservatoryConfig initial, Prober prober, Scheduler writer, Clock clock,
-            RandomGenerator random, ProbeRecorder recorder, Consumer<List<OutboundStatus>> statuses) {
+            RandomGenerator random, ProbeRecorder recorder, StatusSink statuses) {
         this.config = initial;
         this.probe = initial.probe();
         this.outbounds = initial.observedOutbounds();
         this.writer = writer;
         this.clock = clock;
         this.random = random;
-        this.context = new ObserverContext(writer, prober, () -> outbounds, recorder, published -> {
-            this.published = published;
-            statuses.accept(published);
+        this.context = new ObserverContext(writer, prober, () -> outbounds, recorder, (changed, gone) -> {
+            gone.forEach(published::remove);
+            changed.forEach(status -> published.put(status.tag(), status));
+            statuses.changed(changed, gone);
         });
     }
 
@@ -124,9 +128,9 @@ public final class ObserverRuntime implements Reconfigurable {
         }
         if (observerChanged) {
             observer.stop();
-            observer = create(next, published);
+            observer = create(next, List.copyOf(published.values()));
             if (next.standard() == null && next.burst() == null) {
-                context.statuses().accept(List.of());
+                context.statuses().changed(List.of(), List.copyOf(published.keySet()));
             }
             if (stopped) {
                 return;

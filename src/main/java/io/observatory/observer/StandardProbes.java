@@ -7,9 +7,10 @@ import io.observatory.probe.ProbeResult;
 import io.observatory.status.OutboundStatus;
 import java.net.URI;
 import java.time.Clock;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,8 +19,8 @@ import reactor.core.publisher.Sinks;
 /**
  * What the standard observer does whatever its schedule: sends one probe with the observer's URL (unless the outbound
  * sets its own) and deadline, keeps one status per selected outbound by Xray's rule or the active check's
- * thresholds, drops the statuses of outbounds no longer selected, and publishes them coalesced. Costs one status per
- * selected outbound. Writer only, but for {@link #stop()}.
+ * thresholds, drops the statuses of outbounds no longer selected, and publishes each change coalesced (O(changes) per
+ * publication). Costs one status per selected outbound. Writer only, but for {@link #stop()}.
  */
 final class StandardProbes {
 
@@ -30,7 +31,7 @@ final class StandardProbes {
     private final ObserverContext context;
     private final Clock clock;
     private final StatusPublisher publisher;
-    private final TreeMap<String, OutboundStatus> statuses = new TreeMap<>();
+    private final Map<String, OutboundStatus> statuses = new HashMap<>();
     private final Sinks.Empty<Void> stopSignal = Sinks.empty();
     private Set<String> selected = Set.of();
     // volatile: set by the thread stopping the service, read on the writer thread.
@@ -46,8 +47,7 @@ final class StandardProbes {
         this.probeUrl = settings.probeUri();
         this.context = context;
         this.clock = clock;
-        this.publisher = new StatusPublisher(context.writer(), context.statuses(),
-                () -> List.copyOf(statuses.values()), () -> stopped);
+        this.publisher = StatusPublisher.ofChanges(context.writer(), context.statuses(), carriedOver, () -> stopped);
         carriedOver.forEach(status -> statuses.put(status.tag(), status));
     }
 
@@ -76,18 +76,20 @@ final class StandardProbes {
         ProbeResult probe = next.lastProbe();
         log.debug("probe {}: success={} rtt={}ns status={} phases={} reason={}", next.tag(), probe.success(),
                 probe.rttNanos(), probe.httpStatus(), probe.phases(), next.lastErrorReason());
-        publisher.changed();
+        publisher.put(next);
         return next;
     }
 
     /** Takes the selected outbounds' tags and drops, with one publication, the statuses of all others. */
     void select(Set<String> tags) {
         selected = Set.copyOf(tags);
-        List<String> gone = statuses.keySet().stream().filter(tag -> !selected.contains(tag)).toList();
+        List<String> gone = statuses.keySet().stream().filter(tag -> !selected.contains(tag)).sorted().toList();
         if (!gone.isEmpty()) {
-            gone.forEach(statuses::remove);
+            gone.forEach(tag -> {
+                statuses.remove(tag);
+                publisher.remove(tag);
+            });
             log.info("no longer observed (removed or deselected): {}", gone);
-            publisher.changed();
         }
     }
 

@@ -1,31 +1,86 @@
 package io.observatory.observer;
 
 import io.observatory.status.OutboundStatus;
+import io.observatory.status.StatusSink;
 import io.observatory.time.Scheduler;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Hands an observer's statuses on, coalescing bursts of updates: many results handled back to back on the writer
- * produce one publication. Once its observer has stopped it publishes nothing, so a replaced observer's queued
- * publication cannot overwrite its successor's statuses. Writer only.
+ * Hands an observer's status changes on to its {@link StatusSink}, coalescing bursts: many results handled back to
+ * back on the writer produce one publication carrying only what changed. Once its observer has stopped it publishes
+ * nothing, so a replaced observer's queued publication cannot overwrite its successor's statuses. Writer only.
+ *
+ * <p>Two ways in. An observer that knows what it changed marks each change ({@link #put}, {@link #remove}): a
+ * publication then costs O(changes). An observer whose statuses are derived from state that ages (the burst
+ * observer's windows) hands over its whole set instead ({@link #ofSnapshots}), and the publisher sends what differs
+ * from the last publication, at O(outbounds) per publication. Costs one reference per published status.
  */
 final class StatusPublisher {
 
     private final Scheduler writer;
-    private final Consumer<List<OutboundStatus>> sink;
-    private final Supplier<List<OutboundStatus>> statuses;
+    private final StatusSink sink;
+    private final @Nullable Supplier<List<OutboundStatus>> snapshot;
     private final BooleanSupplier stopped;
+    // What the sink holds, by tag.
+    private final Map<String, OutboundStatus> published = new HashMap<>();
+    private final Map<String, OutboundStatus> pending = new LinkedHashMap<>();
+    private final Set<String> pendingGone = new LinkedHashSet<>();
     private boolean queued;
 
-    StatusPublisher(Scheduler writer, Consumer<List<OutboundStatus>> sink, Supplier<List<OutboundStatus>> statuses,
+    private StatusPublisher(Scheduler writer, StatusSink sink, @Nullable Supplier<List<OutboundStatus>> snapshot,
             BooleanSupplier stopped) {
         this.writer = writer;
         this.sink = sink;
-        this.statuses = statuses;
+        this.snapshot = snapshot;
         this.stopped = stopped;
+    }
+
+    /**
+     * A publisher of marked changes.
+     *
+     * @param carriedOver the statuses the sink holds already (a predecessor's)
+     */
+    static StatusPublisher ofChanges(Scheduler writer, StatusSink sink, List<OutboundStatus> carriedOver,
+            BooleanSupplier stopped) {
+        StatusPublisher publisher = new StatusPublisher(writer, sink, null, stopped);
+        carriedOver.forEach(status -> publisher.published.put(status.tag(), status));
+        return publisher;
+    }
+
+    /**
+     * A publisher of whole sets: each publication reads {@code snapshot} and sends what differs.
+     *
+     * @param carriedOver the statuses the sink holds already (a predecessor's)
+     */
+    static StatusPublisher ofSnapshots(Scheduler writer, StatusSink sink, Supplier<List<OutboundStatus>> snapshot,
+            List<OutboundStatus> carriedOver, BooleanSupplier stopped) {
+        StatusPublisher publisher = new StatusPublisher(writer, sink, snapshot, stopped);
+        carriedOver.forEach(status -> publisher.published.put(status.tag(), status));
+        return publisher;
+    }
+
+    /** Marks {@code status} as its outbound's new status, published after the tasks already queued on the writer. */
+    void put(OutboundStatus status) {
+        pendingGone.remove(status.tag());
+        pending.put(status.tag(), status);
+        changed();
+    }
+
+    /** Marks {@code tag} as no longer observed, published after the tasks already queued on the writer. */
+    void remove(String tag) {
+        pending.remove(tag);
+        pendingGone.add(tag);
+        changed();
     }
 
     /** Publishes after the tasks already queued on the writer. */
@@ -39,8 +94,37 @@ final class StatusPublisher {
     /** Publishes at once. */
     void publishNow() {
         queued = false;
-        if (!stopped.getAsBoolean()) {
-            sink.accept(statuses.get());
+        if (stopped.getAsBoolean()) {
+            return;
         }
+        if (snapshot != null) {
+            diff(snapshot.get());
+        }
+        List<OutboundStatus> changed = new ArrayList<>(pending.size());
+        for (OutboundStatus status : pending.values()) {
+            if (!status.equals(published.put(status.tag(), status))) {
+                changed.add(status);
+            }
+        }
+        List<String> gone = new ArrayList<>(pendingGone.size());
+        for (String tag : pendingGone) {
+            if (published.remove(tag) != null) {
+                gone.add(tag);
+            }
+        }
+        pending.clear();
+        pendingGone.clear();
+        if (!changed.isEmpty() || !gone.isEmpty()) {
+            sink.changed(changed, gone);
+        }
+    }
+
+    private void diff(List<OutboundStatus> statuses) {
+        Set<String> present = new HashSet<>(statuses.size() * 4 / 3 + 1);
+        for (OutboundStatus status : statuses) {
+            present.add(status.tag());
+            pending.put(status.tag(), status);
+        }
+        published.keySet().stream().filter(tag -> !present.contains(tag)).forEach(pendingGone::add);
     }
 }

@@ -3,32 +3,40 @@ package io.observatory.status;
 import io.observatory.health.Availability;
 import io.observatory.health.AvailabilityPolicy;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
  * The one immutable snapshot every reader reads: each configured outbound's observer status and verdict, sorted by
  * tag, with the availability policy it is read under. Published whole by the writer through the
  * {@link ObservationStore}; the Xray API, the v1 API, grpc.health.v1, the actuator endpoint and the gauges all answer
- * from one snapshot, never from two. Costs one {@link OutboundHealth}, one hash entry and one array slot per
- * configured outbound.
+ * from one snapshot, never from two.
+ *
+ * <p>The entries sit in an array in tag order, found by tag through an index of positions that snapshots of the same
+ * outbounds share, so {@link #with} makes the next snapshot by copying the array (8 bytes per outbound) and setting
+ * the changed entries: no hashing, sorting or map building per publication. Costs one {@link OutboundHealth}, one
+ * array slot and (shared) one index entry per configured outbound.
  */
 public final class Observation {
 
-    private final Map<String, OutboundHealth> outbounds;
-    // The same entries in tag order, for prefix ranges by binary search.
+    // Tag -> position in sorted; shared by every snapshot with the same outbounds, never modified.
+    private final Map<String, Integer> index;
     private final OutboundHealth[] sorted;
+    private final List<OutboundHealth> all;
     private final AvailabilityPolicy availability;
     private final OptionalLong observedAtNanos;
 
     /**
-     * Copies {@code outbounds}; linear when it already iterates in tag order (as the updater builds it), else sorted.
+     * Copies {@code outbounds} in tag order; linear when it already iterates in tag order (as the updater builds
+     * it), else sorted.
      *
      * @param outbounds       by tag
      * @param availability    how {@link #available} builds the usable set
@@ -36,9 +44,19 @@ public final class Observation {
      */
     public Observation(Map<String, OutboundHealth> outbounds, AvailabilityPolicy availability,
             OptionalLong observedAtNanos) {
-        Map<String, OutboundHealth> inOrder = inTagOrder(outbounds);
-        this.outbounds = Collections.unmodifiableMap(inOrder);
-        this.sorted = inOrder.values().toArray(new OutboundHealth[0]);
+        Map<String, OutboundHealth> ordered = inTagOrder(outbounds);
+        this.index = indexOf(ordered);
+        this.sorted = ordered.values().toArray(new OutboundHealth[0]);
+        this.all = Collections.unmodifiableList(Arrays.asList(sorted));
+        this.availability = availability;
+        this.observedAtNanos = observedAtNanos;
+    }
+
+    private Observation(Map<String, Integer> index, OutboundHealth[] sorted, AvailabilityPolicy availability,
+            OptionalLong observedAtNanos) {
+        this.index = index;
+        this.sorted = sorted;
+        this.all = Collections.unmodifiableList(Arrays.asList(sorted));
         this.availability = availability;
         this.observedAtNanos = observedAtNanos;
     }
@@ -47,16 +65,44 @@ public final class Observation {
         String last = null;
         for (String tag : outbounds.keySet()) {
             if (last != null && last.compareTo(tag) >= 0) {
-                return new LinkedHashMap<>(new TreeMap<>(outbounds));
+                return new TreeMap<>(outbounds);
             }
             last = tag;
         }
-        return new LinkedHashMap<>(outbounds);
+        return outbounds;
     }
 
-    /** Every configured outbound by tag, iterating in tag order, with constant-time lookups; unmodifiable. */
-    public Map<String, OutboundHealth> outbounds() {
-        return outbounds;
+    private static Map<String, Integer> indexOf(Map<String, OutboundHealth> inTagOrder) {
+        Map<String, Integer> index = new HashMap<>(inTagOrder.size() * 4 / 3 + 1);
+        int position = 0;
+        for (String tag : inTagOrder.keySet()) {
+            index.put(tag, position++);
+        }
+        return Collections.unmodifiableMap(index);
+    }
+
+    /**
+     * The next snapshot of the same outbounds: this one with {@code changed} in place of the entries with their tags,
+     * and the observer's publication time {@code observedAtNanos}. Costs a copy of the entry array plus O(changes).
+     *
+     * @throws IllegalArgumentException when a changed entry's tag is not one of this snapshot's outbounds (a change
+     *     of the set of outbounds needs the full constructor)
+     */
+    public Observation with(Collection<OutboundHealth> changed, OptionalLong observedAtNanos) {
+        OutboundHealth[] next = sorted.clone();
+        for (OutboundHealth outbound : changed) {
+            Integer position = index.get(outbound.tag());
+            if (position == null) {
+                throw new IllegalArgumentException("outbound " + outbound.tag() + " is not in the observation");
+            }
+            next[position] = outbound;
+        }
+        return new Observation(index, next, availability, observedAtNanos);
+    }
+
+    /** Whether the outbounds are exactly {@code tags}, in any order. */
+    public boolean hasOutbounds(Set<String> tags) {
+        return index.keySet().equals(tags);
     }
 
     /** How {@link #available} builds the usable set. */
@@ -69,19 +115,20 @@ public final class Observation {
         return observedAtNanos;
     }
 
-    /** Every configured outbound, sorted by tag. */
-    public Collection<OutboundHealth> all() {
-        return outbounds.values();
+    /** Every configured outbound, sorted by tag; unmodifiable, a view (no copy). */
+    public List<OutboundHealth> all() {
+        return all;
     }
 
     /** The outbound with this tag, if configured. */
     public Optional<OutboundHealth> get(String tag) {
-        return Optional.ofNullable(outbounds.get(tag));
+        Integer position = index.get(tag);
+        return position == null ? Optional.empty() : Optional.of(sorted[position]);
     }
 
     /** The outbounds the observer has a status for, sorted by tag: what Xray's {@code GetOutboundStatus} returns. */
     public List<OutboundHealth> observed() {
-        return outbounds.values().stream().filter(OutboundHealth::probed).toList();
+        return all.stream().filter(OutboundHealth::probed).toList();
     }
 
     /**
@@ -91,7 +138,7 @@ public final class Observation {
      */
     public List<OutboundHealth> matching(List<String> prefixes) {
         if (prefixes.isEmpty()) {
-            return List.of(sorted);
+            return all;
         }
         List<OutboundHealth> matches = new ArrayList<>();
         for (String prefix : widest(prefixes)) {

@@ -14,11 +14,15 @@ import io.observatory.status.OutboundEvent;
 import io.observatory.status.OutboundHealth;
 import io.observatory.status.OutboundStatus;
 import io.observatory.status.PassiveView;
+import io.observatory.status.StatusSink;
 import io.observatory.time.Scheduler;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -26,6 +30,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
@@ -36,10 +41,11 @@ import org.jspecify.annotations.Nullable;
  * verdict ({@link CombinedVerdict}) and publishes the whole snapshot with the changes that led to it. Every method
  * that changes state runs on the writer, so there are no locks; readers read the {@link #store()}.
  *
- * <p>Each refresh walks the configured outbounds once and re-judges only those whose observer status or passive
- * view changed; the others keep their entry (same object). Costs one map entry per configured outbound.
+ * <p>A publication re-judges only the outbounds whose observer status, passive view or mesh mark changed, and the
+ * others keep their entry (same object), so it costs O(changes) plus a copy of the snapshot's entry array; only a
+ * configuration change walks every outbound. Costs one status and one map entry per configured outbound.
  */
-public final class ObservationUpdater implements Reconfigurable {
+public final class ObservationUpdater implements Reconfigurable, StatusSink {
 
     private final Scheduler writer;
     private final Clock clock;
@@ -53,7 +59,7 @@ public final class ObservationUpdater implements Reconfigurable {
     // Writer state below.
     private Set<String> tags;
     private AvailabilityPolicy availability;
-    private Map<String, OutboundStatus> statuses = Map.of();
+    private final Map<String, OutboundStatus> statuses = new HashMap<>();
     private Map<String, MeshMark> meshMarks = Map.of();
     private OptionalLong observedAtNanos = OptionalLong.empty();
 
@@ -69,7 +75,7 @@ public final class ObservationUpdater implements Reconfigurable {
         this.clock = clock;
         this.tags = tagsOf(initial);
         this.availability = initial.availability().policy();
-        this.passive = new PassiveHealthUpdater(initial.passive().policy(), writer, this::refresh);
+        this.passive = new PassiveHealthUpdater(initial.passive().policy(), writer, () -> refresh(Set.of()));
         Instant now = clock.instant();
         Map<String, OutboundHealth> outbounds = new LinkedHashMap<>();
         tags.forEach(tag -> outbounds.put(tag, judge(tag, null, null, null, now)));
@@ -83,14 +89,21 @@ public final class ObservationUpdater implements Reconfigurable {
     }
 
     /**
-     * Takes the active observer's statuses, one per observed outbound, and publishes them with the verdicts; the
-     * observer coalesces its bursts of results into one call. Writer only.
+     * Takes what changed in the active observer's statuses since its last publication — the new or changed statuses
+     * and the tags it no longer observes — and publishes them with the verdicts; the observer coalesces its bursts of
+     * results into one call. Re-judges only those outbounds, so a publication costs O(changes) (plus a copy of the
+     * snapshot's entry array). Writer only.
      */
-    public void observed(List<OutboundStatus> next) {
-        statuses = next.stream()
-                .collect(Collectors.toMap(OutboundStatus::tag, status -> status, (earlier, later) -> later));
+    @Override
+    public void changed(Collection<OutboundStatus> changed, Collection<String> gone) {
+        Set<String> touched = new HashSet<>(gone);
+        gone.forEach(statuses::remove);
+        for (OutboundStatus status : changed) {
+            statuses.put(status.tag(), status);
+            touched.add(status.tag());
+        }
         observedAtNanos = OptionalLong.of(writer.nanoTime());
-        refresh();
+        refresh(touched);
     }
 
     /**
@@ -98,8 +111,15 @@ public final class ObservationUpdater implements Reconfigurable {
      * verdicts; an entry point without a mark has no mesh opinion. Writer only.
      */
     public void meshJudged(Map<String, MeshMark> marks) {
+        Set<String> touched = new HashSet<>();
+        marks.forEach((tag, mark) -> {
+            if (!mark.equals(meshMarks.get(tag))) {
+                touched.add(tag);
+            }
+        });
+        meshMarks.keySet().stream().filter(tag -> !marks.containsKey(tag)).forEach(touched::add);
         meshMarks = Map.copyOf(marks);
-        refresh();
+        refresh(touched);
     }
 
     /**
@@ -121,24 +141,55 @@ public final class ObservationUpdater implements Reconfigurable {
         writer.execute(() -> {
             pendingReports.addAndGet(-batch.size());
             passive.record(batch, tags, writer.nanoTime());
-            refresh();
+            refresh(Set.of());
         });
         return true;
     }
 
     /**
-     * Applies a reloaded configuration: the set of outbounds, the availability policy and the passive policy (see
+     * Applies a reloaded configuration: the set of outbounds (the observer status of a removed one is dropped, so
+     * one added again starts unknown), the availability policy and the passive policy (see
      * {@link PassiveHealthUpdater#reconfigure}). Writer only.
      */
     @Override
     public void reconfigure(ObservatoryConfig next) {
         tags = tagsOf(next);
+        statuses.keySet().retainAll(tags);
         availability = next.availability().policy();
         passive.reconfigure(next.passive().policy(), tags);
-        refresh();
+        refreshAll();
     }
 
-    private void refresh() {
+    /**
+     * Re-judges the outbounds in {@code touched} and those whose passive state moved, and publishes the snapshot with
+     * the changes: O(those outbounds). The set of configured outbounds must be the snapshot's ({@link #refreshAll}
+     * otherwise); a touched tag that is not configured is skipped.
+     */
+    private void refresh(Set<String> touched) {
+        long nowNanos = writer.nanoTime();
+        Instant now = clock.instant();
+        Set<String> dirty = new TreeSet<>(touched);
+        dirty.addAll(passive.drain(tags, nowNanos));
+        Observation previous = store.current();
+        List<OutboundHealth> changed = new ArrayList<>(dirty.size());
+        List<OutboundEvent> events = new ArrayList<>(dirty.size());
+        for (String tag : dirty) {
+            OutboundHealth before = previous.get(tag).orElse(null);
+            if (before == null) {
+                continue;
+            }
+            OutboundHealth health = judge(tag, statuses.get(tag), meshMarks.get(tag), before, now);
+            if (!health.equals(before)) {
+                changed.add(health);
+                events.add(new OutboundEvent.Updated(before, health));
+            }
+        }
+        passive.settle(nowNanos);
+        store.publish(new ObservationUpdate(previous.with(changed, observedAtNanos), events));
+    }
+
+    /** Re-judges every configured outbound after a configuration change, adding and removing outbounds: O(outbounds). */
+    private void refreshAll() {
         long nowNanos = writer.nanoTime();
         Instant now = clock.instant();
         Set<String> passiveChanged = passive.drain(tags, nowNanos);
@@ -146,7 +197,7 @@ public final class ObservationUpdater implements Reconfigurable {
         Map<String, OutboundHealth> next = new LinkedHashMap<>(tags.size() * 4 / 3 + 1);
         List<OutboundEvent> events = new ArrayList<>();
         for (String tag : tags) {
-            OutboundHealth before = previous.outbounds().get(tag);
+            OutboundHealth before = previous.get(tag).orElse(null);
             OutboundStatus status = statuses.get(tag);
             MeshMark mesh = meshMarks.get(tag);
             if (before != null && !passiveChanged.contains(tag) && Objects.equals(status, before.probe())

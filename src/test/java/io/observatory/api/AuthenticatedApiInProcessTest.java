@@ -1,5 +1,6 @@
 package io.observatory.api;
 
+import io.observatory.testing.ObserverOutput;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.Server;
@@ -67,7 +68,7 @@ class AuthenticatedApiInProcessTest {
     private void serve(boolean requireForReads) throws IOException {
         HealthStatusManager health = new HealthStatusManager();
         new OutboundHealthStatuses(health, updater.store());
-        writer.execute(() -> updater.observed(List.of(new OutboundStatus("proxy_a", true, 12, "",
+        writer.execute(() -> ObserverOutput.publish(updater, List.of(new OutboundStatus("proxy_a", true, 12, "",
                 writer.clock().instant(), writer.clock().instant(), null, null,
                 new ActiveHealth(HealthState.HEALTHY, 1, 0), "probe succeeded: HTTP 204 in 12 ms"))));
         writer.runDue();

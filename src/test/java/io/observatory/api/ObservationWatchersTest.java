@@ -1,5 +1,6 @@
 package io.observatory.api;
 
+import io.observatory.testing.ObserverOutput;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
@@ -74,7 +75,7 @@ class ObservationWatchersTest {
 
     /** Hands statuses to the updater on the writer, as the observer does. */
     private void observe(List<OutboundStatus> statuses) {
-        scheduler.execute(() -> updater.observed(statuses));
+        scheduler.execute(() -> ObserverOutput.publish(updater, statuses));
     }
 
     private void publishAll(int outbounds, HealthState state) {

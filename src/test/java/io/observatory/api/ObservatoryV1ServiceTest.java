@@ -1,5 +1,6 @@
 package io.observatory.api;
 
+import io.observatory.testing.ObserverOutput;
 import com.google.protobuf.Timestamp;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
@@ -74,7 +75,7 @@ class ObservatoryV1ServiceTest {
     void startUpdater() throws IOException {
         ObservatoryConfig config = Configs.direct(List.of("a_up", "a_down", "a_new", "b_up"));
         updater = new ObservationUpdater(config, scheduler, clock);
-        scheduler.execute(() -> updater.observed(List.of(alive("a_up", 12), dead("a_down"), alive("b_up", 30))));
+        scheduler.execute(() -> ObserverOutput.publish(updater, List.of(alive("a_up", 12), dead("a_down"), alive("b_up", 30))));
         scheduler.runDue();
         service = new ObservatoryV1Service(updater.store(), updater, clock, random,
                 new ObservationWatchers(updater.store()));
@@ -115,7 +116,7 @@ class ObservatoryV1ServiceTest {
     @Test
     void getObservationWhenPublishedAgainThenAnswersFromTheNewSnapshot() {
         GetObservationResponse before = getObservation(GetObservationRequest.getDefaultInstance());
-        scheduler.execute(() -> updater.observed(List.of(dead("a_up"), dead("a_down"), alive("b_up", 30))));
+        scheduler.execute(() -> ObserverOutput.publish(updater, List.of(dead("a_up"), dead("a_down"), alive("b_up", 30))));
         scheduler.runDue();
 
         GetObservationResponse after = getObservation(GetObservationRequest.getDefaultInstance());

@@ -1,5 +1,6 @@
 package io.observatory.api;
 
+import io.observatory.testing.ObserverOutput;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
@@ -79,7 +80,7 @@ class OutboundHealthStatusesTest {
     }
 
     private void observeNothing() {
-        scheduler.execute(() -> updater.observed(List.of()));
+        scheduler.execute(() -> ObserverOutput.publish(updater, List.of()));
     }
 
     /** Publishes one observation holding only {@code tag}, with the given active state. */
@@ -92,7 +93,7 @@ class OutboundHealthStatusesTest {
         scheduler.advance(Duration.ofSeconds(1));
         OutboundStatus status = new OutboundStatus(tag, active == HealthState.HEALTHY, 12, "", null, null, null, null,
                 activeHealth, "probe " + active);
-        scheduler.execute(() -> updater.observed(List.of(status)));
+        scheduler.execute(() -> ObserverOutput.publish(updater, List.of(status)));
         scheduler.runDue();
     }
 

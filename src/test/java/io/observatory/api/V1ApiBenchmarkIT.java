@@ -1,5 +1,6 @@
 package io.observatory.api;
 
+import io.observatory.testing.ObserverOutput;
 import static io.observatory.testing.Percentiles.millis;
 import static io.observatory.testing.Percentiles.percentile;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -76,9 +77,14 @@ class V1ApiBenchmarkIT extends RunningServiceTest {
         return List.copyOf(statuses);
     }
 
-    /** Hands the statuses to the updater on the writer, as an observer does. */
+    /** Hands the whole status set to the updater on the writer, as an observer's first publication does. */
     private void publish(List<OutboundStatus> statuses) {
-        writer.execute(() -> updater.observed(statuses));
+        writer.execute(() -> ObserverOutput.publish(updater, statuses));
+    }
+
+    /** Hands one changed status to the updater on the writer, as an observer publishes a probe result. */
+    private void publishChange(OutboundStatus changed) {
+        writer.execute(() -> updater.changed(List.of(changed), List.of()));
     }
 
     @Test
@@ -122,9 +128,9 @@ class V1ApiBenchmarkIT extends RunningServiceTest {
         long[] watchNanos = new long[TRANSITIONS];
         long[] decideNanos = new long[TRANSITIONS];
         for (int i = 0; i < TRANSITIONS; i++) {
-            List<OutboundStatus> next = i % 2 == 1 ? firstAlive : firstDead;
+            OutboundStatus next = (i % 2 == 1 ? firstAlive : firstDead).get(0);
             long start = System.nanoTime();
-            publish(next);
+            publishChange(next);
             Long arrived = arrivals.poll(10, TimeUnit.SECONDS);
             assertThat(arrived).as("transition %d", i).isNotNull().isPositive();
             watchNanos[i] = arrived - start;

@@ -1,5 +1,6 @@
 package io.observatory.interop;
 
+import io.observatory.testing.ObserverOutput;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.grpc.health.v1.HealthCheckRequest;
@@ -82,7 +83,7 @@ class ReadPathBenchmarkIT extends RunningServiceTest {
     @Test
     void getOutboundStatusThroughputNextToHealthCheck() throws IOException, InterruptedException {
         List<OutboundStatus> statuses = IntStream.range(0, OUTBOUNDS).mapToObj(i -> alive(tag(i))).toList();
-        writer.execute(() -> updater.observed(statuses));
+        writer.execute(() -> ObserverOutput.publish(updater, statuses));
         Awaitility.await().atMost(Duration.ofSeconds(10))
                 .until(() -> store.current().observed().size() == OUTBOUNDS);
         GetOutboundStatusResponse answer = ObservatoryServiceGrpc.newBlockingStub(channel)

@@ -1,5 +1,6 @@
 package io.observatory.management;
 
+import io.observatory.testing.ObserverOutput;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.observatory.testing.Configs;
@@ -49,7 +50,7 @@ class ObservationHealthIndicatorTest {
         readiness(ReadinessState.ACCEPTING_TRAFFIC);
         writer.advance(Duration.ofSeconds(1));
 
-        writer.execute(() -> updater.observed(List.of()));
+        writer.execute(() -> ObserverOutput.publish(updater, List.of()));
         writer.runDue();
 
         Health health = indicator.health();

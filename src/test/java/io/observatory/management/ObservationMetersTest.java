@@ -1,5 +1,6 @@
 package io.observatory.management;
 
+import io.observatory.testing.ObserverOutput;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.Gauge;
@@ -54,7 +55,7 @@ class ObservationMetersTest {
     }
 
     private void observe(OutboundStatus... statuses) {
-        writer.execute(() -> updater.observed(List.of(statuses)));
+        writer.execute(() -> ObserverOutput.publish(updater, List.of(statuses)));
         writer.runDue();
     }
 

@@ -1,5 +1,6 @@
 package io.observatory.management;
 
+import io.observatory.testing.ObserverOutput;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.observatory.health.ActiveCheck;
@@ -35,7 +36,7 @@ class ObservatoryEndpointTest {
     private final JsonMapper json = JsonMapper.builder().build();
 
     private void observe(OutboundStatus status) {
-        scheduler.execute(() -> updater.observed(List.of(status)));
+        scheduler.execute(() -> ObserverOutput.publish(updater, List.of(status)));
         scheduler.runDue();
     }
 

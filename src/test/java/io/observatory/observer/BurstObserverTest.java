@@ -335,6 +335,7 @@ class BurstObserverTest {
     void startWhenCarriedOverStatusesThenShownUntilFirstSample() {
         OutboundStatus previous = new OutboundStatus("proxy_a", true, 42, "", null, null, null, null, new ActiveHealth(HealthState.HEALTHY, 1, 0), "");
         PingConfig ping = new PingConfig(DESTINATION.toString(), null, INTERVAL, SAMPLING, Duration.ofSeconds(5), "HEAD");
+        published.holding(List.of(previous));
         new BurstObserver(settings(List.of("proxy_"), ping, new ActiveCheck(ExpectedStatus.ANY,
                 new ActiveHealthPolicy(1, 1)), OptionalDouble.empty()), published.context(prober,
                 () -> List.copyOf(outbounds)), new SplittableRandom(3), List.of(previous)).start();

@@ -7,8 +7,9 @@ import io.observatory.testing.Configs;
 import io.observatory.testing.FakeScheduler;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -29,13 +30,17 @@ class ObserverRuntimeTest {
     private final FakeScheduler writer = new FakeScheduler();
     private final ScriptedProber prober = new ScriptedProber(writer);
     private final List<ProbeResult> recorded = new ArrayList<>();
+    // What the sink holds, by tag, built from the published changes.
+    private final Map<String, OutboundStatus> holds = new TreeMap<>();
     private List<OutboundStatus> published = List.of();
 
     private ObserverRuntime runtime(ObservatoryConfig initial) {
         return new ObserverRuntime(initial, prober, writer, writer.clock(), new SplittableRandom(7), recorded::add,
-                statuses -> {
+                (changed, gone) -> {
                     assertThat(writer.inSchedulerThread()).as("statuses published on the writer").isTrue();
-                    published = statuses.stream().sorted(Comparator.comparing(OutboundStatus::tag)).toList();
+                    gone.forEach(holds::remove);
+                    changed.forEach(status -> holds.put(status.tag(), status));
+                    published = List.copyOf(holds.values());
                 });
     }
 

@@ -1,22 +1,28 @@
 package io.observatory.observer;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.observatory.probe.ProbeResult;
 import io.observatory.status.OutboundStatus;
 import io.observatory.testing.FakeScheduler;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
 import java.util.function.Supplier;
 
 /**
- * What an observer under test hands on: its latest statuses, sorted by tag as the observation shows them, and every
- * probe result it recorded. Asserts that both arrive on the writer.
+ * What an observer under test hands on: its latest statuses, sorted by tag as the observation shows them, built from
+ * the changes it publishes, and every probe result it recorded. Asserts that both arrive on the writer and that each
+ * publication carries only real changes (something changed, no status equal to the one published before, no tag gone
+ * that was not there).
  */
 final class PublishedStatuses {
 
     private final FakeScheduler writer;
     private final List<ProbeResult> recorded = new ArrayList<>();
-    private List<OutboundStatus> latest = List.of();
+    private final Map<String, OutboundStatus> latest = new TreeMap<>();
     private int publications;
 
     PublishedStatuses(FakeScheduler writer) {
@@ -28,11 +34,18 @@ final class PublishedStatuses {
         return new ObserverContext(writer, prober, outbounds, result -> {
             onWriter();
             recorded.add(result);
-        }, statuses -> {
+        }, (changed, gone) -> {
             onWriter();
-            latest = statuses.stream().sorted(Comparator.comparing(OutboundStatus::tag)).toList();
+            assertThat(changed.size() + gone.size()).as("changes in a publication").isPositive();
+            gone.forEach(tag -> assertThat(latest.remove(tag)).as("gone %s was published", tag).isNotNull());
+            changed.forEach(status -> assertThat(status).as("a change").isNotEqualTo(latest.put(status.tag(), status)));
             publications++;
         });
+    }
+
+    /** Seeds what the sink holds before the observer starts: a predecessor's statuses, as the runtime keeps them. */
+    void holding(List<OutboundStatus> carriedOver) {
+        carriedOver.forEach(status -> latest.put(status.tag(), status));
     }
 
     private void onWriter() {
@@ -43,12 +56,12 @@ final class PublishedStatuses {
 
     /** The latest statuses, sorted by tag; empty before the first publication. */
     List<OutboundStatus> current() {
-        return latest;
+        return List.copyOf(latest.values());
     }
 
     /** The latest status of {@code tag}. */
     OutboundStatus status(String tag) {
-        return latest.stream().filter(status -> status.tag().equals(tag)).findFirst().orElseThrow();
+        return Objects.requireNonNull(latest.get(tag), tag);
     }
 
     /** How many times statuses were handed on. */

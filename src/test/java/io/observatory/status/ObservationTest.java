@@ -1,6 +1,7 @@
 package io.observatory.status;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.observatory.health.AvailabilityPolicy;
 import io.observatory.health.HealthState;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -48,6 +50,26 @@ class ObservationTest {
                         List.of("\u00e9t\u00e9", "\ud83d\ude80rocket")),
                 Arguments.of("the same prefix twice", List.of("proxy_1", "proxy_1"),
                         List.of("proxy_1", "proxy_10")));
+    }
+
+    @Test
+    void withWhenEntriesChangedThenThoseReplacedInPlaceAndAStrangerRefused() {
+        Observation observation = observation(List.of("b", "a", "c"));
+        OutboundHealth changed = new OutboundHealth("b", null, PassiveView.NONE, null, HealthState.UNHEALTHY, NOW,
+                "changed");
+
+        Observation next = observation.with(List.of(changed), OptionalLong.of(7));
+
+        assertThat(next.all()).extracting(OutboundHealth::tag).containsExactly("a", "b", "c");
+        assertThat(next.get("b")).containsSame(changed);
+        assertThat(next.get("a").orElseThrow()).isSameAs(observation.get("a").orElseThrow());
+        assertThat(observation.get("b").orElseThrow().verdict()).as("the old snapshot is unchanged")
+                .isEqualTo(HealthState.UNKNOWN);
+        assertThat(next.observedAtNanos()).hasValue(7);
+        assertThat(next.matching(List.of("b"))).containsExactly(changed);
+        assertThatThrownBy(() -> observation.with(List.of(new OutboundHealth("z", null, PassiveView.NONE, null,
+                HealthState.UNKNOWN, NOW, "added")), OptionalLong.empty()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("outbound z is not in the observation");
     }
 
     @ParameterizedTest(name = "{0}")

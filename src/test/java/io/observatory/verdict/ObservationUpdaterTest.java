@@ -1,5 +1,6 @@
 package io.observatory.verdict;
 
+import io.observatory.testing.ObserverOutput;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.observatory.config.ObservatoryConfig;
@@ -57,7 +58,7 @@ class ObservationUpdaterTest {
 
     /** Hands the observer's statuses over on the writer, as an observer does, and lets the refresh run. */
     private void observe(ObservationUpdater updater, OutboundStatus... statuses) {
-        scheduler.execute(() -> updater.observed(List.of(statuses)));
+        scheduler.execute(() -> ObserverOutput.publish(updater, List.of(statuses)));
         scheduler.runDue();
     }
 
@@ -118,6 +119,41 @@ class ObservationUpdaterTest {
         assertThat(outbound(updater, "b").probed()).isTrue();
         assertThat(output.getOut()).containsOnlyOnce(
                 "outbound a: healthy -> unhealthy (active healthy -> unhealthy: probe failed: refused)");
+    }
+
+    @Test
+    void changedWhenOneStatusOfManyThenOnlyItsEntryReplacedAndTheOthersKeptAsTheyWere() {
+        ObservationUpdater updater = updater(config(THRESHOLD_2, "a", "b", "c"));
+        observe(updater, probed("a", HealthState.HEALTHY), probed("b", HealthState.HEALTHY),
+                probed("c", HealthState.HEALTHY));
+        Observation before = updater.store().current();
+        int updatesBefore = updates.size();
+
+        scheduler.execute(() -> updater.changed(List.of(probed("b", HealthState.UNHEALTHY)), List.of()));
+        scheduler.runDue();
+
+        Observation after = updater.store().current();
+        assertThat(after.get("a").orElseThrow()).isSameAs(before.get("a").orElseThrow());
+        assertThat(after.get("c").orElseThrow()).isSameAs(before.get("c").orElseThrow());
+        assertThat(after.get("b").orElseThrow().verdict()).isEqualTo(HealthState.UNHEALTHY);
+        assertThat(after.all()).extracting(OutboundHealth::tag).containsExactly("a", "b", "c");
+        assertThat(updates.subList(updatesBefore, updates.size())).singleElement()
+                .satisfies(update -> assertThat(update.events()).extracting(OutboundEvent::tag).containsExactly("b"));
+    }
+
+    @Test
+    void changedWhenTagGoneOrNotConfiguredThenGoneIsUnprobedAndTheStrangerIgnored() {
+        ObservationUpdater updater = updater(config(THRESHOLD_2, "a", "b"));
+        observe(updater, probed("a", HealthState.HEALTHY), probed("b", HealthState.HEALTHY));
+
+        scheduler.execute(() -> updater.changed(List.of(probed("stranger", HealthState.HEALTHY)), List.of("a")));
+        scheduler.runDue();
+
+        Observation after = updater.store().current();
+        assertThat(after.get("a").orElseThrow().probed()).isFalse();
+        assertThat(after.get("a").orElseThrow().verdict()).isEqualTo(HealthState.UNKNOWN);
+        assertThat(after.get("b").orElseThrow().verdict()).isEqualTo(HealthState.HEALTHY);
+        assertThat(after.get("stranger")).isEmpty();
     }
 
     @Test
