@@ -13,9 +13,29 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 final class PhaseTimer {
 
-    /** A boundary of one request's connection, in path order. */
+    /**
+     * A boundary of one request's connection, in path order, each stamped on the connection's event loop in the call
+     * that reports the socket event it stands for (see {@link PhaseTimingHandler} and {@link ReplyTimingHandler}).
+     */
     enum Mark {
-        RESOLVE_STARTED, CONNECT_STARTED, CONNECTED, PROXY_HANDSHAKE_DONE, TLS_HANDSHAKE_DONE, RESPONSE_HEADERS
+        /** Local name resolution of the first hop began. */
+        RESOLVE_STARTED,
+        /** It ended with an address. */
+        RESOLVED,
+        /** The TCP connect to the first hop was handed to the socket. */
+        CONNECT_STARTED,
+        /** The socket reported the connection established. */
+        CONNECTED,
+        /** The read that completed the proxy's last handshake reply (SOCKS5 connect reply, CONNECT response) began. */
+        PROXY_HANDSHAKE_DONE,
+        /** The TLS handshake with the target finished. */
+        TLS_HANDSHAKE_DONE,
+        /** The request's first bytes were handed to the socket. */
+        REQUEST_WRITTEN,
+        /** The read that completed the response headers began. */
+        RESPONSE_HEADERS,
+        /** The read that completed the response body began. */
+        RESPONSE_END
     }
 
     private static final long UNSET = Long.MIN_VALUE;
@@ -24,6 +44,8 @@ final class PhaseTimer {
     private final long startNanos;
     // Replaced whole (copy on write): stamped on the event loop, read by the thread that completes the probe.
     private final AtomicReference<Marks> marks;
+    // Written and read on the connection's event loop only: the reading at the start of the current inbound read.
+    private long readNanos;
 
     /**
      * @param ticker          monotonic clock
@@ -54,18 +76,23 @@ final class PhaseTimer {
         marks.updateAndGet(current -> current.with(mark, now));
     }
 
-    /** Nanoseconds from the probe start until now. */
-    long elapsedNanos() {
-        return ticker.nanoTime() - startNanos;
+    /** Records that an inbound read of the current request's connection begins now; on its event loop only. */
+    void readStarted() {
+        readNanos = ticker.nanoTime();
     }
 
     /**
-     * The path's RTT until now, as {@link ProbeResult#rttNanos()} defines it: from the first network operation of
-     * the current request (local name resolution, else the TCP connect); before any, the time since the probe started.
+     * Records that the current request reached {@code mark} with the bytes of the inbound read in progress, at the
+     * reading {@link #readStarted()} took when that read began; on the connection's event loop only.
      */
-    long rttNanos(Marks at) {
-        long networkStart = at.dnsMeasured() ? at.at(Mark.RESOLVE_STARTED) : at.at(Mark.CONNECT_STARTED);
-        return ticker.nanoTime() - (networkStart == UNSET ? startNanos : networkStart);
+    void stampAtRead(Mark mark) {
+        long at = readNanos;
+        marks.updateAndGet(current -> current.with(mark, at));
+    }
+
+    /** Nanoseconds from the probe start until now. */
+    long elapsedNanos() {
+        return ticker.nanoTime() - startNanos;
     }
 
     /** The current request and its marks, as one snapshot. */
@@ -105,17 +132,39 @@ final class PhaseTimer {
             return resolvesLocally && reached(Mark.RESOLVE_STARTED);
         }
 
+        /**
+         * The request's RTT in nanoseconds, as {@link ProbeResult#rttNanos()} defines it: the sum of the network spans
+         * of its {@link #phases()} (name resolution when measured, connect, proxy and TLS handshakes, and the span
+         * from the request's first bytes to the response headers), the last one ending at the response's end instead
+         * when {@code wholeBody}. The client's own work between the spans (between resolution and connect, and between
+         * the connection being ready and the request's first bytes) is not counted.
+         *
+         * @throws IllegalStateException when the request has not reached that end (the response has not arrived)
+         */
+        long rttNanos(boolean wholeBody) {
+            Mark end = wholeBody ? Mark.RESPONSE_END : Mark.RESPONSE_HEADERS;
+            if (!reached(Mark.REQUEST_WRITTEN) || !reached(end)) {
+                throw new IllegalStateException("no RTT: the request to " + target + " has not reached " + end);
+            }
+            long dns = dnsMeasured() && reached(Mark.RESOLVED) ? at(Mark.RESOLVED) - at(Mark.RESOLVE_STARTED) : 0;
+            return dns + ready() - at(Mark.CONNECT_STARTED) + at(end) - at(Mark.REQUEST_WRITTEN);
+        }
+
+        /** The reading at which the connection became ready for the request: the last handshake's end. */
+        private long ready() {
+            return reached(Mark.TLS_HANDSHAKE_DONE) ? at(Mark.TLS_HANDSHAKE_DONE)
+                    : reached(Mark.PROXY_HANDSHAKE_DONE) ? at(Mark.PROXY_HANDSHAKE_DONE) : at(Mark.CONNECTED);
+        }
+
         /** The phases reached. */
         ProbePhases phases() {
             long connected = at(Mark.CONNECTED);
             long proxyDone = at(Mark.PROXY_HANDSHAKE_DONE);
-            long tlsDone = at(Mark.TLS_HANDSHAKE_DONE);
-            long dns = dnsMeasured() ? span(at(Mark.RESOLVE_STARTED), at(Mark.CONNECT_STARTED))
-                    : ProbePhases.NOT_MEASURED;
-            long readyFrom = proxyDone != UNSET ? proxyDone : connected;
-            long ready = tlsDone != UNSET ? tlsDone : readyFrom;
+            long dns = dnsMeasured() ? span(at(Mark.RESOLVE_STARTED), at(Mark.RESOLVED)) : ProbePhases.NOT_MEASURED;
+            long tlsFrom = proxyDone != UNSET ? proxyDone : connected;
             return new ProbePhases(dns, span(at(Mark.CONNECT_STARTED), connected), span(connected, proxyDone),
-                    span(readyFrom, tlsDone), span(ready, at(Mark.RESPONSE_HEADERS)));
+                    span(tlsFrom, at(Mark.TLS_HANDSHAKE_DONE)),
+                    span(at(Mark.REQUEST_WRITTEN), at(Mark.RESPONSE_HEADERS)));
         }
 
         private static long span(long from, long to) {

@@ -46,9 +46,12 @@ final class ProbeClients {
                 // Go's client never sends a request again on a fresh connection; reactor-netty would after a reset.
                 .disableRetry(true)
                 .doOnResolve(PhaseTimingHandler::resolveStarted)
+                .doAfterResolve(PhaseTimingHandler::resolved)
                 .doOnChannelInit((observer, channel, remote) -> {
                     ProbeRequest request = observer.currentContext().get(ProbeRequest.class);
+                    PhaseTimer timer = observer.currentContext().get(PhaseTimer.class);
                     ChannelPipeline pipeline = channel.pipeline();
+                    pipeline.addAfter(NettyPipeline.HttpCodec, null, new ReplyTimingHandler(timer));
                     pipeline.addAfter(NettyPipeline.HttpCodec, null, new RequestHeaderOrder(headers,
                             observer.currentContext().get(ProbeHop.class), request.client().announcesClose()));
                     if (request.outbound().protocol() == Protocol.HTTP) {
@@ -58,7 +61,7 @@ final class ProbeClients {
                         }
                         pipeline.addBefore(NettyPipeline.ProxyHandler, null, new ConnectHeaders(headers));
                     }
-                    pipeline.addFirst(new PhaseTimingHandler(observer.currentContext().get(PhaseTimer.class)));
+                    pipeline.addFirst(new PhaseTimingHandler(timer));
                 });
     }
 

@@ -6,14 +6,17 @@ import java.util.Map;
 
 /**
  * How long each phase of one probe took, in nanoseconds; {@link #NOT_MEASURED} for a phase that did not happen (no
- * proxy, no TLS) or was not reached before the probe ended.
+ * proxy, no TLS) or was not reached before the probe ended. Each phase spans two socket events stamped on the event
+ * loop (see {@link ProbeResult#rttNanos()}); for a probe that does not read the body they add up to its RTT.
  *
  * @param dnsNanos local name resolution of the first hop (the target when direct, the proxy otherwise); not measured
  *     when that hop is an IP literal or the proxy resolves the name
  * @param connectNanos TCP connect to the first hop
  * @param proxyHandshakeNanos SOCKS5 negotiation or HTTP CONNECT exchange, including the proxy's dial to the target
  * @param tlsNanos TLS handshake with the target
- * @param firstByteNanos from the connection being ready to the response headers (request write plus server time)
+ * @param firstByteNanos from the request's first bytes handed to the socket until the read that completed the
+ *     response headers (the server's time plus the transit both ways; curl's {@code time_starttransfer} minus its
+ *     {@code time_pretransfer})
  */
 public record ProbePhases(
         long dnsNanos, long connectNanos, long proxyHandshakeNanos, long tlsNanos, long firstByteNanos) {

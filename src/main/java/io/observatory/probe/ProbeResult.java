@@ -8,11 +8,17 @@ import java.util.Objects;
  *
  * @param outboundTag the outbound probed
  * @param success {@code true} when an HTTP response arrived (Xray: any status counts as alive)
- * @param rttNanos from the probe's first network operation (local name resolution, else the TCP connect to the first
- *     hop) to the response headers, or to the end of the body when it is read; the client's own connection setup
- *     (channel creation and registration, well under a millisecond) is not part of the path and not counted, so the
- *     figure compares with curl's {@code time_starttransfer}; measured on the monotonic clock. On failure: the time
- *     from the probe's start until the failure was noticed
+ * @param rttNanos the path's round-trip time in nanoseconds, on the monotonic clock: the sum of the {@link ProbePhases}
+ *     (local name resolution of the first hop when measured, TCP connect, proxy and TLS handshakes, and the span from
+ *     the request's first bytes to the read that completed the response headers), the last span ending instead at
+ *     the read that completed the body for a client that reads it ({@link ProbeRequest.Client#BURST_PING} and
+ *     {@link ProbeRequest.Client#CONNECTIVITY_CHECK} on GET). This is the span of Xray's delay ({@code client.Do},
+ *     which returns once the response headers are read, plus the body copy where Xray reads it) and compares with
+ *     curl's {@code time_starttransfer}. Every boundary is a socket event stamped on the event loop before anything
+ *     else reacts to it, so the client's own work is not counted: its setup (channel creation and registration, the
+ *     hop from resolution to connect), building and encoding the request once the connection is ready, decoding the
+ *     replies, and completing the probe (reactor operators, closing the connection). For a followed redirect, the
+ *     final request's. On failure: the time from the probe's start until the failure was noticed
  * @param phases per-phase timings
  * @param httpStatus HTTP status of the response, or 0 when none arrived
  * @param startedAt wall-clock start

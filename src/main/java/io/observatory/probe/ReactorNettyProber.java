@@ -2,7 +2,6 @@ package io.observatory.probe;
 
 import io.netty.util.NetUtil;
 import io.observatory.config.ProbeSettings;
-import io.observatory.probe.PhaseTimer.Mark;
 import io.observatory.time.Ticker;
 import java.time.Clock;
 import java.time.Instant;
@@ -51,10 +50,10 @@ public final class ReactorNettyProber implements Prober {
         Instant startedAt = clock.instant();
         return answer(request, first, timer)
                 .timeout(request.timeout())
-                .map(code -> {
+                .map(answer -> {
                     PhaseTimer.Marks marks = timer.marks();
-                    return new ProbeResult(request.outbound().tag(), true, timer.rttNanos(marks), marks.phases(),
-                            code, startedAt, clock.instant(), null);
+                    return new ProbeResult(request.outbound().tag(), true, marks.rttNanos(answer.bodyRead()),
+                            marks.phases(), answer.status(), startedAt, clock.instant(), null);
                 })
                 .onErrorResume(error -> {
                     PhaseTimer.Marks marks = timer.marks();
@@ -72,39 +71,41 @@ public final class ReactorNettyProber implements Prober {
     }
 
     /**
-     * The status that answers {@code request}, from {@code hop} on: a client that follows redirects sends the next
+     * The response that answers {@code request}, from {@code hop} on: a client that follows redirects sends the next
      * hop as Go's client does and fails on the redirect response that would be the
      * {@value ProbeRequest.Client#MAX_REDIRECTS}th redirect ("stopped after 10 redirects").
      */
-    private Mono<Integer> answer(ProbeRequest request, ProbeHop hop, PhaseTimer timer) {
+    private Mono<Answer> answer(ProbeRequest request, ProbeHop hop, PhaseTimer timer) {
         boolean follows = request.client().followsRedirects();
         return clients.exchange(request, hop)
                 .responseConnection((response, connection) -> {
-                    timer.stamp(Mark.RESPONSE_HEADERS);
                     int code = response.status().code();
                     String location = follows ? ProbeHop.redirectLocation(response) : null;
                     if (location != null) {
                         return hop.redirects() + 1 >= ProbeRequest.Client.MAX_REDIRECTS
                                 ? Mono.error(new RedirectLimitException())
-                                : Mono.just(new Answer(code, hop.redirectTo(location, code)));
+                                : Mono.just(new Answer(code, false, hop.redirectTo(location, code)));
                     }
-                    Mono<Void> body = request.client().readsBody(hop.method())
-                            ? connection.inbound().receive().then() : Mono.empty();
-                    return body.then(Mono.just(new Answer(code, null)));
+                    boolean readsBody = request.client().readsBody(hop.method());
+                    Mono<Void> body = readsBody ? connection.inbound().receive().then() : Mono.empty();
+                    return body.then(Mono.just(new Answer(code, readsBody, null)));
                 })
                 .next()
                 .contextWrite(context -> context.put(ProbeHop.class, hop))
                 .flatMap(answer -> {
                     ProbeHop next = answer.next();
                     if (next == null) {
-                        return Mono.just(answer.status());
+                        return Mono.just(answer);
                     }
                     timer.nextRequest(next.url(), resolvesLocally(request, next));
                     return answer(request, next, timer);
                 });
     }
 
-    /** A response's status, and the next request when it is a redirect to follow. */
-    private record Answer(int status, @Nullable ProbeHop next) {
+    /**
+     * A response: its status, whether its whole body was read (then the RTT ends with the body), and the next
+     * request when it is a redirect to follow.
+     */
+    private record Answer(int status, boolean bodyRead, @Nullable ProbeHop next) {
     }
 }

@@ -1,42 +1,108 @@
 package io.observatory.probe;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.observatory.probe.PhaseTimer.Mark;
 import java.net.URI;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
-/** Phase boundaries on a fake ticker. */
+/** Phase boundaries and the RTT on a fake ticker. */
 class PhaseTimerTest {
 
     private static final URI FIRST = URI.create("http://probe.test/");
+    private static final long N = ProbePhases.NOT_MEASURED;
 
     private final AtomicLong now = new AtomicLong();
-    private final PhaseTimer timer = new PhaseTimer(now::get, FIRST, false);
+    private final PhaseTimer timer = new PhaseTimer(now::get, FIRST, true);
 
     private void at(long nanos, Mark mark) {
         now.set(nanos);
         timer.stamp(mark);
     }
 
-    @Test
-    void phasesWhenOneConnectionThenSpansBetweenItsMarks() {
-        at(10, Mark.CONNECT_STARTED);
-        at(25, Mark.CONNECTED);
-        at(65, Mark.RESPONSE_HEADERS);
+    /** An inbound read that begins at {@code readNanos} and decodes {@code mark} by {@code decodedNanos}. */
+    private void readAt(long readNanos, long decodedNanos, Mark mark) {
+        now.set(readNanos);
+        timer.readStarted();
+        now.set(decodedNanos);
+        timer.stampAtRead(mark);
+    }
 
-        assertThat(timer.marks().phases()).isEqualTo(new ProbePhases(ProbePhases.NOT_MEASURED, 15,
-                ProbePhases.NOT_MEASURED, ProbePhases.NOT_MEASURED, 40));
-        assertThat(timer.rttNanos(timer.marks())).isEqualTo(55);
-        assertThat(timer.marks().target()).isEqualTo(FIRST);
+    @Test
+    void phasesWhenOneConnectionThenSpansBetweenSocketEventsAndTheRttIsTheirSum() {
+        at(0, Mark.RESOLVE_STARTED);
+        at(5, Mark.RESOLVED);
+        at(20, Mark.CONNECT_STARTED);
+        at(30, Mark.CONNECTED);
+        at(200, Mark.REQUEST_WRITTEN);
+        readAt(700, 730, Mark.RESPONSE_HEADERS);
+
+        PhaseTimer.Marks marks = timer.marks();
+        assertThat(marks.phases()).isEqualTo(new ProbePhases(5, 10, N, N, 500));
+        assertThat(marks.rttNanos(false))
+                .as("resolution, connect and request-to-headers; not the hop to connect, the request building "
+                        + "or the decoding")
+                .isEqualTo(515);
+        assertThat(marks.target()).isEqualTo(FIRST);
+    }
+
+    @Test
+    void rttWhenProxyAndTlsThenHandshakesCountedFromTheReadsThatEndedThem() {
+        PhaseTimer proxied = new PhaseTimer(now::get, URI.create("https://probe.test/"), false);
+        now.set(10);
+        proxied.stamp(Mark.CONNECT_STARTED);
+        now.set(20);
+        proxied.stamp(Mark.CONNECTED);
+        now.set(100);
+        proxied.readStarted();
+        now.set(140);
+        proxied.stampAtRead(Mark.PROXY_HANDSHAKE_DONE);
+        now.set(300);
+        proxied.stamp(Mark.TLS_HANDSHAKE_DONE);
+        now.set(350);
+        proxied.stamp(Mark.REQUEST_WRITTEN);
+        now.set(900);
+        proxied.readStarted();
+        proxied.stampAtRead(Mark.RESPONSE_HEADERS);
+
+        PhaseTimer.Marks marks = proxied.marks();
+        assertThat(marks.phases()).isEqualTo(new ProbePhases(N, 10, 80, 200, 550));
+        assertThat(marks.rttNanos(false)).isEqualTo(840);
+    }
+
+    @Test
+    void rttWhenTheWholeBodyIsReadThenItEndsAtTheReadThatEndedTheBody() {
+        at(20, Mark.CONNECT_STARTED);
+        at(30, Mark.CONNECTED);
+        at(40, Mark.REQUEST_WRITTEN);
+        readAt(100, 110, Mark.RESPONSE_HEADERS);
+        readAt(400, 420, Mark.RESPONSE_END);
+
+        PhaseTimer.Marks marks = timer.marks();
+        assertThat(marks.rttNanos(false)).isEqualTo(70);
+        assertThat(marks.rttNanos(true)).as("the body's 300 ns after the headers are in").isEqualTo(370);
+        assertThat(marks.phases().firstByteNanos()).isEqualTo(60);
+    }
+
+    @Test
+    void rttWhenNoResponseYetThenRefused() {
+        at(20, Mark.CONNECT_STARTED);
+        at(30, Mark.CONNECTED);
+        at(40, Mark.REQUEST_WRITTEN);
+
+        assertThatThrownBy(() -> timer.marks().rttNanos(false))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("RESPONSE_HEADERS");
     }
 
     @Test
     void nextRequestWhenARedirectIsFollowedThenMarksAndTargetAreTheNewRequestsAndASnapshotKeepsTheOld() {
         at(10, Mark.CONNECT_STARTED);
         at(25, Mark.CONNECTED);
-        at(65, Mark.RESPONSE_HEADERS);
+        at(30, Mark.REQUEST_WRITTEN);
+        readAt(65, 65, Mark.RESPONSE_HEADERS);
         PhaseTimer.Marks before = timer.marks();
 
         URI next = URI.create("https://other.test/next");
@@ -46,11 +112,14 @@ class PhaseTimerTest {
         assertThat(timer.marks().target()).isEqualTo(next);
         assertThat(timer.marks().secure()).isTrue();
         at(100, Mark.RESOLVE_STARTED);
-        at(110, Mark.CONNECT_STARTED);
+        at(110, Mark.RESOLVED);
+        at(115, Mark.CONNECT_STARTED);
         at(130, Mark.CONNECTED);
-        at(150, Mark.RESPONSE_HEADERS);
-        assertThat(timer.marks().phases()).isEqualTo(new ProbePhases(10, 20, ProbePhases.NOT_MEASURED,
-                ProbePhases.NOT_MEASURED, 20));
+        at(160, Mark.TLS_HANDSHAKE_DONE);
+        at(170, Mark.REQUEST_WRITTEN);
+        readAt(190, 195, Mark.RESPONSE_HEADERS);
+        assertThat(timer.marks().phases()).isEqualTo(new ProbePhases(10, 15, N, 30, 20));
+        assertThat(timer.marks().rttNanos(false)).isEqualTo(75);
         assertThat(before.reached(Mark.RESPONSE_HEADERS)).as("a snapshot never changes").isTrue();
         assertThat(before.target()).isEqualTo(FIRST);
     }

@@ -10,6 +10,7 @@ import io.observatory.probe.ProbeError.Hop;
 import io.observatory.probe.ProbeError.Kind;
 import io.observatory.testing.BlackHole;
 import io.observatory.testing.ClosedPort;
+import io.observatory.testing.DelayedBodyServer;
 import io.observatory.testing.FullBacklog;
 import io.observatory.testing.HttpConnectTestProxy;
 import io.observatory.testing.RequestedDestination;
@@ -33,6 +34,7 @@ import reactor.netty.resources.LoopResources;
 class ReactorNettyProberTest {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(2);
+    private static final Duration RESPONSE_DELAY = Duration.ofMillis(150);
     private static final String USER_AGENT = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) ObservatoryTest";
 
     private static LoopResources loops;
@@ -188,6 +190,68 @@ class ReactorNettyProberTest {
         assertThat(result.success()).isTrue();
         assertThat(result.httpStatus()).isEqualTo(200);
         assertThat(result.rttNanos()).isGreaterThanOrEqualTo(result.phases().firstByteNanos());
+    }
+
+    @ParameterizedTest(name = "{0} to {1}")
+    @CsvSource({
+            "direct, http, dns connect first_byte",
+            "direct, https, dns connect tls first_byte",
+            "socks, http, connect proxy_handshake first_byte",
+            "socks, https, connect proxy_handshake tls first_byte",
+            "http-connect, http, connect proxy_handshake first_byte"})
+    void probeWhenTargetDelaysItsResponseThenTheFirstBytePhaseHoldsTheDelayAndThePhasesAddUpToTheRtt(
+            String path, String scheme, String phases) {
+        try (Socks5TestProxy socksProxy = Socks5TestProxy.start("user", "secret");
+                HttpConnectTestProxy connectProxy = HttpConnectTestProxy.start("user", "secret")) {
+            Outbound outbound = switch (path) {
+                case "direct" -> Outbound.direct("d");
+                case "socks" -> socks("s", socksProxy.port(), "user", "secret");
+                default -> httpProxy("h", connectProxy.port(), "user", "secret");
+            };
+            TestTarget target = scheme.equals("https") ? https : http;
+
+            ProbeResult result = probe(outbound, target.urlWithHost("localhost",
+                    "/delay/" + RESPONSE_DELAY.toMillis()));
+
+            assertThat(result.success()).as("%s", result.error()).isTrue();
+            assertThat(result.phases().measured().keySet()).containsExactly(phases.split(" "));
+            assertThat(result.phases().firstByteNanos()).as("the server's delay lies between request and response")
+                    .isGreaterThanOrEqualTo(RESPONSE_DELAY.toNanos());
+            assertThat(result.rttNanos()).isEqualTo(sum(result.phases()));
+        }
+    }
+
+    @Test
+    void probeWhenTheClientReadsTheBodyThenTheRttEndsWithTheBodyAfterThePhases() {
+        try (DelayedBodyServer server = DelayedBodyServer.start(RESPONSE_DELAY)) {
+            ProbeResult result = probe(Outbound.direct("d"), server.url("/"), "GET", ProbeRequest.Client.BURST_PING,
+                    TIMEOUT);
+
+            assertThat(result.success()).as("%s", result.error()).isTrue();
+            assertThat(result.httpStatus()).isEqualTo(200);
+            assertThat(server.requestToBodyNanos()).isGreaterThanOrEqualTo(RESPONSE_DELAY.toNanos());
+            assertThat(result.rttNanos()).as("longer than the server's wait from our request to the body")
+                    .isGreaterThan(server.requestToBodyNanos())
+                    .isGreaterThan(sum(result.phases()));
+            assertThat(result.phases().firstByteNanos()).as("the headers came at once, before the body")
+                    .isLessThan(server.requestToBodyNanos());
+        }
+    }
+
+    @Test
+    void probeWhenTheClientDoesNotReadTheBodyThenTheRttEndsAtTheResponseHeaders() {
+        try (DelayedBodyServer server = DelayedBodyServer.start(Duration.ofMinutes(1))) {
+            ProbeResult result = probe(Outbound.direct("d"), server.url("/"));
+
+            assertThat(result.success()).as("%s", result.error()).isTrue();
+            assertThat(result.httpStatus()).isEqualTo(200);
+            assertThat(server.bodyWritten()).as("the probe ended before the body was sent").isFalse();
+            assertThat(result.rttNanos()).isPositive().isEqualTo(sum(result.phases()));
+        }
+    }
+
+    private static long sum(ProbePhases phases) {
+        return phases.measured().values().stream().mapToLong(Long::longValue).sum();
     }
 
     @Test
