@@ -6,6 +6,7 @@ import io.observatory.config.Outbound;
 import io.observatory.config.ProbeSettings;
 import io.observatory.config.Protocol;
 import io.observatory.probe.ProbeHeaders;
+import io.observatory.probe.ProbePhases;
 import io.observatory.probe.ProbeRequest;
 import io.observatory.probe.ProbeResult;
 import io.observatory.probe.ReactorNettyProber;
@@ -19,25 +20,27 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import reactor.netty.resources.LoopResources;
 
 /**
- * A measurement, not a timed test: the RTT the real {@link ReactorNettyProber} reports for a plain-HTTP probe through
- * the real microsocks that {@code .ci/run} starts, next to curl's {@code time_starttransfer} for the same request
- * through the same proxy (both include the connect to the proxy, the SOCKS5 handshake with RFC 1929 authentication,
- * the proxy's dial of the target and the first byte of the response). It prints both medians and their difference on
- * one line and asserts only that every request succeeded and both medians are plausible.
+ * A measurement, not a timed test: the RTT the real {@link ReactorNettyProber} reports for a plain-HTTP probe next
+ * to curl's {@code time_starttransfer} for the same request on the same path, for two paths: directly to the local
+ * test target, and through the real microsocks that {@code .ci/run} starts (the connect to the proxy, the SOCKS5
+ * handshake with RFC 1929 authentication, the proxy's dial of the target and the first byte of the response). It
+ * prints, per path on one line, both medians, their difference and each client's connect and first-byte medians, and
+ * asserts only that every request succeeded and the medians are plausible.
  *
- * <p>The two clients take turns, so both see the same machine load. Both warm up first, unrecorded: the prober with
- * {@value #WARM_UP_PROBES} probes, as a long-running service is (class loading and JIT compilation of the probe
- * path), curl with one request (page cache).
+ * <p>The clients and the paths take turns, so all four see the same machine load. Both clients warm up first,
+ * unrecorded: the prober with {@value #WARM_UP_PROBES} probes per path, as a long-running service is (class loading
+ * and JIT compilation of the probe path), curl with one request per path (page cache).
  */
 class RttComparisonInteropIT {
 
-    private static final int RUNS = 20;
+    private static final int RUNS = 50;
     private static final int WARM_UP_PROBES = 300;
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(5);
     private static final Duration CURL_LIMIT = Duration.ofSeconds(15);
@@ -63,60 +66,109 @@ class RttComparisonInteropIT {
     }
 
     @Test
-    void rttWhenObservatoryAndCurlProbeThroughMicrosocksThenBothMediansPrintedAndPlausible() throws Exception {
-        String url = TARGET.urlWithHost("localhost", "/generate_204");
-        for (int i = 0; i < WARM_UP_PROBES; i++) {
-            observatoryRttMillis(url);
+    void rttWhenObservatoryAndCurlProbeDirectAndThroughMicrosocksThenMediansPrintedAndPlausible() throws Exception {
+        RealProxies.Endpoint socks = proxies.socks();
+        List<Path> paths = List.of(
+                new Path("direct", Outbound.direct("direct"), TARGET.url("/generate_204"), List.of()),
+                new Path("microsocks+auth", new Outbound("real_socks", Protocol.SOCKS, "127.0.0.1", socks.port(),
+                        socks.username(), socks.password(), null), TARGET.urlWithHost("localhost", "/generate_204"),
+                        List.of("--socks5-hostname",
+                                socks.username() + ":" + socks.password() + "@127.0.0.1:" + socks.port())));
+        for (Path path : paths) {
+            for (int i = 0; i < WARM_UP_PROBES; i++) {
+                path.observatory();
+            }
+            path.curl();
         }
-        curlRttMillis(url);
-        List<Double> observatory = new ArrayList<>();
-        List<Double> curl = new ArrayList<>();
+        List<Samples> observatory = paths.stream().map(path -> new Samples()).toList();
+        List<Samples> curl = paths.stream().map(path -> new Samples()).toList();
 
         for (int run = 0; run < RUNS; run++) {
-            observatory.add(observatoryRttMillis(url));
-            curl.add(curlRttMillis(url));
+            for (int p = 0; p < paths.size(); p++) {
+                observatory.get(p).add(paths.get(p).observatory());
+                curl.get(p).add(paths.get(p).curl());
+            }
         }
-        double observatoryMedian = median(observatory);
-        double curlMedian = median(curl);
-        System.out.printf(Locale.ROOT, "RTT median over %d: observatory %.3f ms, curl %.3f ms, difference %.3f ms%n",
-                RUNS, observatoryMedian, curlMedian, observatoryMedian - curlMedian);
+        for (int p = 0; p < paths.size(); p++) {
+            Samples ours = observatory.get(p);
+            Samples theirs = curl.get(p);
+            System.out.printf(Locale.ROOT, "RTT median over %d, %s: observatory %.3f ms (connect %.3f, first byte"
+                            + " %.3f), curl time_starttransfer %.3f ms (time_connect %.3f, starttransfer-pretransfer"
+                            + " %.3f), difference %+.3f ms%n", RUNS, paths.get(p).name(), ours.median(Sample::rtt),
+                    ours.median(Sample::connect), ours.median(Sample::firstByte), theirs.median(Sample::rtt),
+                    theirs.median(Sample::connect), theirs.median(Sample::firstByte),
+                    ours.median(Sample::rtt) - theirs.median(Sample::rtt));
+        }
 
-        assertThat(TARGET.requestCount("/generate_204")).isEqualTo(2 * RUNS + WARM_UP_PROBES + 1);
-        assertThat(observatoryMedian).isPositive().isLessThan(PLAUSIBLE_MEDIAN_MILLIS);
-        assertThat(curlMedian).isPositive().isLessThan(PLAUSIBLE_MEDIAN_MILLIS);
+        assertThat(TARGET.requestCount("/generate_204"))
+                .isEqualTo(paths.size() * (2 * RUNS + WARM_UP_PROBES + 1));
+        for (int p = 0; p < paths.size(); p++) {
+            assertThat(observatory.get(p).median(Sample::rtt)).isPositive().isLessThan(PLAUSIBLE_MEDIAN_MILLIS);
+            assertThat(curl.get(p).median(Sample::rtt)).isPositive().isLessThan(PLAUSIBLE_MEDIAN_MILLIS);
+        }
     }
 
-    /** One probe through microsocks; returns the prober's RTT in milliseconds. */
-    private static double observatoryRttMillis(String url) {
-        RealProxies.Endpoint socks = proxies.socks();
-        Outbound outbound = new Outbound("real_socks", Protocol.SOCKS, "127.0.0.1", socks.port(), socks.username(),
-                socks.password(), null);
-        ProbeResult result = PROBER.probe(new ProbeRequest(outbound, URI.create(url), "GET", PROBE_TIMEOUT,
-                ProbeRequest.Client.STANDARD_OBSERVER))
-                .block(PROBE_TIMEOUT.plusSeconds(5));
+    /**
+     * One path to the target, as each client takes it.
+     *
+     * @param name how the printed line names it
+     * @param outbound the prober's outbound
+     * @param url the probe URL
+     * @param curlProxy curl's options for the same proxy, empty for none
+     */
+    private record Path(String name, Outbound outbound, String url, List<String> curlProxy) {
 
-        assertThat(result).isNotNull();
-        assertThat(result.success()).as("%s", result.error()).isTrue();
-        assertThat(result.httpStatus()).isEqualTo(204);
-        return result.rttNanos() / 1e6;
+        /** One probe; returns the prober's RTT, connect and first-byte phases in milliseconds. */
+        Sample observatory() {
+            ProbeResult result = PROBER.probe(new ProbeRequest(outbound, URI.create(url), "GET", PROBE_TIMEOUT,
+                            ProbeRequest.Client.STANDARD_OBSERVER))
+                    .block(PROBE_TIMEOUT.plusSeconds(5));
+
+            assertThat(result).isNotNull();
+            assertThat(result.success()).as("%s", result.error()).isTrue();
+            assertThat(result.httpStatus()).isEqualTo(204);
+            ProbePhases phases = result.phases();
+            return new Sample(result.rttNanos() / 1e6, phases.connectNanos() / 1e6, phases.firstByteNanos() / 1e6);
+        }
+
+        /**
+         * One curl request (through a proxy, with the host name resolved by the proxy); returns its
+         * {@code time_starttransfer}, {@code time_connect} and the span from {@code time_pretransfer} to
+         * {@code time_starttransfer} in milliseconds.
+         */
+        Sample curl() throws IOException, InterruptedException {
+            List<String> command = new ArrayList<>(List.of("curl", "-s", "-o", "/dev/null", "--max-time", "5", "-w",
+                    "%{http_code} %{time_starttransfer} %{time_connect} %{time_pretransfer}"));
+            command.addAll(curlProxy);
+            command.add(url);
+            String output = ExternalProgram.run(CURL_LIMIT, command);
+
+            String[] fields = output.strip().split(" ");
+            assertThat(fields).as("curl -w output %s", output).hasSize(4);
+            assertThat(fields[0]).as("HTTP status seen by curl").isEqualTo("204");
+            double startTransfer = Double.parseDouble(fields[1]) * 1_000;
+            double preTransfer = Double.parseDouble(fields[3]) * 1_000;
+            return new Sample(startTransfer, Double.parseDouble(fields[2]) * 1_000, startTransfer - preTransfer);
+        }
     }
 
-    /** One curl request through microsocks (host name resolved by the proxy); returns its time to first byte in ms. */
-    private static double curlRttMillis(String url) throws IOException, InterruptedException {
-        RealProxies.Endpoint socks = proxies.socks();
-        String output = ExternalProgram.run(CURL_LIMIT, List.of("curl", "-s", "-o", "/dev/null", "--max-time", "5",
-                "-w", "%{http_code} %{time_starttransfer}",
-                "--socks5-hostname", socks.username() + ":" + socks.password() + "@127.0.0.1:" + socks.port(), url));
-
-        String[] codeAndSeconds = output.strip().split(" ");
-        assertThat(codeAndSeconds).as("curl -w output %s", output).hasSize(2);
-        assertThat(codeAndSeconds[0]).as("HTTP status seen by curl").isEqualTo("204");
-        return Double.parseDouble(codeAndSeconds[1]) * 1_000;
+    /** One request's RTT, connect and first-byte times in milliseconds. */
+    private record Sample(double rtt, double connect, double firstByte) {
     }
 
-    private static double median(List<Double> values) {
-        List<Double> sorted = values.stream().sorted().toList();
-        int middle = sorted.size() / 2;
-        return sorted.size() % 2 == 1 ? sorted.get(middle) : (sorted.get(middle - 1) + sorted.get(middle)) / 2;
+    /** One client's samples on one path. */
+    private static final class Samples {
+
+        private final List<Sample> samples = new ArrayList<>();
+
+        void add(Sample sample) {
+            samples.add(sample);
+        }
+
+        double median(ToDoubleFunction<Sample> field) {
+            double[] sorted = samples.stream().mapToDouble(field).sorted().toArray();
+            int middle = sorted.length / 2;
+            return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+        }
     }
 }
