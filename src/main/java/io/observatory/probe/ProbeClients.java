@@ -9,6 +9,7 @@ import io.observatory.config.Outbound;
 import io.observatory.config.ProbeSettings;
 import io.observatory.config.Protocol;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,7 +25,9 @@ import reactor.netty.transport.ProxyProvider;
  * Builds and caches one immutable reactor-netty {@link HttpClient} per (outbound, scheme, timeout), all
  * sharing one event loop group, one TLS trust configuration and a connection provider that opens a fresh connection
  * per request and never pools, and sends each probe with {@link ProbeHeaders} in Go's order. Building a client is
- * cheap but not free; probing 10,000 outbounds every few seconds should not rebuild them.
+ * cheap but not free; probing 10,000 outbounds every few seconds should not rebuild them. The exchange of a probe's
+ * first request (client, method and probe URL) is cached too: binding a method and a URL copies the client's whole
+ * configuration twice, which every probe would otherwise repeat.
  */
 final class ProbeClients {
 
@@ -32,6 +35,7 @@ final class ProbeClients {
     private final Http11SslContextSpec tls;
     private final ProbeHeaders headers;
     private final Map<Key, HttpClient> clients = new ConcurrentHashMap<>();
+    private final Map<FirstRequest, HttpClient.ResponseReceiver<?>> firstRequests = new ConcurrentHashMap<>();
 
     ProbeClients(ProbeSettings settings, ProbeHeaders headers, LoopResources loops) {
         TrustManagerFactory trust = TrustedCertificates.withExtra(settings.trustedCertificatesPath());
@@ -72,9 +76,17 @@ final class ProbeClients {
      * not followed here (the prober follows them hop by hop, as Go's client does).
      */
     HttpClient.ResponseReceiver<?> exchange(ProbeRequest request, ProbeHop hop) {
-        return clients.computeIfAbsent(new Key(request.outbound(), hop.secure(), request.timeout()), this::build)
-                .request(HttpMethod.valueOf(hop.method()))
-                .uri(hop.url());
+        Key key = new Key(request.outbound(), hop.secure(), request.timeout());
+        if (hop.redirects() > 0) {
+            // A redirect's URL comes from the server: bound per request, never cached.
+            return bind(key, hop.method(), hop.url());
+        }
+        return firstRequests.computeIfAbsent(new FirstRequest(key, hop.method(), hop.url()),
+                first -> bind(first.client(), first.method(), first.url()));
+    }
+
+    private HttpClient.ResponseReceiver<?> bind(Key key, String method, URI url) {
+        return clients.computeIfAbsent(key, this::build).request(HttpMethod.valueOf(method)).uri(url);
     }
 
     private HttpClient build(Key key) {
@@ -106,4 +118,7 @@ final class ProbeClients {
     }
 
     private record Key(Outbound outbound, boolean secure, Duration timeout) {}
+
+    /** A probe's first request: the client for it, its method and the probe URL. */
+    private record FirstRequest(Key client, String method, URI url) {}
 }
