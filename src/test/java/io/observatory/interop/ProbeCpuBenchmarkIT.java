@@ -46,7 +46,7 @@ import reactor.netty.resources.LoopResources;
  */
 class ProbeCpuBenchmarkIT {
 
-    private static final int WARM_UP_PROBES = 10_000;
+    private static final int WARM_UP_PROBES = 20_000;
     private static final int ROUNDS = 3;
     private static final int PROBES = 1_000;
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(5);
