@@ -29,6 +29,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param availability how verdicts become the outbounds a balancer may use
  * @param api          the v1 API: who may call it
  * @param mesh         multi-vantage verdicts: this instance's role, and the fleet when it is a hub
+ * @param metrics      what the Prometheus endpoint shows beyond the fixed per-outbound series
  */
 @ConfigurationProperties(ObservatoryConfigBinder.PREFIX)
 public record ObservatoryConfig(
@@ -40,7 +41,8 @@ public record ObservatoryConfig(
         @DefaultValue @NestedConfigurationProperty PassiveSettings passive,
         @DefaultValue @NestedConfigurationProperty AvailabilitySettings availability,
         @DefaultValue @NestedConfigurationProperty ApiSettings api,
-        @DefaultValue @NestedConfigurationProperty MeshSettings mesh) implements CrossFieldValidated {
+        @DefaultValue @NestedConfigurationProperty MeshSettings mesh,
+        @DefaultValue @NestedConfigurationProperty MetricsSettings metrics) implements CrossFieldValidated {
 
     public ObservatoryConfig {
         outbounds = List.copyOf(outbounds);

@@ -7,9 +7,13 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.Timer;
+import io.observatory.config.MetricsSettings;
+import io.observatory.config.ObservatoryConfig;
+import io.observatory.config.SubjectSelector;
 import io.observatory.observer.ProbeRecorder;
 import io.observatory.probe.ProbeError;
 import io.observatory.probe.ProbeResult;
+import io.observatory.reload.Reconfigurable;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -18,6 +22,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
+import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 /**
@@ -32,7 +38,10 @@ import org.springframework.stereotype.Component;
  *   <li>{@value #LAST_PHASE} (gauge, seconds; tags {@code outbound}, {@code phase}): each phase of the outbound's
  *       last probe that measured it;
  *   <li>{@value #RESULTS} (counter; tags {@code outbound}, {@code outcome} = {@code success} or {@code failure},
- *       {@code error_kind} = a {@link ProbeError.Kind#label()} or {@code none}): every probe.
+ *       {@code error_kind} = a {@link ProbeError.Kind#label()} or {@code none}): every probe;
+ *   <li>{@value #OUTBOUND_RTT} (histogram, seconds; tag {@code outbound}), only for the outbounds that
+ *       {@code observatory.metrics.outbound-histograms} selects (none by default; 15 series each): the RTT of the
+ *       outbound's successful probes. A reload that deselects an outbound removes its histogram.
  * </ul>
  * Per outbound that is at most 1 + 5 gauges and one counter per outcome and error kind seen (usually one to three),
  * and a 6-slot array: measured at 10,000 direct outbounds, 7 observatory series per outbound (with the verdict and
@@ -43,7 +52,7 @@ import org.springframework.stereotype.Component;
  * left; scrapes read the last values from any thread.
  */
 @Component
-public final class ProbeMetrics implements ProbeRecorder {
+public final class ProbeMetrics implements ProbeRecorder, Reconfigurable {
 
     /** Probe RTT histogram name; Prometheus shows {@code observatory_probe_rtt_seconds}. */
     public static final String RTT = "observatory.probe.rtt";
@@ -55,6 +64,8 @@ public final class ProbeMetrics implements ProbeRecorder {
     public static final String LAST_PHASE = "observatory.probe.last.phase";
     /** Probe result counter name; Prometheus shows {@code observatory_probe_results_total}. */
     public static final String RESULTS = "observatory.probe.results";
+    /** Opt-in per-outbound RTT histogram name; Prometheus shows {@code observatory_probe_outbound_rtt_seconds}. */
+    public static final String OUTBOUND_RTT = "observatory.probe.outbound.rtt";
 
     /** Histogram bucket bounds of both timers: from loopback (1 ms) past the standard observer's 5 s deadline. */
     static final Duration[] BUCKETS = {
@@ -71,13 +82,28 @@ public final class ProbeMetrics implements ProbeRecorder {
     private final Timer rtt;
     private final MeterProvider<Timer> phase;
     private final MeterProvider<Counter> results;
+    // Writer only: which outbounds get their own RTT histogram.
+    private SubjectSelector histograms;
     // Confined to the writer: each outbound's last values and the meters its probes created, so that forgetting it
     // is exact.
     private final Map<String, Latest> latest = new HashMap<>();
 
-    /** @param registry where the meters are registered */
-    public ProbeMetrics(MeterRegistry registry) {
+    /**
+     * @param registry where the meters are registered
+     * @param config   the configuration at start-up: {@code observatory.metrics.outbound-histograms}
+     */
+    @Autowired
+    public ProbeMetrics(MeterRegistry registry, ObservatoryConfig config) {
+        this(registry, config.metrics());
+    }
+
+    /**
+     * @param registry where the meters are registered
+     * @param settings which outbounds get their own RTT histogram
+     */
+    ProbeMetrics(MeterRegistry registry, MetricsSettings settings) {
         this.registry = registry;
+        this.histograms = new SubjectSelector(settings.outboundHistograms());
         this.rtt = Timer.builder(RTT)
                 .description("Round-trip time of successful probes of all outbounds, first network operation to"
                         + " response")
@@ -97,6 +123,9 @@ public final class ProbeMetrics implements ProbeRecorder {
         Latest last = latest.computeIfAbsent(result.outboundTag(), Latest::new);
         if (result.success()) {
             rtt.record(result.rttNanos(), TimeUnit.NANOSECONDS);
+            if (histograms.selects(result.outboundTag())) {
+                last.histogram().record(result.rttNanos(), TimeUnit.NANOSECONDS);
+            }
             last.set(0, result.rttNanos(), LAST_RTT, "Round-trip time of the outbound's last successful probe",
                     Tags.empty());
         }
@@ -111,6 +140,22 @@ public final class ProbeMetrics implements ProbeRecorder {
                 "error_kind", error == null ? NO_ERROR : error.kind().label()));
         counter.increment();
         last.meters.add(counter);
+    }
+
+    /**
+     * Follows a reload of {@code observatory.metrics.outbound-histograms}: the histograms of outbounds no longer
+     * selected are removed at once; newly selected outbounds get theirs at their next successful probe. Writer only.
+     */
+    @Override
+    public void reconfigure(ObservatoryConfig next) {
+        histograms = new SubjectSelector(next.metrics().outboundHistograms());
+        latest.values().forEach(last -> {
+            if (last.histogram != null && !histograms.selects(last.outbound)) {
+                last.meters.remove(last.histogram);
+                registry.remove(last.histogram);
+                last.histogram = null;
+            }
+        });
     }
 
     /** Removes every probe meter of the outbound {@code tag}; writer only. */
@@ -129,9 +174,21 @@ public final class ProbeMetrics implements ProbeRecorder {
         private final AtomicLongArray nanos = new AtomicLongArray(1 + PHASES.size());
         private final Set<Meter> meters = new HashSet<>();
         private final boolean[] registered = new boolean[1 + PHASES.size()];
+        private @Nullable Timer histogram;
 
         Latest(String outbound) {
             this.outbound = outbound;
+        }
+
+        /** The outbound's own RTT histogram, registered the first time. */
+        Timer histogram() {
+            if (histogram == null) {
+                histogram = Timer.builder(OUTBOUND_RTT)
+                        .description("Round-trip time of the outbound's successful probes (opt-in per outbound)")
+                        .serviceLevelObjectives(BUCKETS).tag("outbound", outbound).register(registry);
+                meters.add(histogram);
+            }
+            return histogram;
         }
 
         /** Sets slot {@code slot} and registers its gauge the first time. */

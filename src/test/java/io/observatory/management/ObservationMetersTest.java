@@ -1,5 +1,6 @@
 package io.observatory.management;
 
+import io.observatory.config.MetricsSettings;
 import io.observatory.testing.ObserverOutput;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -27,7 +28,7 @@ class ObservationMetersTest {
 
     private final FakeScheduler writer = new FakeScheduler();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    private final ProbeMetrics probes = new ProbeMetrics(registry);
+    private final ProbeMetrics probes = new ProbeMetrics(registry, new MetricsSettings(List.of()));
     private ObservationUpdater updater;
 
     private void start(String... tags) {

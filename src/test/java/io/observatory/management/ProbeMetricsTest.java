@@ -1,5 +1,7 @@
 package io.observatory.management;
 
+import io.observatory.testing.Configs;
+import io.observatory.config.MetricsSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.Counter;
@@ -21,7 +23,7 @@ class ProbeMetricsTest {
             new ProbePhases(ProbePhases.NOT_MEASURED, 2_000_000, ProbePhases.NOT_MEASURED, 7_000_000, 11_000_000);
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    private final ProbeMetrics metrics = new ProbeMetrics(registry);
+    private final ProbeMetrics metrics = new ProbeMetrics(registry, new MetricsSettings(List.of()));
 
     private static ProbeResult success(String tag, long rttNanos) {
         return new ProbeResult(tag, true, rttNanos, PHASES, 204, T0, T0, null);
@@ -57,6 +59,30 @@ class ProbeMetricsTest {
                 .value(TimeUnit.SECONDS)).isEqualTo(0.04);
         assertThat(registry.get(ProbeMetrics.LAST_RTT).tag("outbound", "proxy_us").timeGauge()
                 .value(TimeUnit.SECONDS)).isEqualTo(0.03);
+    }
+
+    @Test
+    void recordWhenOutboundHistogramsSelectedThenOnlyThoseOutboundsGetTheirOwnAndAReloadRemovesThem() {
+        ProbeMetrics selective = new ProbeMetrics(registry, new MetricsSettings(List.of("proxy_d")));
+        selective.record(success("proxy_de", 20_000_000));
+        selective.record(success("proxy_de", 40_000_000));
+        selective.record(failure("proxy_de", ProbeError.Kind.CONNECTION_REFUSED));
+        selective.record(success("proxy_us", 30_000_000));
+
+        Timer own = registry.get(ProbeMetrics.OUTBOUND_RTT).tag("outbound", "proxy_de").timer();
+        assertThat(own.count()).as("successful probes only").isEqualTo(2);
+        assertThat(own.totalTime(TimeUnit.SECONDS)).isEqualTo(0.06);
+        assertThat(registry.find(ProbeMetrics.OUTBOUND_RTT).tag("outbound", "proxy_us").timers()).isEmpty();
+
+        selective.reconfigure(Configs.of("metrics.outbound-histograms=proxy_u"));
+        assertThat(registry.find(ProbeMetrics.OUTBOUND_RTT).timers()).as("deselected at once").isEmpty();
+        selective.record(success("proxy_us", 10_000_000));
+        selective.record(success("proxy_de", 10_000_000));
+
+        assertThat(registry.find(ProbeMetrics.OUTBOUND_RTT).timers()).extracting(t -> t.getId().getTag("outbound"))
+                .containsExactly("proxy_us");
+        selective.forget("proxy_us");
+        assertThat(registry.find(ProbeMetrics.OUTBOUND_RTT).timers()).isEmpty();
     }
 
     @Test
