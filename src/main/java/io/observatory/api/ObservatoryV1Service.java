@@ -115,7 +115,7 @@ public final class ObservatoryV1Service implements BindableService, ObservatoryS
             List<String> tagPrefixes = request.getTagPrefixesList();
             TagPrefixes.validate("tag_prefixes", tagPrefixes, false);
             return tagPrefixes.isEmpty() ? fullObservation.get()
-                    : SerializedMessage.of(observationResponse(store.current().matching(tagPrefixes)));
+                    : SerializedMessage.streamed(observationResponse(store.current().matching(tagPrefixes)));
         });
     }
 

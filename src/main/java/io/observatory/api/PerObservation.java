@@ -9,8 +9,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * A value derived from the current observation, built on the first read after each publication and shared by every
  * read of the same snapshot (a read-side memo: the writer never pays for it, and a snapshot nobody reads costs
- * nothing). Any thread; two readers racing after a publication may both build, and each returns the value of the
- * snapshot it read. Holds one value and the snapshot it was built from.
+ * nothing). Any thread. Readers of a new snapshot agree on one holder for it, and the first of them to ask builds
+ * the value while the others wait for it, so a burst of reads after a publication builds once; a reader that finds a
+ * holder for another snapshot (a publication raced it) builds its own snapshot's value and returns it without
+ * storing it. Holds one value and the snapshot it was built from.
  *
  * @param <V> the derived value, immutable
  */
@@ -18,7 +20,7 @@ final class PerObservation<V> {
 
     private final ObservationStore store;
     private final Function<Observation, V> build;
-    private final AtomicReference<@Nullable Built<V>> last = new AtomicReference<>();
+    private final AtomicReference<@Nullable Holder<V>> last = new AtomicReference<>();
 
     /**
      * @param store where the observation is read
@@ -32,15 +34,33 @@ final class PerObservation<V> {
     /** The value of the current observation. */
     V get() {
         Observation current = store.current();
-        Built<V> built = last.get();
-        if (built != null && built.observation() == current) {
-            return built.value();
+        Holder<V> held = last.get();
+        if (held == null || held.observation != current) {
+            Holder<V> mine = new Holder<>(current, build);
+            held = last.compareAndSet(held, mine) ? mine : last.get();
+            if (held == null || held.observation != current) {
+                held = mine;
+            }
         }
-        V value = build.apply(current);
-        last.set(new Built<>(current, value));
-        return value;
+        return held.value();
     }
 
-    private record Built<V>(Observation observation, V value) {
+    /** One snapshot's value, built once by the first reader that asks. */
+    private static final class Holder<V> {
+        private final Observation observation;
+        private final Function<Observation, V> build;
+        private @Nullable V value;
+
+        Holder(Observation observation, Function<Observation, V> build) {
+            this.observation = observation;
+            this.build = build;
+        }
+
+        synchronized V value() {
+            if (value == null) {
+                value = build.apply(observation);
+            }
+            return value;
+        }
     }
 }

@@ -17,6 +17,11 @@ final class ConfigWarnings {
     /** Probe intervals below this are kept, as Xray keeps them, but outbounds may be probed more than once a second. */
     private static final Duration SHORT_PROBE_INTERVAL = Duration.ofSeconds(1);
 
+    /** Opt-in per-outbound histograms beyond this many outbounds are warned about. */
+    private static final int MANY_HISTOGRAMS = 1_000;
+    /** Series of one RTT histogram: 12 buckets, +Inf, count and sum. */
+    private static final int SERIES_PER_HISTOGRAM = 15;
+
     /** The options of {@code observatory.standard} that only the per-outbound schedule reads. */
     private static final List<String> PER_OUTBOUND_OPTIONS = List.of("initial-jitter", "interval-jitter",
             "unhealthy-interval", "unhealthy-edge-interval", "healthy-edge-interval");
@@ -52,6 +57,7 @@ final class ConfigWarnings {
             warnings.add("no observer configured: set observatory.standard or observatory.burst; "
                     + "serving an empty observation");
         }
+        histogramWarning(config, warnings);
         TransportFailureRateSettings rate = config.passive().transportFailureRate();
         String reactivation = "observatory.passive.transport-failure-rate.reactivation-period";
         if (rate != null && isSet.test(reactivation)
@@ -61,6 +67,17 @@ final class ConfigWarnings {
                     + GoDuration.format(rate.policy().effectiveReactivationPeriod()) + " is applied");
         }
         return warnings;
+    }
+
+    /** An opt-in histogram selection so wide that the scrape grows by thousands of series. */
+    private static void histogramWarning(ObservatoryConfig config, List<String> warnings) {
+        SubjectSelector selector = new SubjectSelector(config.metrics().outboundHistograms());
+        long selected = config.observedOutbounds().stream().filter(outbound -> selector.selects(outbound.tag())).count();
+        if (selected > MANY_HISTOGRAMS) {
+            warnings.add("observatory.metrics.outbound-histograms: " + config.metrics().outboundHistograms()
+                    + " selects " + selected + " outbounds, " + selected * SERIES_PER_HISTOGRAM
+                    + " more series in every scrape (" + SERIES_PER_HISTOGRAM + " each)");
+        }
     }
 
     /** Options that the chosen {@code observatory.standard.schedule} ignores but that were set. */

@@ -12,6 +12,11 @@ import java.util.Objects;
  * An outbound never probed is due after a random share of {@link #initialJitter()}, and {@link #intervalJitter()}
  * only ever lengthens a wait (as in Envoy). Immutable.
  *
+ * <p>Two differences from Envoy, both about new hosts: an outbound here starts UNKNOWN, so any run of its first
+ * probes is a pending transition and uses an edge interval (Envoy starts a new host as failed, so its failures wait
+ * {@code unhealthy_interval}, and marks it healthy at its first success whatever the threshold); and there is no
+ * {@code no_traffic_interval}, since the observer does not see the traffic.
+ *
  * @param healthy             the interval of an outbound that is healthy or unknown with nothing pending (Envoy's
  *                            {@code interval}), positive
  * @param unhealthy           the interval of an unhealthy outbound with nothing pending (Envoy's

@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.random.RandomGenerator;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -128,6 +129,8 @@ public final class ObserverRuntime implements Reconfigurable {
         }
         if (observerChanged) {
             observer.stop();
+            Set<String> configured = next.observedOutbounds().stream().map(Outbound::tag).collect(Collectors.toSet());
+            published.keySet().retainAll(configured);
             observer = create(next, List.copyOf(published.values()));
             if (next.standard() == null && next.burst() == null) {
                 context.statuses().changed(List.of(), List.copyOf(published.keySet()));

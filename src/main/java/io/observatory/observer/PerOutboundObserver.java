@@ -31,12 +31,19 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The sessions share one priority queue ordered by due time and one writer timer armed for the earliest: no task
  * per outbound. A session leaves the queue when its probe starts and returns when the probe completes; a deselected
- * session is marked and skipped when it comes up. Costs one session and at most one queue entry per selected
- * outbound; a probe costs O(log n) queue work. All state is confined to the writer.
+ * session is marked and skipped when it comes up, and a result of its probe still in flight is not recorded, even if
+ * the tag is selected again meanwhile (the new session starts unknown). Costs one session and at most one queue entry
+ * per selected outbound; a probe costs O(log n) queue work. All state is confined to the writer.
  */
 final class PerOutboundObserver implements Observer {
 
     private static final Logger log = LoggerFactory.getLogger(PerOutboundObserver.class);
+
+    /**
+     * Sessions due within this much after the timer fires start with it (at most that early), so that 10,000
+     * sessions spread over an interval arm about one timer per millisecond rather than one per distinct due time.
+     */
+    static final long COALESCE_NANOS = 1_000_000;
 
     private final StandardObserverSettings settings;
     private final ProbeIntervals intervals;
@@ -129,11 +136,11 @@ final class PerOutboundObserver implements Observer {
         if (probes.stopped()) {
             return;
         }
-        long now = writer.nanoTime();
-        while (!due.isEmpty() && due.peek().dueNanos <= now) {
+        long horizon = writer.nanoTime() + COALESCE_NANOS;
+        while (!due.isEmpty() && due.peek().dueNanos <= horizon) {
             Session session = due.poll();
             if (!session.ended) {
-                probes.probe(session.outbound, status -> completed(session, status));
+                probes.probe(session.outbound, () -> !session.ended, status -> completed(session, status));
             }
         }
         rearm();

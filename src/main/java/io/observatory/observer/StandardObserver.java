@@ -102,14 +102,14 @@ final class StandardObserver implements Observer {
             round();
             return;
         }
-        probes.probe(selected.get(index), status -> nextStep =
+        probes.probe(selected.get(index), () -> true, status -> nextStep =
                 scheduler.schedule(settings.probeInterval(), () -> probeInTurn(selected, index + 1)));
     }
 
     private void probeAll(List<Outbound> selected) {
         unansweredInRound = selected.size();
         for (Outbound outbound : selected) {
-            probes.probe(outbound, status -> {
+            probes.probe(outbound, () -> true, status -> {
                 if (--unansweredInRound == 0) {
                     nextStep = scheduler.schedule(settings.probeInterval(), this::round);
                 }

@@ -11,7 +11,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Sinks;
@@ -53,17 +55,21 @@ final class StandardProbes {
 
     /**
      * Sends one probe of {@code outbound}; once it completes, on the writer, records its result if the outbound is
-     * still selected and then runs {@code then} with the outbound's status (null when it was deselected meanwhile).
-     * Nothing runs once the observer has stopped: the probe is cancelled.
+     * still selected and {@code current} still holds, and then runs {@code then} with the outbound's new status (null
+     * when the result was not recorded). Nothing runs once the observer has stopped: the probe is cancelled.
+     *
+     * @param current whether the result still belongs to the outbound's status, asked on the writer when it arrives
+     *                (false for a probe whose session ended, even if the tag was selected again meanwhile)
      */
-    void probe(Outbound outbound, Consumer<OutboundStatus> then) {
+    void probe(Outbound outbound, BooleanSupplier current, Consumer<@Nullable OutboundStatus> then) {
         ProbeRequest request = new ProbeRequest(outbound, outbound.probeUrlOr(probeUrl), "GET", settings.timeout(),
                 ProbeRequest.Client.STANDARD_OBSERVER);
         context.prober().probe(request)
                 .takeUntilOther(stopSignal.asMono())
                 .subscribe(result -> context.writer().execute(() -> {
                     if (!stopped) {
-                        then.accept(selected.contains(result.outboundTag()) ? record(result) : null);
+                        boolean recorded = selected.contains(result.outboundTag()) && current.getAsBoolean();
+                        then.accept(recorded ? record(result) : null);
                     }
                 }));
     }

@@ -44,8 +44,6 @@ final class PhaseTimer {
     private final long startNanos;
     // Replaced whole (copy on write): stamped on the event loop, read by the thread that completes the probe.
     private final AtomicReference<Marks> marks;
-    // Written and read on the connection's event loop only: the reading at the start of the current inbound read.
-    private long readNanos;
 
     /**
      * @param ticker          monotonic clock
@@ -56,7 +54,7 @@ final class PhaseTimer {
     PhaseTimer(Ticker ticker, URI target, boolean resolvesLocally) {
         this.ticker = ticker;
         this.startNanos = ticker.nanoTime();
-        this.marks = new AtomicReference<>(new Marks(target, resolvesLocally, unset()));
+        this.marks = new AtomicReference<>(new Marks(target, resolvesLocally, 0, unset()));
     }
 
     private static long[] unset() {
@@ -67,27 +65,64 @@ final class PhaseTimer {
 
     /** Starts the marks again for the next request of the probe (a followed redirect) to {@code target}. */
     void nextRequest(URI target, boolean resolvesLocally) {
-        marks.set(new Marks(target, resolvesLocally, unset()));
-    }
-
-    /** Records that the current request reached {@code mark} now. */
-    void stamp(Mark mark) {
-        long now = ticker.nanoTime();
-        marks.updateAndGet(current -> current.with(mark, now));
-    }
-
-    /** Records that an inbound read of the current request's connection begins now; on its event loop only. */
-    void readStarted() {
-        readNanos = ticker.nanoTime();
+        marks.updateAndGet(current -> new Marks(target, resolvesLocally, current.request() + 1, unset()));
     }
 
     /**
-     * Records that the current request reached {@code mark} with the bytes of the inbound read in progress, at the
-     * reading {@link #readStarted()} took when that read began; on the connection's event loop only.
+     * The stamps of one connection, bound to the request that is current when the connection is set up: a late event
+     * of an earlier request's connection (its close after a redirect) can never stamp the next request's marks.
      */
-    void stampAtRead(Mark mark) {
-        long at = readNanos;
-        marks.updateAndGet(current -> current.with(mark, at));
+    ConnectionStamps connection() {
+        return new ConnectionStamps(marks.get().request());
+    }
+
+    /**
+     * Stamps one connection's boundaries on its probe's marks, if its request is still the current one. Confined to
+     * the connection's event loop, like the handlers that hold it; costs one int and one long.
+     */
+    final class ConnectionStamps {
+
+        private final int request;
+        // The reading at the start of the connection's current inbound read.
+        private long readNanos;
+
+        private ConnectionStamps(int request) {
+            this.request = request;
+        }
+
+        /** Records that the connection's request reached {@code mark} now. */
+        void stamp(Mark mark) {
+            stampAt(mark, ticker.nanoTime());
+        }
+
+        /** Records that {@code mark} was reached now unless it was already: the first of several connect attempts. */
+        void stampFirst(Mark mark) {
+            long now = ticker.nanoTime();
+            marks.updateAndGet(current -> current.request() != request || current.reached(mark) ? current
+                    : current.with(mark, now));
+        }
+
+        /** Records that an inbound read of the connection begins now. */
+        void readStarted() {
+            readNanos = ticker.nanoTime();
+        }
+
+        /**
+         * Records that the connection's request reached {@code mark} with the bytes of the inbound read in progress,
+         * at the reading {@link #readStarted()} took when that read began.
+         */
+        void stampAtRead(Mark mark) {
+            stampAt(mark, readNanos);
+        }
+
+        /** The current request and its marks, as one snapshot. */
+        Marks marks() {
+            return PhaseTimer.this.marks();
+        }
+
+        private void stampAt(Mark mark, long nanos) {
+            marks.updateAndGet(current -> current.request() == request ? current.with(mark, nanos) : current);
+        }
     }
 
     /** Nanoseconds from the probe start until now. */
@@ -105,13 +140,15 @@ final class PhaseTimer {
      *
      * @param target          the request's URL
      * @param resolvesLocally whether its first hop is a host name resolved here
+     * @param request         which request of the probe: 0 for the first, one more for each followed redirect
+     * @param stamps          the readings by {@link Mark} ordinal, {@code Long.MIN_VALUE} where not reached
      */
-    record Marks(URI target, boolean resolvesLocally, long[] stamps) {
+    record Marks(URI target, boolean resolvesLocally, int request, long[] stamps) {
 
         private Marks with(Mark mark, long nanos) {
             long[] next = stamps.clone();
             next[mark.ordinal()] = nanos;
-            return new Marks(target, resolvesLocally, next);
+            return new Marks(target, resolvesLocally, request, next);
         }
 
         /** Whether the request has reached {@code mark}. */
@@ -143,11 +180,17 @@ final class PhaseTimer {
          */
         long rttNanos(boolean wholeBody) {
             Mark end = wholeBody ? Mark.RESPONSE_END : Mark.RESPONSE_HEADERS;
-            if (!reached(Mark.REQUEST_WRITTEN) || !reached(end)) {
+            if (!hasRtt(wholeBody)) {
                 throw new IllegalStateException("no RTT: the request to " + target + " has not reached " + end);
             }
             long dns = dnsMeasured() && reached(Mark.RESOLVED) ? at(Mark.RESOLVED) - at(Mark.RESOLVE_STARTED) : 0;
             return dns + ready() - at(Mark.CONNECT_STARTED) + at(end) - at(Mark.REQUEST_WRITTEN);
+        }
+
+        /** Whether the request reached the marks {@link #rttNanos} needs: its first bytes written and its end. */
+        boolean hasRtt(boolean wholeBody) {
+            return reached(Mark.CONNECT_STARTED) && reached(Mark.CONNECTED) && reached(Mark.REQUEST_WRITTEN)
+                    && reached(wholeBody ? Mark.RESPONSE_END : Mark.RESPONSE_HEADERS);
         }
 
         /** The reading at which the connection became ready for the request: the last handshake's end. */

@@ -25,14 +25,14 @@ import reactor.netty.Connection;
  */
 final class PhaseTimingHandler extends ChannelDuplexHandler {
 
-    private final PhaseTimer timer;
+    private final PhaseTimer.ConnectionStamps timer;
     // Event-loop confined, like the handler: which handshakes precede the request, read at connect.
     private boolean proxied;
     private boolean secure;
     // Event-loop confined: whether the request's first bytes have been stamped.
     private boolean requestWritten;
 
-    PhaseTimingHandler(PhaseTimer timer) {
+    PhaseTimingHandler(PhaseTimer.ConnectionStamps timer) {
         this.timer = timer;
     }
 
@@ -75,7 +75,7 @@ final class PhaseTimingHandler extends ChannelDuplexHandler {
                 timer.stamp(Mark.CONNECTED);
             }
         });
-        timer.stamp(Mark.CONNECT_STARTED);
+        timer.stampFirst(Mark.CONNECT_STARTED);
         ctx.connect(remote, local, connected);
     }
 

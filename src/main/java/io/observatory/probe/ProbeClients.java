@@ -53,9 +53,9 @@ final class ProbeClients {
                 .doAfterResolve(PhaseTimingHandler::resolved)
                 .doOnChannelInit((observer, channel, remote) -> {
                     ProbeRequest request = observer.currentContext().get(ProbeRequest.class);
-                    PhaseTimer timer = observer.currentContext().get(PhaseTimer.class);
+                    PhaseTimer.ConnectionStamps stamps = observer.currentContext().get(PhaseTimer.class).connection();
                     ChannelPipeline pipeline = channel.pipeline();
-                    pipeline.addAfter(NettyPipeline.HttpCodec, null, new ReplyTimingHandler(timer));
+                    pipeline.addAfter(NettyPipeline.HttpCodec, null, new ReplyTimingHandler(stamps));
                     pipeline.addAfter(NettyPipeline.HttpCodec, null, new RequestHeaderOrder(headers,
                             observer.currentContext().get(ProbeHop.class), request.client().announcesClose()));
                     if (request.outbound().protocol() == Protocol.HTTP) {
@@ -65,7 +65,7 @@ final class ProbeClients {
                         }
                         pipeline.addBefore(NettyPipeline.ProxyHandler, null, new ConnectHeaders(headers));
                     }
-                    pipeline.addFirst(new PhaseTimingHandler(timer));
+                    pipeline.addFirst(new PhaseTimingHandler(stamps));
                 });
     }
 

@@ -39,9 +39,27 @@ public final class ReactorNettyProber implements Prober {
         this.ticker = ticker;
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Always completes with exactly one result: a failure inside the prober itself (before or after the
+     * exchange) is a failed probe classified like any other error, so an observer waiting for the result never waits
+     * forever.
+     */
     @Override
     public Mono<ProbeResult> probe(ProbeRequest request) {
-        return permits.withPermit(() -> Mono.defer(() -> send(request)));
+        return permits.withPermit(() -> Mono.defer(() -> send(request)))
+                .switchIfEmpty(Mono.defer(() -> Mono.just(failed(request,
+                        new IllegalStateException("the probe ended without a result")))))
+                .onErrorResume(error -> Mono.just(failed(request, error)));
+    }
+
+    /** A failed probe of {@code request} for an error outside the exchange, with no phase reached. */
+    private ProbeResult failed(ProbeRequest request, Throwable error) {
+        Instant now = clock.instant();
+        PhaseTimer.Marks none = new PhaseTimer(ticker, request.url(), false).marks();
+        return new ProbeResult(request.outbound().tag(), false, 0, none.phases(), 0, now, now,
+                ProbeErrorClassifier.classify(request, none, error));
     }
 
     private Mono<ProbeResult> send(ProbeRequest request) {
@@ -52,8 +70,10 @@ public final class ReactorNettyProber implements Prober {
                 .timeout(request.timeout())
                 .map(answer -> {
                     PhaseTimer.Marks marks = timer.marks();
-                    return new ProbeResult(request.outbound().tag(), true, marks.rttNanos(answer.bodyRead()),
-                            marks.phases(), answer.status(), startedAt, clock.instant(), null);
+                    long rtt = marks.hasRtt(answer.bodyRead()) ? marks.rttNanos(answer.bodyRead())
+                            : timer.elapsedNanos();
+                    return new ProbeResult(request.outbound().tag(), true, rtt, marks.phases(), answer.status(),
+                            startedAt, clock.instant(), null);
                 })
                 .onErrorResume(error -> {
                     PhaseTimer.Marks marks = timer.marks();

@@ -3,7 +3,6 @@ package io.observatory.status;
 import io.observatory.health.Availability;
 import io.observatory.health.AvailabilityPolicy;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
@@ -20,16 +19,17 @@ import java.util.TreeMap;
  * {@link ObservationStore}; the Xray API, the v1 API, grpc.health.v1, the actuator endpoint and the gauges all answer
  * from one snapshot, never from two.
  *
- * <p>The entries sit in an array in tag order, found by tag through an index of positions that snapshots of the same
- * outbounds share, so {@link #with} makes the next snapshot by copying the array (8 bytes per outbound) and setting
- * the changed entries: no hashing, sorting or map building per publication. Costs one {@link OutboundHealth}, one
- * array slot and (shared) one index entry per configured outbound.
+ * <p>The entries sit in tag order in pages ({@link PagedEntries}), found by tag through an index of positions that
+ * snapshots of the same outbounds share, so {@link #with} makes the next snapshot by copying the page table and the
+ * changed pages only: no hashing, sorting or map building per publication, and at 10,000 outbounds about 1 KB copied
+ * for one change. Costs one {@link OutboundHealth}, about one reference and (shared) one index entry per configured
+ * outbound.
  */
 public final class Observation {
 
     // Tag -> position in sorted; shared by every snapshot with the same outbounds, never modified.
     private final Map<String, Integer> index;
-    private final OutboundHealth[] sorted;
+    private final PagedEntries sorted;
     private final List<OutboundHealth> all;
     private final AvailabilityPolicy availability;
     private final OptionalLong observedAtNanos;
@@ -46,17 +46,17 @@ public final class Observation {
             OptionalLong observedAtNanos) {
         Map<String, OutboundHealth> ordered = inTagOrder(outbounds);
         this.index = indexOf(ordered);
-        this.sorted = ordered.values().toArray(new OutboundHealth[0]);
-        this.all = Collections.unmodifiableList(Arrays.asList(sorted));
+        this.sorted = PagedEntries.of(List.copyOf(ordered.values()));
+        this.all = sorted.asList();
         this.availability = availability;
         this.observedAtNanos = observedAtNanos;
     }
 
-    private Observation(Map<String, Integer> index, OutboundHealth[] sorted, AvailabilityPolicy availability,
+    private Observation(Map<String, Integer> index, PagedEntries sorted, AvailabilityPolicy availability,
             OptionalLong observedAtNanos) {
         this.index = index;
         this.sorted = sorted;
-        this.all = Collections.unmodifiableList(Arrays.asList(sorted));
+        this.all = sorted.asList();
         this.availability = availability;
         this.observedAtNanos = observedAtNanos;
     }
@@ -83,20 +83,25 @@ public final class Observation {
 
     /**
      * The next snapshot of the same outbounds: this one with {@code changed} in place of the entries with their tags,
-     * and the observer's publication time {@code observedAtNanos}. Costs a copy of the entry array plus O(changes).
+     * and the observer's publication time {@code observedAtNanos}. Costs O(changes): the page table and the changed
+     * pages are copied, every other page is shared.
      *
      * @throws IllegalArgumentException when a changed entry's tag is not one of this snapshot's outbounds (a change
      *     of the set of outbounds needs the full constructor)
      */
     public Observation with(Collection<OutboundHealth> changed, OptionalLong observedAtNanos) {
-        OutboundHealth[] next = sorted.clone();
+        int[] positions = new int[changed.size()];
+        OutboundHealth[] replacements = new OutboundHealth[changed.size()];
+        int i = 0;
         for (OutboundHealth outbound : changed) {
             Integer position = index.get(outbound.tag());
             if (position == null) {
                 throw new IllegalArgumentException("outbound " + outbound.tag() + " is not in the observation");
             }
-            next[position] = outbound;
+            positions[i] = position;
+            replacements[i++] = outbound;
         }
+        PagedEntries next = sorted.with(positions, replacements);
         return new Observation(index, next, availability, observedAtNanos);
     }
 
@@ -123,7 +128,7 @@ public final class Observation {
     /** The outbound with this tag, if configured. */
     public Optional<OutboundHealth> get(String tag) {
         Integer position = index.get(tag);
-        return position == null ? Optional.empty() : Optional.of(sorted[position]);
+        return position == null ? Optional.empty() : Optional.of(sorted.get(position));
     }
 
     /** The outbounds the observer has a status for, sorted by tag: what Xray's {@code GetOutboundStatus} returns. */
@@ -142,8 +147,8 @@ public final class Observation {
         }
         List<OutboundHealth> matches = new ArrayList<>();
         for (String prefix : widest(prefixes)) {
-            for (int i = firstAtOrAfter(prefix); i < sorted.length && sorted[i].tag().startsWith(prefix); i++) {
-                matches.add(sorted[i]);
+            for (int i = firstAtOrAfter(prefix); i < sorted.size() && sorted.get(i).tag().startsWith(prefix); i++) {
+                matches.add(sorted.get(i));
             }
         }
         return Collections.unmodifiableList(matches);
@@ -168,10 +173,10 @@ public final class Observation {
     /** The index of the first tag not before {@code key} in tag order; the length when there is none. */
     private int firstAtOrAfter(String key) {
         int low = 0;
-        int high = sorted.length;
+        int high = sorted.size();
         while (low < high) {
             int middle = (low + high) >>> 1;
-            if (sorted[middle].tag().compareTo(key) < 0) {
+            if (sorted.get(middle).tag().compareTo(key) < 0) {
                 low = middle + 1;
             } else {
                 high = middle;

@@ -162,7 +162,8 @@ public final class ObservationUpdater implements Reconfigurable, StatusSink {
 
     /**
      * Re-judges the outbounds in {@code touched} and those whose passive state moved, and publishes the snapshot with
-     * the changes: O(those outbounds). The set of configured outbounds must be the snapshot's ({@link #refreshAll}
+     * the changes: O(those outbounds). Publishes nothing when no entry changed and the observer published nothing
+     * new (a report for an outbound no longer configured, a reactivation check that reactivates nobody). The set of configured outbounds must be the snapshot's ({@link #refreshAll}
      * otherwise); a touched tag that is not configured is skipped.
      */
     private void refresh(Set<String> touched) {
@@ -185,6 +186,9 @@ public final class ObservationUpdater implements Reconfigurable, StatusSink {
             }
         }
         passive.settle(nowNanos);
+        if (changed.isEmpty() && previous.observedAtNanos().equals(observedAtNanos)) {
+            return;
+        }
         store.publish(new ObservationUpdate(previous.with(changed, observedAtNanos), events));
     }
 

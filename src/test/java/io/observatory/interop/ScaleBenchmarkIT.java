@@ -28,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code per-outbound}; {@code xray} for Xray's concurrent rounds), while {@code /actuator/prometheus} is scraped every
  * {@value #SCRAPE_EVERY_SECONDS} s, as the chart's ServiceMonitor does. Prints, beside the issue's limits (at most 20
  * series per outbound, a scrape under 2 s, the heap within 256 MB): the {@code observatory_*} series per outbound,
- * each scrape's size and time, heap used (as each scrape shows it) and the process's CPU share and
+ * each scrape's size and time, heap used (as each scrape shows it, garbage included) and the live data after the last
+ * old-generation collection ({@code jvm_gc_live_data_size_bytes}) and the process's CPU share and
  * CPU per probe over the measured window. Asserts only that the service survived (no OutOfMemoryError, every scrape
  * answered) and probed every outbound.
  */
@@ -46,6 +47,9 @@ class ScaleBenchmarkIT {
 
     private static final Pattern HEAP_USED = Pattern.compile(
             "^jvm_memory_used_bytes\\{area=\"heap\"[^}]*} ([0-9.eE+]+)$", Pattern.MULTILINE);
+
+    private static final Pattern LIVE_DATA = Pattern.compile(
+            "^jvm_gc_live_data_size_bytes ([0-9.eE+]+)$", Pattern.MULTILINE);
 
     private static final TestTarget TARGET = TestTarget.http();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -86,6 +90,7 @@ class ScaleBenchmarkIT {
                 scrapes.add(String.format(Locale.ROOT, "%.1f MB in %.2f s, heap %d MB",
                         lastBody.length() / 1e6, took / 1e9, heap >> 20));
             }
+            long liveData = (long) sum(LIVE_DATA, lastBody);
             long wallNanos = System.nanoTime() - windowStart;
             long cpuNanos = cpu(service).minus(cpuBefore).toNanos();
             double probes = probeResults(lastBody) - resultsBefore;
@@ -98,8 +103,9 @@ class ScaleBenchmarkIT {
                     + "prometheus scraped every %d s (%d scrapes after %d s):%n", OUTBOUNDS, SCHEDULE,
                     SCRAPE_EVERY_SECONDS, SCRAPES, WARM_UP.toSeconds());
             System.out.printf(Locale.ROOT, "  observatory_* series %d = %.1f per outbound (limit 20); slowest scrape"
-                    + " %.2f s (limit 2 s); heap used max %d MB (limit 256 MB); scrapes: %s%n", series,
-                    (double) series / OUTBOUNDS, maxScrapeNanos / 1e9, maxHeap >> 20, scrapes);
+                    + " %.2f s (limit 2 s); heap used max %d MB of the 256 MB (garbage included), live data after the"
+                    + " last old-generation collection %d MB; scrapes: %s%n", series, (double) series / OUTBOUNDS,
+                    maxScrapeNanos / 1e9, maxHeap >> 20, liveData >> 20, scrapes);
             System.out.printf(Locale.ROOT, "  CPU %.1f %% of %d cores, %.0f probes/s, %.0f us CPU per probe"
                     + " (everything the process did, scrapes included)%n", 100.0 * cpuNanos / wallNanos / cores,
                     cores, probes / (wallNanos / 1e9), cpuNanos / 1e3 / probes);

@@ -188,6 +188,26 @@ class PerOutboundObserverTest {
     }
 
     @Test
+    void outboundsChangedWhenRemovedAndAddedAgainWhileItsProbeIsInFlightThenTheOldResultIsNotRecorded() {
+        start(settings(1, 1, Duration.ZERO, Duration.ZERO, null, null, null));
+        ScriptedProber.Sent inFlight = open("proxy_a");
+        outbounds.removeIf(outbound -> outbound.tag().equals("proxy_a"));
+        observer.outboundsChanged();
+        scheduler.runDue();
+        outbounds.add(Outbound.direct("proxy_a"));
+        observer.outboundsChanged();
+        scheduler.runDue();
+
+        inFlight.fail("outbound proxy_a: connection refused");
+        scheduler.runDue();
+
+        assertThat(published.current()).extracting(status -> status.tag()).doesNotContain("proxy_a");
+        assertThat(sentAt("proxy_a")).as("the new session probes at once").containsExactly(0L, 0L);
+        answer("proxy_a", true);
+        assertThat(published.status("proxy_a").active().state()).isEqualTo(HealthState.HEALTHY);
+    }
+
+    @Test
     void outboundsChangedWhenAddedWithoutInitialJitterThenItsOwnSessionStartsAtOnce() {
         start(settings(1, 1, Duration.ZERO, Duration.ZERO, null, null, null));
         scheduler.advance(Duration.ofMillis(300));

@@ -16,18 +16,20 @@ class PhaseTimerTest {
 
     private final AtomicLong now = new AtomicLong();
     private final PhaseTimer timer = new PhaseTimer(now::get, FIRST, true);
+    // The current request's connection, as the pipeline handlers hold it; a redirect's request gets its own.
+    private PhaseTimer.ConnectionStamps connection = timer.connection();
 
     private void at(long nanos, Mark mark) {
         now.set(nanos);
-        timer.stamp(mark);
+        connection.stamp(mark);
     }
 
     /** An inbound read that begins at {@code readNanos} and decodes {@code mark} by {@code decodedNanos}. */
     private void readAt(long readNanos, long decodedNanos, Mark mark) {
         now.set(readNanos);
-        timer.readStarted();
+        connection.readStarted();
         now.set(decodedNanos);
-        timer.stampAtRead(mark);
+        connection.stampAtRead(mark);
     }
 
     @Test
@@ -50,7 +52,8 @@ class PhaseTimerTest {
 
     @Test
     void rttWhenProxyAndTlsThenHandshakesCountedFromTheReadsThatEndedThem() {
-        PhaseTimer proxied = new PhaseTimer(now::get, URI.create("https://probe.test/"), false);
+        PhaseTimer proxiedTimer = new PhaseTimer(now::get, URI.create("https://probe.test/"), false);
+        PhaseTimer.ConnectionStamps proxied = proxiedTimer.connection();
         now.set(10);
         proxied.stamp(Mark.CONNECT_STARTED);
         now.set(20);
@@ -106,7 +109,12 @@ class PhaseTimerTest {
         PhaseTimer.Marks before = timer.marks();
 
         URI next = URI.create("https://other.test/next");
+        PhaseTimer.ConnectionStamps first = connection;
         timer.nextRequest(next, true);
+        connection = timer.connection();
+        first.stamp(Mark.RESPONSE_END);
+        assertThat(timer.marks().reached(Mark.RESPONSE_END)).as("the first connection's late event is dropped")
+                .isFalse();
 
         assertThat(timer.marks().reached(Mark.CONNECTED)).isFalse();
         assertThat(timer.marks().target()).isEqualTo(next);

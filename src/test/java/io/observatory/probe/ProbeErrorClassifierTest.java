@@ -57,9 +57,10 @@ class ProbeErrorClassifierTest {
         /** The marks of a request to {@code url} that got this far. */
         PhaseTimer.Marks marks(String url) {
             PhaseTimer timer = new PhaseTimer(() -> 0L, URI.create(url), false);
+            PhaseTimer.ConnectionStamps connection = timer.connection();
             for (PhaseTimer.Mark mark : PhaseTimer.Mark.values()) {
                 if (mark.compareTo(PhaseTimer.Mark.CONNECT_STARTED) >= 0 && mark.compareTo(last) <= 0) {
-                    timer.stamp(mark);
+                    connection.stamp(mark);
                 }
             }
             return timer.marks();
