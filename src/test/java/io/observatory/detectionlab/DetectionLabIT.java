@@ -1,0 +1,471 @@
+package io.observatory.detectionlab;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.observatory.api.v1.HealthState;
+import io.observatory.detectionlab.DetectionLab.Schedule;
+import io.observatory.detectionlab.HaproxyChecker.ServerStat;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
+import org.awaitility.core.ConditionTimeoutException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * Detection time against HAProxy on real faults (issue 11, item 2), as {@code .ci/detection-lab} sets it up (as
+ * root): targets A and B, each nginx in a network namespace of its own answering {@code GET /generate_204} with 204;
+ * in the root namespace HAProxy ({@code check inter 1s fall 3 rise 2 fastinter 250}, {@code timeout check 1s}) and the
+ * service in its own JVM (probe interval 1 s, unhealthy threshold 3, healthy threshold 2, expected status 204; with
+ * the {@code per-outbound} schedule also timeout 1 s and edge intervals of 250 ms), both checking both targets.
+ * Faults are nft rules inside the targets' namespaces. Both checkers are read at the same rate, every 20 ms, ours with
+ * {@code observatory.v1} GetObservation, HAProxy with {@code show stat}; each time is taken when the answer that
+ * showed the change arrived, from the moment the nft command that made (or ended) the fault returned.
+ * <ol>
+ *   <li>A starts refusing (TCP reset): time to unhealthy (HAProxy: DOWN), and to healthy again once it stops;</li>
+ *   <li>the same while the neighbour B is black-holed throughout: HAProxy checks each server on its own timer, so B
+ *       must not change A's times either;</li>
+ *   <li>A loses packets at random in both directions for a while: the changes of A's verdict (flaps) of both.</li>
+ * </ol>
+ * A trial starts at a random moment within one probe interval after both checkers settled, so that the fault meets
+ * the probes' timers at every phase. Only what must hold is asserted — both detect and heal every fault, ours does
+ * not flap under loss; the times are printed, side by side per trial and as medians, maxima and the ratio of medians
+ * (the issue's target: ours no later than HAProxy). It is a measurement, not a timed test.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class DetectionLabIT {
+
+    private static final Duration INTERVAL = Duration.ofSeconds(1);
+    private static final int UNHEALTHY_THRESHOLD = 3;
+    private static final int HEALTHY_THRESHOLD = 2;
+    /** HAProxy's fastinter; ours: unhealthy-edge-interval and healthy-edge-interval (per-outbound schedule only). */
+    private static final Duration EDGE_INTERVAL = Duration.ofMillis(250);
+    /** HAProxy's timeout connect and timeout check; ours (per-outbound schedule only; Xray's mode has a fixed 5 s). */
+    private static final Duration TIMEOUT = Duration.ofSeconds(1);
+    private static final Duration POLL = Duration.ofMillis(20);
+    /** The longest wait for one change: Xray's mode with a black-holed neighbour spends 5 s + 1 s per round. */
+    private static final Duration PATIENCE = Duration.ofSeconds(40);
+    private static final Duration STARTUP_LIMIT = Duration.ofSeconds(120);
+    private static final String A = "A";
+    private static final String B = "B";
+    /** Our outbound tags and HAProxy's server names of targets A and B. */
+    private static final Map<String, String> TAGS = Map.of(A, "target-a", B, "target-b");
+    private static final Map<String, String> SERVERS = Map.of(A, "a", B, "b");
+
+    /** A target's verdict as either checker states it. */
+    private enum Verdict {
+        /** Ours HEALTHY; HAProxy {@code UP} or {@code UP 1/3}. */
+        HEALTHY,
+        /** Ours UNHEALTHY; HAProxy {@code DOWN} or {@code DOWN 1/2}. */
+        UNHEALTHY,
+        /** Ours UNKNOWN (never judged) or missing; HAProxy in maintenance or unchecked. */
+        OTHER
+    }
+
+    /**
+     * One read of one checker: each target's verdict; whether the checker is settled (HAProxy: no server's status
+     * carries a fall or rise count; ours: always, its streaks are not served); {@link System#nanoTime()} when the
+     * answer arrived.
+     */
+    private record Reading(Map<String, Verdict> verdicts, boolean settled, long atNanos) {
+    }
+
+    /** Times of one change as each checker served it; null for one that has not (yet). */
+    private record Times(Duration ours, Duration haproxy) {
+    }
+
+    /** One trial of a timed scenario: detection and healing times of both, and the packets nft refused. */
+    private record Trial(Times detected, Times healed, long refusedPackets) {
+    }
+
+    private DetectionLab lab;
+    private HaproxyChecker haproxy;
+    private ObservatoryProcess observatory;
+    private final List<TargetFault> faults = new ArrayList<>();
+    private final List<String> summary = new ArrayList<>();
+
+    @BeforeAll
+    void startCheckers() throws Exception {
+        lab = DetectionLab.fromSystemProperties();
+        Files.createDirectories(lab.workDir());
+        long begin = System.nanoTime();
+        Map<String, String> servers = new LinkedHashMap<>();
+        servers.put(SERVERS.get(A), lab.addresses().get(0) + ":" + lab.port());
+        servers.put(SERVERS.get(B), lab.addresses().get(1) + ":" + lab.port());
+        haproxy = HaproxyChecker.start(lab.workDir(), servers, "/generate_204", INTERVAL, UNHEALTHY_THRESHOLD,
+                HEALTHY_THRESHOLD, EDGE_INTERVAL, TIMEOUT);
+        observatory = ObservatoryProcess.start(lab.jar(), lab.workDir(), observatoryConfig());
+        print("HAProxy pid " + haproxy.pid() + ", observatory pid " + observatory.pid() + " (root namespace); targets"
+                + " A " + lab.probeUrl(0) + " in " + lab.namespaceA() + ", B " + lab.probeUrl(1) + " in "
+                + lab.namespaceB());
+        print("ours: schedule " + lab.schedule().name().toLowerCase(Locale.ROOT).replace('_', '-') + ", "
+                + describeOurs() + "; HAProxy: inter " + INTERVAL.toMillis() + "ms fall " + UNHEALTHY_THRESHOLD
+                + " rise " + HEALTHY_THRESHOLD + " fastinter " + EDGE_INTERVAL.toMillis() + "ms, timeout check "
+                + TIMEOUT.toMillis() + "ms, nbthread 1; both read every " + POLL.toMillis() + " ms");
+        try {
+            await().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100)).atMost(STARTUP_LIMIT)
+                    .ignoreExceptionsMatching(e -> e instanceof io.grpc.StatusRuntimeException)
+                    .until(() -> {
+                        requireRunning();
+                        return steady(readOurs(), Map.of(A, Verdict.HEALTHY, B, Verdict.HEALTHY))
+                                && steady(readHaproxy(), Map.of(A, Verdict.HEALTHY, B, Verdict.HEALTHY))
+                                && haproxy.servers().values().stream()
+                                        .allMatch(server -> server.checkStatus().equals("L7OK"));
+                    });
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("both targets not healthy for both checkers within " + seconds(STARTUP_LIMIT)
+                    + "\n" + observatory.describeWithLog() + "\n" + haproxy.describeWithLog(), e);
+        }
+        print("both checkers see A and B healthy after " + seconds(Duration.ofNanos(System.nanoTime() - begin)));
+    }
+
+    private String observatoryConfig() {
+        StringBuilder yaml = new StringBuilder("  outbounds:\n");
+        for (int target = 0; target < 2; target++) {
+            yaml.append("    - { tag: ").append(TAGS.get(target == 0 ? A : B))
+                    .append(", protocol: direct, probe-url: \"").append(lab.probeUrl(target)).append("\" }\n");
+        }
+        yaml.append("  standard:\n")
+                .append("    subject-selector: [\"\"]\n")
+                .append("    probe-interval: ").append(INTERVAL.toMillis()).append("ms\n")
+                .append("    expected-status: 204\n")
+                .append("    unhealthy-threshold: ").append(UNHEALTHY_THRESHOLD).append('\n')
+                .append("    healthy-threshold: ").append(HEALTHY_THRESHOLD).append('\n');
+        switch (lab.schedule()) {
+            case XRAY -> yaml.append("    enable-concurrency: true\n");
+            case PER_OUTBOUND -> yaml.append("    schedule: per-outbound\n")
+                    .append("    timeout: ").append(TIMEOUT.toMillis()).append("ms\n")
+                    .append("    unhealthy-edge-interval: ").append(EDGE_INTERVAL.toMillis()).append("ms\n")
+                    .append("    healthy-edge-interval: ").append(EDGE_INTERVAL.toMillis()).append("ms\n");
+        }
+        return yaml.toString();
+    }
+
+    private String describeOurs() {
+        String common = "probe interval " + INTERVAL.toMillis() + "ms, unhealthy threshold " + UNHEALTHY_THRESHOLD
+                + ", healthy threshold " + HEALTHY_THRESHOLD;
+        return switch (lab.schedule()) {
+            case XRAY -> "concurrent (enable-concurrency: true), " + common + ", Xray's fixed 5 s probe timeout";
+            case PER_OUTBOUND -> common + ", unhealthy and healthy edge intervals " + EDGE_INTERVAL.toMillis()
+                    + "ms, timeout " + TIMEOUT.toMillis() + "ms";
+        };
+    }
+
+    /** Every step runs whatever the ones before it did; the first failure is thrown at the end. */
+    @AfterAll
+    void stopCheckers() throws Exception {
+        List<Exception> failures = new ArrayList<>();
+        faults.forEach(fault -> quietly(failures, fault::close));
+        if (lab != null) {
+            lab.namespaces().forEach(namespace -> quietly(failures, () -> {
+                List<String> left = TargetFault.deleteLeftovers(namespace);
+                if (!left.isEmpty()) {
+                    print("deleted fault tables left in " + namespace + ": " + left);
+                }
+            }));
+        }
+        if (observatory != null) {
+            quietly(failures, observatory::close);
+        }
+        if (haproxy != null) {
+            quietly(failures, haproxy::close);
+        }
+        if (!summary.isEmpty()) {
+            print("summary (ours vs HAProxy, times from the nft command's return to the first answer showing the"
+                    + " change):");
+            summary.forEach(line -> print("  " + line));
+        }
+        if (!failures.isEmpty()) {
+            failures.subList(1, failures.size()).forEach(failures.get(0)::addSuppressed);
+            throw failures.get(0);
+        }
+    }
+
+    private interface Step {
+        void run() throws Exception;
+    }
+
+    private static void quietly(List<Exception> failures, Step step) {
+        try {
+            step.run();
+        } catch (Exception | AssertionError e) {
+            failures.add(e instanceof Exception exception ? exception : new IllegalStateException(e));
+        }
+    }
+
+    @Test
+    @Order(1)
+    void targetWhenItStartsRefusingThenBothDetectAndHealIt() {
+        List<Trial> trials = refusalTrials("(a) A refuses", Map.of(A, Verdict.HEALTHY, B, Verdict.HEALTHY));
+        report("(a) A refuses", trials);
+    }
+
+    @Test
+    @Order(2)
+    void targetWhenItStartsRefusingBesideABlackHoledNeighbourThenBothDetectAndHealIt() {
+        Map<String, Verdict> neighbourDown = Map.of(A, Verdict.HEALTHY, B, Verdict.UNHEALTHY);
+        long start;
+        Times neighbourDetected;
+        try (TargetFault blackHole = fault(TargetFault.blackHole(lab.namespaceB()))) {
+            start = System.nanoTime();
+            neighbourDetected = awaitBoth(start, "B black-holed: unhealthy",
+                    verdicts -> verdicts.get(B) == Verdict.UNHEALTHY);
+            print("(b) B black-holed (" + blackHole.describe() + "): unhealthy for ours in "
+                    + seconds(neighbourDetected.ours()) + ", for HAProxy in " + seconds(neighbourDetected.haproxy()));
+            List<Trial> trials = refusalTrials("(b) A refuses, B black-holed", neighbourDown);
+            report("(b) A refuses, B black-holed", trials);
+            summary.add(String.format(Locale.ROOT, "(b) B black-holed first: unhealthy in %s vs %s; %s",
+                    seconds(neighbourDetected.ours()), seconds(neighbourDetected.haproxy()),
+                    blackHole.describeCounters()));
+        }
+        start = System.nanoTime();
+        Times neighbourHealed = awaitBoth(start, "B back: healthy", verdicts -> verdicts.get(B) == Verdict.HEALTHY);
+        print("(b) B back: healthy for ours in " + seconds(neighbourHealed.ours()) + ", for HAProxy in "
+                + seconds(neighbourHealed.haproxy()));
+    }
+
+    @Test
+    @Order(3)
+    void targetWhenItLosesPacketsThenOursDoesNotFlap() throws Exception {
+        String what = "(c) A loses " + lab.lossPercent() + " % of its packets each way for "
+                + seconds(lab.lossDuration());
+        awaitSteady(what, Map.of(A, Verdict.HEALTHY, B, Verdict.HEALTHY), Duration.ZERO);
+        Map<String, Long> oursBefore = observatory.probes(TAGS.get(A));
+        ServerStat haproxyBefore = haproxy.servers().get(SERVERS.get(A));
+        AtomicInteger oursFlaps = new AtomicInteger();
+        AtomicInteger haproxyFlaps = new AtomicInteger();
+        TargetFault loss = fault(TargetFault.packetLoss(lab.namespaceA(), "eth0", lab.lossPercent()));
+        try (loss) {
+            AtomicReference<Verdict> oursLast = new AtomicReference<>(Verdict.HEALTHY);
+            AtomicReference<Verdict> haproxyLast = new AtomicReference<>(Verdict.HEALTHY);
+            long start = System.nanoTime();
+            await().pollDelay(Duration.ZERO).pollInterval(POLL).atMost(lab.lossDuration().plusSeconds(10))
+                    .until(() -> {
+                        requireRunning();
+                        countFlap(readOurs().verdicts().get(A), oursLast, oursFlaps);
+                        countFlap(readHaproxy().verdicts().get(A), haproxyLast, haproxyFlaps);
+                        return System.nanoTime() - start >= lab.lossDuration().toNanos();
+                    });
+        }
+        Map<String, Long> oursAfter = observatory.probes(TAGS.get(A));
+        ServerStat haproxyAfter = haproxy.servers().get(SERVERS.get(A));
+        long oursFailed = oursAfter.get("failure") - oursBefore.get("failure");
+        long oursProbes = oursFailed + oursAfter.get("success") - oursBefore.get("success");
+        String line = String.format(Locale.ROOT, "%s: flaps (healthy -> not healthy) ours %d, HAProxy %d (its"
+                + " chkdown +%d); failed checks ours %d of %d, HAProxy %d (chkfail); nft %s", what, oursFlaps.get(),
+                haproxyFlaps.get(), haproxyAfter.downs() - haproxyBefore.downs(), oursFailed, oursProbes,
+                haproxyAfter.failedChecks() - haproxyBefore.failedChecks(), loss.describeCounters());
+        print(line);
+        summary.add(line);
+
+        Map<String, Long> packets = loss.counters();
+        for (String direction : List.of("in", "out")) {
+            assertThat(100.0 * packets.get(direction + "_dropped") / packets.get(direction + "_seen"))
+                    .as("share of A's packets dropped, direction " + direction + " (" + loss.describeCounters() + ")")
+                    .isBetween(lab.lossPercent() / 2.0, lab.lossPercent() * 1.5);
+        }
+        assertThat(oursFlaps.get()).as("our flaps of A under " + lab.lossPercent() + " % loss").isZero();
+        awaitSteady("after " + what, Map.of(A, Verdict.HEALTHY, B, Verdict.HEALTHY), Duration.ZERO);
+    }
+
+    /** Counts a flap when {@code now} leaves HEALTHY; {@code last} holds the previous reading. */
+    private static void countFlap(Verdict now, AtomicReference<Verdict> last, AtomicInteger flaps) {
+        if (last.getAndSet(now) == Verdict.HEALTHY && now != Verdict.HEALTHY) {
+            flaps.incrementAndGet();
+        }
+    }
+
+    // --- timed trials ----------------------------------------------------------------------------------------------
+
+    /**
+     * Runs {@link DetectionLab#trials()} trials: wait until both checkers are settled in {@code steady} and a random
+     * part of one interval more has passed; make A refuse; time both to unhealthy; end the refusal; time both to
+     * healthy.
+     */
+    private List<Trial> refusalTrials(String scenario, Map<String, Verdict> steady) {
+        List<Trial> trials = new ArrayList<>();
+        print(scenario + ": trial  detected ours / HAProxy   healed ours / HAProxy");
+        for (int n = 1; n <= lab.trials(); n++) {
+            Duration offset = Duration.ofNanos(ThreadLocalRandom.current().nextLong(INTERVAL.toNanos()));
+            awaitSteady(scenario + ", before trial " + n, steady, offset);
+            Times detected;
+            Times healed;
+            TargetFault refused = fault(TargetFault.refuse(lab.namespaceA(), lab.port()));
+            try (refused) {
+                long start = System.nanoTime();
+                detected = awaitBoth(start, scenario + ", trial " + n + ": A unhealthy",
+                        verdicts -> verdicts.get(A) == Verdict.UNHEALTHY);
+                refused.close();
+                start = System.nanoTime();
+                healed = awaitBoth(start, scenario + ", trial " + n + ": A healthy again",
+                        verdicts -> verdicts.get(A) == Verdict.HEALTHY);
+            }
+            Trial trial = new Trial(detected, healed, refused.counters().get("refused"));
+            trials.add(trial);
+            print(String.format(Locale.ROOT, "%s: %5d  %8s / %-8s     %8s / %-8s  (offset %d ms, %d packets refused)",
+                    scenario, n, millis(detected.ours()), millis(detected.haproxy()), millis(healed.ours()),
+                    millis(healed.haproxy()), offset.toMillis(), trial.refusedPackets()));
+        }
+        return trials;
+    }
+
+    /** Prints and keeps the medians, maxima and ratios of medians (ours / HAProxy) of the trials. */
+    private void report(String scenario, List<Trial> trials) {
+        String line = scenario + " (" + trials.size() + " trials): detected " + compare(trials.stream()
+                .map(Trial::detected).toList()) + "; healed " + compare(trials.stream().map(Trial::healed).toList());
+        print(line);
+        summary.add(line);
+    }
+
+    /** E.g. {@code median 1.42 s vs 1.51 s (ours / HAProxy 0.94), max 1.98 s vs 2.01 s}. */
+    private static String compare(List<Times> times) {
+        List<Duration> ours = times.stream().map(Times::ours).toList();
+        List<Duration> haproxy = times.stream().map(Times::haproxy).toList();
+        double oursMedian = medianNanos(ours);
+        double haproxyMedian = medianNanos(haproxy);
+        return String.format(Locale.ROOT, "median %s vs %s (ours / HAProxy %.2f), max %s vs %s",
+                seconds(Duration.ofNanos((long) oursMedian)), seconds(Duration.ofNanos((long) haproxyMedian)),
+                oursMedian / haproxyMedian, seconds(max(ours)), seconds(max(haproxy)));
+    }
+
+    private static double medianNanos(List<Duration> durations) {
+        List<Long> sorted = durations.stream().map(Duration::toNanos).sorted().toList();
+        int middle = sorted.size() / 2;
+        return sorted.size() % 2 == 1 ? sorted.get(middle) : (sorted.get(middle - 1) + sorted.get(middle)) / 2.0;
+    }
+
+    private static Duration max(List<Duration> durations) {
+        return durations.stream().max(Duration::compareTo).orElseThrow();
+    }
+
+    // --- reading both checkers -------------------------------------------------------------------------------------
+
+    private TargetFault fault(TargetFault fault) {
+        faults.add(fault);
+        return fault;
+    }
+
+    private Reading readOurs() {
+        Map<String, HealthState> served = observatory.verdicts();
+        long at = System.nanoTime();
+        Map<String, Verdict> verdicts = new LinkedHashMap<>();
+        TAGS.forEach((target, tag) -> verdicts.put(target, switch (served.getOrDefault(tag,
+                HealthState.HEALTH_STATE_UNKNOWN)) {
+            case HEALTH_STATE_HEALTHY -> Verdict.HEALTHY;
+            case HEALTH_STATE_UNHEALTHY -> Verdict.UNHEALTHY;
+            default -> Verdict.OTHER;
+        }));
+        return new Reading(verdicts, true, at);
+    }
+
+    private Reading readHaproxy() {
+        Map<String, ServerStat> servers = haproxy.servers();
+        long at = System.nanoTime();
+        Map<String, Verdict> verdicts = new LinkedHashMap<>();
+        boolean settled = true;
+        for (Map.Entry<String, String> target : SERVERS.entrySet()) {
+            ServerStat server = servers.get(target.getValue());
+            verdicts.put(target.getKey(), server == null ? Verdict.OTHER
+                    : server.up() ? Verdict.HEALTHY : server.down() ? Verdict.UNHEALTHY : Verdict.OTHER);
+            settled &= server != null && (server.status().equals("UP") || server.status().equals("DOWN"));
+        }
+        return new Reading(verdicts, settled, at);
+    }
+
+    private static boolean steady(Reading reading, Map<String, Verdict> expected) {
+        return reading.settled() && reading.verdicts().equals(expected);
+    }
+
+    private void requireRunning() {
+        if (!observatory.alive()) {
+            throw new AssertionError("the service exited: " + observatory.describeWithLog());
+        }
+        if (!haproxy.alive()) {
+            throw new AssertionError("HAProxy exited: " + haproxy.describeWithLog());
+        }
+    }
+
+    /** Waits at least {@code notBefore}, then until both checkers are settled in {@code expected}. */
+    private void awaitSteady(String what, Map<String, Verdict> expected, Duration notBefore) {
+        AtomicReference<String> last = new AtomicReference<>("(no answer)");
+        try {
+            await().pollDelay(notBefore).pollInterval(POLL).atMost(notBefore.plus(PATIENCE)).until(() -> {
+                requireRunning();
+                Reading ours = readOurs();
+                Reading theirs = readHaproxy();
+                last.set("ours " + ours.verdicts() + ", HAProxy " + haproxy.servers());
+                return steady(ours, expected) && steady(theirs, expected);
+            });
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError(what + ": both checkers not settled in " + expected + " within "
+                    + seconds(PATIENCE) + "; last seen " + last.get(), e);
+        }
+    }
+
+    /**
+     * Reads both checkers every 20 ms from {@code startNanos} until each has served {@code done}, a checker no more
+     * once it has. Returns the time from {@code startNanos} to each one's first answer that showed it.
+     *
+     * @throws AssertionError when 40 s pass first (naming who did not), or a checker exits (with its log)
+     */
+    private Times awaitBoth(long startNanos, String what, Predicate<Map<String, Verdict>> done) {
+        AtomicLong ours = new AtomicLong(-1);
+        AtomicLong theirs = new AtomicLong(-1);
+        AtomicReference<Reading> oursLast = new AtomicReference<>();
+        AtomicReference<Reading> theirsLast = new AtomicReference<>();
+        try {
+            await().pollDelay(Duration.ZERO).pollInterval(POLL).atMost(PATIENCE).until(() -> {
+                requireRunning();
+                if (ours.get() < 0) {
+                    Reading reading = readOurs();
+                    oursLast.set(reading);
+                    if (done.test(reading.verdicts())) {
+                        ours.set(reading.atNanos() - startNanos);
+                    }
+                }
+                if (theirs.get() < 0) {
+                    Reading reading = readHaproxy();
+                    theirsLast.set(reading);
+                    if (done.test(reading.verdicts())) {
+                        theirs.set(reading.atNanos() - startNanos);
+                    }
+                }
+                return ours.get() >= 0 && theirs.get() >= 0;
+            });
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError(what + ": not served within " + seconds(PATIENCE) + " by"
+                    + (ours.get() < 0 ? " ours" : "") + (theirs.get() < 0 ? " HAProxy" : "") + "; last seen ours "
+                    + oursLast.get() + ", HAProxy " + theirsLast.get() + "\n" + observatory.describeWithLog() + "\n"
+                    + haproxy.describeWithLog(), e);
+        }
+        return new Times(Duration.ofNanos(ours.get()), Duration.ofNanos(theirs.get()));
+    }
+
+    private static String seconds(Duration duration) {
+        return String.format(Locale.ROOT, "%.2f s", duration.toNanos() / 1e9);
+    }
+
+    private static String millis(Duration duration) {
+        return duration.toMillis() + " ms";
+    }
+
+    private static void print(String line) {
+        System.out.println("detection-lab: " + line);
+    }
+}
