@@ -295,22 +295,28 @@ class DetectionLabIT {
 
     /**
      * Runs {@link DetectionLab#trials()} trials: wait until both checkers are settled in {@code steady} and a random
-     * part of one interval more has passed; make A refuse; time both to unhealthy; end the refusal; time both to
-     * healthy.
+     * part of one interval more has passed; make A refuse; time both to unhealthy; wait until both are settled so
+     * and a random part of an interval more; end the refusal; time both to healthy. The random waits put each change
+     * at any phase of both checkers' probe timers (the last of them to settle would otherwise set it).
      */
     private List<Trial> refusalTrials(String scenario, Map<String, Verdict> steady) {
         List<Trial> trials = new ArrayList<>();
         print(scenario + ": trial  detected ours / HAProxy   healed ours / HAProxy");
         for (int n = 1; n <= lab.trials(); n++) {
-            Duration offset = Duration.ofNanos(ThreadLocalRandom.current().nextLong(INTERVAL.toNanos()));
+            Duration offset = randomOffset();
             awaitSteady(scenario + ", before trial " + n, steady, offset);
             Times detected;
             Times healed;
+            Duration healOffset;
             TargetFault refused = fault(TargetFault.refuse(lab.namespaceA(), lab.port()));
             try (refused) {
                 long start = System.nanoTime();
                 detected = awaitBoth(start, scenario + ", trial " + n + ": A unhealthy",
                         verdicts -> verdicts.get(A) == Verdict.UNHEALTHY);
+                Map<String, Verdict> refusing = new LinkedHashMap<>(steady);
+                refusing.put(A, Verdict.UNHEALTHY);
+                healOffset = randomOffset();
+                awaitSteady(scenario + ", trial " + n + ", A refusing", refusing, healOffset);
                 refused.close();
                 start = System.nanoTime();
                 healed = awaitBoth(start, scenario + ", trial " + n + ": A healthy again",
@@ -318,11 +324,17 @@ class DetectionLabIT {
             }
             Trial trial = new Trial(detected, healed, refused.counters().get("refused"));
             trials.add(trial);
-            print(String.format(Locale.ROOT, "%s: %5d  %8s / %-8s     %8s / %-8s  (offset %d ms, %d packets refused)",
-                    scenario, n, millis(detected.ours()), millis(detected.haproxy()), millis(healed.ours()),
-                    millis(healed.haproxy()), offset.toMillis(), trial.refusedPackets()));
+            print(String.format(Locale.ROOT, "%s: %5d  %8s / %-8s     %8s / %-8s  (offsets %d, %d ms; %d packets"
+                    + " refused)", scenario, n, millis(detected.ours()), millis(detected.haproxy()),
+                    millis(healed.ours()), millis(healed.haproxy()), offset.toMillis(), healOffset.toMillis(),
+                    trial.refusedPackets()));
         }
         return trials;
+    }
+
+    /** A random part of one probe interval, uniform in [0, 1 s): how much longer a trial waits before a change. */
+    private static Duration randomOffset() {
+        return Duration.ofNanos(ThreadLocalRandom.current().nextLong(INTERVAL.toNanos()));
     }
 
     /** Prints and keeps the medians, maxima and ratios of medians (ours / HAProxy) of the trials. */
