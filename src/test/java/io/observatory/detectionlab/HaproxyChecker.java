@@ -2,8 +2,6 @@ package io.observatory.detectionlab;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
@@ -83,7 +81,7 @@ final class HaproxyChecker implements AutoCloseable {
                 .append("  timeout client 5s\n")
                 .append("  timeout server 5s\n")
                 .append("frontend lab\n")
-                .append("  bind 127.0.0.1:").append(freeLoopbackPort()).append('\n')
+                .append("  bind 127.0.0.1:").append(LoopbackPorts.free()).append('\n')
                 .append("  default_backend ").append(BACKEND).append('\n')
                 .append("backend ").append(BACKEND).append('\n')
                 .append("  option httpchk GET ").append(path).append('\n')
@@ -98,14 +96,6 @@ final class HaproxyChecker implements AutoCloseable {
                 .redirectOutput(log.toFile()).start();
         process.getOutputStream().close();
         return new HaproxyChecker(process, socket, log);
-    }
-
-    /** A TCP port on 127.0.0.1 that was free a moment ago (the kernel's choice for port 0). */
-    static int freeLoopbackPort() throws IOException {
-        try (ServerSocket probe = new ServerSocket()) {
-            probe.bind(new InetSocketAddress("127.0.0.1", 0));
-            return probe.getLocalPort();
-        }
     }
 
     long pid() {

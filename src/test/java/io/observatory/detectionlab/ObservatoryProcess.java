@@ -57,8 +57,8 @@ final class ObservatoryProcess implements AutoCloseable {
      * {@code <work-dir>/observatory.yml} and starts the jar on it.
      */
     static ObservatoryProcess start(Path jar, Path workDir, String observatory) throws IOException {
-        int grpcPort = HaproxyChecker.freeLoopbackPort();
-        int managementPort = HaproxyChecker.freeLoopbackPort();
+        int grpcPort = LoopbackPorts.free();
+        int managementPort = LoopbackPorts.free();
         Path config = workDir.resolve("observatory.yml");
         Files.writeString(config, "observatory:\n" + observatory
                 + "spring:\n  grpc:\n    server:\n      address: 127.0.0.1\n      port: " + grpcPort + "\n"
