@@ -15,9 +15,10 @@ import java.util.List;
  *                     comma-separated)
  * @param addresses    each target's address in its namespace, in the same order ({@code detection-lab.addresses})
  * @param port         the TCP port nginx listens on at every address ({@code detection-lab.port})
- * @param trials       trials of each timed scenario, at least 1 ({@code detection-lab.trials}, default 8)
- * @param schedule     the standard observer's {@code schedule}: {@code xray} (Xray's concurrent mode,
- *                     {@code enable-concurrency: true}) or {@code per-outbound} ({@code detection-lab.schedule})
+ * @param trials       trials of each timed scenario, at least 1 ({@code detection-lab.trials}, default 10)
+ * @param schedule     the standard observer's {@code schedule}: {@code per-outbound} or {@code xray} (Xray's rounds,
+ *                     here concurrent: {@code enable-concurrency: true}) ({@code detection-lab.schedule}, default
+ *                     {@code per-outbound})
  * @param lossDuration how long the packet-loss scenario lasts ({@code detection-lab.loss-duration}, Go syntax, e.g.
  *                     {@code 60s})
  * @param lossPercent  the packet loss of that scenario in each direction, 1-99 % ({@code detection-lab.loss-percent})

@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -31,8 +32,9 @@ import org.junit.jupiter.api.TestMethodOrder;
  * Detection time against HAProxy on real faults (issue 11, item 2), as {@code .ci/detection-lab} sets it up (as
  * root): targets A and B, each nginx in a network namespace of its own answering {@code GET /generate_204} with 204;
  * in the root namespace HAProxy ({@code check inter 1s fall 3 rise 2 fastinter 250}, {@code timeout check 1s}) and the
- * service in its own JVM (probe interval 1 s, unhealthy threshold 3, healthy threshold 2, expected status 204; with
- * the {@code per-outbound} schedule also timeout 1 s and edge intervals of 250 ms), both checking both targets.
+ * service in its own JVM (probe interval 1 s, unhealthy threshold 3, healthy threshold 2, timeout 1 s, expected status
+ * 204; with the {@code per-outbound} schedule edge intervals of 250 ms, with {@code xray} concurrent rounds), both
+ * checking both targets.
  * Faults are nft rules inside the targets' namespaces. Both checkers are read at the same rate, every 20 ms, ours with
  * {@code observatory.v1} GetObservation, HAProxy with {@code show stat}; each time is taken when the answer that
  * showed the change arrived, from the moment the nft command that made (or ended) the fault returned.
@@ -56,10 +58,10 @@ class DetectionLabIT {
     private static final int HEALTHY_THRESHOLD = 2;
     /** HAProxy's fastinter; ours: unhealthy-edge-interval and healthy-edge-interval (per-outbound schedule only). */
     private static final Duration EDGE_INTERVAL = Duration.ofMillis(250);
-    /** HAProxy's timeout connect and timeout check; ours (per-outbound schedule only; Xray's mode has a fixed 5 s). */
+    /** HAProxy's timeout connect and timeout check; ours: observatory.standard.timeout. */
     private static final Duration TIMEOUT = Duration.ofSeconds(1);
     private static final Duration POLL = Duration.ofMillis(20);
-    /** The longest wait for one change: Xray's mode with a black-holed neighbour spends 5 s + 1 s per round. */
+    /** The longest wait for one change, with room for Xray's rounds, which wait for the black-holed neighbour. */
     private static final Duration PATIENCE = Duration.ofSeconds(40);
     private static final Duration STARTUP_LIMIT = Duration.ofSeconds(120);
     private static final String A = "A";
@@ -67,6 +69,8 @@ class DetectionLabIT {
     /** Our outbound tags and HAProxy's server names of targets A and B. */
     private static final Map<String, String> TAGS = Map.of(A, "target-a", B, "target-b");
     private static final Map<String, String> SERVERS = Map.of(A, "a", B, "b");
+    /** The error kind label of our successful probes in {@code observatory_probe_results_total}. */
+    private static final String NO_ERROR = "none";
 
     /** A target's verdict as either checker states it. */
     private enum Verdict {
@@ -146,11 +150,11 @@ class DetectionLabIT {
                 .append("    probe-interval: ").append(INTERVAL.toMillis()).append("ms\n")
                 .append("    expected-status: 204\n")
                 .append("    unhealthy-threshold: ").append(UNHEALTHY_THRESHOLD).append('\n')
-                .append("    healthy-threshold: ").append(HEALTHY_THRESHOLD).append('\n');
+                .append("    healthy-threshold: ").append(HEALTHY_THRESHOLD).append('\n')
+                .append("    timeout: ").append(TIMEOUT.toMillis()).append("ms\n");
         switch (lab.schedule()) {
             case XRAY -> yaml.append("    enable-concurrency: true\n");
             case PER_OUTBOUND -> yaml.append("    schedule: per-outbound\n")
-                    .append("    timeout: ").append(TIMEOUT.toMillis()).append("ms\n")
                     .append("    unhealthy-edge-interval: ").append(EDGE_INTERVAL.toMillis()).append("ms\n")
                     .append("    healthy-edge-interval: ").append(EDGE_INTERVAL.toMillis()).append("ms\n");
         }
@@ -159,11 +163,10 @@ class DetectionLabIT {
 
     private String describeOurs() {
         String common = "probe interval " + INTERVAL.toMillis() + "ms, unhealthy threshold " + UNHEALTHY_THRESHOLD
-                + ", healthy threshold " + HEALTHY_THRESHOLD;
+                + ", healthy threshold " + HEALTHY_THRESHOLD + ", timeout " + TIMEOUT.toMillis() + "ms";
         return switch (lab.schedule()) {
-            case XRAY -> "concurrent (enable-concurrency: true), " + common + ", Xray's fixed 5 s probe timeout";
-            case PER_OUTBOUND -> common + ", unhealthy and healthy edge intervals " + EDGE_INTERVAL.toMillis()
-                    + "ms, timeout " + TIMEOUT.toMillis() + "ms";
+            case XRAY -> "concurrent rounds (enable-concurrency: true), " + common;
+            case PER_OUTBOUND -> common + ", unhealthy and healthy edge intervals " + EDGE_INTERVAL.toMillis() + "ms";
         };
     }
 
@@ -265,12 +268,17 @@ class DetectionLabIT {
         }
         Map<String, Long> oursAfter = observatory.probes(TAGS.get(A));
         ServerStat haproxyAfter = haproxy.servers().get(SERVERS.get(A));
-        long oursFailed = oursAfter.get("failure") - oursBefore.get("failure");
-        long oursProbes = oursFailed + oursAfter.get("success") - oursBefore.get("success");
+        Map<String, Long> oursFailed = new TreeMap<>();
+        oursAfter.forEach((kind, count) -> oursFailed.put(kind, count - oursBefore.getOrDefault(kind, 0L)));
+        long oursProbes = oursFailed.values().stream().mapToLong(Long::longValue).sum();
+        long oursSucceeded = oursFailed.getOrDefault(NO_ERROR, 0L);
+        oursFailed.remove(NO_ERROR);
+        oursFailed.values().removeIf(count -> count == 0);
         String line = String.format(Locale.ROOT, "%s: flaps (healthy -> not healthy) ours %d, HAProxy %d (its"
-                + " chkdown +%d); failed checks ours %d of %d, HAProxy %d (chkfail); nft %s", what, oursFlaps.get(),
-                haproxyFlaps.get(), haproxyAfter.downs() - haproxyBefore.downs(), oursFailed, oursProbes,
-                haproxyAfter.failedChecks() - haproxyBefore.failedChecks(), loss.describeCounters());
+                + " chkdown +%d); failed checks ours %d of %d %s, HAProxy %d (chkfail); nft %s", what,
+                oursFlaps.get(), haproxyFlaps.get(), haproxyAfter.downs() - haproxyBefore.downs(),
+                oursProbes - oursSucceeded, oursProbes, oursFailed, haproxyAfter.failedChecks()
+                        - haproxyBefore.failedChecks(), loss.describeCounters());
         print(line);
         summary.add(line);
 

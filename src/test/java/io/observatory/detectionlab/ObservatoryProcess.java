@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -38,6 +39,7 @@ final class ObservatoryProcess implements AutoCloseable {
     /** {@code observatory_probe_results_total{error_kind="…",outbound="…",outcome="…",} 12.0}. */
     private static final Pattern RESULTS = Pattern.compile(
             "(?m)^observatory_probe_results_total\\{([^}]*)} ([0-9.E]+)$");
+    private static final Pattern ERROR_KIND = Pattern.compile("error_kind=\"([^\"]*)\"");
 
     private final Process process;
     private final Path log;
@@ -98,20 +100,23 @@ final class ObservatoryProcess implements AutoCloseable {
         return verdicts;
     }
 
-    /** Completed probes of outbound {@code tag} so far by outcome ({@code success}, {@code failure}). */
+    /**
+     * Completed probes of outbound {@code tag} so far by error kind as the service labels them ({@code none} for the
+     * successful ones, e.g. {@code connect_timeout}), from {@code observatory_probe_results_total}.
+     */
     Map<String, Long> probes(String tag) throws IOException, InterruptedException {
         HttpResponse<String> response = http.send(HttpRequest.newBuilder(prometheus).timeout(CALL_LIMIT).build(),
                 HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 200) {
             throw new IllegalStateException(prometheus + " answered " + response.statusCode());
         }
-        Map<String, Long> probes = new LinkedHashMap<>(Map.of("success", 0L, "failure", 0L));
+        Map<String, Long> probes = new TreeMap<>();
         Matcher matcher = RESULTS.matcher(response.body());
         while (matcher.find()) {
             String labels = matcher.group(1);
-            if (labels.contains("outbound=\"" + tag + "\"")) {
-                String outcome = labels.contains("outcome=\"success\"") ? "success" : "failure";
-                probes.merge(outcome, (long) Double.parseDouble(matcher.group(2)), Long::sum);
+            Matcher kind = ERROR_KIND.matcher(labels);
+            if (labels.contains("outbound=\"" + tag + "\"") && kind.find()) {
+                probes.merge(kind.group(1), (long) Double.parseDouble(matcher.group(2)), Long::sum);
             }
         }
         return probes;
