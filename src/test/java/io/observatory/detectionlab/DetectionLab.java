@@ -19,6 +19,10 @@ import java.util.List;
  * @param schedule     the standard observer's {@code schedule}: {@code per-outbound} or {@code xray} (Xray's rounds,
  *                     here concurrent: {@code enable-concurrency: true}) ({@code detection-lab.schedule}, default
  *                     {@code per-outbound})
+ * @param timeout      the probe timeout of both checkers: ours {@code observatory.standard.timeout}, HAProxy's
+ *                     {@code timeout connect} and {@code timeout check} ({@code detection-lab.timeout}, Go syntax,
+ *                     default {@code 1s}, HAProxy's inter). At 1 s one lost SYN or SYN-ACK fails a probe: Linux
+ *                     sends the first retransmission after its initial retransmission timeout, 1 s
  * @param lossDuration how long the packet-loss scenario lasts ({@code detection-lab.loss-duration}, Go syntax, e.g.
  *                     {@code 60s})
  * @param lossPercent  the packet loss of that scenario in each direction, 1-99 % ({@code detection-lab.loss-percent})
@@ -27,7 +31,7 @@ import java.util.List;
  *                     ({@code detection-lab.work-dir}, set by the profile)
  */
 record DetectionLab(List<String> namespaces, List<String> addresses, int port, int trials, Schedule schedule,
-        Duration lossDuration, int lossPercent, Path jar, Path workDir) {
+        Duration timeout, Duration lossDuration, int lossPercent, Path jar, Path workDir) {
 
     /** The standard observer's schedules this lab compares against HAProxy. */
     enum Schedule {
@@ -56,6 +60,10 @@ record DetectionLab(List<String> namespaces, List<String> addresses, int port, i
         if (trials < 1) {
             throw new IllegalStateException("detection-lab.trials: " + trials + " (expected: >= 1)");
         }
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalStateException("detection-lab.timeout: " + GoDuration.format(timeout)
+                    + " (expected: > 0)");
+        }
         if (lossPercent < 1 || lossPercent > 99) {
             throw new IllegalStateException("detection-lab.loss-percent: " + lossPercent + " (expected: 1-99)");
         }
@@ -73,6 +81,7 @@ record DetectionLab(List<String> namespaces, List<String> addresses, int port, i
                 Integer.parseInt(required("detection-lab.port")),
                 Integer.parseInt(required("detection-lab.trials")),
                 Schedule.of(required("detection-lab.schedule")),
+                GoDuration.parse(required("detection-lab.timeout")),
                 GoDuration.parse(required("detection-lab.loss-duration")),
                 Integer.parseInt(required("detection-lab.loss-percent")), jar,
                 Path.of(required("detection-lab.work-dir")));

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.observatory.api.v1.HealthState;
 import io.observatory.detectionlab.DetectionLab.Schedule;
 import io.observatory.detectionlab.HaproxyChecker.ServerStat;
+import io.observatory.text.GoDuration;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,10 +32,10 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * Detection time against HAProxy on real faults (issue 11, item 2), as {@code .ci/detection-lab} sets it up (as
  * root): targets A and B, each nginx in a network namespace of its own answering {@code GET /generate_204} with 204;
- * in the root namespace HAProxy ({@code check inter 1s fall 3 rise 2 fastinter 250}, {@code timeout check 1s}) and the
- * service in its own JVM (probe interval 1 s, unhealthy threshold 3, healthy threshold 2, timeout 1 s, expected status
- * 204; with the {@code per-outbound} schedule edge intervals of 250 ms, with {@code xray} concurrent rounds), both
- * checking both targets.
+ * in the root namespace HAProxy ({@code check inter 1s fall 3 rise 2 fastinter 250}, {@code timeout check} and
+ * {@code timeout connect} the lab's timeout, 1 s by default) and the service in its own JVM (probe interval 1 s,
+ * unhealthy threshold 3, healthy threshold 2, the same timeout, expected status 204; with the {@code per-outbound}
+ * schedule edge intervals of 250 ms, with {@code xray} concurrent rounds), both checking both targets.
  * Faults are nft rules inside the targets' namespaces. Both checkers are read at the same rate, every 20 ms, ours with
  * {@code observatory.v1} GetObservation, HAProxy with {@code show stat}; each time is taken when the answer that
  * showed the change arrived, from the moment the nft command that made (or ended) the fault returned.
@@ -58,8 +59,6 @@ class DetectionLabIT {
     private static final int HEALTHY_THRESHOLD = 2;
     /** HAProxy's fastinter; ours: unhealthy-edge-interval and healthy-edge-interval (per-outbound schedule only). */
     private static final Duration EDGE_INTERVAL = Duration.ofMillis(250);
-    /** HAProxy's timeout connect and timeout check; ours: observatory.standard.timeout. */
-    private static final Duration TIMEOUT = Duration.ofSeconds(1);
     private static final Duration POLL = Duration.ofMillis(20);
     /** The longest wait for one change, with room for Xray's rounds, which wait for the black-holed neighbour. */
     private static final Duration PATIENCE = Duration.ofSeconds(40);
@@ -113,7 +112,7 @@ class DetectionLabIT {
         servers.put(SERVERS.get(A), lab.addresses().get(0) + ":" + lab.port());
         servers.put(SERVERS.get(B), lab.addresses().get(1) + ":" + lab.port());
         haproxy = HaproxyChecker.start(lab.workDir(), servers, "/generate_204", INTERVAL, UNHEALTHY_THRESHOLD,
-                HEALTHY_THRESHOLD, EDGE_INTERVAL, TIMEOUT);
+                HEALTHY_THRESHOLD, EDGE_INTERVAL, lab.timeout());
         observatory = ObservatoryProcess.start(lab.jar(), lab.workDir(), observatoryConfig());
         print("HAProxy pid " + haproxy.pid() + ", observatory pid " + observatory.pid() + " (root namespace); targets"
                 + " A " + lab.probeUrl(0) + " in " + lab.namespaceA() + ", B " + lab.probeUrl(1) + " in "
@@ -121,7 +120,7 @@ class DetectionLabIT {
         print("ours: schedule " + lab.schedule().name().toLowerCase(Locale.ROOT).replace('_', '-') + ", "
                 + describeOurs() + "; HAProxy: inter " + INTERVAL.toMillis() + "ms fall " + UNHEALTHY_THRESHOLD
                 + " rise " + HEALTHY_THRESHOLD + " fastinter " + EDGE_INTERVAL.toMillis() + "ms, timeout check "
-                + TIMEOUT.toMillis() + "ms, nbthread 1; both read every " + POLL.toMillis() + " ms");
+                + lab.timeout().toMillis() + "ms, nbthread 1; both read every " + POLL.toMillis() + " ms");
         try {
             await().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100)).atMost(STARTUP_LIMIT)
                     .ignoreExceptionsMatching(e -> e instanceof io.grpc.StatusRuntimeException)
@@ -151,7 +150,7 @@ class DetectionLabIT {
                 .append("    expected-status: 204\n")
                 .append("    unhealthy-threshold: ").append(UNHEALTHY_THRESHOLD).append('\n')
                 .append("    healthy-threshold: ").append(HEALTHY_THRESHOLD).append('\n')
-                .append("    timeout: ").append(TIMEOUT.toMillis()).append("ms\n");
+                .append("    timeout: ").append(lab.timeout().toMillis()).append("ms\n");
         switch (lab.schedule()) {
             case XRAY -> yaml.append("    enable-concurrency: true\n");
             case PER_OUTBOUND -> yaml.append("    schedule: per-outbound\n")
@@ -163,7 +162,7 @@ class DetectionLabIT {
 
     private String describeOurs() {
         String common = "probe interval " + INTERVAL.toMillis() + "ms, unhealthy threshold " + UNHEALTHY_THRESHOLD
-                + ", healthy threshold " + HEALTHY_THRESHOLD + ", timeout " + TIMEOUT.toMillis() + "ms";
+                + ", healthy threshold " + HEALTHY_THRESHOLD + ", timeout " + lab.timeout().toMillis() + "ms";
         return switch (lab.schedule()) {
             case XRAY -> "concurrent rounds (enable-concurrency: true), " + common;
             case PER_OUTBOUND -> common + ", unhealthy and healthy edge intervals " + EDGE_INTERVAL.toMillis() + "ms";
@@ -288,7 +287,10 @@ class DetectionLabIT {
                     .as("share of A's packets dropped, direction " + direction + " (" + loss.describeCounters() + ")")
                     .isBetween(lab.lossPercent() / 2.0, lab.lossPercent() * 1.5);
         }
-        assertThat(oursFlaps.get()).as("our flaps of A under " + lab.lossPercent() + " % loss").isZero();
+        // With a timeout of 1 s or less one lost SYN or SYN-ACK fails a probe (Linux retransmits it after 1 s), so at
+        // 10 % loss each way about a fifth of all probes fail, three in a row now and then: see the line above.
+        assertThat(oursFlaps.get()).as("our flaps of A under " + lab.lossPercent() + " % loss with timeout "
+                + GoDuration.format(lab.timeout()) + ": " + line).isZero();
         awaitSteady("after " + what, Map.of(A, Verdict.HEALTHY, B, Verdict.HEALTHY), Duration.ZERO);
     }
 
