@@ -33,7 +33,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * Detection time against HAProxy on real faults (issue 11, item 2), as {@code .ci/detection-lab} sets it up (as
  * root): targets A and B, each nginx in a network namespace of its own answering {@code GET /generate_204} with 204;
  * in the root namespace HAProxy ({@code check inter 1s fall 3 rise 2 fastinter 250}, {@code timeout check} and
- * {@code timeout connect} the lab's timeout, 1 s by default) and the service in its own JVM (probe interval 1 s,
+ * {@code timeout connect} the lab's timeout, 2 s by default: a lost SYN is resent after 1 s, so a shorter deadline
+ * fails probes under loss; HAProxy caps its connect at {@code inter}) and the service in its own JVM (probe interval 1 s,
  * unhealthy threshold 3, healthy threshold 2, the same timeout, expected status 204; with the {@code per-outbound}
  * schedule edge intervals of 250 ms, with {@code xray} concurrent rounds), both checking both targets.
  * Faults are nft rules inside the targets' namespaces. Both checkers are read at the same rate, every 20 ms, ours with
@@ -288,7 +289,7 @@ class DetectionLabIT {
                     .isBetween(lab.lossPercent() / 2.0, lab.lossPercent() * 1.5);
         }
         // With a timeout of 1 s or less one lost SYN or SYN-ACK fails a probe (Linux retransmits it after 1 s), so at
-        // 10 % loss each way about a fifth of all probes fail, three in a row now and then: see the line above.
+        // 10 % loss each way about a fifth of all probes fail, three in a row now and then; hence the 2 s default.
         assertThat(oursFlaps.get()).as("our flaps of A under " + lab.lossPercent() + " % loss with timeout "
                 + GoDuration.format(lab.timeout()) + ": " + line).isZero();
         awaitSteady("after " + what, Map.of(A, Verdict.HEALTHY, B, Verdict.HEALTHY), Duration.ZERO);
