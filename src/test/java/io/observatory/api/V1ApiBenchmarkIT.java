@@ -1,5 +1,6 @@
 package io.observatory.api;
 
+import static io.observatory.testing.SyntheticStatuses.status;
 import io.observatory.testing.ObserverOutput;
 import static io.observatory.testing.Percentiles.millis;
 import static io.observatory.testing.Percentiles.percentile;
@@ -11,8 +12,6 @@ import io.observatory.api.v1.GetObservationResponse;
 import io.observatory.api.v1.ObservatoryServiceGrpc;
 import io.observatory.api.v1.WatchObservationRequest;
 import io.observatory.api.v1.WatchObservationResponse;
-import io.observatory.health.ActiveHealth;
-import io.observatory.health.HealthState;
 import io.observatory.time.ExecutorScheduler;
 import io.observatory.status.ObservationStore;
 import io.observatory.status.OutboundStatus;
@@ -63,12 +62,6 @@ class V1ApiBenchmarkIT extends RunningServiceTest {
         return String.format("proxy_%04d", i);
     }
 
-    private static OutboundStatus status(String tag, boolean alive) {
-        HealthState state = alive ? HealthState.HEALTHY : HealthState.UNHEALTHY;
-        return new OutboundStatus(tag, alive, alive ? 42 : OutboundStatus.DEAD_DELAY_MILLIS,
-                alive ? "" : "outbound " + tag + ": connection refused", null, null, null, null,
-                new ActiveHealth(state, alive ? 1 : 0, alive ? 0 : 1), alive ? "probe succeeded" : "probe failed");
-    }
 
     /** All outbounds alive except perhaps the first, as an observer would publish them. */
     private static List<OutboundStatus> observation(boolean firstAlive) {

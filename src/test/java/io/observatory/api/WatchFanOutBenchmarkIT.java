@@ -1,5 +1,6 @@
 package io.observatory.api;
 
+import static io.observatory.testing.SyntheticStatuses.status;
 import static io.observatory.testing.Percentiles.millis;
 import static io.observatory.testing.Percentiles.percentile;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -10,8 +11,6 @@ import io.grpc.stub.StreamObserver;
 import io.observatory.api.v1.ObservatoryServiceGrpc;
 import io.observatory.api.v1.WatchObservationRequest;
 import io.observatory.api.v1.WatchObservationResponse;
-import io.observatory.health.ActiveHealth;
-import io.observatory.health.HealthState;
 import io.observatory.status.OutboundStatus;
 import io.observatory.testing.ObserverOutput;
 import io.observatory.time.ExecutorScheduler;
@@ -63,12 +62,6 @@ class WatchFanOutBenchmarkIT extends RunningServiceTest {
         return String.format("proxy_%05d", i);
     }
 
-    private static OutboundStatus status(String tag, boolean alive) {
-        HealthState state = alive ? HealthState.HEALTHY : HealthState.UNHEALTHY;
-        return new OutboundStatus(tag, alive, alive ? 42 : OutboundStatus.DEAD_DELAY_MILLIS,
-                alive ? "" : "outbound " + tag + ": connection refused", null, null, null, null,
-                new ActiveHealth(state, alive ? 1 : 0, alive ? 0 : 1), alive ? "probe succeeded" : "probe failed");
-    }
 
     @AfterEach
     void closeChannels() throws InterruptedException {

@@ -1,5 +1,7 @@
 package io.observatory.detectionlab;
 
+import io.observatory.testing.ExternalCommand;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,6 +23,9 @@ import java.util.regex.Pattern;
  * </ul>
  */
 final class TargetFault implements AutoCloseable {
+
+    /** How long one {@code ip netns exec … nft …} command may take. */
+    private static final Duration COMMAND_LIMIT = Duration.ofSeconds(10);
 
     private static final String TABLE_PREFIX = "detection_lab_";
     private static final AtomicInteger COUNT = new AtomicInteger();
@@ -102,7 +107,7 @@ final class TargetFault implements AutoCloseable {
     private static String nft(String namespace, String input, String... args) {
         List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", namespace, "nft"));
         command.addAll(List.of(args));
-        return Commands.run(input, command);
+        return ExternalCommand.run(COMMAND_LIMIT, input, command);
     }
 
     /** What the fault is, e.g. {@code obd120-a: tcp dport 80 reject with tcp reset}. */

@@ -1,5 +1,7 @@
 package io.observatory.interop;
 
+import static io.observatory.testing.SyntheticStatuses.status;
+import io.observatory.testing.ExternalCommand;
 import io.observatory.testing.ObserverOutput;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,8 +11,6 @@ import io.observatory.api.RunningServiceTest;
 import io.observatory.api.xray.GetOutboundStatusRequest;
 import io.observatory.api.xray.GetOutboundStatusResponse;
 import io.observatory.api.xray.ObservatoryServiceGrpc;
-import io.observatory.health.ActiveHealth;
-import io.observatory.health.HealthState;
 import io.observatory.status.ObservationStore;
 import io.observatory.status.OutboundStatus;
 import io.observatory.time.ExecutorScheduler;
@@ -75,14 +75,10 @@ class ReadPathBenchmarkIT extends RunningServiceTest {
         return String.format("proxy_%05d", i);
     }
 
-    private static OutboundStatus alive(String tag) {
-        return new OutboundStatus(tag, true, 42, "", null, null, null, null, new ActiveHealth(HealthState.HEALTHY, 1, 0),
-                "probe succeeded");
-    }
 
     @Test
     void getOutboundStatusThroughputNextToHealthCheck() throws IOException, InterruptedException {
-        List<OutboundStatus> statuses = IntStream.range(0, OUTBOUNDS).mapToObj(i -> alive(tag(i))).toList();
+        List<OutboundStatus> statuses = IntStream.range(0, OUTBOUNDS).mapToObj(i -> status(tag(i), true)).toList();
         writer.execute(() -> ObserverOutput.publish(updater, statuses));
         Awaitility.await().atMost(Duration.ofSeconds(10))
                 .until(() -> store.current().observed().size() == OUTBOUNDS);
@@ -129,7 +125,7 @@ class ReadPathBenchmarkIT extends RunningServiceTest {
      */
     private Run run(String method, Path body) throws IOException, InterruptedException {
         long cpuBefore = SERVICE_CPU.getProcessCpuTime();
-        String report = ExternalProgram.run(RUN_LIMIT, List.of("h2load", "-n", String.valueOf(REQUESTS),
+        String report = ExternalCommand.run(RUN_LIMIT, List.of("h2load", "-n", String.valueOf(REQUESTS),
                 "-c", String.valueOf(CONNECTIONS), "-m", String.valueOf(STREAMS), "-t", "1",
                 "-d", body.toString(), "-H", "content-type: application/grpc", "-H", "te: trailers",
                 "http://127.0.0.1:" + grpcPort() + "/" + method));

@@ -1,5 +1,6 @@
 package io.observatory.interop;
 
+import io.observatory.testing.ExternalCommand;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -242,7 +243,7 @@ class RealProxiesInteropIT extends RunningServiceTest {
     private List<SeenStatus> statusesFromPythonClient() throws IOException, InterruptedException {
         assertThat(PYTHON_CLIENT).as("the Python Xray client (run from the project root)").isRegularFile();
         assertThat(Files.isExecutable(PYTHON)).as("%s (Debian python3 with python3-grpcio)", PYTHON).isTrue();
-        String output = ExternalProgram.run(PYTHON_CLIENT_LIMIT,
+        String output = ExternalCommand.run(PYTHON_CLIENT_LIMIT,
                 List.of(PYTHON.toString(), PYTHON_CLIENT.toString(), "127.0.0.1:" + grpcPort()));
         return output.lines().filter(line -> !line.isBlank()).map(RealProxiesInteropIT::seen).toList();
     }

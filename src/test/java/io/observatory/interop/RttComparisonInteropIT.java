@@ -1,5 +1,6 @@
 package io.observatory.interop;
 
+import io.observatory.testing.ExternalCommand;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.observatory.config.Outbound;
@@ -141,7 +142,7 @@ class RttComparisonInteropIT {
                     "%{http_code} %{time_starttransfer} %{time_connect} %{time_pretransfer}"));
             command.addAll(curlProxy);
             command.add(url);
-            String output = ExternalProgram.run(CURL_LIMIT, command);
+            String output = ExternalCommand.run(CURL_LIMIT, command);
 
             String[] fields = output.strip().split(" ");
             assertThat(fields).as("curl -w output %s", output).hasSize(4);

@@ -1,5 +1,7 @@
 package io.observatory.meshlab;
 
+import io.observatory.testing.ExternalCommand;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,6 +17,9 @@ import java.util.regex.Pattern;
  * {@link #close()} deletes the tables again, which ends the fault.
  */
 final class NetworkFault implements AutoCloseable {
+
+    /** How long one {@code ip netns exec … nft …} command may take. */
+    private static final Duration COMMAND_LIMIT = Duration.ofSeconds(10);
 
     private static final String TABLE_PREFIX = "mesh-lab-fault-";
     private static final AtomicInteger COUNT = new AtomicInteger();
@@ -69,7 +74,7 @@ final class NetworkFault implements AutoCloseable {
     private static String nft(String namespace, String input, String... args) {
         List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", namespace, "nft"));
         command.addAll(List.of(args));
-        return Commands.run(input, command);
+        return ExternalCommand.run(COMMAND_LIMIT, input, command);
     }
 
     /** The rules as nft lists them, one namespace per line: what the fault is, for the test's output. */
