@@ -349,6 +349,8 @@ apply otherwise. Fails on a duplicate tag.
 {{- $_ := set $standard "probe-url" . }}
 {{- end }}
 {{- include "observatory.copySet" (list $values.standard $standard $activeCheck) }}
+{{- $schedule := dict "schedule" "schedule" "timeout" "timeout" "initialJitter" "initial-jitter" "intervalJitter" "interval-jitter" "unhealthyInterval" "unhealthy-interval" "unhealthyEdgeInterval" "unhealthy-edge-interval" "healthyEdgeInterval" "healthy-edge-interval" }}
+{{- include "observatory.copySet" (list $values.standard $standard $schedule) }}
 {{- $_ := set $observatory "standard" $standard }}
 {{- else if eq $values.observer "burst" }}
 {{- $ping := $values.burst.pingConfig }}

@@ -42,6 +42,7 @@ import io.observatory.config.MeshServerSettings;
 import io.observatory.config.MeshSettings;
 import io.observatory.config.MeshWitnessSettings;
 import io.observatory.config.ObservatoryConfig;
+import io.observatory.config.StandardObserverSettings;
 import io.observatory.config.ObservatoryConfigBinder;
 import io.observatory.config.Outbound;
 import io.observatory.config.PassiveSettings;
@@ -51,6 +52,7 @@ import io.observatory.health.ActiveHealthPolicy;
 import io.observatory.health.AvailabilityPolicy;
 import io.observatory.health.ConsecutiveFailuresPolicy;
 import io.observatory.health.ExpectedStatus;
+import io.observatory.health.ProbeIntervals;
 import io.observatory.health.TransportFailureRatePolicy;
 import io.observatory.probe.ProbeHeaders;
 import java.io.IOException;
@@ -929,6 +931,28 @@ class ObservatoryChartTest {
                 ExpectedStatus.parse("204"), new ActiveHealthPolicy(2, 3)));
         assertThat(config.passive().policy()).isEqualTo(new ConsecutiveFailuresPolicy(0, Duration.ofSeconds(60)));
         assertThat(config.availability().policy()).isEqualTo(AvailabilityPolicy.HEALTHY_AND_UNKNOWN);
+    }
+
+    @Test
+    void bindWhenPerOutboundScheduleSetThenTheServiceProbesOnItsOwnSessionsWithThoseIntervals(@TempDir Path mount)
+            throws IOException {
+        Manifest manifest = Manifest.render(Map.of(
+                "observatory.standard.schedule", "per-outbound",
+                "observatory.standard.timeout", "2s",
+                "observatory.standard.unhealthyEdgeInterval", "250ms",
+                "observatory.standard.healthyThreshold", "2",
+                "observatory.standard.unhealthyThreshold", "3"), writeValues("observatory: {}\n"));
+
+        ObservatoryConfig config = manifest.bindAndValidate(mount);
+
+        assertThat(mapAt(manifest.applicationYml(), "observatory", "standard"))
+                .containsEntry("schedule", "per-outbound").containsEntry("unhealthy-edge-interval", "250ms")
+                .doesNotContainKeys("initial-jitter", "unhealthy-interval", "healthy-edge-interval");
+        assertThat(config.standard().schedule()).isEqualTo(StandardObserverSettings.Schedule.PER_OUTBOUND);
+        assertThat(config.standard().timeout()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(config.standard().intervals()).isEqualTo(new ProbeIntervals(Duration.ofSeconds(10),
+                Duration.ofSeconds(10), Duration.ofMillis(250), Duration.ofSeconds(10), Duration.ofSeconds(10),
+                Duration.ZERO));
     }
 
     /** The start of a values file with a valid hub: one server with one entry point. */
