@@ -100,8 +100,8 @@ public final class ObservatoryV1Service implements BindableService, ObservatoryS
      */
     @Override
     public ServerServiceDefinition bindService() {
-        return SerializedMethods.rebind(ObservatoryServiceGrpc.bindService(this), ObservatoryServiceGrpc.getGetObservationMethod(),
-                this::getObservationBytes);
+        return SerializedMethods.rebind(ObservatoryServiceGrpc.bindService(this),
+                ObservatoryServiceGrpc.getGetObservationMethod(), this::getObservationBytes);
     }
 
     /**

@@ -17,9 +17,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * A response of a method whose answers are served as bytes: either serialized once and written as is to every call
  * that answers with it ({@link #of}), or one call's message written as grpc-java writes any message
- * ({@link #streamed}); of the method's response type, immutable. A method answers with these through {@link #MARSHALLER}
- * ({@link SerializedMethods}), so an answer that changes only when the snapshot does costs one serialization per
- * snapshot instead of one per call. Costs the message's serialized size.
+ * ({@link #streamed}); of the method's response type, immutable. A method answers with these through
+ * {@link #MARSHALLER} ({@link SerializedMethods}), so an answer that changes only when the snapshot does costs one
+ * serialization per snapshot instead of one per call. Costs the message's serialized size.
  */
 final class SerializedMessage {
 

@@ -35,7 +35,8 @@ class XrayObservatoryService implements BindableService, ObservatoryServiceGrpc.
     /** The generated service with {@code GetOutboundStatus} answered from the current snapshot's bytes. */
     @Override
     public ServerServiceDefinition bindService() {
-        return SerializedMethods.rebind(ObservatoryServiceGrpc.bindService(this), ObservatoryServiceGrpc.getGetOutboundStatusMethod(),
+        return SerializedMethods.rebind(ObservatoryServiceGrpc.bindService(this),
+                ObservatoryServiceGrpc.getGetOutboundStatusMethod(),
                 (request, responses) -> {
                     responses.onNext(answers.get());
                     responses.onCompleted();

@@ -19,8 +19,8 @@ final class ConfigWarnings {
 
     /** Opt-in per-outbound histograms beyond this many outbounds are warned about. */
     private static final int MANY_HISTOGRAMS = 1_000;
-    /** Series of one RTT histogram: 12 buckets, +Inf, count and sum. */
-    private static final int SERIES_PER_HISTOGRAM = 15;
+    /** Series of one RTT histogram: 12 buckets, +Inf, count, sum and max. */
+    private static final int SERIES_PER_HISTOGRAM = 16;
 
     /** The options of {@code observatory.standard} that only the per-outbound schedule reads. */
     private static final List<String> PER_OUTBOUND_OPTIONS = List.of("initial-jitter", "interval-jitter",
@@ -72,7 +72,8 @@ final class ConfigWarnings {
     /** An opt-in histogram selection so wide that the scrape grows by thousands of series. */
     private static void histogramWarning(ObservatoryConfig config, List<String> warnings) {
         SubjectSelector selector = new SubjectSelector(config.metrics().outboundHistograms());
-        long selected = config.observedOutbounds().stream().filter(outbound -> selector.selects(outbound.tag())).count();
+        long selected = config.observedOutbounds().stream().filter(outbound -> selector.selects(outbound.tag()))
+                .count();
         if (selected > MANY_HISTOGRAMS) {
             warnings.add("observatory.metrics.outbound-histograms: " + config.metrics().outboundHistograms()
                     + " selects " + selected + " outbounds, " + selected * SERIES_PER_HISTOGRAM

@@ -7,9 +7,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * {@code observatory.metrics}: what the Prometheus endpoint shows beyond the fixed per-outbound series.
  *
  * @param outboundHistograms tag prefixes of the outbounds that also get their own RTT histogram,
- *                           {@code observatory_probe_outbound_rtt_seconds{outbound}} (15 series each: 12 buckets,
- *                           {@code +Inf}, count and sum), as the subject selector matches tags; an empty prefix selects
- *                           every outbound, which at 10,000 outbounds is 150,000 series. Follows live reloads.
+ *                           {@code observatory_probe_outbound_rtt_seconds{outbound}} (16 series each: 12 buckets,
+ *                           {@code +Inf}, count, sum and max), as the subject selector matches tags; an empty prefix
+ *                           selects every outbound, which at 10,000 outbounds is 160,000 series. Follows live
+ *                           reloads.
  *                           Default: none
  */
 public record MetricsSettings(@DefaultValue List<String> outboundHistograms) {

@@ -40,7 +40,7 @@ import org.springframework.stereotype.Component;
  *   <li>{@value #RESULTS} (counter; tags {@code outbound}, {@code outcome} = {@code success} or {@code failure},
  *       {@code error_kind} = a {@link ProbeError.Kind#label()} or {@code none}): every probe;
  *   <li>{@value #OUTBOUND_RTT} (histogram, seconds; tag {@code outbound}), only for the outbounds that
- *       {@code observatory.metrics.outbound-histograms} selects (none by default; 15 series each): the RTT of the
+ *       {@code observatory.metrics.outbound-histograms} selects (none by default; 16 series each): the RTT of the
  *       outbound's successful probes. A reload that deselects an outbound removes its histogram.
  * </ul>
  * Per outbound that is at most 1 + 5 gauges and one counter per outcome and error kind seen (usually one to three),

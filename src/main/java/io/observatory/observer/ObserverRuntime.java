@@ -124,7 +124,7 @@ public final class ObserverRuntime implements Reconfigurable {
             return;
         }
         if (!outboundsChanged && !observerChanged) {
-            log.info("configuration reloaded: no change to outbounds or observer");
+            log.info("configuration reloaded: outbounds and observer unchanged");
             return;
         }
         if (observerChanged) {

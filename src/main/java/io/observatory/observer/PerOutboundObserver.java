@@ -100,8 +100,8 @@ final class PerOutboundObserver implements Observer {
     }
 
     /**
-     * Re-reads the selection, in tag order: a new outbound gets a session whose first probe is due after a random share of the
-     * initial jitter; a deselected one's session ends (a probe in flight is ignored); an outbound whose settings
+     * Re-reads the selection, in tag order: a new outbound gets a session whose first probe is due after a random
+     * share of the initial jitter; a deselected one's session ends (a probe in flight is ignored); an outbound whose settings
      * changed keeps its session and is probed with the new settings from its next probe on.
      */
     @Override

@@ -12,8 +12,9 @@ import io.observatory.probe.PhaseTimer.Mark;
  * Sits right after a probe connection's HTTP codec and stamps, on the probe's {@link PhaseTimer}, when the replies
  * arrived: the proxy's last handshake reply (Netty's {@link ProxyConnectionEvent}, fired while that reply is read and
  * before the request buffered behind the handshake is written), the response headers and the response's end. Each is
- * stamped at the start of the inbound read that brought its last bytes ({@link PhaseTimer.ConnectionStamps#stampAtRead}, which
- * {@link PhaseTimingHandler} begins at the socket), so decoding is not counted. The response headers are those of
+ * stamped at the start of the inbound read that brought its last bytes
+ * ({@link PhaseTimer.ConnectionStamps#stampAtRead}, which {@link PhaseTimingHandler} begins at the socket), so decoding
+ * is not counted. The response headers are those of
  * the response the probe reports: a {@code 100 Continue} is skipped, as reactor-netty skips it.
  */
 final class ReplyTimingHandler extends ChannelInboundHandlerAdapter {

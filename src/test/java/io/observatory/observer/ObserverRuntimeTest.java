@@ -193,7 +193,7 @@ class ObserverRuntimeTest {
         inFlight.succeed(Duration.ofMillis(3).toNanos());
         writer.runDue();
         assertThat(published).extracting(OutboundStatus::delayMillis).containsExactly(3L);
-        assertThat(output).contains("configuration reloaded: no change to outbounds or observer");
+        assertThat(output).contains("configuration reloaded: outbounds and observer unchanged");
     }
 
     @Test
