@@ -45,6 +45,12 @@ final class PerObservation<V> {
         return held.value();
     }
 
+    /** Whether the value of the current observation is built already, so {@link #get} returns without building. */
+    boolean ready() {
+        Holder<V> held = last.get();
+        return held != null && held.observation == store.current() && held.built();
+    }
+
     /** One snapshot's value, built once by the first reader that asks. */
     private static final class Holder<V> {
         private final Observation observation;
@@ -54,6 +60,10 @@ final class PerObservation<V> {
         Holder(Observation observation, Function<Observation, V> build) {
             this.observation = observation;
             this.build = build;
+        }
+
+        synchronized boolean built() {
+            return value != null;
         }
 
         synchronized V value() {

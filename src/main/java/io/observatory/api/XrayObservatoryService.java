@@ -43,6 +43,11 @@ class XrayObservatoryService implements BindableService, ObservatoryServiceGrpc.
                 });
     }
 
+    /** Whether the current snapshot's answer is serialized already (a call then only writes its bytes). */
+    boolean answerReady() {
+        return answers.ready();
+    }
+
     /** Maps a snapshot to Xray's {@code ObservationResult}: one entry per observed outbound, sorted by tag. */
     static ObservationResult toProto(Observation observation) {
         ObservationResult.Builder result = ObservationResult.newBuilder();
