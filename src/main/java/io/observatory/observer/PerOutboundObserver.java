@@ -45,6 +45,8 @@ final class PerOutboundObserver implements Observer {
      */
     static final long COALESCE_NANOS = 1_000_000;
 
+    private static final long NOT_ARMED = Long.MAX_VALUE;
+
     private final StandardObserverSettings settings;
     private final ProbeIntervals intervals;
     private final SubjectSelector selector;
@@ -55,8 +57,8 @@ final class PerOutboundObserver implements Observer {
     private final Map<String, Session> sessions = new HashMap<>();
     private final PriorityQueue<Session> due = new PriorityQueue<>((a, b) -> Long.compare(a.dueNanos, b.dueNanos));
     private Scheduler.Cancellable timer = () -> { };
-    private long timerDueNanos;
-    private boolean timerArmed;
+    // When the armed timer fires; NOT_ARMED when none is.
+    private long timerDueNanos = NOT_ARMED;
 
     /**
      * @param settings    validated observer settings with {@code schedule: per-outbound}
@@ -132,7 +134,7 @@ final class PerOutboundObserver implements Observer {
     }
 
     private void fire() {
-        timerArmed = false;
+        timerDueNanos = NOT_ARMED;
         if (probes.stopped()) {
             return;
         }
@@ -168,16 +170,15 @@ final class PerOutboundObserver implements Observer {
         }
         if (due.isEmpty()) {
             timer.cancel();
-            timerArmed = false;
+            timerDueNanos = NOT_ARMED;
             return;
         }
         long earliest = due.peek().dueNanos;
-        if (timerArmed && timerDueNanos <= earliest) {
+        if (timerDueNanos <= earliest) {
             return;
         }
         timer.cancel();
         timerDueNanos = earliest;
-        timerArmed = true;
         timer = writer.schedule(Duration.ofNanos(Math.max(0, earliest - writer.nanoTime())), this::fire);
     }
 

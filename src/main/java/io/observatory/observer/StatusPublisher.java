@@ -38,11 +38,12 @@ final class StatusPublisher {
     private boolean queued;
 
     private StatusPublisher(Scheduler writer, StatusSink sink, @Nullable Supplier<List<OutboundStatus>> snapshot,
-            BooleanSupplier stopped) {
+            List<OutboundStatus> carriedOver, BooleanSupplier stopped) {
         this.writer = writer;
         this.sink = sink;
         this.snapshot = snapshot;
         this.stopped = stopped;
+        carriedOver.forEach(status -> published.put(status.tag(), status));
     }
 
     /**
@@ -52,9 +53,7 @@ final class StatusPublisher {
      */
     static StatusPublisher ofChanges(Scheduler writer, StatusSink sink, List<OutboundStatus> carriedOver,
             BooleanSupplier stopped) {
-        StatusPublisher publisher = new StatusPublisher(writer, sink, null, stopped);
-        carriedOver.forEach(status -> publisher.published.put(status.tag(), status));
-        return publisher;
+        return new StatusPublisher(writer, sink, null, carriedOver, stopped);
     }
 
     /**
@@ -64,9 +63,7 @@ final class StatusPublisher {
      */
     static StatusPublisher ofSnapshots(Scheduler writer, StatusSink sink, Supplier<List<OutboundStatus>> snapshot,
             List<OutboundStatus> carriedOver, BooleanSupplier stopped) {
-        StatusPublisher publisher = new StatusPublisher(writer, sink, snapshot, stopped);
-        carriedOver.forEach(status -> publisher.published.put(status.tag(), status));
-        return publisher;
+        return new StatusPublisher(writer, sink, snapshot, carriedOver, stopped);
     }
 
     /** Marks {@code status} as its outbound's new status, published after the tasks already queued on the writer. */

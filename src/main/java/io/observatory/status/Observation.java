@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -103,11 +102,6 @@ public final class Observation {
         }
         PagedEntries next = sorted.with(positions, replacements);
         return new Observation(index, next, availability, observedAtNanos);
-    }
-
-    /** Whether the outbounds are exactly {@code tags}, in any order. */
-    public boolean hasOutbounds(Set<String> tags) {
-        return index.keySet().equals(tags);
     }
 
     /** How {@link #available} builds the usable set. */
