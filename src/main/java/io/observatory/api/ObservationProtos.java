@@ -50,6 +50,9 @@ final class ObservationProtos {
         OutboundStatus probe = health.probe();
         if (probe != null) {
             outbound.setActiveDetail(probe.activeDetail());
+            if (probe.restoredFrom() != null) {
+                outbound.setRestoredMeasuredTime(timestamp(probe.restoredFrom()));
+            }
             if (probe.lastProbe() != null) {
                 outbound.setLastProbe(probe(probe.lastProbe()));
             }

@@ -30,6 +30,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param api          the v1 API: who may call it
  * @param mesh         multi-vantage verdicts: this instance's role, and the fleet when it is a hub
  * @param metrics      what the Prometheus endpoint shows beyond the fixed per-outbound series
+ * @param state        warm restart: where the last snapshot is kept between processes. Default: off
  */
 @ConfigurationProperties(ObservatoryConfigBinder.PREFIX)
 public record ObservatoryConfig(
@@ -42,7 +43,8 @@ public record ObservatoryConfig(
         @DefaultValue @NestedConfigurationProperty AvailabilitySettings availability,
         @DefaultValue @NestedConfigurationProperty ApiSettings api,
         @DefaultValue @NestedConfigurationProperty MeshSettings mesh,
-        @DefaultValue @NestedConfigurationProperty MetricsSettings metrics) implements CrossFieldValidated {
+        @DefaultValue @NestedConfigurationProperty MetricsSettings metrics,
+        @DefaultValue @NestedConfigurationProperty StateSettings state) implements CrossFieldValidated {
 
     public ObservatoryConfig {
         outbounds = List.copyOf(outbounds);

@@ -8,6 +8,7 @@ import io.observatory.stats.HealthPingStats;
 import io.observatory.status.Observation;
 import io.observatory.status.OutboundHealth;
 import io.observatory.status.OutboundStatus;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -46,11 +47,13 @@ record ObservationView(List<Outbound> status, @Nullable MeshJson mesh) {
      * @param healthPing burst statistics, absent for the standard observer
      * @param lastProbe the last probe, absent for burst
      * @param verdict the combined verdict: {@code healthy}, {@code degraded}, {@code unhealthy} or {@code unknown}
+     * @param restoredFrom set while the status is one restored from the state file and not yet replaced by a probe
+     *     of this process: when the previous process measured it
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @JsonNaming(SnakeCaseStrategy.class)
     record Outbound(String outboundTag, boolean alive, long delay, String lastErrorReason, long lastSeenTime,
-            long lastTryTime, HealthPing healthPing, LastProbe lastProbe, String verdict) {
+            long lastTryTime, HealthPing healthPing, LastProbe lastProbe, String verdict, @Nullable Instant restoredFrom) {
 
         static Outbound of(OutboundHealth outbound) {
             OutboundStatus status = outbound.probe();
@@ -58,7 +61,7 @@ record ObservationView(List<Outbound> status, @Nullable MeshJson mesh) {
                     outbound.lastErrorReason(), outbound.lastSeenEpochSeconds(), outbound.lastTryEpochSeconds(),
                     status == null || status.healthPing() == null ? null : HealthPing.of(status.healthPing()),
                     status == null || status.lastProbe() == null ? null : LastProbe.of(status.lastProbe()),
-                    outbound.verdict().name().toLowerCase(Locale.ROOT));
+                    outbound.verdict().name().toLowerCase(Locale.ROOT), status == null ? null : status.restoredFrom());
         }
     }
 

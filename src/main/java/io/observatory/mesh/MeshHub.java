@@ -131,6 +131,46 @@ public final class MeshHub implements Reconfigurable {
         });
     }
 
+    /**
+     * A report the hub holds, with when it was received on the wall clock: what the state file keeps of the mesh.
+     *
+     * @param witness    the witness that sent it
+     * @param report     the report, with only the streaks that name entry points of the fleet
+     * @param receivedAt when the hub received it (hub wall clock)
+     */
+    public record HeldReport(String witness, Report report, Instant receivedAt) {
+    }
+
+    /** Every report the hub holds, by witness name. Writer only. */
+    public List<HeldReport> heldReports() {
+        List<HeldReport> held = new ArrayList<>(receivedAt.size());
+        ledger.reports().forEach((witness, received) ->
+                held.add(new HeldReport(witness, received.report(), receivedAt.get(witness))));
+        held.sort(Comparator.comparing(HeldReport::witness));
+        return held;
+    }
+
+    /**
+     * Takes the reports a previous process held (the state file), each as received at its own wall time, so their
+     * age counts towards {@code no-data-after} as if this process had received them; the first judgement then
+     * judges them. Before {@link #start()}; reports of witnesses not in the fleet are refused. Writer only.
+     *
+     * @return how many were taken
+     */
+    public int restore(List<HeldReport> reports) {
+        Instant now = clock.instant();
+        long nowNanos = writer.nanoTime();
+        int taken = 0;
+        for (HeldReport held : reports) {
+            long ageNanos = Math.max(0, Duration.between(held.receivedAt(), now).toNanos());
+            if (ledger.record(held.witness(), held.report(), nowNanos - ageNanos) == Outcome.ACCEPTED) {
+                receivedAt.put(held.witness(), held.receivedAt());
+                taken++;
+            }
+        }
+        return taken;
+    }
+
     /** Follows a new fleet, rules or role: reports of witnesses that left are forgotten, the rest are kept. */
     @Override
     public void reconfigure(ObservatoryConfig next) {

@@ -89,10 +89,25 @@ public final class ObserverRuntime implements Reconfigurable {
         writer.execute(() -> {
             if (!stopped && !started) {
                 started = true;
-                observer = create(config, List.of());
+                observer = create(config, List.copyOf(published.values()));
                 observer.start();
             }
         });
+    }
+
+    /**
+     * Takes statuses a previous process measured (the state file) as the ones the sink holds, before the first
+     * observer starts: they are handed on at once, and the first observer starts from them as from a predecessor's,
+     * so a fresh probe replaces each. Writer only.
+     *
+     * @throws IllegalStateException once the observer has started
+     */
+    public void restore(List<OutboundStatus> restored) {
+        if (started) {
+            throw new IllegalStateException("statuses restored after the observer started");
+        }
+        restored.forEach(status -> published.put(status.tag(), status));
+        context.statuses().changed(restored, List.of());
     }
 
     /** Stops the active observer for good: its scheduled and in-flight probes are cancelled; reloads are ignored. */

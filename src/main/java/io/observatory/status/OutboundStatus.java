@@ -28,6 +28,9 @@ import org.jspecify.annotations.Nullable;
  * @param active          the active health after the last evaluation (hysteresis state)
  * @param activeDetail    one line on the evidence of the last evaluation, e.g. {@code probe succeeded: HTTP 204 in 12
  *                        ms} or {@code 3/10 samples failed}; the reason a change of the active state is reported with
+ * @param restoredFrom    for a status restored at start-up from the state file ({@code observatory.state}) and not
+ *                        yet replaced by a probe of this process: when the previous process measured it (its last
+ *                        probe's end, or when it saved a burst window); {@code null} for a status this process measured
  */
 public record OutboundStatus(
         String tag,
@@ -39,7 +42,8 @@ public record OutboundStatus(
         @Nullable HealthPingStats healthPing,
         @Nullable ProbeResult lastProbe,
         ActiveHealth active,
-        String activeDetail) {
+        String activeDetail,
+        @Nullable Instant restoredFrom) {
 
     /** Xray's delay for a dead outbound: effectively infinite for sorting. */
     public static final long DEAD_DELAY_MILLIS = 99_999_999L;
@@ -49,6 +53,20 @@ public record OutboundStatus(
         Objects.requireNonNull(lastErrorReason, "lastErrorReason");
         Objects.requireNonNull(active, "active");
         Objects.requireNonNull(activeDetail, "activeDetail");
+    }
+
+    /** A status this process measured ({@link #restoredFrom} {@code null}). */
+    public OutboundStatus(String tag, boolean alive, long delayMillis, String lastErrorReason, @Nullable Instant lastSeen,
+            @Nullable Instant lastTry, @Nullable HealthPingStats healthPing, @Nullable ProbeResult lastProbe,
+            ActiveHealth active, String activeDetail) {
+        this(tag, alive, delayMillis, lastErrorReason, lastSeen, lastTry, healthPing, lastProbe, active, activeDetail,
+                null);
+    }
+
+    /** This status as restored from the state file, measured at {@code measured} by the previous process. */
+    public OutboundStatus asRestored(Instant measured) {
+        return new OutboundStatus(tag, alive, delayMillis, lastErrorReason, lastSeen, lastTry, healthPing, lastProbe,
+                active, activeDetail, measured);
     }
 
     /**

@@ -239,7 +239,7 @@ public final class ObservationUpdater implements Reconfigurable, StatusSink {
         }
         String reason = CombinedVerdict.changeReason(List.of(
                 new CombinedVerdict.Change("active", before.activeState(), active,
-                        () -> status == null ? "no longer observed" : status.activeDetail()),
+                        () -> status == null ? "no longer observed" : activeDetail(status)),
                 new CombinedVerdict.Change("passive", before.passive().state(), view.state(),
                         () -> passive.why(tag, before.passive().state())),
                 new CombinedVerdict.Change("mesh", before.meshState(), meshState,
@@ -247,6 +247,13 @@ public final class ObservationUpdater implements Reconfigurable, StatusSink {
         return reason == null
                 ? new OutboundHealth(tag, status, view, mesh, verdict, before.lastChange(), before.lastChangeReason())
                 : new OutboundHealth(tag, status, view, mesh, verdict, now, reason);
+    }
+
+    /** The active evidence; for a restored status, e.g. {@code restored from the state file (measured 2026-12-01T10:00:00Z): probe succeeded: HTTP 204 in 12 ms}. */
+    private static String activeDetail(OutboundStatus status) {
+        Instant restored = status.restoredFrom();
+        return restored == null ? status.activeDetail()
+                : "restored from the state file (measured " + restored + "): " + status.activeDetail();
     }
 
     /** The configured tags, iterating in tag order, so the observation is built in order. */

@@ -121,7 +121,7 @@ class ConfigFailureAnalyzerTest {
                 assertThat(analyze(context.getStartupFailure()).getDescription())
                         .isEqualTo("observatory.probe-url: https://example.com/ "
                                 + "(expected: a known property of observatory: outbounds, standard, burst, probe, reload, "
-                                + "passive, availability, api, mesh, metrics)"));
+                                + "passive, availability, api, mesh, metrics, state)"));
     }
 
     @Test

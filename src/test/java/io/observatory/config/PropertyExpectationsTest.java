@@ -56,7 +56,7 @@ class PropertyExpectationsTest {
             "observatory.availability.healthy-and-unknown.x | 1 | observatory.availability.healthy-and-unknown.x: 1 "
                     + "(expected: no property: observatory.availability.healthy-and-unknown is an empty section ({}))",
             "observatory.outbound[0].protocol | direct | observatory.outbound: (a list) (expected: a known property of "
-                    + "observatory: outbounds, standard, burst, probe, reload, passive, availability, api, mesh, metrics)",
+                    + "observatory: outbounds, standard, burst, probe, reload, passive, availability, api, mesh, metrics, state)",
             "observatory.standard.ping-config.interval | 5s | observatory.standard.ping-config: (a nested map) "
                     + "(expected: a known property of observatory.standard: "
                     + ConfigFailureAnalyzerTest.STANDARD_KEYS + ")"})

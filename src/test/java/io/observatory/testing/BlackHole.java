@@ -11,12 +11,17 @@ package io.observatory.testing;
  */
 public final class BlackHole extends LoopbackFixture {
 
-    private BlackHole() {
-        super("black-hole", channel -> channel.config().setAutoRead(false));
+    private BlackHole(int port) {
+        super("black-hole", port, channel -> channel.config().setAutoRead(false));
     }
 
     /** Starts a black hole on an ephemeral port. */
     public static BlackHole start() {
-        return new BlackHole();
+        return new BlackHole(0);
+    }
+
+    /** Starts a black hole on {@code port}: where a target answered before, it now hangs. */
+    public static BlackHole startOn(int port) {
+        return new BlackHole(port);
     }
 }

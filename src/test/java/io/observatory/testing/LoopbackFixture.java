@@ -20,6 +20,11 @@ public abstract class LoopbackFixture implements AutoCloseable {
         server = LoopbackServer.start(name, childInitializer);
     }
 
+    /** Like the other constructor, on {@code port} of {@code 127.0.0.1}. */
+    LoopbackFixture(String name, int port, Consumer<SocketChannel> childInitializer) {
+        server = LoopbackServer.start(name, port, childInitializer);
+    }
+
     /** Returns the listening address: {@code 127.0.0.1} and its ephemeral port. */
     public InetSocketAddress address() {
         return server.address();

@@ -35,7 +35,7 @@ final class LoopbackServer implements AutoCloseable {
     private final EventLoopGroup group;
     private final Channel listener;
 
-    private LoopbackServer(String name, Consumer<SocketChannel> childInitializer) {
+    private LoopbackServer(String name, int port, Consumer<SocketChannel> childInitializer) {
         group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory(name, true), NioIoHandler.newFactory());
         ChannelFuture bound = new ServerBootstrap()
                 .group(group)
@@ -48,11 +48,12 @@ final class LoopbackServer implements AutoCloseable {
                         childInitializer.accept(channel);
                     }
                 })
-                .bind(new InetSocketAddress(LOOPBACK, 0))
+                .bind(new InetSocketAddress(LOOPBACK, port))
                 .awaitUninterruptibly();
         if (!bound.isSuccess()) {
             group.shutdownGracefully(0, SHUTDOWN_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            throw new IllegalStateException(name + ": cannot bind " + LOOPBACK.getHostAddress() + ":0", bound.cause());
+            throw new IllegalStateException(name + ": cannot bind " + LOOPBACK.getHostAddress() + ":" + port,
+                    bound.cause());
         }
         listener = bound.channel();
     }
@@ -65,7 +66,17 @@ final class LoopbackServer implements AutoCloseable {
      * @throws IllegalStateException if the port cannot be bound
      */
     static LoopbackServer start(String name, Consumer<SocketChannel> childInitializer) {
-        return new LoopbackServer(name, childInitializer);
+        return new LoopbackServer(name, 0, childInitializer);
+    }
+
+    /**
+     * Binds a new listener on {@code 127.0.0.1:port}, e.g. a port of {@link ClosedPort#find()} another server used
+     * before.
+     *
+     * @throws IllegalStateException if the port cannot be bound
+     */
+    static LoopbackServer start(String name, int port, Consumer<SocketChannel> childInitializer) {
+        return new LoopbackServer(name, port, childInitializer);
     }
 
     /** Returns the bound address, always {@code 127.0.0.1} and the ephemeral port. */

@@ -39,19 +39,24 @@ public final class TestTarget implements AutoCloseable {
     private final String scheme;
     private final LoopbackServer server;
 
-    private TestTarget(String scheme, SslContext sslContext) {
+    private TestTarget(String scheme, int port, SslContext sslContext) {
         this.scheme = scheme;
-        server = LoopbackServer.start("test-target-" + scheme, channel -> initChannel(channel, sslContext));
+        server = LoopbackServer.start("test-target-" + scheme, port, channel -> initChannel(channel, sslContext));
     }
 
     /** Starts a plain HTTP target. */
     public static TestTarget http() {
-        return new TestTarget("http", null);
+        return new TestTarget("http", 0, null);
+    }
+
+    /** Starts a plain HTTP target on {@code port} of {@code 127.0.0.1}, e.g. one of {@link ClosedPort#find()}. */
+    public static TestTarget httpOn(int port) {
+        return new TestTarget("http", port, null);
     }
 
     /** Starts an HTTPS target presenting the trusted certificate {@link TestTls#certificatePath()}. */
     public static TestTarget https() {
-        return new TestTarget("https", TestTls.trustedServerContext());
+        return new TestTarget("https", 0, TestTls.trustedServerContext());
     }
 
     /**
@@ -59,7 +64,7 @@ public final class TestTarget implements AutoCloseable {
      * "TLS handshake failure" case.
      */
     public static TestTarget httpsUntrusted() {
-        return new TestTarget("https", TestTls.untrustedServerContext());
+        return new TestTarget("https", 0, TestTls.untrustedServerContext());
     }
 
     private void initChannel(SocketChannel channel, SslContext sslContext) {

@@ -1,0 +1,108 @@
+package io.observatory.config;
+
+import jakarta.validation.constraints.Pattern;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.hibernate.validator.constraints.time.DurationMax;
+import org.hibernate.validator.constraints.time.DurationMin;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * {@code observatory.state}: warm restart. When a directory is set, the last snapshot (observer statuses with their
+ * last probes, the burst observer's sample rings, passive states and call statistics, a hub's witness reports) is
+ * written there atomically at most once per {@code write-interval}, and read back at start-up, so a restarted
+ * instance serves its last statuses at once instead of UNKNOWN. Fixed for the process: a reload that changes these
+ * takes effect at the next start.
+ *
+ * @param directory     the directory of the state file {@value #FILE_NAME}, created when missing; blank means off.
+ *                      Default: off
+ * @param writeInterval the shortest time between two writes, 1s-1h; a write happens only when something changed,
+ *                      and once more at graceful shutdown. Default: 5s
+ * @param maxAge        restored entries measured longer ago than this are dropped; a positive duration. Default:
+ *                      three times the time an outbound waits between two probes ({@link #maxAge(ObservatoryConfig)})
+ */
+public record StateSettings(
+        @Nullable @Pattern(regexp = "\\P{Cc}*", message = "a path without control characters") String directory,
+        @DefaultValue("5s")
+        @DurationMin(seconds = 1, message = WRITE_INTERVAL_EXPECTED)
+        @DurationMax(hours = 1, message = WRITE_INTERVAL_EXPECTED)
+        Duration writeInterval,
+        @Nullable @DurationMin(nanos = 0, inclusive = false, message = "a positive duration") Duration maxAge)
+        implements CrossFieldValidated {
+
+    /** The state file's name inside {@link #directory}. */
+    public static final String FILE_NAME = "observatory.state";
+
+    private static final String WRITE_INTERVAL_EXPECTED = "a duration from 1s up to 1h0m0s";
+
+    /** Reads a blank directory as off. */
+    public StateSettings {
+        directory = directory == null || directory.isBlank() ? null : directory.strip();
+    }
+
+    /** Whether warm restart is on. */
+    public boolean enabled() {
+        return directory != null;
+    }
+
+    /** The state file; only when {@link #enabled()}. */
+    public Path file() {
+        if (directory == null) {
+            throw new IllegalStateException("observatory.state.directory is not set");
+        }
+        return Path.of(directory).resolve(FILE_NAME);
+    }
+
+    /**
+     * The age beyond which a restored entry is dropped: {@code max-age} when set, else three times how long one
+     * outbound waits between two probes — the standard observer's {@code probe-interval} (per outbound: the longer of
+     * it and {@code unhealthy-interval}; sequential: times the number of observed outbounds, which are probed one
+     * after another), the burst observer's cycle ({@code interval × sampling}), or, with no observer, the mesh's
+     * {@code no-data-after} (a hub's reports are older than that only when the witness stopped reporting).
+     */
+    public Duration maxAge(ObservatoryConfig config) {
+        if (maxAge != null) {
+            return maxAge;
+        }
+        StandardObserverSettings standard = config.standard();
+        if (standard != null) {
+            Duration wait = switch (standard.schedule()) {
+                case PER_OUTBOUND -> max(standard.probeInterval(), standard.unhealthyInterval());
+                case XRAY -> standard.enableConcurrency() ? standard.probeInterval()
+                        : standard.probeInterval().multipliedBy(Math.max(1, config.observedOutbounds().size()));
+            };
+            return wait.multipliedBy(3);
+        }
+        BurstObserverSettings burst = config.burst();
+        if (burst != null) {
+            return burst.pingConfig().cycle().multipliedBy(3);
+        }
+        return config.mesh().rules().noDataAfter();
+    }
+
+    private static Duration max(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
+    }
+
+    @Override
+    public void validate(Violations violations) {
+        if (directory == null) {
+            return;
+        }
+        Path path;
+        try {
+            path = Path.of(directory);
+        } catch (InvalidPathException e) {
+            violations.reject("directory", directory, "the path of a directory");
+            return;
+        }
+        if (Files.exists(path) && !Files.isDirectory(path)) {
+            violations.reject("directory", directory, "a directory, not a file");
+        } else if (Files.isDirectory(path) && !Files.isWritable(path)) {
+            violations.reject("directory", directory, "a directory this process may write");
+        }
+    }
+}

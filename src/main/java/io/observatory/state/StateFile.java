@@ -1,0 +1,123 @@
+package io.observatory.state;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.zip.CRC32C;
+
+/**
+ * The state file's frame and its atomic replacement. A file is an 8-byte magic {@code OBSSTATE}, a 4-byte format
+ * version ({@value #FORMAT_VERSION}), the payload's length (8 bytes), its CRC32C (4 bytes), then the payload; all
+ * big-endian. A write goes to a temporary file beside the target, is forced to the disk, and renamed over the target
+ * in one atomic step (then the directory is forced), so a reader — after a crash at any moment, {@code kill -9}
+ * included — finds the previous complete file or the new one, never a mix. A reader refuses anything else: another
+ * magic or version, a length that does not match, a checksum that does not match.
+ */
+final class StateFile {
+
+    /** The version of the frame and of its payload ({@code observatory.state.v1.SavedState}). */
+    static final int FORMAT_VERSION = 1;
+
+    private static final byte[] MAGIC = "OBSSTATE".getBytes(StandardCharsets.US_ASCII);
+    private static final int HEADER_BYTES = MAGIC.length + Integer.BYTES + Long.BYTES + Integer.BYTES;
+
+    private StateFile() {
+    }
+
+    /** What reading found. */
+    sealed interface Read {
+    }
+
+    /** A complete file of this format: its payload. */
+    record Loaded(byte[] payload) implements Read {
+    }
+
+    /** No file (a first start, or warm restart just turned on). */
+    record Missing() implements Read {
+    }
+
+    /** A file that cannot be used, and why, e.g. {@code truncated: 1,024 of 52,480 payload bytes}. */
+    record Unusable(String why) implements Read {
+    }
+
+    /**
+     * Replaces {@code file} with a frame of {@code payload}, atomically.
+     *
+     * @throws IOException if the temporary file cannot be written or renamed; the previous file is then untouched
+     */
+    static void write(Path file, byte[] payload) throws IOException {
+        Path directory = file.toAbsolutePath().getParent();
+        Files.createDirectories(directory);
+        Path temporary = directory.resolve(file.getFileName() + ".tmp");
+        CRC32C crc = new CRC32C();
+        crc.update(payload);
+        ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES).put(MAGIC).putInt(FORMAT_VERSION)
+                .putLong(payload.length).putInt((int) crc.getValue()).flip();
+        try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            ByteBuffer body = ByteBuffer.wrap(payload);
+            while (header.hasRemaining() || body.hasRemaining()) {
+                channel.write(new ByteBuffer[] {header, body});
+            }
+            channel.force(true);
+        }
+        try {
+            Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.deleteIfExists(temporary);
+            throw e;
+        }
+        try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {
+            dir.force(true);
+        }
+    }
+
+    /**
+     * Reads {@code file}.
+     *
+     * @throws IOException if the file exists but cannot be read
+     */
+    static Read read(Path file) throws IOException {
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(file);
+        } catch (NoSuchFileException e) {
+            return new Missing();
+        }
+        if (bytes.length < HEADER_BYTES) {
+            return new Unusable("truncated: " + bytes.length + " bytes, shorter than the " + HEADER_BYTES
+                    + "-byte header");
+        }
+        ByteBuffer buffer = ByteBuffer.wrap(bytes);
+        byte[] magic = new byte[MAGIC.length];
+        buffer.get(magic);
+        if (!Arrays.equals(magic, MAGIC)) {
+            return new Unusable("not an Observatory state file (no OBSSTATE magic)");
+        }
+        int version = buffer.getInt();
+        if (version != FORMAT_VERSION) {
+            return new Unusable("format version " + version + " (this build reads version " + FORMAT_VERSION + ")");
+        }
+        long length = buffer.getLong();
+        int expectedCrc = buffer.getInt();
+        if (length != buffer.remaining()) {
+            return new Unusable((length > buffer.remaining() ? "truncated: " : "trailing bytes: ")
+                    + buffer.remaining() + " of " + length + " payload bytes");
+        }
+        byte[] payload = Arrays.copyOfRange(bytes, HEADER_BYTES, bytes.length);
+        CRC32C crc = new CRC32C();
+        crc.update(payload);
+        if ((int) crc.getValue() != expectedCrc) {
+            return new Unusable("checksum mismatch: the payload is corrupt");
+        }
+        return new Loaded(payload);
+    }
+}

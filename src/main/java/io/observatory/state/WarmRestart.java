@@ -1,0 +1,147 @@
+package io.observatory.state;
+
+import io.observatory.config.ObservatoryConfig;
+import io.observatory.config.StateSettings;
+import io.observatory.mesh.MeshHub;
+import io.observatory.observer.ObserverRuntime;
+import io.observatory.reload.Reconfigurable;
+import io.observatory.status.ObservationStore;
+import io.observatory.time.Scheduler;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Warm restart ({@code observatory.state.directory}). Once every bean exists and before any server opens a port, it
+ * reads the state file and hands what is still valid ({@link StateRestore}) to the observer runtime, which publishes
+ * the statuses at once and starts its first observer from them, and to the hub; a missing file is a cold start, and a
+ * corrupt, truncated or foreign file is one log line and a cold start. While running, every publication of the
+ * observation or the mesh view makes the {@link StateWriter} write the file, at most once per {@code write-interval};
+ * at graceful shutdown, after the observer stopped, it writes a last time.
+ */
+public final class WarmRestart implements SmartInitializingSingleton, SmartLifecycle, Reconfigurable {
+
+    private static final Logger log = LoggerFactory.getLogger(WarmRestart.class);
+    private static final Duration RESTORE_TIMEOUT = Duration.ofSeconds(30);
+
+    private final StateSettings settings;
+    private final Scheduler writer;
+    private final Clock clock;
+    private final ObserverRuntime runtime;
+    private final MeshHub hub;
+    private final ObservationStore store;
+    private final StateWriter files;
+    // Writer state: the configuration in force, for what each status measures.
+    private ObservatoryConfig config;
+    private Runnable unwatchObservation = () -> { };
+    private Runnable unwatchMesh = () -> { };
+    // volatile: started and stopped by Spring's lifecycle thread, read by isRunning from any.
+    private volatile boolean running;
+
+    /**
+     * @param initial the configuration validated at start-up; {@code observatory.state} must be enabled
+     * @param writer  the writer: restores and snapshots run there
+     * @param clock   wall clock: entry ages and the file's times
+     */
+    public WarmRestart(ObservatoryConfig initial, Scheduler writer, Clock clock, ObserverRuntime runtime, MeshHub hub,
+            ObservationStore store) {
+        this.settings = initial.state();
+        this.config = initial;
+        this.writer = writer;
+        this.clock = clock;
+        this.runtime = runtime;
+        this.hub = hub;
+        this.store = store;
+        this.files = new StateWriter(settings.file(), settings.writeInterval(), writer, this::snapshot);
+    }
+
+    /** Restores from the state file, before any lifecycle (servers, observer, hub) starts. */
+    @Override
+    public void afterSingletonsInstantiated() {
+        Path file = settings.file();
+        StateFile.Read read;
+        try {
+            read = StateFile.read(file);
+        } catch (IOException e) {
+            log.warn("warm restart: state file {} unreadable ({}); starting cold", file, e.toString());
+            return;
+        }
+        if (read instanceof StateFile.Missing) {
+            log.info("warm restart: no state file {} yet; starting cold", file);
+        } else if (read instanceof StateFile.Unusable unusable) {
+            log.warn("warm restart: ignoring state file {} ({}); starting cold", file, unusable.why());
+        } else if (read instanceof StateFile.Loaded loaded) {
+            restore(file, loaded.payload());
+        }
+    }
+
+    private void restore(Path file, byte[] payload) {
+        CompletableFuture<String> restored = new CompletableFuture<>();
+        writer.execute(() -> {
+            try {
+                StateRestore.Restoration restoration = StateRestore.select(payload, config, clock.instant(),
+                        settings.maxAge(config));
+                runtime.restore(restoration.statuses());
+                hub.restore(restoration.reports());
+                restored.complete(restoration.summary());
+            } catch (RuntimeException e) {
+                restored.completeExceptionally(e);
+            }
+        });
+        try {
+            log.info("warm restart: {} from {}", restored.get(RESTORE_TIMEOUT.toSeconds(), TimeUnit.SECONDS), file);
+        } catch (ExecutionException e) {
+            log.warn("warm restart: ignoring state file {} ({}); starting cold", file, e.getCause().getMessage());
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("warm restart: the writer did not restore " + file + " within "
+                    + RESTORE_TIMEOUT.toSeconds() + " s", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while restoring " + file, e);
+        }
+    }
+
+    private StateSnapshot snapshot() {
+        return new StateSnapshot(clock.instant(), config, store.current(), hub.heldReports());
+    }
+
+    @Override
+    public void reconfigure(ObservatoryConfig next) {
+        config = next;
+    }
+
+    @Override
+    public void start() {
+        unwatchObservation = store.watch(observation -> { }, update -> files.changed());
+        unwatchMesh = hub.store().watch(view -> files.changed());
+        running = true;
+    }
+
+    @Override
+    public void stop() {
+        unwatchObservation.run();
+        unwatchMesh.run();
+        files.close();
+        running = false;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    /** Stops after the observer and the hub (higher phases stop first), so the last write holds their last results. */
+    @Override
+    public int getPhase() {
+        return 0;
+    }
+}

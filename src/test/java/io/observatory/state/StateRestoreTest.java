@@ -1,0 +1,171 @@
+package io.observatory.state;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.observatory.config.ObservatoryConfig;
+import io.observatory.health.ActiveHealth;
+import io.observatory.health.HealthState;
+import io.observatory.mesh.MeshHub.HeldReport;
+import io.observatory.mesh.MeshLedger;
+import io.observatory.probe.ProbeError;
+import io.observatory.probe.ProbePhases;
+import io.observatory.probe.ProbeResult;
+import io.observatory.state.v1.SavedState;
+import io.observatory.stats.HealthPingStats;
+import io.observatory.status.Observation;
+import io.observatory.status.OutboundHealth;
+import io.observatory.status.OutboundStatus;
+import io.observatory.status.PassiveView;
+import io.observatory.testing.Configs;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.Test;
+
+class StateRestoreTest {
+
+    private static final Instant MEASURED = Instant.parse("2026-12-01T10:00:00.123456789Z");
+    private static final Instant NOW = MEASURED.plusSeconds(4);
+    private static final Duration MAX_AGE = Duration.ofSeconds(30);
+    private static final String[] STANDARD = {
+        "outbounds[0].tag=proxy_a", "outbounds[0].protocol=socks", "outbounds[0].address=127.0.0.1",
+        "outbounds[0].port=1080", "outbounds[0].username=user", "outbounds[0].password=secret",
+        "outbounds[1].tag=proxy_b", "outbounds[1].protocol=direct",
+        "standard.subject-selector[0]=proxy_", "standard.probe-url=http://127.0.0.1:8080/generate_204",
+        "standard.probe-interval=10s"};
+
+    private static final OutboundStatus ALIVE = new OutboundStatus("proxy_a", true, 12, "", MEASURED.minusSeconds(1),
+            MEASURED, null, new ProbeResult("proxy_a", true, 12_345_678,
+                    new ProbePhases(ProbePhases.NOT_MEASURED, 300_000, 2_000_000, ProbePhases.NOT_MEASURED,
+                            9_000_000), 204, MEASURED.minusMillis(13), MEASURED, null),
+            new ActiveHealth(HealthState.HEALTHY, 3, 0), "probe succeeded: HTTP 204 in 12 ms");
+    private static final OutboundStatus DEAD = new OutboundStatus("proxy_b", false,
+            OutboundStatus.DEAD_DELAY_MILLIS, "outbound proxy_b: connection refused by 127.0.0.1:8080", null,
+            MEASURED, null, new ProbeResult("proxy_b", false, 400_000, ProbePhases.NONE, 0, MEASURED.minusMillis(1),
+                    MEASURED, new ProbeError(ProbeError.Kind.PROXY_REFUSED_TARGET, ProbeError.Hop.PROXY,
+                            "outbound proxy_b: connection refused by 127.0.0.1:8080", 5)),
+            new ActiveHealth(HealthState.UNHEALTHY, 0, 2), "probe failed: connection refused");
+
+    @Test
+    void selectWhenTheSameConfigurationThenEveryStatusAsSavedAndMarkedWithItsMeasuredTime() {
+        ObservatoryConfig config = Configs.of(STANDARD);
+
+        StateRestore.Restoration restoration = roundTrip(config, config, NOW, List.of(ALIVE, DEAD), List.of());
+
+        assertThat(restoration.statuses()).containsExactly(ALIVE.asRestored(MEASURED), DEAD.asRestored(MEASURED));
+        assertThat(restoration.summary()).isEqualTo("restored 2 statuses and 0 witness reports written 4s ago;"
+                + " dropped 0 (0 older than 30s, 0 measuring something else now, 0 no longer configured)");
+    }
+
+    @Test
+    void selectWhenABurstStatusThenItsWindowStatisticsAsSaved() {
+        ObservatoryConfig config = Configs.of("outbounds[0].tag=proxy_a", "outbounds[0].protocol=direct",
+                "burst.subject-selector[0]=proxy_", "burst.ping-config.destination=http://127.0.0.1:8080/",
+                "burst.ping-config.interval=10s", "burst.ping-config.sampling=3");
+        OutboundStatus burst = OutboundStatus.fromBurst("proxy_a", new HealthPingStats(3, 1, 5_000, 20_000_000,
+                25_000_000, 15_000_000), new ActiveHealth(HealthState.HEALTHY, 1, 0), "1/3 samples failed");
+
+        StateRestore.Restoration restoration = roundTrip(config, config, NOW, List.of(burst), List.of());
+
+        assertThat(restoration.statuses()).containsExactly(burst.asRestored(MEASURED));
+    }
+
+    @Test
+    void selectWhenOlderThanTheMaximumAgeThenDroppedAndCounted() {
+        ObservatoryConfig config = Configs.of(STANDARD);
+
+        StateRestore.Restoration restoration = roundTrip(config, config, MEASURED.plusSeconds(31),
+                List.of(ALIVE, DEAD), List.of());
+
+        assertThat(restoration.statuses()).isEmpty();
+        assertThat(restoration.summary()).endsWith("dropped 2 (2 older than 30s, 0 measuring something else now,"
+                + " 0 no longer configured)");
+    }
+
+    @Test
+    void selectWhenAnotherConfigurationThenOnlyWhatMeasuresTheSameThingIsRestored() {
+        ObservatoryConfig saved = Configs.of(STANDARD);
+        String[] otherPort = STANDARD.clone();
+        otherPort[3] = "outbounds[0].port=1081";
+        String[] otherUrl = STANDARD.clone();
+        otherUrl[9] = "standard.probe-url=http://127.0.0.1:9090/generate_204";
+
+        assertThat(roundTrip(saved, Configs.of(otherPort), NOW, List.of(ALIVE, DEAD), List.of()).statuses())
+                .as("proxy_a now names another proxy").containsExactly(DEAD.asRestored(MEASURED));
+        StateRestore.Restoration otherProbe = roundTrip(saved, Configs.of(otherUrl), NOW, List.of(ALIVE, DEAD),
+                List.of());
+        assertThat(otherProbe.statuses()).as("another probe URL").isEmpty();
+        assertThat(otherProbe.summary()).endsWith("dropped 2 (0 older than 30s, 2 measuring something else now,"
+                + " 0 no longer configured)");
+        ObservatoryConfig burst = Configs.of("outbounds[0].tag=proxy_a", "outbounds[0].protocol=socks",
+                "outbounds[0].address=127.0.0.1", "outbounds[0].port=1080", "outbounds[0].username=user",
+                "outbounds[0].password=secret", "burst.subject-selector[0]=proxy_",
+                "burst.ping-config.destination=http://127.0.0.1:8080/generate_204");
+        assertThat(roundTrip(saved, burst, NOW, List.of(ALIVE, DEAD), List.of()).summary())
+                .as("another observer; proxy_b gone").endsWith("dropped 2 (0 older than 30s, 1 measuring something"
+                        + " else now, 1 no longer configured)");
+    }
+
+    @Test
+    void selectWhenOnlyThePasswordChangedThenRestored() {
+        String[] rotated = STANDARD.clone();
+        rotated[5] = "outbounds[0].password=rotated";
+
+        assertThat(roundTrip(Configs.of(STANDARD), Configs.of(rotated), NOW, List.of(ALIVE), List.of()).statuses())
+                .containsExactly(ALIVE.asRestored(MEASURED));
+    }
+
+    @Test
+    void selectWhenAHubHeldReportsThenEachAsHeldUnlessTooOld() {
+        ObservatoryConfig config = Configs.of(STANDARD);
+        HeldReport fresh = new HeldReport("w1", new MeshLedger.Report(1_700_000_000_000L, 42, "tcp 127.0.0.1:22 fails",
+                List.of(new MeshLedger.PathStreak("s1", "main", 0, new MeshLedger.LastProbe(true, null, "", 9_000)),
+                        new MeshLedger.PathStreak("s2", "main", 3, new MeshLedger.LastProbe(false,
+                                ProbeError.Kind.CONNECT_TIMEOUT, "no answer", 0)))), MEASURED);
+        HeldReport stale = new HeldReport("w2", new MeshLedger.Report(1_700_000_000_000L, 7, null, List.of()),
+                NOW.minusSeconds(31));
+
+        StateRestore.Restoration restoration = roundTrip(config, config, NOW, List.of(), List.of(fresh, stale));
+
+        assertThat(restoration.reports()).containsExactly(fresh);
+        assertThat(restoration.summary()).startsWith("restored 0 statuses and 1 witness reports")
+                .contains("1 older than 30s");
+    }
+
+    @Test
+    void selectWhenNotAPayloadOrAnUnknownStateThenIllegalArgumentNamingIt() {
+        ObservatoryConfig config = Configs.of(STANDARD);
+        SavedState unknownState = StateCodec.encode(snapshot(config, List.of(ALIVE), List.of())).toBuilder()
+                .setStatuses(0, StateCodec.encode(snapshot(config, List.of(ALIVE), List.of())).getStatuses(0)
+                        .toBuilder().setActiveState("SLEEPY"))
+                .build();
+
+        assertThatThrownBy(() -> StateRestore.select("not protobuf at all".getBytes(StandardCharsets.UTF_8), config,
+                NOW, MAX_AGE)).isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith(
+                        "payload is not a saved state: ");
+        assertThatThrownBy(() -> StateRestore.select(unknownState.toByteArray(), config, NOW, MAX_AGE))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("SLEEPY");
+    }
+
+    private static StateRestore.Restoration roundTrip(ObservatoryConfig saved, ObservatoryConfig now, Instant at,
+            List<OutboundStatus> statuses, List<HeldReport> reports) {
+        byte[] payload = StateCodec.encode(snapshot(saved, statuses, reports)).toByteArray();
+        return StateRestore.select(payload, now, at, MAX_AGE);
+    }
+
+    private static StateSnapshot snapshot(ObservatoryConfig config, List<OutboundStatus> statuses,
+            List<HeldReport> reports) {
+        Map<String, OutboundHealth> outbounds = new LinkedHashMap<>();
+        for (OutboundStatus status : statuses) {
+            outbounds.put(status.tag(), new OutboundHealth(status.tag(), status, PassiveView.NONE, null,
+                    status.active().state(), MEASURED, "outbound added"));
+        }
+        return new StateSnapshot(MEASURED, config, new Observation(outbounds,
+                config.availability().policy(), OptionalLong.empty()), reports);
+    }
+}
