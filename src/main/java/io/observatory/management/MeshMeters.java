@@ -3,6 +3,8 @@ package io.observatory.management;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.observatory.health.mesh.MeshJudgement.RouteServing;
 import io.observatory.health.mesh.MeshJudgement.ServerVerdict;
 import io.observatory.health.mesh.MeshJudgement.WitnessStanding;
 import io.observatory.mesh.MeshHub;
@@ -24,9 +26,11 @@ import org.springframework.stereotype.Component;
  *       3 UNREACHABLE_FROM_SERVERS, 4 SERVER_UNAVAILABLE (the route's preference order);
  *   <li>{@value #SERVER_IN_ROTATION} (tags {@code server}, {@code route}): 1 in rotation, 0 not;
  *   <li>{@value #WITNESS_RELIABLE} (tags {@code witness}, {@code site}): 1 reliable, 0 unreliable;
- *   <li>{@value #WITNESS_SHARE} (tags {@code witness}, {@code site}): the share of its neighbours it votes against.
+ *   <li>{@value #WITNESS_SHARE} (tags {@code witness}, {@code site}): the share of its neighbours it votes against;
+ *   <li>{@value #ROUTE_PANIC} (tag {@code route}): 1 when none of the route's servers is in rotation and the
+ *       best-ranked are served anyway, 0 when not.
  * </ul>
- * Costs two gauges per server and two per witness: 400 for 100 servers and 100 witnesses.
+ * Costs two gauges per server, two per witness and one per route: 410 for 100 servers, 100 witnesses and 10 routes.
  */
 @Component
 class MeshMeters {
@@ -39,12 +43,15 @@ class MeshMeters {
     static final String WITNESS_RELIABLE = "observatory.mesh.witness.reliable";
     /** Prometheus shows {@code observatory_mesh_witness_share}. */
     static final String WITNESS_SHARE = "observatory.mesh.witness.share";
+    /** Prometheus shows {@code observatory_mesh_route_panic}. */
+    static final String ROUTE_PANIC = "observatory.mesh.route.panic";
 
     private final MeshHub hub;
     private final MeterRegistry registry;
     // Confined to the writer.
     private final Map<String, List<Meter>> servers = new HashMap<>();
     private final Map<String, List<Meter>> witnesses = new HashMap<>();
+    private final Map<String, List<Meter>> routes = new HashMap<>();
 
     MeshMeters(MeshHub hub, MeterRegistry registry) {
         this.hub = hub;
@@ -61,10 +68,11 @@ class MeshMeters {
             serverKeys.add(key);
             servers.computeIfAbsent(key, unused -> List.of(
                     gauge(SERVER_STATUS, "Mesh status of the server: 0 OK, 1 NO_DATA, 2 BLOCKED, 3"
-                            + " UNREACHABLE_FROM_SERVERS, 4 SERVER_UNAVAILABLE", "server", name, "route", route,
+                            + " UNREACHABLE_FROM_SERVERS, 4 SERVER_UNAVAILABLE",
+                            Tags.of("server", name, "route", route),
                             now -> server(now, name) == null ? Double.NaN : server(now, name).status().ordinal()),
-                    gauge(SERVER_IN_ROTATION, "Whether clients of its route may be given the server", "server", name,
-                            "route", route,
+                    gauge(SERVER_IN_ROTATION, "Whether clients of its route may be given the server",
+                            Tags.of("server", name, "route", route),
                             now -> server(now, name) == null ? Double.NaN : server(now, name).inRotation() ? 1 : 0)));
         }
         Set<String> witnessKeys = new HashSet<>();
@@ -73,21 +81,29 @@ class MeshMeters {
             String key = name + "\n" + standing.site();
             witnessKeys.add(key);
             witnesses.computeIfAbsent(key, unused -> List.of(
-                    gauge(WITNESS_RELIABLE, "Whether the witness's votes count: 1 reliable, 0 unreliable", "witness",
-                            name, "site", standing.site(),
+                    gauge(WITNESS_RELIABLE, "Whether the witness's votes count: 1 reliable, 0 unreliable",
+                            Tags.of("witness", name, "site", standing.site()),
                             now -> witness(now, name) == null ? Double.NaN : witness(now, name).reliable() ? 1 : 0),
                     gauge(WITNESS_SHARE, "Share of the neighbours it probes that the witness votes against, 0-1",
-                            "witness", name, "site", standing.site(),
+                            Tags.of("witness", name, "site", standing.site()),
                             now -> witness(now, name) == null ? Double.NaN : witness(now, name).share())));
+        }
+        Set<String> routeKeys = new HashSet<>();
+        for (RouteServing serving : view.judgement().routes()) {
+            String route = serving.route();
+            routeKeys.add(route);
+            routes.computeIfAbsent(route, unused -> List.of(gauge(ROUTE_PANIC, "1 when none of the route's servers"
+                    + " is in rotation and the best-ranked are served anyway, 0 when not", Tags.of("route", route),
+                    now -> route(now, route) == null ? Double.NaN : route(now, route).panic() ? 1 : 0)));
         }
         forgetAllBut(servers, serverKeys);
         forgetAllBut(witnesses, witnessKeys);
+        forgetAllBut(routes, routeKeys);
     }
 
-    private Meter gauge(String name, String description, String key1, String value1, String key2, String value2,
-            ToDoubleFunction<MeshView> value) {
+    private Meter gauge(String name, String description, Tags tags, ToDoubleFunction<MeshView> value) {
         return Gauge.builder(name, hub.store(), store -> value.applyAsDouble(store.current()))
-                .description(description).tags(key1, value1, key2, value2).strongReference(true).register(registry);
+                .description(description).tags(tags).strongReference(true).register(registry);
     }
 
     private void forgetAllBut(Map<String, List<Meter>> meters, Set<String> keep) {
@@ -102,6 +118,11 @@ class MeshMeters {
 
     private static @Nullable ServerVerdict server(MeshView view, String name) {
         return view.judgement().servers().stream().filter(verdict -> verdict.name().equals(name)).findFirst()
+                .orElse(null);
+    }
+
+    private static @Nullable RouteServing route(MeshView view, String route) {
+        return view.judgement().routes().stream().filter(serving -> serving.route().equals(route)).findFirst()
                 .orElse(null);
     }
 

@@ -15,6 +15,7 @@ import io.observatory.time.Ticker;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
@@ -32,10 +33,13 @@ import org.springframework.stereotype.Component;
  *   <li>{@value #LAST_SUCCESS_AGE} (seconds, tag {@code outbound}): time since the outbound's last successful probe,
  *       for observed outbounds that have one (the standard observer's {@code last_seen_time});
  *   <li>{@value #SNAPSHOT_AGE} (seconds): time since the observer last published its statuses; absent before the
- *       first.
+ *       first;
+ *   <li>{@value #AVAILABILITY_PANIC}: 1 when the availability policy is in panic for a selection of every outbound
+ *       (what {@code ListAvailable} without a tag prefix answers with {@code panic}), 0 when not.
  * </ul>
  * An outbound that leaves the observation (deselected or removed) also loses its probe meters ({@link ProbeMetrics}).
- * Costs up to three gauges per outbound.
+ * Costs up to three gauges per outbound and two in all; the panic gauge runs the availability policy over every
+ * outbound at each scrape (one pass, well under a millisecond at 10,000 outbounds).
  */
 @Component
 class ObservationMeters {
@@ -48,6 +52,8 @@ class ObservationMeters {
     static final String LAST_SUCCESS_AGE = "observatory.outbound.last.success.age";
     /** Snapshot age; Prometheus shows {@code observatory_observation_age_seconds}. */
     static final String SNAPSHOT_AGE = "observatory.observation.age";
+    /** Availability panic; Prometheus shows {@code observatory_availability_panic}. */
+    static final String AVAILABILITY_PANIC = "observatory.availability.panic";
 
     private final ObservationStore store;
     private final MeterRegistry registry;
@@ -78,6 +84,9 @@ class ObservationMeters {
     private void start(Observation observation) {
         observation.all().forEach(this::follow);
         followSnapshotAge(observation);
+        Gauge.builder(AVAILABILITY_PANIC, store, current -> current.current().available(List.of()).panic() ? 1 : 0)
+                .description("1 when the availability policy is in panic for a selection of every outbound")
+                .register(registry);
     }
 
     private void update(ObservationUpdate update) {

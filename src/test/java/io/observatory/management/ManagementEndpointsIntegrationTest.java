@@ -11,6 +11,7 @@ import io.observatory.testing.TestTarget;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -109,6 +110,24 @@ class ManagementEndpointsIntegrationTest {
         assertThat(series).noneMatch(line -> line.contains("lab-refused")
                 && line.contains("observatory_probe_last_rtt"));
         assertThat(series).noneMatch(line -> line.startsWith("observatory_probe_rtt") && line.contains("outbound="));
+    }
+
+    @Test
+    void prometheusWhenScrapedAgainThenScrapeSizeIsTheBytesOfThePreviousResponse() {
+        HttpResponse<String> first = http.get("/actuator/prometheus");
+
+        List<String> second = http.body("/actuator/prometheus").lines().toList();
+
+        assertThat(first.statusCode()).isEqualTo(200);
+        assertThat(second).contains("# TYPE observatory_scrape_size_bytes gauge", "observatory_scrape_size_bytes "
+                + (double) first.body().getBytes(StandardCharsets.UTF_8).length);
+    }
+
+    @Test
+    void prometheusThenAvailabilityPanicForTheWholeFleet() {
+        List<String> lines = prometheusOnceBothProbed().lines().toList();
+
+        assertThat(lines).contains("observatory_availability_panic 0.0");
     }
 
     @Test

@@ -32,7 +32,11 @@ class ObservationMetersTest {
     private ObservationUpdater updater;
 
     private void start(String... tags) {
-        updater = new ObservationUpdater(config(tags), writer, writer.clock());
+        start(config(tags));
+    }
+
+    private void start(ObservatoryConfig config) {
+        updater = new ObservationUpdater(config, writer, writer.clock());
         new ObservationMeters(updater.store(), registry, probes, writer.clock(), writer);
         writer.runDue();
     }
@@ -196,5 +200,33 @@ class ObservationMetersTest {
         writer.advance(Duration.ofMillis(2_500));
 
         assertThat(registry.get(ObservationMeters.SNAPSHOT_AGE).timeGauge().value(TimeUnit.SECONDS)).isEqualTo(2.5);
+    }
+
+    @Test
+    void availabilityPanicWhenEveryOutboundTurnsUnhealthyThenOneAndZeroAgainWhenOneRecovers() {
+        start("a", "b");
+        double whileUnknown = registry.get(ObservationMeters.AVAILABILITY_PANIC).gauge().value();
+
+        observe(dead("a", null), dead("b", null));
+        double allUnhealthy = registry.get(ObservationMeters.AVAILABILITY_PANIC).gauge().value();
+        observe(alive("a", now()), dead("b", null));
+
+        assertThat(whileUnknown).isZero();
+        assertThat(allUnhealthy).isEqualTo(1.0);
+        assertThat(registry.get(ObservationMeters.AVAILABILITY_PANIC).gauge().value()).isZero();
+    }
+
+    @Test
+    void availabilityPanicWhenHealthyAndUnknownPolicyThenNeverInPanic() {
+        start(Configs.yaml("""
+                observatory:
+                  outbounds: [ { tag: a, protocol: direct } ]
+                  availability: { healthy-and-unknown: {} }
+                """));
+
+        observe(dead("a", null));
+
+        assertThat(gauge(ObservationMeters.VERDICT, "a")).isEqualTo(-1.0);
+        assertThat(registry.get(ObservationMeters.AVAILABILITY_PANIC).gauge().value()).isZero();
     }
 }
