@@ -618,6 +618,55 @@ class ObservatoryChartTest {
     }
 
     @Nested
+    class GrafanaDashboard {
+
+        private static final Path DASHBOARD = Path.of("helm/observatory/dashboards/observatory.json");
+        private static final String NAME = FULLNAME + "-dashboard";
+
+        @Test
+        void renderWhenDefaultsThenNoDashboard() {
+            assertThat(Manifest.render(Map.of()).objects())
+                    .noneMatch(object -> object.getMetadata().getName().equals(NAME));
+        }
+
+        @Test
+        void renderWhenEnabledThenConfigMapForTheSidecarWithTheRepositorysDashboardByteForByte() throws IOException {
+            ConfigMap dashboard = Manifest.render(Map.of("grafana.dashboard.enabled", "true"))
+                    .named(ConfigMap.class, NAME);
+
+            assertThat(dashboard.getMetadata().getNamespace()).isEqualTo(NAMESPACE);
+            assertThat(dashboard.getMetadata().getLabels()).containsEntry("grafana_dashboard", "1")
+                    .containsEntry("app.kubernetes.io/instance", RELEASE);
+            assertThat(dashboard.getMetadata().getAnnotations()).isNullOrEmpty();
+            assertThat(dashboard.getData()).containsOnlyKeys("observatory.json");
+            assertThat(dashboard.getData().get("observatory.json").getBytes(StandardCharsets.UTF_8))
+                    .isEqualTo(Files.readAllBytes(DASHBOARD));
+        }
+
+        @Test
+        void renderWhenLabelNamespaceAndAnnotationsSetThenTheSidecarsOwn() {
+            ConfigMap dashboard = Manifest.render(Map.of("grafana.dashboard.enabled", "true",
+                    "grafana.dashboard.label", "example.com/dashboard", "grafana.dashboard.labelValue", "observatory",
+                    "grafana.dashboard.namespace", "monitoring",
+                    "grafana.dashboard.annotations.grafana_folder", "Proxies")).named(ConfigMap.class, NAME);
+
+            assertThat(dashboard.getMetadata().getNamespace()).isEqualTo("monitoring");
+            assertThat(dashboard.getMetadata().getLabels()).containsEntry("example.com/dashboard", "observatory")
+                    .doesNotContainKey("grafana_dashboard");
+            assertThat(dashboard.getMetadata().getAnnotations()).containsExactlyEntriesOf(
+                    Map.of("grafana_folder", "Proxies"));
+        }
+
+        @Test
+        void renderWhenLabelIsNoLabelKeyThenRejectedBySchema() {
+            TemplateCommand template = new Helm(CHART).template().withName(RELEASE).withKubeVersion(KUBE_VERSION)
+                    .set("grafana.dashboard.enabled", "true").set("grafana.dashboard.label", "grafana dashboard");
+
+            assertThatThrownBy(template::call).hasMessageContaining("at '/grafana/dashboard/label'");
+        }
+    }
+
+    @Nested
     @TestInstance(Lifecycle.PER_CLASS)
     class Mesh {
 
