@@ -30,9 +30,10 @@ final class GrafanaDashboard {
      *
      * @param where      the panel and target, or the variable, for messages
      * @param expression as written, Grafana variables included
+     * @param promql     the PromQL in it that Prometheus evaluates: the expression, or a variable's selector
      * @param query      what it reads; for {@code label_values} the label is one of the grouping labels
      */
-    record PromQlUse(String where, String expression, Query query) {
+    record PromQlUse(String where, String expression, String promql, Query query) {
     }
 
     private final JsonNode root;
@@ -73,34 +74,34 @@ final class GrafanaDashboard {
             for (JsonNode target : panel.path("targets")) {
                 String expression = target.path("expr").asString();
                 uses.add(new PromQlUse("panel \"" + panel.path("title").asString() + "\" target "
-                        + target.path("refId").asString(), expression, PromQl.parse(expression)));
+                        + target.path("refId").asString(), expression, expression, PromQl.parse(expression)));
             }
         }
         for (JsonNode variable : root.path("templating").path("list")) {
             if (variable.path("type").asString().equals("query")) {
                 JsonNode query = variable.path("query");
                 String expression = query.isObject() ? query.path("query").asString() : query.asString();
-                uses.add(new PromQlUse("variable " + variable.path("name").asString(), expression,
-                        variableQuery(expression)));
+                uses.add(variableQuery("variable " + variable.path("name").asString(), expression));
             }
         }
         return uses;
     }
 
-    /** What a Prometheus query variable reads. */
-    static Query variableQuery(String expression) {
+    /** What a Prometheus query variable reads, {@code where} naming it. */
+    static PromQlUse variableQuery(String where, String expression) {
         Matcher labelValues = LABEL_VALUES.matcher(expression);
         if (labelValues.matches()) {
             Query selector = PromQl.parse(labelValues.group(1));
             Set<String> labels = new LinkedHashSet<>(selector.groupingLabels());
             labels.add(labelValues.group(2));
-            return new Query(selector.selectors(), Set.copyOf(labels));
+            return new PromQlUse(where, expression, labelValues.group(1),
+                    new Query(selector.selectors(), Set.copyOf(labels)));
         }
         Matcher queryResult = QUERY_RESULT.matcher(expression);
         if (queryResult.matches()) {
-            return PromQl.parse(queryResult.group(1));
+            return new PromQlUse(where, expression, queryResult.group(1), PromQl.parse(queryResult.group(1)));
         }
-        throw new IllegalArgumentException("a variable query label_values(selector, label) or "
+        throw new IllegalArgumentException(where + ": a variable query label_values(selector, label) or "
                 + "query_result(expression) expected (label_values(label) alone reads every series): " + expression);
     }
 }

@@ -151,12 +151,15 @@ class GrafanaDashboardTest {
 
     @Test
     void variableQueryWhenLabelValuesOfASelectorThenItsSelectorsAndTheLabel() {
-        PromQl.Query query = GrafanaDashboard.variableQuery("label_values(up{job=\"$job\"}, instance)");
+        PromQlUse use = GrafanaDashboard.variableQuery("variable v", "label_values(up{job=\"$job\"}, instance)");
 
-        assertThat(query.selectors()).containsExactly(new PromQl.Selector("up", Set.of("job")));
-        assertThat(query.groupingLabels()).containsExactly("instance");
-        assertThatThrownBy(() -> GrafanaDashboard.variableQuery("label_values(instance)"))
-                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(use.promql()).isEqualTo("up{job=\"$job\"}");
+        assertThat(use.query().selectors()).containsExactly(new PromQl.Selector("up", Set.of("job")));
+        assertThat(use.query().groupingLabels()).containsExactly("instance");
+        assertThat(GrafanaDashboard.variableQuery("variable v", "query_result(topk(3, up))").query().metrics())
+                .containsExactly("up");
+        assertThatThrownBy(() -> GrafanaDashboard.variableQuery("variable v", "label_values(instance)"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("variable v: ");
     }
 
     @Test

@@ -21,7 +21,8 @@ class ScrapedSeriesTest {
             """);
 
     private static List<String> problems(String expression) {
-        return SCRAPE.problems(new PromQlUse("panel \"P\" target A", expression, PromQl.parse(expression)));
+        return SCRAPE.problems(new PromQlUse("panel \"P\" target A", expression, expression,
+                PromQl.parse(expression)));
     }
 
     @Test
