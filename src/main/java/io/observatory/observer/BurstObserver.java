@@ -63,6 +63,9 @@ final class BurstObserver implements Observer {
     private final Map<String, RttRing> rings = new TreeMap<>();
     private final Map<String, OutboundStatus> carriedOver = new TreeMap<>();
     private final Map<String, String> lastFailureReasons = new HashMap<>();
+    // Outbounds whose ring holds only restored samples, with their restored statuses: shown as they were saved until
+    // a sample of this process arrives, whose window then starts from their active state.
+    private final Map<String, OutboundStatus> restoredOnly = new HashMap<>();
     private final Sinks.Empty<Void> stopSignal = Sinks.empty();
     private List<Scheduler.Cancellable> pendingProbes = new ArrayList<>();
     private Scheduler.Cancellable nextCycle = () -> { };
@@ -82,6 +85,18 @@ final class BurstObserver implements Observer {
      */
     BurstObserver(BurstObserverSettings settings, ObserverContext context, RandomGenerator random,
             List<OutboundStatus> carriedOver) {
+        this(settings, context, random, carriedOver, Map.of());
+    }
+
+    /**
+     * An observer that starts from a previous process's samples (the state file) as well.
+     *
+     * @param restored each restored outbound's samples, oldest first, with times on this process's ticker, for the
+     *                 outbounds whose carried-over status is restored: that status is shown until a sample of this
+     *                 process arrives, and the window is then computed over both
+     */
+    BurstObserver(BurstObserverSettings settings, ObserverContext context, RandomGenerator random,
+            List<OutboundStatus> carriedOver, Map<String, List<RttRing.Sample>> restored) {
         this.ping = settings.pingConfig();
         this.destination = ping.destinationUri();
         this.connectivity = ping.connectivityUri();
@@ -94,6 +109,21 @@ final class BurstObserver implements Observer {
         this.publisher = StatusPublisher.ofSnapshots(scheduler, context.statuses(), this::snapshot, carriedOver,
                 () -> stopped);
         carriedOver.forEach(status -> this.carriedOver.put(status.tag(), status));
+        restored.forEach((tag, samples) -> {
+            OutboundStatus status = this.carriedOver.get(tag);
+            if (status == null || status.restoredFrom() == null || samples.isEmpty()) {
+                return;
+            }
+            RttRing ring = ring(tag);
+            samples.forEach(sample -> {
+                if (sample.success()) {
+                    ring.putSuccess(sample.rttNanos(), sample.recordedAtNanos());
+                } else {
+                    ring.putFailure(sample.recordedAtNanos());
+                }
+            });
+            restoredOnly.put(tag, status);
+        });
     }
 
     @Override
@@ -160,6 +190,7 @@ final class BurstObserver implements Observer {
 
     private void cleanup() {
         lastFailureReasons.keySet().retainAll(selectedTags);
+        restoredOnly.keySet().retainAll(selectedTags);
         windows.retain(selectedTags);
         boolean carriedDropped = carriedOver.keySet().retainAll(selectedTags);
         if (rings.keySet().retainAll(selectedTags) || carriedDropped) {
@@ -225,6 +256,10 @@ final class BurstObserver implements Observer {
     }
 
     private void sampleRecorded(String tag) {
+        OutboundStatus restored = restoredOnly.remove(tag);
+        if (restored != null) {
+            carriedOver.put(tag, restored);
+        }
         windows.sampleRecorded(tag);
         publisher.changed();
     }
@@ -239,14 +274,23 @@ final class BurstObserver implements Observer {
         return context.prober().probe(request).takeUntilOther(stopSignal.asMono());
     }
 
+    @Override
+    public Map<String, List<RttRing.Sample>> samples() {
+        long now = scheduler.nanoTime();
+        Map<String, List<RttRing.Sample>> samples = new HashMap<>(rings.size() * 4 / 3 + 1);
+        rings.forEach((tag, ring) -> samples.put(tag, ring.samples(now)));
+        return samples;
+    }
+
     private List<OutboundStatus> snapshot() {
         long now = scheduler.nanoTime();
         List<OutboundStatus> statuses = new ArrayList<>(rings.size() + carriedOver.size());
         long nextExpiry = Long.MAX_VALUE;
         for (Map.Entry<String, RttRing> entry : rings.entrySet()) {
             String tag = entry.getKey();
+            OutboundStatus restored = restoredOnly.get(tag);
             OutboundStatus predecessor = carriedOver.get(tag);
-            statuses.add(windows.status(tag, entry.getValue().stats(now),
+            statuses.add(restored != null ? restored : windows.status(tag, entry.getValue().stats(now),
                     predecessor == null ? null : predecessor.active(), lastFailureReasons.get(tag)));
             nextExpiry = Math.min(nextExpiry, entry.getValue().nextExpiryNanos(now).orElse(Long.MAX_VALUE));
         }

@@ -1,5 +1,9 @@
 package io.observatory.observer;
 
+import io.observatory.stats.RttRing;
+import java.util.List;
+import java.util.Map;
+
 /** Schedules probes of the selected outbounds and publishes what it learns as observation snapshots. */
 public interface Observer {
 
@@ -15,4 +19,12 @@ public interface Observer {
      * round (standard) or at once and then every cycle (burst). Writer only.
      */
     void outboundsChanged();
+
+    /**
+     * The sample rings the statuses are computed from, by tag, each oldest first (the burst observer's; none for the
+     * others): what the state file keeps besides the statuses. Writer only; O(outbounds × sampling).
+     */
+    default Map<String, List<RttRing.Sample>> samples() {
+        return Map.of();
+    }
 }

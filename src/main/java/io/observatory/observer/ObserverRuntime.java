@@ -7,6 +7,7 @@ import io.observatory.config.ProbeSettings;
 import io.observatory.reload.Reconfigurable;
 import io.observatory.config.StandardObserverSettings;
 import io.observatory.probe.Prober;
+import io.observatory.stats.RttRing;
 import io.observatory.status.OutboundStatus;
 import io.observatory.status.StatusSink;
 import io.observatory.time.Scheduler;
@@ -52,6 +53,8 @@ public final class ObserverRuntime implements Reconfigurable {
     private List<Outbound> outbounds;
     // What the sink holds: the active observer's published statuses, handed to a successor.
     private final Map<String, OutboundStatus> published = new HashMap<>();
+    // A previous process's burst samples, for the first observer only (ticker times of this process).
+    private Map<String, List<RttRing.Sample>> restoredSamples = Map.of();
     // volatile: replaced on the writer, stopped from Spring's lifecycle thread.
     private volatile Observer observer = new IdleObserver();
     // volatile: set by the stopping thread, read on the writer.
@@ -90,6 +93,7 @@ public final class ObserverRuntime implements Reconfigurable {
             if (!stopped && !started) {
                 started = true;
                 observer = create(config, List.copyOf(published.values()));
+                restoredSamples = Map.of();
                 observer.start();
             }
         });
@@ -98,16 +102,23 @@ public final class ObserverRuntime implements Reconfigurable {
     /**
      * Takes statuses a previous process measured (the state file) as the ones the sink holds, before the first
      * observer starts: they are handed on at once, and the first observer starts from them as from a predecessor's,
-     * so a fresh probe replaces each. Writer only.
+     * so a fresh probe replaces each; a burst observer takes the samples too (each outbound's oldest first, times on
+     * this process's ticker). Writer only.
      *
      * @throws IllegalStateException once the observer has started
      */
-    public void restore(List<OutboundStatus> restored) {
+    public void restore(List<OutboundStatus> restored, Map<String, List<RttRing.Sample>> samples) {
         if (started) {
             throw new IllegalStateException("statuses restored after the observer started");
         }
+        restoredSamples = Map.copyOf(samples);
         restored.forEach(status -> published.put(status.tag(), status));
         context.statuses().changed(restored, List.of());
+    }
+
+    /** The active observer's sample rings ({@link Observer#samples()}). Writer only. */
+    public Map<String, List<RttRing.Sample>> samples() {
+        return observer.samples();
     }
 
     /** Stops the active observer for good: its scheduled and in-flight probes are cancelled; reloads are ignored. */
@@ -171,7 +182,7 @@ public final class ObserverRuntime implements Reconfigurable {
                     : new StandardObserver(standard, context, clock, carriedOver);
         }
         if (burst != null) {
-            return new BurstObserver(burst, context, random, carriedOver);
+            return new BurstObserver(burst, context, random, carriedOver, restoredSamples);
         }
         return new IdleObserver();
     }

@@ -17,7 +17,10 @@ final class StateCodec {
     private StateCodec() {
     }
 
-    /** The snapshot's payload: every observer status with what it measures, every held report. */
+    /**
+     * The snapshot's payload: every observer status and burst ring with what it measures, every passive entry, every
+     * held report.
+     */
     static SavedState encode(StateSnapshot snapshot) {
         Map<String, Outbound> outbounds = new HashMap<>();
         snapshot.config().observedOutbounds().forEach(outbound -> outbounds.put(outbound.tag(), outbound));
@@ -32,6 +35,15 @@ final class StateCodec {
             measures.ifPresent(key -> saved.addStatuses(
                     SavedStatuses.save(status, key, SavedStatuses.measured(status, snapshot.taken()))));
         }
+        snapshot.samples().forEach((tag, samples) -> {
+            Outbound outbound = outbounds.get(tag);
+            Optional<byte[]> measures = outbound == null ? Optional.empty() : Measures.of(snapshot.config(), outbound);
+            measures.ifPresent(key -> saved.addRings(SavedRings.save(tag, key, samples, snapshot.taken(),
+                    snapshot.takenNanos())));
+        });
+        saved.setPassivePolicy(snapshot.passive().policy());
+        snapshot.passive().entries().forEach(entry -> saved.addPassive(SavedPassives.save(entry, snapshot.taken(),
+                snapshot.takenNanos())));
         snapshot.reports().forEach(report -> saved.addMeshReports(SavedReports.save(report)));
         return saved.build();
     }

@@ -3,8 +3,8 @@ package io.observatory.state;
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.mesh.MeshHub;
 import io.observatory.observer.ObserverRuntime;
-import io.observatory.status.ObservationStore;
 import io.observatory.time.Scheduler;
+import io.observatory.verdict.ObservationUpdater;
 import java.time.Clock;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.context.annotation.Bean;
@@ -20,7 +20,7 @@ public class StateConfiguration {
     @Order(7)
     @ConditionalOnExpression("!'${observatory.state.directory:}'.isBlank()")
     WarmRestart warmRestart(ObservatoryConfig config, Scheduler writer, Clock clock, ObserverRuntime runtime,
-            MeshHub hub, ObservationStore store) {
-        return new WarmRestart(config, writer, clock, runtime, hub, store);
+            MeshHub hub, ObservationUpdater updater) {
+        return new WarmRestart(config, writer, clock, runtime, hub, updater);
     }
 }

@@ -4,23 +4,30 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.config.Outbound;
 import io.observatory.mesh.MeshHub.HeldReport;
+import io.observatory.state.v1.SavedPassive;
 import io.observatory.state.v1.SavedReport;
+import io.observatory.state.v1.SavedRing;
 import io.observatory.state.v1.SavedState;
 import io.observatory.state.v1.SavedStatus;
+import io.observatory.stats.RttRing;
 import io.observatory.status.OutboundStatus;
 import io.observatory.text.GoDuration;
+import io.observatory.verdict.PassiveEntry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Decides what of a state file's payload a starting process takes: the statuses of outbounds still configured that
- * measure the same thing now ({@link Measures}) and the held reports, each at most {@code max-age} old; the rest is
+ * measure the same thing now ({@link Measures}) with their burst samples, the passive entries of outbounds still
+ * configured, and the held reports, each at most {@code max-age} old (a passive entry by its last call); the rest is
  * dropped and counted. O(entries).
  */
 final class StateRestore {
@@ -32,22 +39,27 @@ final class StateRestore {
      * What is restored, and the one line that says so.
      *
      * @param statuses each marked {@link OutboundStatus#restoredFrom restored}, in the file's order
+     * @param samples  the burst samples of the restored statuses' outbounds, oldest first, on this process's ticker
+     * @param passive  passive states and call statistics of configured outbounds, their times on this process's ticker
      * @param reports  a hub's reports
-     * @param summary  e.g. {@code restored 9998 statuses and 4 witness reports written 3.2s ago; dropped 2 (1 older
-     *                 than 30s, 1 measuring something else now, 0 no longer configured)}
+     * @param summary  e.g. {@code restored 9998 statuses, 12 passive states and 4 witness reports written 3.2s ago;
+     *                 dropped 2 (1 older than 30s, 1 measuring something else now, 0 no longer configured)}
      */
-    record Restoration(List<OutboundStatus> statuses, List<HeldReport> reports, String summary) {
+    record Restoration(List<OutboundStatus> statuses, Map<String, List<RttRing.Sample>> samples,
+            List<PassiveEntry> passive, List<HeldReport> reports, String summary) {
     }
 
     /**
      * @param payload the payload of a complete state file
      * @param config  the configuration this process starts with
      * @param now     this process's wall clock
+     * @param nowNanos the same moment on the writer's ticker
      * @param maxAge  entries measured longer ago are dropped
      * @throws IllegalArgumentException if the payload is no {@code SavedState} of this build: not protobuf, or a
      *                                  state, kind or hop name it does not know
      */
-    static Restoration select(byte[] payload, ObservatoryConfig config, Instant now, Duration maxAge) {
+    static Restoration select(byte[] payload, ObservatoryConfig config, Instant now, long nowNanos,
+            Duration maxAge) {
         SavedState saved;
         try {
             saved = SavedState.parseFrom(payload);
@@ -73,6 +85,24 @@ final class StateRestore {
                 statuses.add(SavedStatuses.restore(status));
             }
         }
+        Set<String> restored = new HashSet<>();
+        statuses.forEach(status -> restored.add(status.tag()));
+        Map<String, List<RttRing.Sample>> samples = new HashMap<>();
+        for (SavedRing ring : saved.getRingsList()) {
+            if (restored.contains(ring.getTag())) {
+                samples.put(ring.getTag(), SavedRings.restore(ring, now, nowNanos));
+            }
+        }
+        List<PassiveEntry> passive = new ArrayList<>(saved.getPassiveCount());
+        for (SavedPassive entry : saved.getPassiveList()) {
+            if (!outbounds.containsKey(entry.getTag())) {
+                gone++;
+            } else if (entry.hasCalls() && tooOld(Timestamps.instant(entry.getCalls().getLastCall()), now, maxAge)) {
+                old++;
+            } else {
+                passive.add(SavedPassives.restore(entry, saved.getPassivePolicy(), now, nowNanos));
+            }
+        }
         List<HeldReport> reports = new ArrayList<>(saved.getMeshReportsCount());
         for (SavedReport report : saved.getMeshReportsList()) {
             if (tooOld(Timestamps.instant(report.getReceivedTime()), now, maxAge)) {
@@ -82,11 +112,11 @@ final class StateRestore {
             }
         }
         Duration written = Duration.between(Timestamps.instant(saved.getWrittenTime()), now);
-        String summary = "restored " + statuses.size() + " statuses and " + reports.size()
-                + " witness reports written " + GoDuration.format(written.isNegative() ? Duration.ZERO : written)
+        String summary = "restored " + statuses.size() + " statuses, " + passive.size() + " passive states and "
+                + reports.size() + " witness reports written " + GoDuration.format(written.isNegative() ? Duration.ZERO : written)
                 + " ago; dropped " + (old + changed + gone) + " (" + old + " older than " + GoDuration.format(maxAge)
                 + ", " + changed + " measuring something else now, " + gone + " no longer configured)";
-        return new Restoration(statuses, reports, summary);
+        return new Restoration(statuses, samples, passive, reports, summary);
     }
 
     private static boolean tooOld(Instant measured, Instant now, Duration maxAge) {

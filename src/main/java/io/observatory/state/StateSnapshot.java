@@ -2,27 +2,37 @@ package io.observatory.state;
 
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.mesh.MeshHub;
+import io.observatory.stats.RttRing;
 import io.observatory.status.Observation;
+import io.observatory.verdict.ObservationUpdater;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
  * What the writer hands to the state file's thread: immutable references taken on the writer in O(1) but for the
- * hub's reports (one reference per witness); the encoding happens off the writer.
+ * burst samples (copied: O(outbounds × sampling)), the passive entries (O(outbounds with reports)) and the hub's reports (one reference per witness); the encoding
+ * happens off the writer.
  *
  * @param taken       when it was taken (wall clock)
+ * @param takenNanos  the same moment on the writer's ticker, to put the samples' ticker times on the wall clock
  * @param config      the configuration in force, for what each status {@link Measures measures}
  * @param observation the observation: observer statuses, passive views
+ * @param samples     the burst observer's samples by tag, oldest first (copies); empty for the others
+ * @param passive     the passive states and call statistics
  * @param reports     a hub's held reports; empty elsewhere
  */
-record StateSnapshot(Instant taken, ObservatoryConfig config, Observation observation,
+record StateSnapshot(Instant taken, long takenNanos, ObservatoryConfig config, Observation observation,
+        Map<String, List<RttRing.Sample>> samples, ObservationUpdater.PassiveEntries passive,
         List<MeshHub.HeldReport> reports) {
 
     StateSnapshot {
         Objects.requireNonNull(taken, "taken");
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(observation, "observation");
+        Objects.requireNonNull(passive, "passive");
+        samples = Map.copyOf(samples);
         reports = List.copyOf(reports);
     }
 }

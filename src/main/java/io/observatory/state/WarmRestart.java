@@ -7,6 +7,7 @@ import io.observatory.observer.ObserverRuntime;
 import io.observatory.reload.Reconfigurable;
 import io.observatory.status.ObservationStore;
 import io.observatory.time.Scheduler;
+import io.observatory.verdict.ObservationUpdater;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -22,8 +23,8 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * Warm restart ({@code observatory.state.directory}). Once every bean exists and before any server opens a port, it
- * reads the state file and hands what is still valid ({@link StateRestore}) to the observer runtime, which publishes
- * the statuses at once and starts its first observer from them, and to the hub; a missing file is a cold start, and a
+ * reads the state file and hands what is still valid ({@link StateRestore}) to the verdicts (passive states), to the
+ * observer runtime, which publishes the statuses at once and starts its first observer from them, and to the hub; a missing file is a cold start, and a
  * corrupt, truncated or foreign file is one log line and a cold start. While running, every publication of the
  * observation or the mesh view makes the {@link StateWriter} write the file, at most once per {@code write-interval};
  * at graceful shutdown, after the observer stopped, it writes a last time.
@@ -38,6 +39,7 @@ public final class WarmRestart implements SmartInitializingSingleton, SmartLifec
     private final Clock clock;
     private final ObserverRuntime runtime;
     private final MeshHub hub;
+    private final ObservationUpdater updater;
     private final ObservationStore store;
     private final StateWriter files;
     // Writer state: the configuration in force, for what each status measures.
@@ -53,14 +55,15 @@ public final class WarmRestart implements SmartInitializingSingleton, SmartLifec
      * @param clock   wall clock: entry ages and the file's times
      */
     public WarmRestart(ObservatoryConfig initial, Scheduler writer, Clock clock, ObserverRuntime runtime, MeshHub hub,
-            ObservationStore store) {
+            ObservationUpdater updater) {
         this.settings = initial.state();
         this.config = initial;
         this.writer = writer;
         this.clock = clock;
         this.runtime = runtime;
         this.hub = hub;
-        this.store = store;
+        this.updater = updater;
+        this.store = updater.store();
         this.files = new StateWriter(settings.file(), settings.writeInterval(), writer, this::snapshot);
     }
 
@@ -89,8 +92,9 @@ public final class WarmRestart implements SmartInitializingSingleton, SmartLifec
         writer.execute(() -> {
             try {
                 StateRestore.Restoration restoration = StateRestore.select(payload, config, clock.instant(),
-                        settings.maxAge(config));
-                runtime.restore(restoration.statuses());
+                        writer.nanoTime(), settings.maxAge(config));
+                updater.restorePassive(restoration.passive());
+                runtime.restore(restoration.statuses(), restoration.samples());
                 hub.restore(restoration.reports());
                 restored.complete(restoration.summary());
             } catch (RuntimeException e) {
@@ -111,7 +115,8 @@ public final class WarmRestart implements SmartInitializingSingleton, SmartLifec
     }
 
     private StateSnapshot snapshot() {
-        return new StateSnapshot(clock.instant(), config, store.current(), hub.heldReports());
+        return new StateSnapshot(clock.instant(), writer.nanoTime(), config, store.current(), runtime.samples(),
+                updater.passiveEntries(), hub.heldReports());
     }
 
     @Override

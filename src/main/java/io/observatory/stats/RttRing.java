@@ -1,6 +1,8 @@
 package io.observatory.stats;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalLong;
 
 /**
@@ -103,6 +105,28 @@ public final class RttRing {
             }
         }
         return (long) Math.sqrt(variance / successes);
+    }
+
+    /**
+     * One recorded sample, as {@link #samples} returns it and {@link #putSuccess}/{@link #putFailure} take it back.
+     *
+     * @param recordedAtNanos the ticker reading it was recorded at
+     * @param success         whether the probe succeeded
+     * @param rttNanos        its RTT; 0 for a failure
+     */
+    public record Sample(long recordedAtNanos, boolean success, long rttNanos) {
+    }
+
+    /** The samples valid at {@code nowNanos}, oldest first: what the statistics are computed from. */
+    public List<Sample> samples(long nowNanos) {
+        List<Sample> samples = new ArrayList<>(outcome.length);
+        for (int i = 1; i <= outcome.length; i++) {
+            int slot = (lastWritten + i) % outcome.length;
+            if (lastWritten >= 0 && valid(slot, nowNanos)) {
+                samples.add(new Sample(recordedAtNanos[slot], outcome[slot] == SUCCESS, rttNanos[slot]));
+            }
+        }
+        return samples;
     }
 
     /** Returns {@code true} when no slot was ever written. */

@@ -147,6 +147,37 @@ public final class ObservationUpdater implements Reconfigurable, StatusSink {
     }
 
     /**
+     * Every outbound's passive state and call statistics, with the name of the policy they are states of: what the
+     * state file keeps of the passive side. Writer only; O(outbounds with reports).
+     */
+    public PassiveEntries passiveEntries() {
+        return new PassiveEntries(passive.policyName(), passive.entries());
+    }
+
+    /**
+     * The passive side as {@link #passiveEntries} returned it.
+     *
+     * @param policy  the passive policy's name, e.g. {@code consecutive-failures}
+     * @param entries by tag
+     */
+    public record PassiveEntries(String policy, List<PassiveEntry> entries) {
+
+        public PassiveEntries {
+            entries = List.copyOf(entries);
+        }
+    }
+
+    /**
+     * Takes the passive states and call statistics a previous process kept (the state file), their times already on
+     * this process's ticker, and publishes them with the verdicts: call statistics always, states only of the policy
+     * in force. Writer only.
+     */
+    public void restorePassive(List<PassiveEntry> entries) {
+        passive.restore(entries, tags);
+        refresh(Set.of());
+    }
+
+    /**
      * Applies a reloaded configuration: the set of outbounds (the observer status of a removed one is dropped, so
      * one added again starts unknown), the availability policy and the passive policy (see
      * {@link PassiveHealthUpdater#reconfigure}). Writer only.

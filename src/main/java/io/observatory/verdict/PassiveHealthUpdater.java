@@ -86,6 +86,26 @@ final class PassiveHealthUpdater {
         return changed;
     }
 
+    /** Every outbound's passive state and call statistics. */
+    List<PassiveEntry> entries() {
+        return ledger.entries();
+    }
+
+    /** The name of the policy in force, e.g. {@code consecutive-failures}. */
+    String policyName() {
+        return ledger.policy().name();
+    }
+
+    /** Takes a previous process's entries of configured outbounds (states of another policy are not taken). */
+    void restore(List<PassiveEntry> entries, Set<String> configured) {
+        for (PassiveEntry entry : entries) {
+            if (configured.contains(entry.tag())) {
+                ledger.restore(entry);
+                touched.add(entry.tag());
+            }
+        }
+    }
+
     /** The outbound's passive view. */
     PassiveView view(String tag) {
         return ledger.view(tag);

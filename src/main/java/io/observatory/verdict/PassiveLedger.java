@@ -6,11 +6,14 @@ import io.observatory.health.PassivePolicy;
 import io.observatory.status.CallStatistics;
 import io.observatory.status.PassiveView;
 import io.observatory.text.GoDuration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The passive state of every outbound under one {@link PassivePolicy}, and the statistics of the calls reported for
@@ -83,6 +86,29 @@ final class PassiveLedger<S extends PassivePolicy.PassiveState> {
             return next;
         });
         return changed;
+    }
+
+    /** Every outbound's state and call statistics, by tag (either may be absent); copies. */
+    List<PassiveEntry> entries() {
+        Set<String> tags = new TreeSet<>(states.keySet());
+        tags.addAll(calls.keySet());
+        List<PassiveEntry> entries = new ArrayList<>(tags.size());
+        tags.forEach(tag -> entries.add(new PassiveEntry(tag, states.getOrDefault(tag, policy.initial()),
+                calls.get(tag))));
+        return entries;
+    }
+
+    /**
+     * Takes an entry a previous process kept: its call statistics, and its state when it is of this ledger's policy
+     * (else the outbound starts at the policy's initial state).
+     */
+    void restore(PassiveEntry entry) {
+        if (entry.calls() != null) {
+            calls.put(entry.tag(), entry.calls());
+        }
+        if (policy.initial().getClass() == entry.state().getClass()) {
+            adopt(Map.of(entry.tag(), entry.state()));
+        }
     }
 
     /** Forgets outbounds not in {@code tags}. */

@@ -12,11 +12,14 @@ import io.observatory.probe.ProbeRequest;
 import io.observatory.stats.HealthPingStats;
 import io.observatory.status.OutboundStatus;
 import io.observatory.testing.FakeScheduler;
+import io.observatory.stats.RttRing;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalDouble;
+import java.time.Instant;
+import java.util.Map;
 import java.util.SplittableRandom;
 import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
@@ -351,6 +354,36 @@ class BurstObserverTest {
 
         assertThat(published.current().get(0).delayMillis()).isEqualTo(7);
         assertThat(published.current().get(0).healthPing().all()).isEqualTo(1);
+    }
+
+    @Test
+    void startWhenRestoredSamplesThenTheWindowFromThemMarkedRestoredUntilASampleOfItsOwn() {
+        Instant measured = Instant.parse("2026-12-01T10:00:00Z");
+        OutboundStatus restored = new OutboundStatus("proxy_a", true, 20, "", null, null,
+                new HealthPingStats(2, 1, 10_000_000, 20_000_000, 20_000_000, 20_000_000), null,
+                new ActiveHealth(HealthState.HEALTHY, 1, 0), "1/2 samples failed").asRestored(measured);
+        PingConfig ping = new PingConfig(DESTINATION.toString(), null, INTERVAL, SAMPLING, Duration.ofSeconds(5), "HEAD");
+        scheduler.advance(CYCLE);
+        long now = scheduler.nanoTime();
+        published.holding(List.of(restored));
+        new BurstObserver(settings(List.of("proxy_"), ping, new ActiveCheck(ExpectedStatus.ANY,
+                new ActiveHealthPolicy(1, 1)), OptionalDouble.empty()), published.context(prober,
+                () -> List.copyOf(outbounds)), new SplittableRandom(3), List.of(restored),
+                Map.of("proxy_a", List.of(new RttRing.Sample(now - 2_000_000_000L, false, 0),
+                        new RttRing.Sample(now - 1_000_000_000L, true, 20_000_000)))).start();
+        scheduler.runDue();
+        sentTo("proxy_b").get(0).succeed(5_000_000);
+        scheduler.runDue();
+
+        assertThat(published.current().get(0)).isEqualTo(restored);
+
+        sentTo("proxy_a").get(0).succeed(30_000_000);
+        scheduler.runDue();
+
+        OutboundStatus fresh = published.current().get(0);
+        assertThat(fresh.restoredFrom()).isNull();
+        assertThat(fresh.healthPing()).as("the restored samples and this process's").isEqualTo(
+                new HealthPingStats(3, 1, 5_000_000, 25_000_000, 30_000_000, 20_000_000));
     }
 
     @Test

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.health.ActiveHealth;
+import io.observatory.health.ConsecutiveFailuresPolicy;
 import io.observatory.health.HealthState;
+import io.observatory.health.TransportFailureRatePolicy;
 import io.observatory.mesh.MeshHub.HeldReport;
 import io.observatory.mesh.MeshLedger;
 import io.observatory.probe.ProbeError;
@@ -13,11 +15,15 @@ import io.observatory.probe.ProbePhases;
 import io.observatory.probe.ProbeResult;
 import io.observatory.state.v1.SavedState;
 import io.observatory.stats.HealthPingStats;
+import io.observatory.stats.RttRing;
+import io.observatory.status.CallStatistics;
 import io.observatory.status.Observation;
 import io.observatory.status.OutboundHealth;
 import io.observatory.status.OutboundStatus;
 import io.observatory.status.PassiveView;
 import io.observatory.testing.Configs;
+import io.observatory.verdict.ObservationUpdater;
+import io.observatory.verdict.PassiveEntry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -58,7 +64,7 @@ class StateRestoreTest {
         StateRestore.Restoration restoration = roundTrip(config, config, NOW, List.of(ALIVE, DEAD), List.of());
 
         assertThat(restoration.statuses()).containsExactly(ALIVE.asRestored(MEASURED), DEAD.asRestored(MEASURED));
-        assertThat(restoration.summary()).isEqualTo("restored 2 statuses and 0 witness reports written 4s ago;"
+        assertThat(restoration.summary()).isEqualTo("restored 2 statuses, 0 passive states and 0 witness reports written 4s ago;"
                 + " dropped 0 (0 older than 30s, 0 measuring something else now, 0 no longer configured)");
     }
 
@@ -73,6 +79,59 @@ class StateRestoreTest {
         StateRestore.Restoration restoration = roundTrip(config, config, NOW, List.of(burst), List.of());
 
         assertThat(restoration.statuses()).containsExactly(burst.asRestored(MEASURED));
+    }
+
+    @Test
+    void selectWhenBurstSamplesThenEachAsOldOnThisProcesssTicker() {
+        ObservatoryConfig config = Configs.of("outbounds[0].tag=proxy_a", "outbounds[0].protocol=direct",
+                "outbounds[1].tag=proxy_b", "outbounds[1].protocol=direct",
+                "burst.subject-selector[0]=proxy_", "burst.ping-config.destination=http://127.0.0.1:8080/");
+        OutboundStatus burst = OutboundStatus.fromBurst("proxy_a", new HealthPingStats(2, 1, 0, 20_000_000,
+                20_000_000, 20_000_000), new ActiveHealth(HealthState.HEALTHY, 1, 0), "1/2 samples failed");
+        long takenNanos = 50_000_000_000L;
+        StateSnapshot snapshot = new StateSnapshot(MEASURED, takenNanos, config, snapshot(config, List.of(burst),
+                List.of()).observation(), Map.of(
+                        "proxy_a", List.of(new RttRing.Sample(takenNanos - 3_000_000_000L, false, 0),
+                                new RttRing.Sample(takenNanos - 1_000_000_000L, true, 20_000_000)),
+                        "proxy_b", List.of(new RttRing.Sample(takenNanos, true, 1))),
+                new ObservationUpdater.PassiveEntries("consecutive-failures", List.of()), List.of());
+
+        StateRestore.Restoration restoration = StateRestore.select(StateCodec.encode(snapshot).toByteArray(), config,
+                NOW, 7_000_000_000L, MAX_AGE);
+
+        assertThat(restoration.samples()).as("4 s later; proxy_b had no status").containsOnlyKeys("proxy_a");
+        assertThat(restoration.samples().get("proxy_a")).containsExactly(
+                new RttRing.Sample(0, false, 0), new RttRing.Sample(2_000_000_000L, true, 20_000_000));
+    }
+
+    @Test
+    void selectWhenPassiveStatesThenEachWithItsTimesOnThisProcesssTicker() {
+        ObservatoryConfig config = Configs.of(STANDARD);
+        long takenNanos = 50_000_000_000L;
+        CallStatistics calls = new CallStatistics(12, 5, 3_000_000, MEASURED.minusSeconds(60), MEASURED);
+        PassiveEntry unhealthy = new PassiveEntry("proxy_a", new ConsecutiveFailuresPolicy.State(
+                HealthState.UNHEALTHY, 5, takenNanos - 2_000_000_000L), calls);
+        PassiveEntry windowed = new PassiveEntry("proxy_b", new TransportFailureRatePolicy.State(HealthState.UNKNOWN,
+                List.of(new TransportFailureRatePolicy.Bucket(48, 3, 1), new TransportFailureRatePolicy.Bucket(49, 2, 0)),
+                0), null);
+        StateSnapshot snapshot = new StateSnapshot(MEASURED, takenNanos, config, snapshot(config, List.of(),
+                List.of()).observation(), Map.of(), new ObservationUpdater.PassiveEntries("consecutive-failures",
+                        List.of(unhealthy)), List.of());
+        StateSnapshot rates = new StateSnapshot(MEASURED, takenNanos, config, snapshot.observation(), Map.of(),
+                new ObservationUpdater.PassiveEntries("transport-failure-rate", List.of(windowed)), List.of());
+
+        List<PassiveEntry> restored = StateRestore.select(StateCodec.encode(snapshot).toByteArray(), config, NOW,
+                7_000_000_000L, MAX_AGE).passive();
+        List<PassiveEntry> restoredRates = StateRestore.select(StateCodec.encode(rates).toByteArray(), config, NOW,
+                7_000_000_000L, MAX_AGE).passive();
+
+        assertThat(restored).as("unhealthy 2 s before the snapshot, restored 4 s after it").containsExactly(
+                new PassiveEntry("proxy_a", new ConsecutiveFailuresPolicy.State(HealthState.UNHEALTHY, 5,
+                        1_000_000_000L), calls));
+        assertThat(restoredRates).as("the buckets 2 and 1 s before the snapshot, whole seconds apart").containsExactly(
+                new PassiveEntry("proxy_b", new TransportFailureRatePolicy.State(HealthState.UNKNOWN, List.of(
+                        new TransportFailureRatePolicy.Bucket(1, 3, 1), new TransportFailureRatePolicy.Bucket(2, 2, 0)),
+                        0), null));
     }
 
     @Test
@@ -133,7 +192,7 @@ class StateRestoreTest {
         StateRestore.Restoration restoration = roundTrip(config, config, NOW, List.of(), List.of(fresh, stale));
 
         assertThat(restoration.reports()).containsExactly(fresh);
-        assertThat(restoration.summary()).startsWith("restored 0 statuses and 1 witness reports")
+        assertThat(restoration.summary()).startsWith("restored 0 statuses, 0 passive states and 1 witness reports")
                 .contains("1 older than 30s");
     }
 
@@ -146,16 +205,16 @@ class StateRestoreTest {
                 .build();
 
         assertThatThrownBy(() -> StateRestore.select("not protobuf at all".getBytes(StandardCharsets.UTF_8), config,
-                NOW, MAX_AGE)).isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith(
+                NOW, 0, MAX_AGE)).isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith(
                         "payload is not a saved state: ");
-        assertThatThrownBy(() -> StateRestore.select(unknownState.toByteArray(), config, NOW, MAX_AGE))
+        assertThatThrownBy(() -> StateRestore.select(unknownState.toByteArray(), config, NOW, 0, MAX_AGE))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("SLEEPY");
     }
 
     private static StateRestore.Restoration roundTrip(ObservatoryConfig saved, ObservatoryConfig now, Instant at,
             List<OutboundStatus> statuses, List<HeldReport> reports) {
         byte[] payload = StateCodec.encode(snapshot(saved, statuses, reports)).toByteArray();
-        return StateRestore.select(payload, now, at, MAX_AGE);
+        return StateRestore.select(payload, now, at, 0, MAX_AGE);
     }
 
     private static StateSnapshot snapshot(ObservatoryConfig config, List<OutboundStatus> statuses,
@@ -165,7 +224,8 @@ class StateRestoreTest {
             outbounds.put(status.tag(), new OutboundHealth(status.tag(), status, PassiveView.NONE, null,
                     status.active().state(), MEASURED, "outbound added"));
         }
-        return new StateSnapshot(MEASURED, config, new Observation(outbounds,
-                config.availability().policy(), OptionalLong.empty()), reports);
+        return new StateSnapshot(MEASURED, 0, config, new Observation(outbounds,
+                config.availability().policy(), OptionalLong.empty()), Map.of(),
+                new ObservationUpdater.PassiveEntries("consecutive-failures", List.of()), reports);
     }
 }

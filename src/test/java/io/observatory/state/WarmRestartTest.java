@@ -100,7 +100,7 @@ class WarmRestartTest {
                 .isEqualTo(written.getStatusesList().stream().filter(s -> s.getTag().equals("lab-a")).findFirst()
                         .orElseThrow().getLastTry().getSeconds());
         assertThat(firstAnswerMillis).isLessThan(1_000);
-        assertThat(service.awaitMessage(RESTORED, STARTUP)).startsWith("restored 3 statuses and 0 witness reports");
+        assertThat(service.awaitMessage(RESTORED, STARTUP)).startsWith("restored 3 statuses, 0 passive states and 0 witness reports");
 
         assertThat(v1().getObservation(GetObservationRequest.getDefaultInstance()).getOutboundsList())
                 .filteredOn(outbound -> !outbound.getTag().equals("lab-refused"))
