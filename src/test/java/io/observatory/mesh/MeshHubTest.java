@@ -165,6 +165,35 @@ class MeshHubTest {
     }
 
     @Test
+    void restoreWhenAPreviousProcesssReportsThenTheFirstJudgementHasThemAndTheirAgeCountsTowardsNoData() {
+        Instant received = writer.clock().instant().minusSeconds(2);
+        List<MeshHub.HeldReport> held = List.of(
+                new MeshHub.HeldReport("w1", new Report(100, 7, null, List.of(path("s2", 0), path("s3", 3), path("s4", 0))),
+                        received),
+                new MeshHub.HeldReport("w2", new Report(100, 9, null, List.of(path("s1", 0), path("s3", 3), path("s4", 0))),
+                        received),
+                new MeshHub.HeldReport("w3", new Report(100, 4, null, List.of(path("s1", 0))), received),
+                new MeshHub.HeldReport("w9", new Report(100, 1, null, List.of(path("s1", 3))), received));
+
+        writer.execute(() -> assertThat(hub.restore(held)).as("w9 is no witness of the fleet").isEqualTo(3));
+        writer.runDue();
+        hub.start();
+        writer.runDue();
+
+        assertThat(status("s3")).isEqualTo(MeshStatus.UNREACHABLE_FROM_SERVERS);
+        assertThat(hub.store().current().lastReports()).containsOnly(Map.entry("w1", received),
+                Map.entry("w2", received), Map.entry("w3", received));
+        writer.execute(() -> assertThat(hub.heldReports()).extracting(MeshHub.HeldReport::witness)
+                .containsExactly("w1", "w2", "w3"));
+        writer.runDue();
+        assertThat(report("w1", null, path("s2", 0), path("s3", 0))).as("a later report of the same process")
+                .isEqualTo(Outcome.IGNORED_OLD);
+
+        writer.advance(MeshHub.JUDGE_INTERVAL.multipliedBy(2));
+        assertThat(status("s2")).as("w2's self-report, received 4 s ago by then").isEqualTo(MeshStatus.NO_DATA);
+    }
+
+    @Test
     void reportWhenSelfCheckFailsThenServerUnavailableNamingTheCheck() {
         hub.start();
         report("w2", "tcp 127.0.0.1:443 (ConnectException: Connection refused)", path("s1", 0));

@@ -6,6 +6,14 @@ import static org.awaitility.Awaitility.await;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.observatory.ServiceProcess;
+import io.observatory.config.ObservatoryConfig;
+import io.observatory.health.HealthState;
+import io.observatory.status.Observation;
+import io.observatory.status.OutboundHealth;
+import io.observatory.status.PassiveView;
+import io.observatory.testing.Configs;
+import io.observatory.testing.SyntheticStatuses;
+import io.observatory.verdict.ObservationUpdater;
 import io.observatory.config.StateSettings;
 import io.observatory.api.v1.GetObservationRequest;
 import io.observatory.api.xray.GetOutboundStatusRequest;
@@ -22,9 +30,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.regex.Pattern;
@@ -132,6 +143,29 @@ class WarmRestartTest {
         assertThat(service.awaitMessage(COLD, STARTUP)).startsWith("ignoring state file " + file
                 + " (truncated: ");
         awaitStateWithStatuses(3);
+    }
+
+    @Test
+    void startWhenTheFileIsFromAnotherConfigurationThenNothingOfItIsServedAndTheLineSaysWhy() throws Exception {
+        ObservatoryConfig other = Configs.of("outbounds[0].tag=lab-a", "outbounds[0].protocol=direct",
+                "outbounds[1].tag=lab-b", "outbounds[1].protocol=socks", "outbounds[1].address=127.0.0.1",
+                "outbounds[1].port=1080", "outbounds[2].tag=lab-gone", "outbounds[2].protocol=direct",
+                "standard.subject-selector[0]=lab-", "standard.probe-url=http://127.0.0.1:1/generate_204");
+        Instant now = Instant.now();
+        Map<String, OutboundHealth> outbounds = new LinkedHashMap<>();
+        for (String tag : List.of("lab-a", "lab-b", "lab-gone")) {
+            outbounds.put(tag, new OutboundHealth(tag, SyntheticStatuses.status(tag, true), PassiveView.NONE, null,
+                    HealthState.HEALTHY, now, "outbound added"));
+        }
+        StateFile.write(directory.resolve(StateSettings.FILE_NAME), StateCodec.encode(new StateSnapshot(now, 0, other,
+                new Observation(outbounds, other.availability().policy(), OptionalLong.empty()), Map.of(),
+                new ObservationUpdater.PassiveEntries("consecutive-failures", List.of()), List.of())).toByteArray());
+
+        service = start();
+
+        assertThat(service.awaitMessage(RESTORED, STARTUP)).startsWith("restored 0 statuses, 0 passive states and 0"
+                + " witness reports written ").endsWith(" ago; dropped 3 (0 older than 30s, 2 measuring something else"
+                + " now, 1 no longer configured)");
     }
 
     private ServiceProcess start() throws Exception {
