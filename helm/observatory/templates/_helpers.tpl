@@ -342,6 +342,18 @@ apply otherwise. Fails on a duplicate tag.
 {{- $_ := set $probe "source-address" . }}
 {{- end }}
 {{- $observatory := dict "outbounds" $outbounds "probe" $probe "reload" (dict "enabled" $.Values.config.liveReload) }}
+{{- with $.Values.state }}
+{{- if .enabled }}
+{{- $state := dict "directory" (include "observatory.stateDir" $) }}
+{{- with .writeInterval }}
+{{- $_ := set $state "write-interval" . }}
+{{- end }}
+{{- with .maxAge }}
+{{- $_ := set $state "max-age" . }}
+{{- end }}
+{{- $_ := set $observatory "state" $state }}
+{{- end }}
+{{- end }}
 {{- $activeCheck := dict "expectedStatus" "expected-status" "healthyThreshold" "healthy-threshold" "unhealthyThreshold" "unhealthy-threshold" }}
 {{- if eq $values.observer "standard" }}
 {{- $standard := dict "subject-selector" $values.standard.subjectSelector "probe-interval" $values.standard.probeInterval "enable-concurrency" $values.standard.enableConcurrency }}
@@ -560,9 +572,14 @@ The pod template of the Deployment, the hub's StatefulSet and the witness Daemon
   secretEnv:    whether the pods read the chart's Secret through their environment (a checksum of it rolls them)
   env:          the container's environment (YAML list)
   tokens:       the witnesses whose token files the pods mount (see observatory.witnessTokens), or none
+  state:        whether the pods mount the warm-restart state volume (state.enabled, for the main configuration's pods)
+  replicas:     how many pods share the template (an existingClaim state volume takes one)
   nodeSelector, affinity, tolerations: the pods' scheduling
 */}}
 {{- define "observatory.podTemplate" -}}
+{{- if and .state .root.Values.state.existingClaim (gt (int .replicas) 1) }}
+{{- fail (printf "state.existingClaim: %s would be shared by %d pods writing the same state file (expected: one replica, or no existingClaim: each pod then keeps its own emptyDir)" .root.Values.state.existingClaim (int .replicas)) }}
+{{- end }}
 {{- $root := .root }}
 {{- $values := $root.Values }}
 {{- $annotations := dict }}
@@ -644,6 +661,10 @@ spec:
           readOnly: true
         - name: tmp
           mountPath: /tmp
+        {{- if .state }}
+        - name: state
+          mountPath: {{ include "observatory.stateDir" $root }}
+        {{- end }}
         {{- if .tokens }}
         - name: witness-tokens
           mountPath: {{ include "observatory.witnessTokensDir" $root }}
@@ -656,6 +677,16 @@ spec:
     - name: tmp
       emptyDir:
         sizeLimit: {{ $values.tmpVolume.sizeLimit }}
+    {{- if .state }}
+    - name: state
+      {{- with $values.state.existingClaim }}
+      persistentVolumeClaim:
+        claimName: {{ . }}
+      {{- else }}
+      emptyDir:
+        sizeLimit: {{ $values.state.sizeLimit }}
+      {{- end }}
+    {{- end }}
     {{- with .tokens }}
     {{- list (include "observatory.witnessTokensVolume" . | fromYaml) | toYaml | nindent 4 }}
     {{- end }}
@@ -671,4 +702,11 @@ spec:
   tolerations:
     {{- toYaml . | nindent 4 }}
   {{- end }}
+{{- end }}
+
+{{/*
+Where the warm-restart state volume is mounted, and observatory.state.directory points.
+*/}}
+{{- define "observatory.stateDir" -}}
+/var/lib/observatory
 {{- end }}

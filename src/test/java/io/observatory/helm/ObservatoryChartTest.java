@@ -74,6 +74,7 @@ import java.util.stream.Stream;
 import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.xpath.XPathFactory;
 import org.jspecify.annotations.Nullable;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance.Lifecycle;
@@ -615,6 +616,57 @@ class ObservatoryChartTest {
                 .withKubeVersion(KUBE_VERSION).withValuesFile(writeValues("mesh:\n  role: off\n")).call();
 
         assertThat(off).isEqualTo(defaults);
+    }
+
+    @Nested
+    class WarmRestart {
+
+        @Test
+        void renderWhenDefaultsThenNoStateVolumeAndNoStateDirectory() {
+            Manifest manifest = Manifest.render(Map.of());
+
+            assertThat(manifest.one(Deployment.class).getSpec().getTemplate().getSpec().getVolumes())
+                    .extracting(Volume::getName).doesNotContain("state");
+            assertThat(manifest.applicationYml().get("observatory")).asInstanceOf(InstanceOfAssertFactories.MAP)
+                    .doesNotContainKey("state");
+        }
+
+        @Test
+        void renderWhenEnabledThenAnEmptyDirMountedWhereTheStateDirectoryPoints() {
+            Manifest manifest = Manifest.render(Map.of("state.enabled", "true", "state.writeInterval", "2s"));
+            PodSpec pod = manifest.one(Deployment.class).getSpec().getTemplate().getSpec();
+
+            assertThat(mapAt(manifest.applicationYml(), "observatory", "state")).containsExactlyInAnyOrderEntriesOf(
+                    Map.of("directory", "/var/lib/observatory", "write-interval", "2s"));
+            assertThat(pod.getContainers().get(0).getVolumeMounts()).filteredOn(mount -> mount.getName().equals("state"))
+                    .extracting(VolumeMount::getMountPath).containsExactly("/var/lib/observatory");
+            Volume state = pod.getVolumes().stream().filter(volume -> volume.getName().equals("state")).findFirst()
+                    .orElseThrow();
+            assertThat(state.getEmptyDir().getSizeLimit()).isEqualTo(new Quantity("64Mi"));
+        }
+
+        @Test
+        void renderWhenAnExistingClaimThenItIsMountedForOneReplicaAndRefusedForTwo() {
+            PodSpec pod = Manifest.render(Map.of("state.enabled", "true", "state.existingClaim", "observatory-state"))
+                    .one(Deployment.class).getSpec().getTemplate().getSpec();
+            TemplateCommand shared = new Helm(CHART).template().withName(RELEASE).withKubeVersion(KUBE_VERSION)
+                    .set("state.enabled", "true").set("state.existingClaim", "observatory-state")
+                    .set("replicaCount", "2");
+
+            assertThat(pod.getVolumes()).filteredOn(volume -> volume.getName().equals("state"))
+                    .extracting(volume -> volume.getPersistentVolumeClaim().getClaimName())
+                    .containsExactly("observatory-state");
+            assertThatThrownBy(shared::call).hasMessageContaining("state.existingClaim: observatory-state would be"
+                    + " shared by 2 pods writing the same state file");
+        }
+
+        @Test
+        void renderWhenTheMaxAgeIsABareNumberThenRejectedBySchema() {
+            TemplateCommand template = new Helm(CHART).template().withName(RELEASE).withKubeVersion(KUBE_VERSION)
+                    .set("state.enabled", "true").set("state.maxAge", "30");
+
+            assertThatThrownBy(template::call).hasMessageContaining("at '/state/maxAge'");
+        }
     }
 
     @Nested
