@@ -11,10 +11,10 @@ import io.observatory.api.xray.ObservatoryServiceGrpc;
 import io.observatory.config.StateSettings;
 import io.observatory.state.v1.SavedState;
 import io.observatory.testing.ClosedPort;
+import io.observatory.testing.PortOpening;
 import io.observatory.testing.TestTarget;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -102,14 +102,7 @@ class WarmRestartBenchmarkIT {
     /** Starts the service on {@code state} and measures its first answers. */
     private Answers firstCompleteAnswer(int grpcPort, Path config, Path state) throws Exception {
         try (ServiceProcess service = start(grpcPort, config, state)) {
-            long open = await().atMost(STARTUP).pollInterval(Duration.ofMillis(5)).until(() -> {
-                try (Socket socket = new Socket()) {
-                    socket.connect(new InetSocketAddress("127.0.0.1", grpcPort), 100);
-                    return System.nanoTime();
-                } catch (IOException refused) {
-                    return 0L;
-                }
-            }, at -> at != 0L);
+            long open = PortOpening.await(grpcPort, STARTUP);
             ManagedChannel channel = NettyChannelBuilder.forAddress(new InetSocketAddress("127.0.0.1", grpcPort))
                     .usePlaintext().maxInboundMessageSize(16 << 20).build();
             try {

@@ -22,10 +22,9 @@ import io.observatory.api.xray.OutboundStatus;
 import io.observatory.state.v1.SavedState;
 import io.observatory.testing.BlackHole;
 import io.observatory.testing.ClosedPort;
+import io.observatory.testing.PortOpening;
 import io.observatory.testing.TestTarget;
-import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -200,14 +199,7 @@ class WarmRestartTest {
             channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
         }
         channel = NettyChannelBuilder.forAddress(new InetSocketAddress("127.0.0.1", grpcPort)).usePlaintext().build();
-        return await().atMost(STARTUP).pollInterval(Duration.ofMillis(5)).until(() -> {
-            try (Socket socket = new Socket()) {
-                socket.connect(new InetSocketAddress("127.0.0.1", grpcPort), 100);
-                return System.nanoTime();
-            } catch (IOException refused) {
-                return 0L;
-            }
-        }, at -> at != 0L);
+        return PortOpening.await(grpcPort, STARTUP);
     }
 
     private ObservatoryServiceGrpc.ObservatoryServiceBlockingStub xray() {
