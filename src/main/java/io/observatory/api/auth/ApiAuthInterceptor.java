@@ -12,6 +12,7 @@ import io.observatory.api.v1.ObservatoryServiceGrpc;
 import io.observatory.config.ApiAuthSettings;
 import java.security.cert.Certificate;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
@@ -35,6 +36,9 @@ import org.slf4j.LoggerFactory;
  * not have valid authentication credentials"; {@code PERMISSION_DENIED} is for an identified caller who lacks a
  * permission, and a valid credential here grants the whole API). The description says what was missing or wrong,
  * never the token. Refusals are logged at DEBUG.
+ *
+ * <p>The same rules guard the status page's data on the management HTTP port ({@link #httpReadRefusal}), so one
+ * {@code require-for-reads} and one token cover both.
  */
 public final class ApiAuthInterceptor implements ServerInterceptor {
 
@@ -65,6 +69,10 @@ public final class ApiAuthInterceptor implements ServerInterceptor {
     static final String NOTHING_CONFIGURED = "no API token is configured and the call has no client certificate:"
             + " the operator configures observatory.api.auth.token-file or observatory.api.auth.token-env, or mTLS"
             + " (spring.grpc.server.ssl.client-auth)";
+    static final String HTTP_MISSING = "missing bearer token (expected: the header Authorization: Bearer <token>)";
+    static final String HTTP_NOTHING_CONFIGURED = "reads need the API token and none is configured: the operator"
+            + " configures observatory.api.auth.token-file or observatory.api.auth.token-env (a client certificate"
+            + " authorizes gRPC calls only)";
 
     private static final Logger log = LoggerFactory.getLogger(ApiAuthInterceptor.class);
     private static final String BEARER = "bearer ";
@@ -149,6 +157,24 @@ public final class ApiAuthInterceptor implements ServerInterceptor {
         };
     }
 
+    /**
+     * Why a read over HTTP — the status page's data on the management port — is refused, or {@code null} when it
+     * may go ahead: open unless {@code require-for-reads}, as a v1 read over gRPC; then it needs exactly one
+     * {@code Authorization: Bearer <token>} header with the API token, refused with the same descriptions (a missing
+     * token and a server without one say so in HTTP's terms). A client certificate is no credential here. Any
+     * thread; follows reloads like the gRPC calls.
+     *
+     * @param authorizations the request's {@code Authorization} header values, in order; empty when it has none
+     */
+    public @Nullable String httpReadRefusal(List<String> authorizations) {
+        Rules current = rules.get();
+        if (!current.settings().requireForReads()) {
+            return null;
+        }
+        return bearerRefusal(current.token(), authorizations.isEmpty() ? null : authorizations, HTTP_MISSING,
+                HTTP_NOTHING_CONFIGURED);
+    }
+
     /** Why the call is refused, or {@code null} when its credentials are good. */
     private @Nullable String refusal(ApiToken token, ServerCall<?, ?> call, Metadata headers) {
         SSLSession session = call.getAttributes().get(Grpc.TRANSPORT_ATTR_SSL_SESSION);
@@ -158,9 +184,20 @@ public final class ApiAuthInterceptor implements ServerInterceptor {
                 return null;
             }
         }
-        Iterable<String> all = headers.getAll(AUTHORIZATION);
+        return bearerRefusal(token, headers.getAll(AUTHORIZATION), MISSING, NOTHING_CONFIGURED);
+    }
+
+    /**
+     * Why {@code all}, the presented authorization values ({@code null} for none), do not carry the token, or
+     * {@code null} when they do.
+     *
+     * @param missing           the refusal when nothing is presented and a token is configured
+     * @param nothingConfigured the refusal when no token is configured
+     */
+    private static @Nullable String bearerRefusal(ApiToken token, @Nullable Iterable<String> all, String missing,
+            String nothingConfigured) {
         if (all == null) {
-            return token.configured() ? MISSING : NOTHING_CONFIGURED;
+            return token.configured() ? missing : nothingConfigured;
         }
         Iterator<String> values = all.iterator();
         String authorization = values.next();
@@ -171,7 +208,7 @@ public final class ApiAuthInterceptor implements ServerInterceptor {
             return NOT_BEARER;
         }
         if (!token.configured()) {
-            return NOTHING_CONFIGURED;
+            return nothingConfigured;
         }
         return token.matches(authorization.substring(BEARER.length()).strip()) ? null : INVALID;
     }

@@ -409,6 +409,41 @@ class ApiAuthInterceptorTest {
                         + " configured; reads are open");
     }
 
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', nullValues = "none", value = {
+            "false | none             | none",
+            "false | Bearer wrong     | none",
+            "true  | none             | HTTP_MISSING",
+            "true  | Bearer wrong     | INVALID",
+            "true  | Basic dXNlcjpwdw== | NOT_BEARER",
+            "true  | Bearer TOKEN     | none",
+            "true  | bearer TOKEN     | none"})
+    void httpReadRefusalWhenReadsNeedTheTokenOrNotThenTheRefusalOfTheGrpcReads(boolean requireForReads,
+            String authorization, String refusal) {
+        ApiAuthInterceptor interceptor = interceptor(settings(none(), Optional.of("OBSERVATORY_API_TOKEN"),
+                requireForReads));
+        Map<String, String> refusals = Map.of("HTTP_MISSING", ApiAuthInterceptor.HTTP_MISSING,
+                "INVALID", ApiAuthInterceptor.INVALID, "NOT_BEARER", ApiAuthInterceptor.NOT_BEARER);
+
+        String refused = interceptor.httpReadRefusal(authorization == null ? List.of()
+                : List.of(authorization.replace("TOKEN", TOKEN)));
+
+        assertThat(refused).isEqualTo(refusal == null ? null : refusals.get(refusal));
+    }
+
+    @Test
+    void httpReadRefusalWhenTwoHeadersOrNoTokenConfiguredThenRefusedSayingWhy() {
+        ApiAuthInterceptor withToken = interceptor(settings(none(), Optional.of("OBSERVATORY_API_TOKEN"), true));
+        ApiAuthInterceptor withoutToken = interceptor(settings(none(), none(), true));
+
+        assertThat(withToken.httpReadRefusal(List.of("Bearer " + TOKEN, "Bearer " + GUESS)))
+                .isEqualTo(ApiAuthInterceptor.SEVERAL);
+        assertThat(withoutToken.httpReadRefusal(List.of()))
+                .isEqualTo(ApiAuthInterceptor.HTTP_NOTHING_CONFIGURED);
+        assertThat(withoutToken.httpReadRefusal(List.of("Bearer " + TOKEN)))
+                .isEqualTo(ApiAuthInterceptor.HTTP_NOTHING_CONFIGURED);
+    }
+
     /** Xray's service with an empty answer. */
     static final class CannedXrayService
             extends io.observatory.api.xray.ObservatoryServiceGrpc.ObservatoryServiceImplBase {
