@@ -16,16 +16,18 @@ import tools.jackson.databind.annotation.JsonNaming;
 
 /**
  * The {@code mesh} part of the {@code observatory} endpoint on a hub: every server with its status (upper-case, as
- * the mesh table names them), reason, rotation and entry-point marks; every witness with its standing.
+ * the mesh table names them), reason, rotation and entry-point marks; every witness with its standing. The status
+ * page's mesh view carries it too.
  *
  * @param servers   in fleet order
  * @param witnesses in fleet order
  * @param routes    sorted by route
  */
 @JsonNaming(SnakeCaseStrategy.class)
-record MeshJson(List<Server> servers, List<Witness> witnesses, List<Route> routes) {
+public record MeshJson(List<Server> servers, List<Witness> witnesses, List<Route> routes) {
 
-    static MeshJson of(MeshView view) {
+    /** The servers, witnesses and routes of {@code view}; empty lists for a hub without a fleet. */
+    public static MeshJson of(MeshView view) {
         Map<String, MeshFleet.Server> fleet = new HashMap<>();
         view.fleet().servers().forEach(server -> fleet.put(server.name(), server));
         List<Server> servers = new ArrayList<>();
@@ -55,25 +57,25 @@ record MeshJson(List<Server> servers, List<Witness> witnesses, List<Route> route
      * {@code voters} the witnesses whose votes decided UNREACHABLE_FROM_SERVERS(n) or BLOCKED, else 0.
      */
     @JsonNaming(SnakeCaseStrategy.class)
-    record Server(String name, String route, String status, int voters, String reason, boolean inRotation,
+    public record Server(String name, String route, String status, int voters, String reason, boolean inRotation,
             List<EntryPoint> entryPoints) {
     }
 
     /** One entry point: {@code marks} is empty or {@code [PAIR_CUT]}, with the reason naming both servers. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @JsonNaming(SnakeCaseStrategy.class)
-    record EntryPoint(String name, String tag, List<String> marks, @Nullable String reason) {
+    public record EntryPoint(String name, String tag, List<String> marks, @Nullable String reason) {
     }
 
     /** One witness: {@code status} is RELIABLE or UNRELIABLE; {@code share} 0-1. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @JsonNaming(SnakeCaseStrategy.class)
-    record Witness(String name, String site, @Nullable String server, boolean checker, String status, double share,
-            int neighbours, @Nullable Instant lastReport) {
+    public record Witness(String name, String site, @Nullable String server, boolean checker, String status,
+            double share, int neighbours, @Nullable Instant lastReport) {
     }
 
     /** What one route serves, best first; {@code panic} when none of its servers is in rotation. */
     @JsonNaming(SnakeCaseStrategy.class)
-    record Route(String route, List<String> servers, boolean panic) {
+    public record Route(String route, List<String> servers, boolean panic) {
     }
 }

@@ -1,0 +1,55 @@
+package io.observatory.management.page;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.observatory.health.HealthState;
+import io.observatory.probe.ProbeResult;
+import io.observatory.status.OutboundHealth;
+import io.observatory.status.OutboundStatus;
+import java.util.Locale;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.PropertyNamingStrategies.SnakeCaseStrategy;
+import tools.jackson.databind.annotation.JsonNaming;
+
+/**
+ * One outbound as a row of the status page. About 250 bytes of JSON plus the reasons (a failure's reason with its
+ * cause chain is 100-300 characters).
+ *
+ * @param tag          the outbound's tag
+ * @param verdict      the combined verdict: {@code healthy}, {@code degraded}, {@code unhealthy} or {@code unknown}
+ * @param active       the active state (probes), same values
+ * @param passive      the passive state (reported calls), same values
+ * @param mesh         the mesh state (a hub's entry points), same values
+ * @param alive        Xray's {@code alive}, as the gRPC API reports it
+ * @param rtts         the last round-trip times, oldest first, in microseconds, {@code -1} for a failed probe; the
+ *                     last is the current one ({@link RttHistory})
+ * @param errorKind    the last probe's error kind (e.g. {@code connection_refused}); absent when it succeeded or
+ *                     there is none
+ * @param error        why the outbound is not usable (Xray's {@code last_error_reason}, or the mesh's reason for an
+ *                     entry point out of rotation); absent when empty
+ * @param meshDetail   the mesh's status and reason for a hub's entry point; absent elsewhere
+ * @param changed      when the verdict or one of the states last changed, unix milliseconds
+ * @param changeReason why, e.g. {@code active unknown -> healthy: probe succeeded: HTTP 204 in 12 ms}
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonNaming(SnakeCaseStrategy.class)
+record OutboundRow(String tag, String verdict, String active, String passive, String mesh, boolean alive,
+        RttSamples rtts, @Nullable String errorKind, @Nullable String error, @Nullable String meshDetail, long changed,
+        String changeReason) {
+
+    /** The row of {@code outbound} with its RTT history {@code rtts}. */
+    static OutboundRow of(OutboundHealth outbound, RttSamples rtts) {
+        OutboundStatus status = outbound.probe();
+        ProbeResult probe = status == null ? null : status.lastProbe();
+        String error = outbound.lastErrorReason();
+        return new OutboundRow(outbound.tag(), name(outbound.verdict()), name(outbound.activeState()),
+                name(outbound.passive().state()), name(outbound.meshState()), outbound.alive(), rtts,
+                probe == null || probe.error() == null ? null : probe.error().kind().label(),
+                error.isEmpty() ? null : error, outbound.mesh() == null ? null : outbound.mesh().detail(),
+                outbound.lastChange().toEpochMilli(), outbound.lastChangeReason());
+    }
+
+    /** A state as the page names it: lower case. */
+    static String name(HealthState state) {
+        return state.name().toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,292 @@
+package io.observatory.management.page;
+
+import io.observatory.mesh.MeshHub;
+import io.observatory.mesh.MeshView;
+import io.observatory.status.Observation;
+import io.observatory.status.OutboundHealth;
+import io.observatory.text.GoDuration;
+import io.observatory.time.Scheduler;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.codec.ServerSentEvent;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.FluxSink;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The status page's live streams of server-sent events ({@code GET /status/api/stream}), one per open page. Every
+ * {@link #BATCH_INTERVAL} the page's own thread reads the latest observation (as the {@link RttHistory} completed it)
+ * and the hub's mesh view, and sends each stream what changed in the page it shows since its previous event:
+ * <ul>
+ *   <li>{@code outbounds}: an {@link OutboundPage}, the whole page first, then its changed rows, the counts and, when
+ *       it moved, the page's list of tags; whatever was published in between is coalesced (each row in its latest
+ *       state), so a stream gets at most {@value #BATCHES_PER_SECOND} of these a second however fast the writer
+ *       publishes (at 10,000 outbounds probed on their own schedules, about 1,000 changes a second);
+ *   <li>{@code mesh}: a {@link MeshPage} on a hub, first and then whenever the view changed, at most once per
+ *       {@link #MESH_INTERVAL}; built once per view for every stream;
+ *   <li>a comment after {@link #KEEP_ALIVE} without an event, so that proxies keep an idle stream open.
+ * </ul>
+ *
+ * <p>The writer never waits for a client: it only publishes, and this thread reads. A stream holds no queue, only
+ * what it last sent of its page (one entry per row, at most {@value PageQuery#MAX_LIMIT}): an event is built when
+ * the stream can take one — its subscriber asks for one and its connection is writable — from the state of that
+ * moment, so what a slow client missed is coalesced into its next event. A stream that has taken no event for its
+ * stall limit while one was due is dropped (its connection fails), so a stuck client holds neither memory nor a
+ * connection for long; the page reconnects and starts from a snapshot. On shutdown every stream is completed, so the
+ * HTTP server's graceful shutdown does not wait for them.
+ */
+final class PageStreams {
+
+    /** How often each stream is looked at: at most one {@code outbounds} event per stream per interval. */
+    static final Duration BATCH_INTERVAL = Duration.ofMillis(250);
+
+    /** {@code outbounds} events per stream and second, at most. */
+    static final int BATCHES_PER_SECOND = 4;
+
+    /** At most one {@code mesh} event per stream per interval. */
+    static final Duration MESH_INTERVAL = Duration.ofSeconds(1);
+
+    /** The longest silence on a stream: a comment is sent after it. */
+    static final Duration KEEP_ALIVE = Duration.ofSeconds(15);
+
+    private static final Logger log = LoggerFactory.getLogger(PageStreams.class);
+    private static final long NOT_STALLED = Long.MIN_VALUE;
+
+    private final Scheduler page;
+    private final RttHistory history;
+    private final MeshHub hub;
+    private final Clock clock;
+    private final JsonMapper json;
+    private final Duration stallLimit;
+    // Confined to the page thread below.
+    private final Set<Stream> streams = new LinkedHashSet<>();
+    private Scheduler.@Nullable Cancellable tick;
+    private boolean closed;
+    private MeshView builtView = MeshView.EMPTY;
+    private @Nullable String builtMesh;
+
+    /**
+     * @param page       the page's own thread, on which every stream is served; its ticker paces the streams
+     * @param history    the observation and RTT history the rows are read from
+     * @param hub        the mesh view on a hub
+     * @param clock      wall clock, for the events' {@code now}
+     * @param json       writes the events' data
+     * @param stallLimit how long a stream may take no event while one is due before it is dropped
+     */
+    PageStreams(Scheduler page, RttHistory history, MeshHub hub, Clock clock, JsonMapper json, Duration stallLimit) {
+        this.page = page;
+        this.history = history;
+        this.hub = hub;
+        this.clock = clock;
+        this.json = json;
+        this.stallLimit = stallLimit;
+    }
+
+    /**
+     * A stream of the events of {@code query}'s page, starting with its snapshot (and the mesh on a hub).
+     *
+     * @param client   names the client in log lines, e.g. its address
+     * @param writable whether the connection takes an event now (its transport's writability); any thread
+     */
+    Flux<ServerSentEvent<String>> open(PageQuery query, String client, BooleanSupplier writable) {
+        return Flux.create(sink -> {
+            Stream stream = new Stream(query, client, sink, writable, page.nanoTime());
+            page.execute(() -> add(stream));
+            sink.onRequest(demand -> page.execute(() -> serve(stream)));
+            sink.onDispose(() -> page.execute(() -> streams.remove(stream)));
+        }, FluxSink.OverflowStrategy.ERROR);
+    }
+
+    /** Completes every stream and accepts no more; any thread. */
+    void close() {
+        page.execute(() -> {
+            closed = true;
+            List.copyOf(streams).forEach(stream -> stream.sink.complete());
+            streams.clear();
+            if (tick != null) {
+                tick.cancel();
+                tick = null;
+            }
+        });
+    }
+
+    /** The open streams; page thread. */
+    int openStreams() {
+        return streams.size();
+    }
+
+    private void add(Stream stream) {
+        if (closed) {
+            stream.sink.complete();
+            return;
+        }
+        streams.add(stream);
+        serve(stream);
+        if (tick == null) {
+            scheduleTick();
+        }
+    }
+
+    private void scheduleTick() {
+        tick = page.schedule(BATCH_INTERVAL, () -> {
+            tick = null;
+            List.copyOf(streams).forEach(this::serve);
+            if (!streams.isEmpty() && !closed) {
+                scheduleTick();
+            }
+        });
+    }
+
+    private void serve(Stream stream) {
+        if (streams.contains(stream)) {
+            stream.serve(page.nanoTime());
+        }
+    }
+
+    /** The {@code mesh} event's data of {@code view}, built once for every stream. */
+    private String mesh(MeshView view) {
+        if (view != builtView || builtMesh == null) {
+            builtMesh = json.writeValueAsString(MeshPage.of(view, hub.settings().rules(), clock.instant()));
+            builtView = view;
+        }
+        return builtMesh;
+    }
+
+    /** What one stream sent last; page thread only. */
+    private final class Stream {
+
+        private final PageQuery query;
+        private final String client;
+        private final FluxSink<ServerSentEvent<String>> sink;
+        private final BooleanSupplier writable;
+        private @Nullable Observation seen;
+        private Map<String, Sent> sent = Map.of();
+        private @Nullable List<String> window;
+        private @Nullable OutboundWindow counted;
+        private MeshView meshSeen = MeshView.EMPTY;
+        private long meshSentAt;
+        private long lastEventAt;
+        private long stalledSince = NOT_STALLED;
+
+        /** @param opened when the stream opened, on the page's ticker */
+        Stream(PageQuery query, String client, FluxSink<ServerSentEvent<String>> sink, BooleanSupplier writable,
+                long opened) {
+            this.query = query;
+            this.client = client;
+            this.sink = sink;
+            this.writable = writable;
+            this.lastEventAt = opened;
+            this.meshSentAt = opened - MESH_INTERVAL.toNanos();
+        }
+
+        /** Sends what is due and wanted: rows, then the mesh, else a keep-alive; drops the stream when stuck. */
+        void serve(long now) {
+            Observation observation = history.observation();
+            MeshView mesh = hub.store().current();
+            boolean rowsDue = observation != seen;
+            boolean meshDue = mesh != meshSeen && now - meshSentAt >= MESH_INTERVAL.toNanos();
+            boolean keepAliveDue = now - lastEventAt >= KEEP_ALIVE.toNanos();
+            if (!rowsDue && !meshDue && !keepAliveDue) {
+                stalledSince = NOT_STALLED;
+                return;
+            }
+            if (!ready()) {
+                stalled(now);
+                return;
+            }
+            stalledSince = NOT_STALLED;
+            boolean sent = false;
+            if (rowsDue) {
+                OutboundPage batch = batch(observation);
+                if (batch != null) {
+                    emit(ServerSentEvent.builder(json.writeValueAsString(batch)).event("outbounds").build(), now);
+                    sent = true;
+                }
+            }
+            if (meshDue && ready()) {
+                meshSeen = mesh;
+                meshSentAt = now;
+                emit(ServerSentEvent.builder(mesh(mesh)).event("mesh").build(), now);
+                sent = true;
+            }
+            if (!sent && keepAliveDue && ready()) {
+                emit(ServerSentEvent.<String>builder().comment("keep-alive").build(), now);
+            }
+        }
+
+        /** Whether the stream takes an event now: the subscriber asks for one and the connection is writable. */
+        private boolean ready() {
+            return sink.requestedFromDownstream() > 0 && writable.getAsBoolean();
+        }
+
+        private void stalled(long now) {
+            if (stalledSince == NOT_STALLED) {
+                stalledSince = now;
+            } else if (now - stalledSince >= stallLimit.toNanos()) {
+                log.info("status page stream of {} dropped: it took no event for {} while one was due", client,
+                        GoDuration.format(stallLimit));
+                streams.remove(this);
+                sink.error(new SlowClientException(client, stallLimit));
+            }
+        }
+
+        /**
+         * The {@code outbounds} event for {@code observation}: the whole page the first time, then the rows that are
+         * new to the page or changed (an entry or its RTT history replaced), the tags when they moved, the counts;
+         * {@code null} when nothing of it changed.
+         */
+        private @Nullable OutboundPage batch(Observation observation) {
+            OutboundWindow next = OutboundWindow.of(observation, query);
+            Map<String, Sent> nowSent = new HashMap<>();
+            List<OutboundRow> rows = new ArrayList<>();
+            for (OutboundHealth outbound : next.outbounds()) {
+                RttSamples samples = history.of(outbound.tag());
+                Sent before = sent.get(outbound.tag());
+                if (before == null || before.outbound() != outbound || before.samples() != samples) {
+                    rows.add(OutboundRow.of(outbound, samples));
+                }
+                nowSent.put(outbound.tag(), new Sent(outbound, samples));
+            }
+            List<String> tags = next.tags();
+            boolean moved = !tags.equals(window);
+            boolean recounted = counted == null || counted.total() != next.total()
+                    || counted.matching() != next.matching() || !counted.counts().equals(next.counts());
+            seen = observation;
+            sent = nowSent;
+            window = tags;
+            counted = next;
+            if (rows.isEmpty() && !moved && !recounted) {
+                return null;
+            }
+            return OutboundPage.of(next, query, moved ? tags : null, rows, clock.millis());
+        }
+
+        private void emit(ServerSentEvent<String> event, long now) {
+            lastEventAt = now;
+            sink.next(event);
+        }
+    }
+
+    /** What a stream last sent of one row: its entry and RTT history, compared by identity. */
+    private record Sent(OutboundHealth outbound, RttSamples samples) {
+    }
+
+    /** Ends the connection of a stream that has taken nothing for too long. */
+    static final class SlowClientException extends RuntimeException {
+
+        SlowClientException(String client, Duration stallLimit) {
+            super("status page stream of " + client + " took no event for " + GoDuration.format(stallLimit)
+                    + " while one was due");
+        }
+    }
+}
