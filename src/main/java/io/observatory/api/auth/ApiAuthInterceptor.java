@@ -70,6 +70,7 @@ public final class ApiAuthInterceptor implements ServerInterceptor {
             + " the operator configures observatory.api.auth.token-file or observatory.api.auth.token-env, or mTLS"
             + " (spring.grpc.server.ssl.client-auth)";
     static final String HTTP_MISSING = "missing bearer token (expected: the header Authorization: Bearer <token>)";
+    static final String HTTP_NOT_BEARER = "the Authorization header is not a bearer token (expected: Bearer <token>)";
     static final String HTTP_NOTHING_CONFIGURED = "reads need the API token and none is configured: the operator"
             + " configures observatory.api.auth.token-file or observatory.api.auth.token-env (a client certificate"
             + " authorizes gRPC calls only)";
@@ -171,8 +172,7 @@ public final class ApiAuthInterceptor implements ServerInterceptor {
         if (!current.settings().requireForReads()) {
             return null;
         }
-        return bearerRefusal(current.token(), authorizations.isEmpty() ? null : authorizations, HTTP_MISSING,
-                HTTP_NOTHING_CONFIGURED);
+        return bearerRefusal(current.token(), authorizations.isEmpty() ? null : authorizations, Wording.HTTP);
     }
 
     /** Why the call is refused, or {@code null} when its credentials are good. */
@@ -184,20 +184,16 @@ public final class ApiAuthInterceptor implements ServerInterceptor {
                 return null;
             }
         }
-        return bearerRefusal(token, headers.getAll(AUTHORIZATION), MISSING, NOTHING_CONFIGURED);
+        return bearerRefusal(token, headers.getAll(AUTHORIZATION), Wording.GRPC);
     }
 
     /**
      * Why {@code all}, the presented authorization values ({@code null} for none), do not carry the token, or
-     * {@code null} when they do.
-     *
-     * @param missing           the refusal when nothing is presented and a token is configured
-     * @param nothingConfigured the refusal when no token is configured
+     * {@code null} when they do, in the words of the protocol they came by.
      */
-    private static @Nullable String bearerRefusal(ApiToken token, @Nullable Iterable<String> all, String missing,
-            String nothingConfigured) {
+    private static @Nullable String bearerRefusal(ApiToken token, @Nullable Iterable<String> all, Wording wording) {
         if (all == null) {
-            return token.configured() ? missing : nothingConfigured;
+            return token.configured() ? wording.missing() : wording.nothingConfigured();
         }
         Iterator<String> values = all.iterator();
         String authorization = values.next();
@@ -205,12 +201,19 @@ public final class ApiAuthInterceptor implements ServerInterceptor {
             return SEVERAL;
         }
         if (!authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
-            return NOT_BEARER;
+            return wording.notBearer();
         }
         if (!token.configured()) {
-            return nothingConfigured;
+            return wording.nothingConfigured();
         }
         return token.matches(authorization.substring(BEARER.length()).strip()) ? null : INVALID;
+    }
+
+    /** The refusals that name what the protocol calls the credential: gRPC metadata or an HTTP header. */
+    private record Wording(String missing, String notBearer, String nothingConfigured) {
+
+        static final Wording GRPC = new Wording(MISSING, NOT_BEARER, NOTHING_CONFIGURED);
+        static final Wording HTTP = new Wording(HTTP_MISSING, HTTP_NOT_BEARER, HTTP_NOTHING_CONFIGURED);
     }
 
     /** Whether the TLS session has a client certificate; the handshake verified it against the trust store. */

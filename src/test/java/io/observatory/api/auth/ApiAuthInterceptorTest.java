@@ -423,7 +423,7 @@ class ApiAuthInterceptorTest {
         ApiAuthInterceptor interceptor = interceptor(settings(none(), Optional.of("OBSERVATORY_API_TOKEN"),
                 requireForReads));
         Map<String, String> refusals = Map.of("HTTP_MISSING", ApiAuthInterceptor.HTTP_MISSING,
-                "INVALID", ApiAuthInterceptor.INVALID, "NOT_BEARER", ApiAuthInterceptor.NOT_BEARER);
+                "INVALID", ApiAuthInterceptor.INVALID, "NOT_BEARER", ApiAuthInterceptor.HTTP_NOT_BEARER);
 
         String refused = interceptor.httpReadRefusal(authorization == null ? List.of()
                 : List.of(authorization.replace("TOKEN", TOKEN)));
