@@ -7,6 +7,8 @@
 (() => {
   const TOKEN_KEY = 'observatory.api-token';
   const RETRY_MILLIS = [1000, 2000, 5000];
+  const SAMPLES = 32; // RTT samples per outbound the server keeps (RttHistory.SAMPLES): the sparkline's width
+
   const byId = (id) => document.getElementById(id);
 
   const state = {
@@ -58,6 +60,7 @@
         throw new Error(body.reason || 'HTTP ' + response.status);
       }
       byId('token').hidden = true;
+      byId('outbounds').hidden = false;
       byId('forget').hidden = !state.token;
       live('streaming', 'live');
       state.retries = 0;
@@ -114,8 +117,15 @@
     element.textContent = text;
   }
 
+  // Shows the token form; what was shown with a token that is no longer held goes.
   function askForToken(reason) {
     live('locked', 'token needed');
+    state.rows.clear();
+    state.elements.clear();
+    state.window = [];
+    byId('rows').replaceChildren();
+    byId('mesh').hidden = true;
+    byId('outbounds').hidden = true;
     byId('token').hidden = false;
     byId('token-reason').textContent = state.token ? 'Refused: ' + reason : '';
     byId('token-input').focus();
@@ -215,7 +225,7 @@
     svg.setAttribute('height', String(height));
     svg.setAttribute('viewBox', '0 0 ' + width + ' ' + height);
     const max = Math.max(1, ...samples);
-    const step = width / Math.max(1, 32 - 1);
+    const step = width / (SAMPLES - 1);
     const x = (i) => (width - (samples.length - 1 - i) * step).toFixed(1);
     const points = [];
     samples.forEach((sample, i) => {
@@ -235,6 +245,12 @@
       const line = document.createElementNS(svgNs, 'polyline');
       line.setAttribute('points', points.join(' '));
       svg.append(line);
+      const [cx, cy] = points[points.length - 1].split(',');
+      const newest = document.createElementNS(svgNs, 'circle');
+      newest.setAttribute('cx', cx);
+      newest.setAttribute('cy', cy);
+      newest.setAttribute('r', '2');
+      svg.append(newest);
     }
     const ok = samples.filter((s) => s >= 0);
     svg.append(Object.assign(document.createElementNS(svgNs, 'title'), {
@@ -405,6 +421,10 @@
     byId('forget').addEventListener('click', () => {
       state.token = null;
       sessionStorage.removeItem(TOKEN_KEY);
+      connect();
+    });
+    window.addEventListener('hashchange', () => {
+      readFragment();
       connect();
     });
     setInterval(() => {
