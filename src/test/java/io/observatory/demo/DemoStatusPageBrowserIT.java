@@ -2,9 +2,9 @@ package io.observatory.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.observatory.ObservatoryApplication;
 import io.observatory.testing.Browser;
 import io.observatory.testing.ClosedPort;
+import io.observatory.testing.StatusPageSession;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -14,8 +14,6 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.openqa.selenium.By;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * The status page of the demo in a real browser (Debian's headless Chromium through Selenium), as a person sees it:
@@ -34,7 +32,7 @@ class DemoStatusPageBrowserIT {
     private static final List<String> DEMO = List.of("demo-closed", "demo-fast", "demo-flaky", "demo-hang",
             "demo-slow");
 
-    private static ConfigurableApplicationContext demo;
+    private static StatusPageSession session;
     private static Browser browser;
     private static String page;
 
@@ -42,20 +40,16 @@ class DemoStatusPageBrowserIT {
     static void start() {
         int targets = ClosedPort.find();
         int closed = ClosedPort.find();
-        demo = new SpringApplicationBuilder(ObservatoryApplication.class)
-                .run("--spring.profiles.active=demo", "--spring.grpc.server.port=0", "--server.port=0",
-                        "--demo.port=" + targets, "--demo.closed-port=" + (closed == targets ? targets + 1 : closed));
-        page = "http://127.0.0.1:" + demo.getEnvironment().getProperty("local.server.port") + "/status";
-        browser = Browser.start();
+        session = StatusPageSession.start("--spring.profiles.active=demo", "--demo.port=" + targets,
+                "--demo.closed-port=" + (closed == targets ? targets + 1 : closed));
+        browser = session.browser();
+        page = session.page();
     }
 
     @AfterAll
     static void stop() {
-        if (browser != null) {
-            browser.close();
-        }
-        if (demo != null) {
-            demo.close();
+        if (session != null) {
+            session.close();
         }
     }
 
@@ -115,7 +109,7 @@ class DemoStatusPageBrowserIT {
         browser.driver().get(page);
         awaitVerdict("demo-fast", "healthy", Duration.ofSeconds(10));
         browser.mark();
-        DemoLab targets = demo.getBean(DemoLab.class);
+        DemoLab targets = session.service().getBean(DemoLab.class);
 
         targets.stop();
         awaitVerdict("demo-fast", "unhealthy", Duration.ofSeconds(20));

@@ -2,16 +2,14 @@ package io.observatory.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.observatory.ObservatoryApplication;
 import io.observatory.testing.Browser;
+import io.observatory.testing.StatusPageSession;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * The status page of the mesh demo in a real browser (Debian's headless Chromium through Selenium): the hub's four
@@ -26,16 +24,13 @@ class MeshDemoStatusPageBrowserIT {
     private static final Duration SCENE = Duration.ofSeconds(25);
     private static final String RED = "rgb(207, 34, 46)";
 
-    private ConfigurableApplicationContext demo;
+    private StatusPageSession session;
     private Browser browser;
 
     @AfterEach
     void stop() {
-        if (browser != null) {
-            browser.close();
-        }
-        if (demo != null) {
-            demo.close();
+        if (session != null) {
+            session.close();
         }
     }
 
@@ -58,11 +53,10 @@ class MeshDemoStatusPageBrowserIT {
 
     @Test
     void pageWhenTheStoryPlaysThenEachFaultAppearsLiveWithItsCaptionDotAndVotes() {
-        demo = new SpringApplicationBuilder(ObservatoryApplication.class)
-                .run("--spring.profiles.active=mesh-demo", "--spring.grpc.server.port=0", "--server.port=0");
-        browser = Browser.start();
+        session = StatusPageSession.start("--spring.profiles.active=mesh-demo");
+        browser = session.browser();
         ChromeDriver page = browser.driver();
-        page.get("http://127.0.0.1:" + demo.getEnvironment().getProperty("local.server.port") + "/status");
+        page.get(session.page());
         page.manage().window().setSize(new Dimension(1400, 1250));
 
         browser.waiting(Duration.ofSeconds(15)).until(driver -> browser.attributes("#servers li", "data-server")

@@ -36,6 +36,7 @@ public final class SyntheticStatuses {
         return new OutboundStatus(tag, alive, alive ? result.rttMillis() : OutboundStatus.DEAD_DELAY_MILLIS,
                 alive ? "" : error.reason(), alive ? at : null, at, null, result,
                 new ActiveHealth(state, alive ? 1 : 0, alive ? 0 : 1),
-                alive ? "probe succeeded: HTTP 204 in " + result.rttMillis() + " ms" : "probe failed: " + error.reason());
+                alive ? "probe succeeded: HTTP 204 in " + result.rttMillis() + " ms"
+                        : "probe failed: " + error.reason());
     }
 }

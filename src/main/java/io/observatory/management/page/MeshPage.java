@@ -20,7 +20,8 @@ import tools.jackson.databind.annotation.JsonNaming;
  * witnesses, routes with their panic flag) plus what the page draws: a caption per server in the fleet monitor's
  * words, the witnesses whose last report is older than {@code no-data-after} ({@code stale}), and the witness ×
  * entry point matrix, each cell with the witness's streak against the entry point, coloured against the hub's
- * {@code streak}. About 100 bytes per cell and 200 per server and witness: 14 KB for 100 × 100 without errors.
+ * {@code streak}. About 100 bytes per cell (plus its error's reason while it fails) and 200 per server and witness:
+ * about 1 MB for 100 witnesses of 100 servers, which is why the stream sends it at most once a second.
  *
  * @param now      the hub's wall clock, unix milliseconds
  * @param streak   failed probes in a row that make a vote ({@code observatory.mesh.streak})
@@ -49,7 +50,8 @@ record MeshPage(long now, int streak, @JsonUnwrapped MeshJson view, Map<String, 
         List<Cell> cells = view.paths().stream().map(path -> {
             LastProbe last = path.streak().last();
             return new Cell(path.witness(), path.streak().server() + "/" + path.streak().entryPoint(),
-                    path.streak().failures(), last.success(), last.errorKind() == null ? null : last.errorKind().label(),
+                    path.streak().failures(), last.success(),
+                    last.errorKind() == null ? null : last.errorKind().label(),
                     last.error().isEmpty() ? null : last.error(), last.success() ? last.rttNanos() / 1_000 : null,
                     path.reportTime().toEpochMilli());
         }).toList();

@@ -10,7 +10,8 @@ import tools.jackson.databind.annotation.JsonNaming;
 /**
  * A page of outbounds as the status page receives it: the body of {@code GET /status/api/outbounds}, and the data of
  * each {@code outbounds} event of the live stream. A snapshot carries the whole page; a later stream event carries
- * only what changed since the previous one. About 2 KB plus one {@link OutboundRow} per row sent.
+ * only what changed since the previous one. About 200 bytes plus 20 per tag of the window and one
+ * {@link OutboundRow} per row sent: 52 KB for a snapshot of 100 rows, 256 KB for the largest page, 500 rows.
  *
  * @param now      the server's wall clock, unix milliseconds: what {@link OutboundRow#changed()} is aged against
  * @param total    every configured outbound

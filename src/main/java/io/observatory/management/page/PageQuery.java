@@ -92,8 +92,8 @@ record PageQuery(String prefix, Set<HealthState> verdicts, int offset, int limit
             }
             return number;
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + ": " + QuotedText.quote(value, 64) + " (expected: a whole number, "
-                    + expected + ")", e);
+            throw new IllegalArgumentException(name + ": " + QuotedText.quote(value, 64)
+                    + " (expected: a whole number, " + expected + ")", e);
         }
     }
 }

@@ -4,7 +4,6 @@ import io.netty.channel.ChannelOption;
 import io.observatory.mesh.MeshHub;
 import java.time.Clock;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.core.io.Resource;
@@ -63,26 +62,40 @@ final class StatusPageHandler {
 
     /**
      * {@code GET /status/api/stream}: the live events of the query's page ({@link PageStreams}), each sent only while
-     * the connection is writable (Netty's outbound buffer below its high-water mark, 64 KB). Reactive Streams demand
-     * alone would not hold a client that stops reading: the HTTP layer goes on asking for events while Netty queues
-     * them. The connection's kernel send buffer is held to {@value #SEND_BUFFER_BYTES} bytes (the kernel doubles it)
-     * rather than the megabytes it may grow to on its own, so such a client holds at most about 200 KB and one event
-     * before it stops taking events, and is dropped after the stall limit.
+     * the connection is writable (Netty's outbound buffer below its high-water mark, 64 KB): Reactive Streams demand
+     * alone would not hold back a client that stops reading, since the HTTP layer goes on asking for events while
+     * Netty queues them. The connection's kernel send buffer is held to {@value #SEND_BUFFER_BYTES} bytes (the kernel
+     * doubles it) rather than the megabytes it may grow to on its own, so such a client stops taking events after
+     * about 200 KB and is dropped after the stall limit.
+     *
+     * @throws IllegalStateException when the server is not Reactor Netty's, whose connection the stream needs
      */
     Mono<ServerResponse> stream(ServerRequest request) {
         String client = request.remoteAddress().map(Object::toString).orElse("an unknown address");
-        return withQuery(request, query -> {
-            BooleanSupplier writable = () -> true;
-            if (ServerHttpRequestDecorator.getNativeRequest(request.exchange().getRequest())
-                    instanceof Connection connection) {
-                connection.channel().config().setOption(ChannelOption.SO_SNDBUF, SEND_BUFFER_BYTES);
-                writable = connection.channel()::isWritable;
+        return withQuery(request, query -> data(MediaType.TEXT_EVENT_STREAM)
+                // nginx buffers responses unless told not to; an event must not wait there.
+                .header("X-Accel-Buffering", "no")
+                .body(BodyInserters.fromServerSentEvents(streams.open(query, client, connection(request)))));
+    }
+
+    private static PageStreams.Connection connection(ServerRequest request) {
+        Object transport = ServerHttpRequestDecorator.getNativeRequest(request.exchange().getRequest());
+        if (!(transport instanceof Connection netty)) {
+            throw new IllegalStateException("the status page's stream runs on Reactor Netty (this request came by "
+                    + transport.getClass().getName() + ")");
+        }
+        netty.channel().config().setOption(ChannelOption.SO_SNDBUF, SEND_BUFFER_BYTES);
+        return new PageStreams.Connection() {
+            @Override
+            public boolean writable() {
+                return netty.channel().isWritable();
             }
-            return data(MediaType.TEXT_EVENT_STREAM)
-                    // nginx buffers responses unless told not to; an event must not wait there.
-                    .header("X-Accel-Buffering", "no")
-                    .body(BodyInserters.fromServerSentEvents(streams.open(query, client, writable)));
-        });
+
+            @Override
+            public void close() {
+                netty.dispose();
+            }
+        };
     }
 
     private static ServerResponse.BodyBuilder data(MediaType type) {

@@ -69,7 +69,8 @@ class MeshPageTest {
             "SERVER_UNAVAILABLE       | 0 | false | false | server unavailable",
             "UNREACHABLE_FROM_SERVERS | 3 | false | false | unreachable from your servers (3 of them)",
             "BLOCKED                  | 1 | false | false | blocked by a checker",
-            "BLOCKED                  | 1 | true  | false | blocked by a checker — kept: its route has no other server",
+            "BLOCKED                  | 1 | true  | false | blocked by a checker — kept: its route has no other"
+                    + " server",
             "NO_DATA                  | 0 | true  | false | no data — agent not responding"})
     void captionWhenAServerHasAStatusThenTheFleetMonitorsWords(String status, int voters, boolean inRotation,
             boolean pairCut, String caption) {

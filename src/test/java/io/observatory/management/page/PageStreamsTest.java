@@ -89,10 +89,14 @@ class PageStreamsTest {
     }
 
     private TestSubscriber<ServerSentEvent<String>> open(PageQuery query, long request) {
+        return open(query, request, new FakeConnection());
+    }
+
+    private TestSubscriber<ServerSentEvent<String>> open(PageQuery query, long request, FakeConnection connection) {
         TestSubscriber<ServerSentEvent<String>> subscriber = TestSubscriber.<ServerSentEvent<String>>builder()
                 .initialRequest(request).build();
         subscribers.add(subscriber);
-        streams.open(query, "client 1", () -> true).subscribe(subscriber);
+        streams.open(query, "client 1", connection).subscribe(subscriber);
         time.runDue();
         return subscriber;
     }
@@ -114,6 +118,23 @@ class PageStreamsTest {
         List<String> values = new ArrayList<>();
         array.forEach(element -> values.add(field == null ? element.asString() : element.get(field).asString()));
         return values;
+    }
+
+    /** A connection the test makes writable or not, which says whether it was closed. */
+    private static final class FakeConnection implements PageStreams.Connection {
+
+        private boolean writable = true;
+        private boolean closed;
+
+        @Override
+        public boolean writable() {
+            return writable;
+        }
+
+        @Override
+        public void close() {
+            closed = true;
+        }
     }
 
     @Test
@@ -222,7 +243,8 @@ class PageStreamsTest {
     @Test
     void streamWhenTheClientTakesNoEventWhileOneIsDueThenDroppedAfterTheStallLimit() {
         start("a");
-        TestSubscriber<ServerSentEvent<String>> stuck = open(everything(), 1);
+        FakeConnection stuckConnection = new FakeConnection();
+        TestSubscriber<ServerSentEvent<String>> stuck = open(everything(), 1, stuckConnection);
         TestSubscriber<ServerSentEvent<String>> reading = open(everything(), Long.MAX_VALUE);
 
         for (int i = 0; i < 50; i++) {
@@ -231,10 +253,33 @@ class PageStreamsTest {
         }
 
         assertThat(stuck.getReceivedOnNext()).as("its one requested event, nothing queued").hasSize(1);
-        assertThat(stuck.expectTerminalError()).isInstanceOf(PageStreams.SlowClientException.class)
-                .hasMessage("status page stream of client 1 took no event for 10s while one was due");
+        assertThat(stuckConnection.closed).isTrue();
+        assertThat(stuck.isTerminatedComplete()).isTrue();
         assertThat(reading.isTerminated()).isFalse();
         assertThat(streams.openStreams()).isEqualTo(1);
+    }
+
+    @Test
+    void streamWhenTheConnectionIsNotWritableThenNoEventEvenOnDemandAndDroppedAfterTheStallLimit() {
+        start("a");
+        FakeConnection full = new FakeConnection();
+        TestSubscriber<ServerSentEvent<String>> client = open(everything(), Long.MAX_VALUE, full);
+        full.writable = false;
+
+        observe(dead("a"));
+        time.advance(STALL_LIMIT.dividedBy(2));
+        int whileFull = client.getReceivedOnNext().size();
+        full.writable = true;
+        time.advance(PageStreams.BATCH_INTERVAL);
+        int onceWritable = client.getReceivedOnNext().size();
+        full.writable = false;
+        observe(alive("a", 3));
+        time.advance(STALL_LIMIT.plus(PageStreams.BATCH_INTERVAL));
+
+        assertThat(whileFull).as("only the snapshot").isEqualTo(1);
+        assertThat(onceWritable).isEqualTo(2);
+        assertThat(full.closed).isTrue();
+        assertThat(client.isTerminatedComplete()).isTrue();
     }
 
     @Test

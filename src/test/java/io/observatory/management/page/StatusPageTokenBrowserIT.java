@@ -2,9 +2,9 @@ package io.observatory.management.page;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.observatory.ObservatoryApplication;
 import io.observatory.testing.Browser;
 import io.observatory.testing.ClosedPort;
+import io.observatory.testing.StatusPageSession;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,8 +14,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * The status page of the demo when reads need the API token ({@code require-for-reads} with a token file), in a real
@@ -29,16 +27,12 @@ class StatusPageTokenBrowserIT {
     @TempDir
     Path directory;
 
-    private ConfigurableApplicationContext demo;
-    private Browser browser;
+    private StatusPageSession session;
 
     @AfterEach
     void stop() {
-        if (browser != null) {
-            browser.close();
-        }
-        if (demo != null) {
-            demo.close();
+        if (session != null) {
+            session.close();
         }
     }
 
@@ -55,15 +49,13 @@ class StatusPageTokenBrowserIT {
     void pageWhenReadsNeedTheTokenThenItAsksForItSaysWhenItIsWrongAndShowsTheOutboundsWithIt() throws IOException {
         Path tokenFile = Files.writeString(directory.resolve("api-token"), TOKEN + "\n");
         int targets = ClosedPort.find();
-        demo = new SpringApplicationBuilder(ObservatoryApplication.class)
-                .run("--spring.profiles.active=demo", "--spring.grpc.server.port=0", "--server.port=0",
-                        "--demo.port=" + targets, "--demo.closed-port=" + (targets + 1),
-                        "--observatory.api.auth.require-for-reads=true",
-                        "--observatory.api.auth.token-file=" + tokenFile);
-        browser = Browser.start();
+        session = StatusPageSession.start("--spring.profiles.active=demo", "--demo.port=" + targets,
+                "--demo.closed-port=" + (targets + 1), "--observatory.api.auth.require-for-reads=true",
+                "--observatory.api.auth.token-file=" + tokenFile);
+        Browser browser = session.browser();
         WebDriver page = browser.driver();
 
-        page.get("http://127.0.0.1:" + demo.getEnvironment().getProperty("local.server.port") + "/status");
+        page.get(session.page());
         browser.waiting(Duration.ofSeconds(10)).until(driver -> driver.findElement(By.id("token")).isDisplayed());
         browser.screenshot("status-page-token-prompt");
         assertThat(page.findElement(By.id("live")).getText()).isEqualTo("token needed");
