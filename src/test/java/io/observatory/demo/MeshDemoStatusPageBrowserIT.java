@@ -57,7 +57,7 @@ class MeshDemoStatusPageBrowserIT {
         browser = session.browser();
         ChromeDriver page = browser.driver();
         page.get(session.page());
-        page.manage().window().setSize(new Dimension(1400, 1250));
+        page.manage().window().setSize(new Dimension(1400, 950));
 
         browser.waiting(Duration.ofSeconds(15)).until(driver -> browser.attributes("#servers li", "data-server")
                 .size() == 4);
