@@ -30,12 +30,14 @@ import tools.jackson.databind.annotation.JsonNaming;
  * @param meshDetail   the mesh's status and reason for a hub's entry point; absent elsewhere
  * @param changed      when the verdict or one of the states last changed, unix milliseconds
  * @param changeReason why, e.g. {@code active unknown -> healthy: probe succeeded: HTTP 204 in 12 ms}
+ * @param restored     for an active status restored from the state file and not yet replaced by a probe of this
+ *                     process: when the previous process measured it, unix milliseconds; absent otherwise
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonNaming(SnakeCaseStrategy.class)
 record OutboundRow(String tag, String verdict, String active, String passive, String mesh, boolean alive,
         RttSamples rtts, @Nullable String errorKind, @Nullable String error, @Nullable String meshDetail, long changed,
-        String changeReason) {
+        String changeReason, @Nullable Long restored) {
 
     /** The row of {@code outbound} with its RTT history {@code rtts}. */
     static OutboundRow of(OutboundHealth outbound, RttSamples rtts) {
@@ -46,7 +48,8 @@ record OutboundRow(String tag, String verdict, String active, String passive, St
                 name(outbound.passive().state()), name(outbound.meshState()), outbound.alive(), rtts,
                 probe == null || probe.error() == null ? null : probe.error().kind().label(),
                 error.isEmpty() ? null : error, outbound.mesh() == null ? null : outbound.mesh().detail(),
-                outbound.lastChange().toEpochMilli(), outbound.lastChangeReason());
+                outbound.lastChange().toEpochMilli(), outbound.lastChangeReason(),
+                status == null || status.restoredFrom() == null ? null : status.restoredFrom().toEpochMilli());
     }
 
     /** A state as the page names it: lower case. */

@@ -18,6 +18,7 @@ import org.springframework.core.io.ClassPathResource;
 import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.RouterFunctions;
 import org.springframework.web.reactive.function.server.ServerResponse;
+import org.springframework.web.server.WebFilter;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -58,15 +59,20 @@ public class StatusPageConfiguration {
         return event -> streams.close();
     }
 
+    /** The read rules of the API for the status page's data and {@code /actuator/observatory}. */
+    @Bean
+    WebFilter observationReadAccess(ApiAuthInterceptor auth, JsonMapper json) {
+        return new PageAccess(auth, json);
+    }
+
     @Bean
     RouterFunction<ServerResponse> statusPageRoutes(RttHistory history, MeshHub hub, PageStreams streams,
-            Clock clock, ApiAuthInterceptor auth) {
+            Clock clock) {
         StatusPageHandler handler = new StatusPageHandler(history, hub, streams, clock);
         RouterFunction<ServerResponse> data = RouterFunctions.route()
                 .GET("/status/api/outbounds", handler::outbounds)
                 .GET("/status/api/mesh", handler::mesh)
                 .GET("/status/api/stream", handler::stream)
-                .filter(new PageAccess(auth))
                 .build();
         return RouterFunctions.route()
                 .GET("/", request -> ServerResponse.temporaryRedirect(URI.create("/status")).build())

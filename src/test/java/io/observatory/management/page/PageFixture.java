@@ -2,9 +2,6 @@ package io.observatory.management.page;
 
 import static io.observatory.testing.SyntheticStatuses.probed;
 
-import io.observatory.api.auth.ApiAuthInterceptor;
-import io.observatory.api.auth.ApiToken;
-import io.observatory.config.ApiAuthSettings;
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.config.Outbound;
 import io.observatory.mesh.MeshHub;
@@ -49,14 +46,12 @@ final class PageFixture {
         // Built directly: binding 10,000 outbounds through Spring's Binder takes seconds.
         ObservatoryConfig config = new ObservatoryConfig(direct, defaults.standard(), defaults.burst(),
                 defaults.probe(), defaults.reload(), defaults.passive(), defaults.availability(), defaults.api(),
-                defaults.mesh(), defaults.metrics());
+                defaults.mesh(), defaults.metrics(), defaults.state());
         updater = new ObservationUpdater(config, writer, clock);
         MeshHub hub = new MeshHub(config.mesh(), writer, clock, updater::meshJudged);
         RttHistory history = new RttHistory(updater.store());
         streams = new PageStreams(page, history, hub, clock, JsonMapper.builder().build(), stallLimit);
-        ApiAuthInterceptor openReads = new ApiAuthInterceptor(new ApiAuthSettings(null, null, false),
-                settings -> ApiToken.NONE, false, subject -> false);
-        routes = new StatusPageConfiguration().statusPageRoutes(history, hub, streams, clock, openReads);
+        routes = new StatusPageConfiguration().statusPageRoutes(history, hub, streams, clock);
     }
 
     /** Serves the routes on a real HTTP port of 127.0.0.1, as the management port does (Reactor Netty). */

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -85,7 +86,9 @@ class StatusPageAuthIntegrationTest {
             "/status/api/outbounds                    | Bearer guessed     | invalid bearer token",
             "/status/api/stream                       | Basic dXNlcjpwdw== | NOT_BEARER",
             "/status/api/outbounds?access_token=TOKEN | none               | MISSING",
-            "/status/api/stream?token=TOKEN           | none               | MISSING"})
+            "/status/api/stream?token=TOKEN           | none               | MISSING",
+            "/actuator/observatory                    | none               | MISSING",
+            "/actuator/observatory                    | Bearer guessed     | invalid bearer token"})
     void dataWhenTheRequestLacksTheTokenThen401WithTheReason(String path, String authorization, String reason) {
         HttpResponse<String> response = get(path.replace("TOKEN", TOKEN), authorization);
 
@@ -107,6 +110,13 @@ class StatusPageAuthIntegrationTest {
 
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.headers().firstValue("Cache-Control")).hasValue("no-store");
+    }
+
+    @Test
+    void actuatorObservationWhenTheRequestCarriesTheTokenThenServedAndHealthAndMetricsStayOpen() {
+        assertThat(get("/actuator/observatory", "Bearer " + TOKEN).statusCode()).isEqualTo(200);
+        assertThat(get("/actuator/health/liveness", null).statusCode()).isEqualTo(200);
+        assertThat(get("/actuator/prometheus", null).statusCode()).isEqualTo(200);
     }
 
     @ParameterizedTest
