@@ -177,14 +177,14 @@
     dot.title = row.verdict;
     name.append(dot, text('span', 'name', row.tag));
     name.title = row.tag;
-    cell(tr, 'verdict ' + row.verdict, row.verdict);
-    const active = cell(tr, 'state active ' + row.active, row.active);
     if (row.restored) {
       const badge = text('span', 'badge restored', 'restored');
       badge.title = 'restored from the state file, measured ' + since(row.restored)
           + '; replaced by the next probe';
-      active.append(' ', badge);
+      name.append(' ', badge);
     }
+    cell(tr, 'verdict ' + row.verdict, row.verdict);
+    cell(tr, 'state active ' + row.active, row.active);
     cell(tr, 'state passive ' + row.passive, row.passive);
     cell(tr, 'state mesh ' + row.mesh, row.mesh).title = row.mesh_detail || '';
     const last = row.rtts.length ? row.rtts[row.rtts.length - 1] : null;

@@ -22,7 +22,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param writeInterval the shortest time between two writes, 1s-1h; a write happens only when something changed,
  *                      and once more at graceful shutdown. Default: 5s
  * @param maxAge        restored entries measured longer ago than this are dropped; a positive duration. Default:
- *                      three times the time an outbound waits between two probes ({@link #maxAge(ObservatoryConfig)})
+ *                      three times the time an outbound waits between two probes, at least a minute
+ *                      ({@link #maxAge(ObservatoryConfig)})
  */
 public record StateSettings(
         @Nullable @Pattern(regexp = "\\P{Cc}*", message = "a path without control characters") String directory,
@@ -32,6 +33,13 @@ public record StateSettings(
         Duration writeInterval,
         @Nullable @DurationMin(nanos = 0, inclusive = false, message = "a positive duration") Duration maxAge)
         implements CrossFieldValidated {
+
+    /**
+     * The least default {@code max-age}: a restart takes several seconds (a JVM's start, a pod's rescheduling) and the
+     * file may be a {@code write-interval} old when the process dies, so a shorter limit would drop every status of a
+     * fast-probing instance at each restart.
+     */
+    public static final Duration MIN_DEFAULT_MAX_AGE = Duration.ofMinutes(1);
 
     /** The state file's name inside {@link #directory}. */
     public static final String FILE_NAME = "observatory.state";
@@ -61,12 +69,17 @@ public record StateSettings(
      * outbound waits between two probes — the standard observer's {@code probe-interval} (per outbound: the longer of
      * it and {@code unhealthy-interval}; sequential: times the number of observed outbounds, which are probed one
      * after another), the burst observer's cycle ({@code interval × sampling}), or, with no observer, the mesh's
-     * {@code no-data-after} (a hub's reports are older than that only when the witness stopped reporting).
+     * {@code no-data-after} (a hub's reports are older than that only when the witness stopped reporting) — and at
+     * least {@link #MIN_DEFAULT_MAX_AGE}.
      */
     public Duration maxAge(ObservatoryConfig config) {
         if (maxAge != null) {
             return maxAge;
         }
+        return max(threeWaits(config), MIN_DEFAULT_MAX_AGE);
+    }
+
+    private static Duration threeWaits(ObservatoryConfig config) {
         StandardObserverSettings standard = config.standard();
         if (standard != null) {
             Duration wait = switch (standard.schedule()) {

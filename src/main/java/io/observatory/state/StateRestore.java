@@ -15,6 +15,7 @@ import io.observatory.text.GoDuration;
 import io.observatory.verdict.PassiveEntry;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -111,7 +112,8 @@ final class StateRestore {
                 reports.add(SavedReports.restore(report));
             }
         }
-        Duration written = Duration.between(Timestamps.instant(saved.getWrittenTime()), now);
+        Duration written = Duration.between(Timestamps.instant(saved.getWrittenTime()), now)
+                .truncatedTo(ChronoUnit.MILLIS);
         String summary = "restored " + statuses.size() + " statuses, " + passive.size() + " passive states and "
                 + reports.size() + " witness reports written " + GoDuration.format(written.isNegative() ? Duration.ZERO : written)
                 + " ago; dropped " + (old + changed + gone) + " (" + old + " older than " + GoDuration.format(maxAge)

@@ -18,6 +18,7 @@ import io.observatory.status.StatusSink;
 import io.observatory.time.Scheduler;
 import java.time.Clock;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -280,11 +281,15 @@ public final class ObservationUpdater implements Reconfigurable, StatusSink {
                 : new OutboundHealth(tag, status, view, mesh, verdict, now, reason);
     }
 
-    /** The active evidence; for a restored status, e.g. {@code restored from the state file (measured 2026-12-01T10:00:00Z): probe succeeded: HTTP 204 in 12 ms}. */
+    /**
+     * The active evidence; for a restored status, e.g. {@code restored from the state file (measured
+     * 2026-12-01T10:00:00.123Z): probe succeeded: HTTP 204 in 12 ms}.
+     */
     private static String activeDetail(OutboundStatus status) {
         Instant restored = status.restoredFrom();
         return restored == null ? status.activeDetail()
-                : "restored from the state file (measured " + restored + "): " + status.activeDetail();
+                : "restored from the state file (measured " + restored.truncatedTo(ChronoUnit.MILLIS) + "): "
+                        + status.activeDetail();
     }
 
     /** The configured tags, iterating in tag order, so the observation is built in order. */

@@ -47,9 +47,11 @@ class StateSettingsTest {
     }
 
     @Test
-    void maxAgeWhenUnsetThenThreeTimesTheWaitBetweenTwoProbesOfAnOutbound() {
+    void maxAgeWhenUnsetThenThreeTimesTheWaitBetweenTwoProbesOfAnOutboundAtLeastAMinute() {
         assertThat(maxAge("standard.probe-interval=10s", "standard.enable-concurrency=true"))
-                .as("concurrent").isEqualTo(Duration.ofSeconds(30));
+                .as("concurrent, 3 x 10 s raised to a minute").isEqualTo(Duration.ofMinutes(1));
+        assertThat(maxAge("standard.probe-interval=30s", "standard.enable-concurrency=true"))
+                .as("concurrent").isEqualTo(Duration.ofSeconds(90));
         assertThat(maxAge("standard.probe-interval=10s")).as("sequential, 3 outbounds")
                 .isEqualTo(Duration.ofSeconds(90));
         assertThat(maxAge("standard.probe-interval=10s", "standard.schedule=per-outbound",

@@ -10,6 +10,7 @@ import io.observatory.api.xray.GetOutboundStatusRequest;
 import io.observatory.api.xray.ObservatoryServiceGrpc;
 import io.observatory.config.StateSettings;
 import io.observatory.state.v1.SavedState;
+import io.observatory.state.v1.SavedStatus;
 import io.observatory.testing.ClosedPort;
 import io.observatory.testing.PortOpening;
 import io.observatory.testing.TestTarget;
@@ -65,7 +66,7 @@ class WarmRestartBenchmarkIT {
             awaitStatuses(file, OUTBOUNDS);
         }
         // Each kill waits for a round of the new process's own probes first: restored statuses keep the time they
-        // were measured, and without fresh ones they would age beyond max-age (30 s) over the restarts.
+        // were measured, and without fresh ones they would age beyond max-age (1 min) over the restarts.
         for (int i = 0; i < KILLS; i++) {
             Instant started = Instant.now();
             try (ServiceProcess service = start(grpcPort, config, state)) {
@@ -89,7 +90,6 @@ class WarmRestartBenchmarkIT {
                 Files.size(file) / 1e6, KILLS, kills, warm.first().toMillis(), warm.firstCount(),
                 cold.first().toMillis(), cold.firstCount(), warm.complete().toMillis(), cold.complete().toMillis());
         assertThat(warm.firstCount()).as("outbounds in the first answer after a warm restart").isEqualTo(OUTBOUNDS);
-        assertThat(warm.complete()).isLessThan(Duration.ofSeconds(1));
     }
 
     /**
@@ -129,11 +129,16 @@ class WarmRestartBenchmarkIT {
                 "--observatory.state.directory=" + state, "--observatory.state.write-interval=1s"));
     }
 
-    /** Waits for a state file whose every status this process measured: a round of its own probes, written. */
+    /** Waits for a state file with every outbound's status measured by this process: a round of its own probes. */
     private static void awaitMeasuredSince(Path file, Instant since) {
-        await().atMost(STARTUP).pollInterval(Duration.ofMillis(200)).until(() -> StateFile.read(file)
-                instanceof StateFile.Loaded loaded && SavedState.parseFrom(loaded.payload()).getStatusesList().stream()
-                        .allMatch(status -> !Timestamps.instant(status.getMeasuredTime()).isBefore(since)));
+        await().atMost(STARTUP).pollInterval(Duration.ofMillis(200)).until(() -> {
+            if (!(StateFile.read(file) instanceof StateFile.Loaded loaded)) {
+                return false;
+            }
+            List<SavedStatus> statuses = SavedState.parseFrom(loaded.payload()).getStatusesList();
+            return statuses.size() == OUTBOUNDS && statuses.stream()
+                    .allMatch(status -> !Timestamps.instant(status.getMeasuredTime()).isBefore(since));
+        });
     }
 
     private static void awaitStatuses(Path file, int count) {

@@ -109,7 +109,6 @@ class WarmRestartTest {
         assertThat(byTag.get("lab-a").getLastTryTime())
                 .isEqualTo(written.getStatusesList().stream().filter(s -> s.getTag().equals("lab-a")).findFirst()
                         .orElseThrow().getLastTry().getSeconds());
-        assertThat(firstAnswerMillis).isLessThan(1_000);
         assertThat(service.awaitMessage(RESTORED, STARTUP)).startsWith("restored 3 statuses, 0 passive states and 0 witness reports");
 
         assertThat(v1().getObservation(GetObservationRequest.getDefaultInstance()).getOutboundsList())
@@ -163,7 +162,7 @@ class WarmRestartTest {
         service = start();
 
         assertThat(service.awaitMessage(RESTORED, STARTUP)).startsWith("restored 0 statuses, 0 passive states and 0"
-                + " witness reports written ").endsWith(" ago; dropped 3 (0 older than 30s, 2 measuring something else"
+                + " witness reports written ").endsWith(" ago; dropped 3 (0 older than 1m0s, 2 measuring something else"
                 + " now, 1 no longer configured)");
     }
 
