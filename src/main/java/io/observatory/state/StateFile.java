@@ -10,6 +10,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Arrays;
 import java.util.zip.CRC32C;
 
@@ -18,8 +19,9 @@ import java.util.zip.CRC32C;
  * version ({@value #FORMAT_VERSION}), the payload's length (8 bytes), its CRC32C (4 bytes), then the payload; all
  * big-endian. A write goes to a temporary file beside the target, is forced to the disk, and renamed over the target
  * in one atomic step (then the directory is forced), so a reader — after a crash at any moment, {@code kill -9}
- * included — finds the previous complete file or the new one, never a mix. A reader refuses anything else: another
- * magic or version, a length that does not match, a checksum that does not match.
+ * included — finds the previous complete file or the new one, never a mix. A reader refuses anything else: not a
+ * regular file, another magic or version, a length that does not match the file, a payload too large for the heap,
+ * a checksum that does not match.
  */
 final class StateFile {
 
@@ -28,6 +30,8 @@ final class StateFile {
 
     private static final byte[] MAGIC = "OBSSTATE".getBytes(StandardCharsets.US_ASCII);
     private static final int HEADER_BYTES = MAGIC.length + Integer.BYTES + Long.BYTES + Integer.BYTES;
+    /** The share of the heap a payload may take at most: 1/16, e.g. 16 MiB of a 256 MiB heap. */
+    private static final long HEAP_SHARE = 16;
 
     private StateFile() {
     }
@@ -81,43 +85,84 @@ final class StateFile {
     }
 
     /**
-     * Reads {@code file}.
+     * Reads {@code file}, refusing a payload larger than a sixteenth of the heap ({@code -Xmx}): restoring it takes
+     * several times its size, and a file that large (garbage behind a valid-looking header, or the state of a much
+     * larger fleet) would end the start-up in an {@link OutOfMemoryError} instead of a cold start.
      *
      * @throws IOException if the file exists but cannot be read
      */
     static Read read(Path file) throws IOException {
-        byte[] bytes;
+        return read(file, Runtime.getRuntime().maxMemory() / HEAP_SHARE);
+    }
+
+    /**
+     * Reads {@code file}: the header first, so that a payload longer than {@code maxPayloadBytes} or than the file is
+     * refused before anything is allocated for it; then the payload, into one array.
+     *
+     * @throws IOException if the file exists but cannot be read
+     */
+    static Read read(Path file, long maxPayloadBytes) throws IOException {
+        BasicFileAttributes attributes;
         try {
-            bytes = Files.readAllBytes(file);
+            attributes = Files.readAttributes(file, BasicFileAttributes.class);
         } catch (NoSuchFileException e) {
             return new Missing();
         }
-        if (bytes.length < HEADER_BYTES) {
-            return new Unusable("truncated: " + bytes.length + " bytes, shorter than the " + HEADER_BYTES
-                    + "-byte header");
+        if (!attributes.isRegularFile()) {
+            return new Unusable("not a regular file but " + (attributes.isDirectory() ? "a directory" : "a special file"));
         }
-        ByteBuffer buffer = ByteBuffer.wrap(bytes);
-        byte[] magic = new byte[MAGIC.length];
-        buffer.get(magic);
-        if (!Arrays.equals(magic, MAGIC)) {
-            return new Unusable("not an Observatory state file (no OBSSTATE magic)");
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            long size = channel.size();
+            if (size < HEADER_BYTES) {
+                return new Unusable("truncated: " + size + " bytes, shorter than the " + HEADER_BYTES
+                        + "-byte header");
+            }
+            ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
+            if (!readFully(channel, header)) {
+                return new Unusable("truncated while read: shorter than the " + HEADER_BYTES + "-byte header");
+            }
+            header.flip();
+            byte[] magic = new byte[MAGIC.length];
+            header.get(magic);
+            if (!Arrays.equals(magic, MAGIC)) {
+                return new Unusable("not an Observatory state file (no OBSSTATE magic)");
+            }
+            int version = header.getInt();
+            if (version != FORMAT_VERSION) {
+                return new Unusable("format version " + version + " (this build reads version " + FORMAT_VERSION
+                        + ")");
+            }
+            long length = header.getLong();
+            int expectedCrc = header.getInt();
+            long remaining = size - HEADER_BYTES;
+            if (length != remaining) {
+                return new Unusable((length > remaining || length < 0 ? "truncated: " : "trailing bytes: ")
+                        + remaining + " of " + length + " payload bytes");
+            }
+            if (length > Math.min(maxPayloadBytes, Integer.MAX_VALUE - 8)) {
+                return new Unusable("a payload of " + length + " bytes, more than the " + maxPayloadBytes
+                        + " this process reads (a sixteenth of its heap)");
+            }
+            ByteBuffer payload = ByteBuffer.allocate((int) length);
+            if (!readFully(channel, payload)) {
+                return new Unusable("truncated while read: fewer than " + length + " payload bytes");
+            }
+            CRC32C crc = new CRC32C();
+            crc.update(payload.array());
+            if ((int) crc.getValue() != expectedCrc) {
+                return new Unusable("checksum mismatch: the payload is corrupt");
+            }
+            return new Loaded(payload.array());
         }
-        int version = buffer.getInt();
-        if (version != FORMAT_VERSION) {
-            return new Unusable("format version " + version + " (this build reads version " + FORMAT_VERSION + ")");
+    }
+
+    /** Fills {@code buffer} from the channel's position; false if the file ends first. */
+    private static boolean readFully(FileChannel channel, ByteBuffer buffer) throws IOException {
+        while (buffer.hasRemaining()) {
+            if (channel.read(buffer) < 0) {
+                return false;
+            }
         }
-        long length = buffer.getLong();
-        int expectedCrc = buffer.getInt();
-        if (length != buffer.remaining()) {
-            return new Unusable((length > buffer.remaining() ? "truncated: " : "trailing bytes: ")
-                    + buffer.remaining() + " of " + length + " payload bytes");
-        }
-        byte[] payload = Arrays.copyOfRange(bytes, HEADER_BYTES, bytes.length);
-        CRC32C crc = new CRC32C();
-        crc.update(payload);
-        if ((int) crc.getValue() != expectedCrc) {
-            return new Unusable("checksum mismatch: the payload is corrupt");
-        }
-        return new Loaded(payload);
+        return true;
     }
 }

@@ -114,4 +114,21 @@ class StateFileTest {
         assertThat(StateFile.read(file)).isEqualTo(new StateFile.Unusable(
                 "trailing bytes: " + (PAYLOAD.length + 1) + " of " + PAYLOAD.length + " payload bytes"));
     }
+
+    @Test
+    void readWhenThePayloadIsLargerThanTheLimitThenUnusableBeforeReadingIt() throws Exception {
+        Path file = directory.resolve("observatory.state");
+        StateFile.write(file, new byte[4096]);
+
+        assertThat(StateFile.read(file, 4095)).isEqualTo(new StateFile.Unusable(
+                "a payload of 4096 bytes, more than the 4095 this process reads (a sixteenth of its heap)"));
+        assertThat(StateFile.read(file, 4096)).isInstanceOf(StateFile.Loaded.class);
+    }
+
+    @Test
+    void readWhenADirectoryThenUnusableSayingSo() throws Exception {
+        Path file = Files.createDirectory(directory.resolve("observatory.state"));
+
+        assertThat(StateFile.read(file)).isEqualTo(new StateFile.Unusable("not a regular file but a directory"));
+    }
 }

@@ -25,9 +25,12 @@ import io.observatory.testing.ClosedPort;
 import io.observatory.testing.PortOpening;
 import io.observatory.testing.TestTarget;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
@@ -166,8 +169,29 @@ class WarmRestartTest {
                 + " now, 1 no longer configured)");
     }
 
+    @Test
+    void startWhenTheStateFileIsLargerThanTheHeapCanRestoreThenOneLineAndAColdStart() throws Exception {
+        Path file = directory.resolve(StateSettings.FILE_NAME);
+        long length = 200L << 20;
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            channel.write(ByteBuffer.allocate(24).put("OBSSTATE".getBytes(StandardCharsets.US_ASCII)).putInt(1)
+                    .putLong(length).putInt(0).flip());
+            channel.write(ByteBuffer.wrap(new byte[] {0}), 24 + length - 1);
+        }
+
+        service = start(List.of("-Xmx128m"));
+
+        assertThat(service.awaitMessage(COLD, STARTUP)).startsWith("ignoring state file " + file + " (a payload of "
+                + length + " bytes, more than the ");
+        awaitStateWithStatuses(3);
+    }
+
     private ServiceProcess start() throws Exception {
-        return ServiceProcess.start(List.of(
+        return start(List.of());
+    }
+
+    private ServiceProcess start(List<String> jvmOptions) throws Exception {
+        return ServiceProcess.start(jvmOptions, List.of(
                 "--spring.grpc.server.port=" + grpcPort,
                 "--server.port=0",
                 "--observatory.state.directory=" + directory,
