@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -55,7 +54,8 @@ final class StateFile {
     /**
      * Replaces {@code file} with a frame of {@code payload}, atomically.
      *
-     * @throws IOException if the temporary file cannot be written or renamed; the previous file is then untouched
+     * @throws IOException if the temporary file cannot be written or renamed; the previous file is then untouched and
+     *                     the temporary file deleted (a full disk gets its space back)
      */
     static void write(Path file, byte[] payload) throws IOException {
         Path directory = file.toAbsolutePath().getParent();
@@ -65,18 +65,23 @@ final class StateFile {
         crc.update(payload);
         ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES).put(MAGIC).putInt(FORMAT_VERSION)
                 .putLong(payload.length).putInt((int) crc.getValue()).flip();
-        try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            ByteBuffer body = ByteBuffer.wrap(payload);
-            while (header.hasRemaining() || body.hasRemaining()) {
-                channel.write(new ByteBuffer[] {header, body});
-            }
-            channel.force(true);
-        }
         try {
+            try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING)) {
+                ByteBuffer body = ByteBuffer.wrap(payload);
+                while (header.hasRemaining() || body.hasRemaining()) {
+                    channel.write(new ByteBuffer[] {header, body});
+                }
+                channel.force(true);
+            }
             Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.deleteIfExists(temporary);
+        } catch (IOException | RuntimeException e) {
+            // A partial temporary file on a full disk would keep what space is left until a write succeeds.
+            try {
+                Files.deleteIfExists(temporary);
+            } catch (IOException cleanup) {
+                e.addSuppressed(cleanup);
+            }
             throw e;
         }
         try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {

@@ -1,7 +1,9 @@
 package io.observatory.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,6 +38,16 @@ class StateFileTest {
         StateFile.write(file, PAYLOAD);
 
         assertThat(((StateFile.Loaded) StateFile.read(file)).payload()).isEqualTo(PAYLOAD);
+    }
+
+    @Test
+    void writeWhenTheFileCannotBeReplacedThenThrowsAndLeavesNoTemporaryFile() throws Exception {
+        Path file = Files.createDirectory(directory.resolve("observatory.state"));
+        Files.writeString(file.resolve("inside"), "a directory in the file's place");
+
+        assertThatThrownBy(() -> StateFile.write(file, PAYLOAD)).isInstanceOf(IOException.class);
+
+        assertThat(directory.resolve("observatory.state.tmp")).doesNotExist();
     }
 
     @Test
