@@ -44,12 +44,15 @@ public interface CrossFieldValidated {
     }
 
     /**
-     * Hibernate Validator's environment-variable lookup for {@link Violations#environmentVariable}: set as the
-     * validator's constraint validator payload ({@link ObservatoryConfigBinder}), so that tests can pass their own.
+     * What {@link Violations} reads of the process, set as the validator's constraint validator payload
+     * ({@link ObservatoryConfigBinder}), so that tests can pass their own.
      *
-     * @param lookup an environment variable's value by name, {@code null} when unset
+     * @param lookup  an environment variable's value by name, {@code null} when unset
+     *                ({@link Violations#environmentVariable})
+     * @param startUp whether the configuration bound is the one the process starts with, not a reload
+     *                ({@link Violations#startUp})
      */
-    record EnvironmentVariables(Function<String, @Nullable String> lookup) {
+    record ValidationContext(Function<String, @Nullable String> lookup, boolean startUp) {
     }
 
     /** Runs {@link #validate} and turns what it reports into constraint violations on the named properties. */
@@ -61,8 +64,9 @@ public interface CrossFieldValidated {
                 return true;
             }
             HibernateConstraintValidatorContext hibernate = context.unwrap(HibernateConstraintValidatorContext.class);
-            EnvironmentVariables environment = hibernate.getConstraintValidatorPayload(EnvironmentVariables.class);
-            Violations violations = new Violations(environment == null ? System::getenv : environment.lookup());
+            ValidationContext environment = hibernate.getConstraintValidatorPayload(ValidationContext.class);
+            Violations violations = environment == null ? new Violations(System::getenv, true)
+                    : new Violations(environment.lookup(), environment.startUp());
             value.validate(violations);
             if (violations.isEmpty()) {
                 return true;

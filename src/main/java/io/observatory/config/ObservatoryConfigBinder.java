@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
 import org.hibernate.validator.HibernateValidator;
+import org.hibernate.validator.HibernateValidatorFactory;
 import org.hibernate.validator.messageinterpolation.ParameterMessageInterpolator;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.bind.AbstractBindHandler;
@@ -45,6 +46,7 @@ public final class ObservatoryConfigBinder implements AutoCloseable {
 
     private final ValidatorFactory validation;
     private final SpringValidatorAdapter validator;
+    private final SpringValidatorAdapter reloadValidator;
 
     /** A binder whose validation reads the process's environment variables. */
     public ObservatoryConfigBinder() {
@@ -58,9 +60,13 @@ public final class ObservatoryConfigBinder implements AutoCloseable {
     public ObservatoryConfigBinder(Function<String, @Nullable String> environmentVariables) {
         this.validation = Validation.byProvider(HibernateValidator.class).configure()
                 .messageInterpolator(new ParameterMessageInterpolator())
-                .constraintValidatorPayload(new CrossFieldValidated.EnvironmentVariables(environmentVariables))
+                .constraintValidatorPayload(new CrossFieldValidated.ValidationContext(environmentVariables, true))
                 .buildValidatorFactory();
         this.validator = new SpringValidatorAdapter(validation.getValidator());
+        this.reloadValidator = new SpringValidatorAdapter(validation.unwrap(HibernateValidatorFactory.class)
+                .usingContext()
+                .constraintValidatorPayload(new CrossFieldValidated.ValidationContext(environmentVariables, false))
+                .getValidator());
     }
 
     /**
@@ -72,6 +78,20 @@ public final class ObservatoryConfigBinder implements AutoCloseable {
      *                       shape, or the first record that breaks a constraint
      */
     public Bound bind(ConfigurableEnvironment environment) {
+        return bind(environment, validator);
+    }
+
+    /**
+     * Binds and validates a reloaded configuration, as {@link #bind} does but for the checks of settings that only a
+     * start applies ({@link Violations#startUp}).
+     *
+     * @throws BindException as {@link #bind} does
+     */
+    public Bound bindReload(ConfigurableEnvironment environment) {
+        return bind(environment, reloadValidator);
+    }
+
+    private Bound bind(ConfigurableEnvironment environment, SpringValidatorAdapter validator) {
         Binder binder = new Binder(ConfigurationPropertySources.get(environment),
                 new PropertySourcesPlaceholdersResolver(environment), CONVERSIONS);
         Set<String> set = new HashSet<>();

@@ -100,6 +100,11 @@ public record StateSettings(
         return a.compareTo(b) >= 0 ? a : b;
     }
 
+    /**
+     * At start-up, the directory must be a directory this process may write, or not exist yet; a reload checks only
+     * the path's form, since these settings are read at start-up only and a disk turned read-only meanwhile must not
+     * refuse every later reload (the writer says it cannot write, once).
+     */
     @Override
     public void validate(Violations violations) {
         if (directory == null) {
@@ -110,6 +115,9 @@ public record StateSettings(
             path = Path.of(directory);
         } catch (InvalidPathException e) {
             violations.reject("directory", directory, "the path of a directory");
+            return;
+        }
+        if (!violations.startUp()) {
             return;
         }
         if (Files.exists(path) && !Files.isDirectory(path)) {

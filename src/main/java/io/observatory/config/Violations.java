@@ -28,10 +28,12 @@ public final class Violations {
     private static final Pattern SIBLING_REFERENCE = Pattern.compile(SIBLING + "([^" + SIBLING + "]*)" + SIBLING);
 
     private final Function<String, @Nullable String> environment;
+    private final boolean startUp;
     private final List<String[]> reported = new ArrayList<>();
 
-    Violations(Function<String, @Nullable String> environment) {
+    Violations(Function<String, @Nullable String> environment, boolean startUp) {
         this.environment = environment;
+        this.startUp = startUp;
     }
 
     /**
@@ -55,6 +57,15 @@ public final class Violations {
     /** The value of the environment variable {@code name}, {@code null} when it is not set. */
     public @Nullable String environmentVariable(String name) {
         return environment.apply(name);
+    }
+
+    /**
+     * Whether the configuration is the one the process starts with rather than a reload: a setting that only a start
+     * applies (such as {@code observatory.state}) checks the file system then only, so that a disk turned read-only
+     * meanwhile does not refuse every later reload.
+     */
+    public boolean startUp() {
+        return startUp;
     }
 
     /**

@@ -66,7 +66,7 @@ final class ConfigLoader {
         ConfigurableEnvironment fresh = freshEnvironment();
         ObservatoryConfigBinder.Bound bound;
         try {
-            bound = binder.bind(fresh);
+            bound = binder.bindReload(fresh);
         } catch (BindException e) {
             String line = ConfigFailureAnalyzer.describe(e);
             throw new RejectedConfigException(line != null ? line : oneLine(e), e);

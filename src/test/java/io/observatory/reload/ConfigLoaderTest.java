@@ -63,6 +63,18 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void loadWhenTheStateDirectoryIsNoLongerUsableThenTheReloadIsStillApplied() throws IOException {
+        Path notADirectory = Files.writeString(directory.resolve("was-a-directory"), "x");
+        Path file = Files.writeString(directory.resolve("observatory.yml"), "observatory:\n  state:\n    directory: "
+                + notADirectory + "\n  standard:\n    subject-selector: [proxy_]\n    probe-interval: 30s\n");
+
+        ObservatoryConfig config = loader(file).load().config();
+
+        assertThat(config.standard().probeInterval()).as("applied: the state settings are read at start-up only")
+                .isEqualTo(Duration.ofSeconds(30));
+    }
+
+    @Test
     void loadWhenASettingLeftTheFileThenItsStartUpValueIsGoneToo() throws IOException {
         Path file = Files.writeString(directory.resolve("observatory.yml"), "observatory:\n  probe:\n"
                 + "    max-concurrent: 8\n");
