@@ -10,7 +10,6 @@ import io.observatory.state.v1.SavedCalls;
 import io.observatory.state.v1.SavedPassive;
 import io.observatory.status.CallStatistics;
 import io.observatory.verdict.PassiveEntry;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,9 +17,10 @@ import java.util.List;
 /**
  * One outbound's passive evidence to and from the state file's {@code SavedPassive}. The policies' times are ticker
  * readings; they are saved as the wall times they correspond to and restored as this process's ticker readings at
- * those wall times, so an UNHEALTHY state reactivates and a window bucket expires when it would have. A
- * transport-failure-rate bucket moves by whole seconds, keeping the buckets one second apart. About 40 bytes per
- * outbound with reports, plus 12 bytes per bucket of the window.
+ * those wall times, so an UNHEALTHY state reactivates and a window bucket expires when it would have; a time after
+ * this process's clock (another clock, or this one set back) counts as now, never later. A transport-failure-rate
+ * bucket moves by whole seconds, keeping the buckets one second apart. About 40 bytes per outbound with reports, plus
+ * 12 bytes per bucket of the window.
  */
 final class SavedPassives {
 
@@ -74,6 +74,11 @@ final class SavedPassives {
                 List<TransportFailureRatePolicy.Bucket> buckets = new ArrayList<>(saved.getBucketsCount());
                 long shift = saved.getBucketsCount() == 0 ? 0 : Math.floorDiv(ticker(saved.getBuckets(0).getSecond(),
                         now, nowNanos), SECOND_NANOS) - saved.getBuckets(0).getSecond().getSeconds();
+                if (saved.getBucketsCount() > 0) {
+                    // Buckets saved by a clock ahead of this one end at this second, not after it.
+                    long newest = saved.getBuckets(saved.getBucketsCount() - 1).getSecond().getSeconds() + shift;
+                    shift -= Math.max(0, newest - Math.floorDiv(nowNanos, SECOND_NANOS));
+                }
                 for (SavedBucket bucket : saved.getBucketsList()) {
                     buckets.add(new TransportFailureRatePolicy.Bucket(bucket.getSecond().getSeconds() + shift,
                             bucket.getTotal(), bucket.getFailed()));
@@ -92,8 +97,8 @@ final class SavedPassives {
         return new PassiveEntry(saved.getTag(), restored, calls);
     }
 
-    /** This process's ticker reading at the wall time {@code at}. */
+    /** This process's ticker reading at the wall time {@code at}; {@code nowNanos} for a time after {@code now}. */
     private static long ticker(Timestamp at, Instant now, long nowNanos) {
-        return nowNanos - Duration.between(Timestamps.instant(at), now).toNanos();
+        return nowNanos - Timestamps.ageNanos(at, now);
     }
 }

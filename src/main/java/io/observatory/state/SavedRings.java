@@ -4,7 +4,6 @@ import com.google.protobuf.ByteString;
 import io.observatory.state.v1.SavedRing;
 import io.observatory.state.v1.SavedSample;
 import io.observatory.stats.RttRing;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,7 +35,8 @@ final class SavedRings {
     }
 
     /**
-     * The ring's samples, oldest first, with times on this process's ticker.
+     * The ring's samples, oldest first, with times on this process's ticker; a sample recorded after {@code now} (by
+     * a clock ahead of this one) counts as recorded now, so it never outlives its validity.
      *
      * @param now      this process's wall clock
      * @param nowNanos the same moment on its ticker
@@ -44,8 +44,8 @@ final class SavedRings {
     static List<RttRing.Sample> restore(SavedRing ring, Instant now, long nowNanos) {
         List<RttRing.Sample> samples = new ArrayList<>(ring.getSamplesCount());
         for (SavedSample sample : ring.getSamplesList()) {
-            long ageNanos = Duration.between(Timestamps.instant(sample.getRecordedTime()), now).toNanos();
-            samples.add(new RttRing.Sample(nowNanos - ageNanos, sample.getSuccess(), sample.getRttNanos()));
+            samples.add(new RttRing.Sample(nowNanos - Timestamps.ageNanos(sample.getRecordedTime(), now),
+                    sample.getSuccess(), sample.getRttNanos()));
         }
         return samples;
     }

@@ -28,8 +28,9 @@ import java.util.Set;
 /**
  * Decides what of a state file's payload a starting process takes: the statuses of outbounds still configured that
  * measure the same thing now ({@link Measures}) with their burst samples, the passive entries of outbounds still
- * configured, and the held reports, each at most {@code max-age} old (a passive entry by its last call); the rest is
- * dropped and counted. O(entries).
+ * configured, and the held reports, each at most {@code max-age} old (a passive entry by its last call) and at most
+ * {@code max-age} ahead of this process's clock (a time after it counts as now); the rest is dropped and counted.
+ * O(entries).
  */
 final class StateRestore {
 
@@ -44,7 +45,9 @@ final class StateRestore {
      * @param passive  passive states and call statistics of configured outbounds, their times on this process's ticker
      * @param reports  a hub's reports
      * @param summary  e.g. {@code restored 9998 statuses, 12 passive states and 4 witness reports written 3.2s ago;
-     *                 dropped 2 (1 older than 30s, 1 measuring something else now, 0 no longer configured)}
+     *                 dropped 2 (1 older than 30s, 1 measuring something else now, 0 no longer configured)}, and
+     *                 {@code , 1 more than 30s in the future} before the closing parenthesis when a time was that far
+     *                 ahead of this process's clock
      */
     record Restoration(List<OutboundStatus> statuses, Map<String, List<RttRing.Sample>> samples,
             List<PassiveEntry> passive, List<HeldReport> reports, String summary) {
@@ -71,6 +74,7 @@ final class StateRestore {
         config.observedOutbounds().forEach(outbound -> outbounds.put(outbound.tag(), outbound));
         List<OutboundStatus> statuses = new ArrayList<>(saved.getStatusesCount());
         int old = 0;
+        int future = 0;
         int changed = 0;
         int gone = 0;
         for (SavedStatus status : saved.getStatusesList()) {
@@ -82,6 +86,8 @@ final class StateRestore {
                 changed++;
             } else if (tooOld(Timestamps.instant(status.getMeasuredTime()), now, maxAge)) {
                 old++;
+            } else if (fromTheFuture(Timestamps.instant(status.getMeasuredTime()), now, maxAge)) {
+                future++;
             } else {
                 statuses.add(SavedStatuses.restore(status));
             }
@@ -100,6 +106,9 @@ final class StateRestore {
                 gone++;
             } else if (entry.hasCalls() && tooOld(Timestamps.instant(entry.getCalls().getLastCall()), now, maxAge)) {
                 old++;
+            } else if (entry.hasCalls() && fromTheFuture(Timestamps.instant(entry.getCalls().getLastCall()), now,
+                    maxAge)) {
+                future++;
             } else {
                 passive.add(SavedPassives.restore(entry, saved.getPassivePolicy(), now, nowNanos));
             }
@@ -108,6 +117,8 @@ final class StateRestore {
         for (SavedReport report : saved.getMeshReportsList()) {
             if (tooOld(Timestamps.instant(report.getReceivedTime()), now, maxAge)) {
                 old++;
+            } else if (fromTheFuture(Timestamps.instant(report.getReceivedTime()), now, maxAge)) {
+                future++;
             } else {
                 reports.add(SavedReports.restore(report));
             }
@@ -115,13 +126,25 @@ final class StateRestore {
         Duration written = Duration.between(Timestamps.instant(saved.getWrittenTime()), now)
                 .truncatedTo(ChronoUnit.MILLIS);
         String summary = "restored " + statuses.size() + " statuses, " + passive.size() + " passive states and "
-                + reports.size() + " witness reports written " + GoDuration.format(written.isNegative() ? Duration.ZERO : written)
-                + " ago; dropped " + (old + changed + gone) + " (" + old + " older than " + GoDuration.format(maxAge)
-                + ", " + changed + " measuring something else now, " + gone + " no longer configured)";
+                + reports.size() + " witness reports written " + (written.isNegative()
+                        ? GoDuration.format(written.negated()) + " in the future (another clock, or this one set back)"
+                        : GoDuration.format(written) + " ago")
+                + "; dropped " + (old + future + changed + gone) + " (" + old + " older than "
+                + GoDuration.format(maxAge) + ", " + changed + " measuring something else now, " + gone
+                + " no longer configured" + (future == 0 ? "" : ", " + future + " more than "
+                        + GoDuration.format(maxAge) + " in the future") + ")";
         return new Restoration(statuses, samples, passive, reports, summary);
     }
 
     private static boolean tooOld(Instant measured, Instant now, Duration maxAge) {
         return Duration.between(measured, now).compareTo(maxAge) > 0;
+    }
+
+    /**
+     * Whether {@code measured} is more than {@code maxAge} after {@code now}: a clock that far off says nothing of
+     * the entry's age. Closer to {@code now}, an entry is restored as measured now.
+     */
+    private static boolean fromTheFuture(Instant measured, Instant now, Duration maxAge) {
+        return Duration.between(now, measured).compareTo(maxAge) > 0;
     }
 }

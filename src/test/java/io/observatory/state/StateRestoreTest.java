@@ -147,6 +147,59 @@ class StateRestoreTest {
     }
 
     @Test
+    void selectWhenMeasuredFurtherAheadOfThisClockThanTheMaximumAgeThenDroppedAndTheLineSaysSo() {
+        ObservatoryConfig config = Configs.of(STANDARD);
+
+        StateRestore.Restoration restoration = roundTrip(config, config, MEASURED.minusSeconds(3600),
+                List.of(ALIVE, DEAD), List.of());
+
+        assertThat(restoration.statuses()).as("a clock an hour off says nothing of their age").isEmpty();
+        assertThat(restoration.summary()).isEqualTo("restored 0 statuses, 0 passive states and 0 witness reports"
+                + " written 1h0m0s in the future (another clock, or this one set back); dropped 2 (0 older than 30s, 0"
+                + " measuring something else now, 0 no longer configured, 2 more than 30s in the future)");
+    }
+
+    @Test
+    void selectWhenTimesSlightlyAheadOfThisClockThenRestoredAsOfNowNeverLater() {
+        ObservatoryConfig config = Configs.of("outbounds[0].tag=proxy_a", "outbounds[0].protocol=direct",
+                "outbounds[1].tag=proxy_b", "outbounds[1].protocol=direct",
+                "burst.subject-selector[0]=proxy_", "burst.ping-config.destination=http://127.0.0.1:8080/");
+        OutboundStatus burst = OutboundStatus.fromBurst("proxy_a", new HealthPingStats(1, 1, 0, 0, 0, 0),
+                new ActiveHealth(HealthState.UNHEALTHY, 0, 1), "1/1 samples failed");
+        long takenNanos = 50_000_000_000L;
+        CallStatistics calls = new CallStatistics(5, 5, 3_000_000, MEASURED.minusSeconds(1), MEASURED);
+        Observation observation = snapshot(config, List.of(burst), List.of()).observation();
+        StateSnapshot failures = new StateSnapshot(MEASURED, takenNanos, config, observation,
+                Map.of("proxy_a", List.of(new RttRing.Sample(takenNanos, false, 0))),
+                new ObservationUpdater.PassiveEntries("consecutive-failures", List.of(new PassiveEntry("proxy_a",
+                        new ConsecutiveFailuresPolicy.State(HealthState.UNHEALTHY, 5, takenNanos), calls))), List.of());
+        StateSnapshot rates = new StateSnapshot(MEASURED, takenNanos, config, observation, Map.of(),
+                new ObservationUpdater.PassiveEntries("transport-failure-rate", List.of(new PassiveEntry("proxy_b",
+                        new TransportFailureRatePolicy.State(HealthState.UNKNOWN, List.of(
+                                new TransportFailureRatePolicy.Bucket(49, 3, 1),
+                                new TransportFailureRatePolicy.Bucket(50, 2, 0)), 0), calls))), List.of());
+        Instant tenSecondsBehind = MEASURED.minusSeconds(10);
+        long nowNanos = 7_000_000_000L;
+
+        StateRestore.Restoration restored = StateRestore.select(StateCodec.encode(failures).toByteArray(), config,
+                tenSecondsBehind, nowNanos, MAX_AGE);
+        StateRestore.Restoration restoredRates = StateRestore.select(StateCodec.encode(rates).toByteArray(), config,
+                tenSecondsBehind, nowNanos, MAX_AGE);
+
+        assertThat(restored.samples().get("proxy_a")).as("recorded now, so it expires on time")
+                .containsExactly(new RttRing.Sample(nowNanos, false, 0));
+        assertThat(restored.passive()).as("unhealthy since now, so it reactivates on time").containsExactly(
+                new PassiveEntry("proxy_a", new ConsecutiveFailuresPolicy.State(HealthState.UNHEALTHY, 5, nowNanos),
+                        calls));
+        assertThat(restoredRates.passive()).as("the newest bucket is this second's").containsExactly(
+                new PassiveEntry("proxy_b", new TransportFailureRatePolicy.State(HealthState.UNKNOWN, List.of(
+                        new TransportFailureRatePolicy.Bucket(6, 3, 1), new TransportFailureRatePolicy.Bucket(7, 2, 0)),
+                        0), calls));
+        assertThat(restored.summary()).contains("written 10s in the future (another clock, or this one set back)")
+                .endsWith("0 no longer configured)");
+    }
+
+    @Test
     void selectWhenAnotherConfigurationThenOnlyWhatMeasuresTheSameThingIsRestored() {
         ObservatoryConfig saved = Configs.of(STANDARD);
         String[] otherPort = STANDARD.clone();
