@@ -21,7 +21,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                      Default: off
  * @param writeInterval the shortest time between two writes, 1s-1h; a write happens only when something changed,
  *                      and once more at graceful shutdown. Default: 5s
- * @param maxAge        restored entries measured longer ago than this are dropped; a positive duration. Default:
+ * @param maxAge        restored entries measured longer ago than this are dropped (a passive state by its last call,
+ *                      kept at least for the passive policy's reactivation period); a positive duration. Default:
  *                      three times the time an outbound waits between two probes, at least a minute
  *                      ({@link #maxAge(ObservatoryConfig)})
  */

@@ -28,7 +28,8 @@ import java.util.Set;
 /**
  * Decides what of a state file's payload a starting process takes: the statuses of outbounds still configured that
  * measure the same thing now ({@link Measures}) with their burst samples, the passive entries of outbounds still
- * configured, and the held reports, each at most {@code max-age} old (a passive entry by its last call) and at most
+ * configured, and the held reports, each at most {@code max-age} old (a passive entry by its last call, and at
+ * most the passive policy's reactivation period where that is longer) and at most
  * {@code max-age} ahead of this process's clock (a time after it counts as now); the rest is dropped and counted.
  * O(entries).
  */
@@ -101,13 +102,15 @@ final class StateRestore {
             }
         }
         List<PassiveEntry> passive = new ArrayList<>(saved.getPassiveCount());
+        Duration passiveMaxAge = passiveMaxAge(config, maxAge);
         for (SavedPassive entry : saved.getPassiveList()) {
             if (!outbounds.containsKey(entry.getTag())) {
                 gone++;
-            } else if (entry.hasCalls() && tooOld(Timestamps.instant(entry.getCalls().getLastCall()), now, maxAge)) {
+            } else if (entry.hasCalls()
+                    && tooOld(Timestamps.instant(entry.getCalls().getLastCall()), now, passiveMaxAge)) {
                 old++;
             } else if (entry.hasCalls() && fromTheFuture(Timestamps.instant(entry.getCalls().getLastCall()), now,
-                    maxAge)) {
+                    passiveMaxAge)) {
                 future++;
             } else {
                 passive.add(SavedPassives.restore(entry, saved.getPassivePolicy(), now, nowNanos));
@@ -134,6 +137,17 @@ final class StateRestore {
                 + " no longer configured" + (future == 0 ? "" : ", " + future + " more than "
                         + GoDuration.format(maxAge) + " in the future") + ")";
         return new Restoration(statuses, samples, passive, reports, summary);
+    }
+
+    /**
+     * How old a passive entry's last call may be: {@code max-age}, but at least the passive policy's reactivation
+     * period. Balancers send no calls to an outbound its passive state ejected, so its last call ages while the
+     * ejection lasts; dropped at {@code max-age} (three probe intervals), it would be restored unknown, and used
+     * again, before the reactivation period that ends the ejection.
+     */
+    private static Duration passiveMaxAge(ObservatoryConfig config, Duration maxAge) {
+        Duration reactivation = config.passive().policy().effectiveReactivationPeriod();
+        return reactivation.compareTo(maxAge) > 0 ? reactivation : maxAge;
     }
 
     private static boolean tooOld(Instant measured, Instant now, Duration maxAge) {

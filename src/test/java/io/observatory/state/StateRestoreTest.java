@@ -135,6 +135,28 @@ class StateRestoreTest {
     }
 
     @Test
+    void selectWhenAnEjectedOutboundsLastCallIsOlderThanTheMaximumAgeThenKeptForTheReactivationPeriod() {
+        ObservatoryConfig config = Configs.of(STANDARD);
+        long takenNanos = 100_000_000_000L;
+        PassiveEntry ejected = new PassiveEntry("proxy_a", new ConsecutiveFailuresPolicy.State(HealthState.UNHEALTHY,
+                3, takenNanos - 40_000_000_000L), new CallStatistics(3, 3, 1_000_000, MEASURED.minusSeconds(42),
+                        MEASURED.minusSeconds(40)));
+        PassiveEntry reactivated = new PassiveEntry("proxy_b", new ConsecutiveFailuresPolicy.State(
+                HealthState.UNHEALTHY, 3, takenNanos - 61_000_000_000L), new CallStatistics(3, 3, 1_000_000,
+                        MEASURED.minusSeconds(62), MEASURED.minusSeconds(61)));
+        StateSnapshot snapshot = new StateSnapshot(MEASURED, takenNanos, config, snapshot(config, List.of(),
+                List.of()).observation(), Map.of(), new ObservationUpdater.PassiveEntries("consecutive-failures",
+                        List.of(ejected, reactivated)), List.of());
+
+        StateRestore.Restoration restoration = StateRestore.select(StateCodec.encode(snapshot).toByteArray(), config,
+                MEASURED, takenNanos, MAX_AGE);
+
+        assertThat(restoration.passive()).as("no calls for 40 s since it was ejected: 20 s of its 60 s left")
+                .containsExactly(ejected);
+        assertThat(restoration.summary()).contains("1 passive states").contains("dropped 1 (1 older than 30s");
+    }
+
+    @Test
     void selectWhenOlderThanTheMaximumAgeThenDroppedAndCounted() {
         ObservatoryConfig config = Configs.of(STANDARD);
 
