@@ -28,7 +28,7 @@ import java.util.Set;
 /**
  * Decides what of a state file's payload a starting process takes: the statuses of outbounds still configured that
  * measure the same thing now ({@link Measures}) with their burst samples, the passive entries of outbounds still
- * configured, and the held reports, each at most {@code max-age} old (a passive entry by its last call, and at
+ * configured, and the held reports of witnesses still in a hub's fleet, each at most {@code max-age} old (a passive entry by its last call, and at
  * most the passive policy's reactivation period where that is longer) and at most
  * {@code max-age} ahead of this process's clock (a time after it counts as now); the rest is dropped and counted.
  * O(entries).
@@ -44,7 +44,7 @@ final class StateRestore {
      * @param statuses each marked {@link OutboundStatus#restoredFrom restored}, in the file's order
      * @param samples  the burst samples of the restored statuses' outbounds, oldest first, on this process's ticker
      * @param passive  passive states and call statistics of configured outbounds, their times on this process's ticker
-     * @param reports  a hub's reports
+     * @param reports  a hub's reports, of witnesses of its fleet
      * @param summary  e.g. {@code restored 9998 statuses, 12 passive states and 4 witness reports written 3.2s ago;
      *                 dropped 2 (1 older than 30s, 1 measuring something else now, 0 no longer configured)}, and
      *                 {@code , 1 more than 30s in the future} before the closing parenthesis when a time was that far
@@ -117,8 +117,12 @@ final class StateRestore {
             }
         }
         List<HeldReport> reports = new ArrayList<>(saved.getMeshReportsCount());
+        Set<String> witnesses = new HashSet<>();
+        config.mesh().fleet().witnesses().forEach(witness -> witnesses.add(witness.name()));
         for (SavedReport report : saved.getMeshReportsList()) {
-            if (tooOld(Timestamps.instant(report.getReceivedTime()), now, maxAge)) {
+            if (!witnesses.contains(report.getWitness())) {
+                gone++;
+            } else if (tooOld(Timestamps.instant(report.getReceivedTime()), now, maxAge)) {
                 old++;
             } else if (fromTheFuture(Timestamps.instant(report.getReceivedTime()), now, maxAge)) {
                 future++;

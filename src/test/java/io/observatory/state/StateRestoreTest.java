@@ -27,6 +27,7 @@ import io.observatory.verdict.PassiveEntry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,6 +45,14 @@ class StateRestoreTest {
         "outbounds[1].tag=proxy_b", "outbounds[1].protocol=direct",
         "standard.subject-selector[0]=proxy_", "standard.probe-url=http://127.0.0.1:8080/generate_204",
         "standard.probe-interval=10s"};
+
+    private static final String[] HUB = {
+        "mesh.role=hub", "mesh.servers[0].name=s1", "mesh.servers[0].route=eu",
+        "mesh.servers[0].entry-points[0].name=main", "mesh.servers[0].entry-points[0].protocol=direct",
+        "mesh.servers[1].name=s2", "mesh.servers[1].route=eu",
+        "mesh.servers[1].entry-points[0].name=main", "mesh.servers[1].entry-points[0].protocol=direct",
+        "mesh.witnesses[0].name=w1", "mesh.witnesses[0].site=de", "mesh.witnesses[0].certificate-subject=w1",
+        "mesh.witnesses[1].name=w2", "mesh.witnesses[1].site=nl", "mesh.witnesses[1].certificate-subject=w2"};
 
     private static final OutboundStatus ALIVE = new OutboundStatus("proxy_a", true, 12, "", MEASURED.minusSeconds(1),
             MEASURED, null, new ProbeResult("proxy_a", true, 12_345_678,
@@ -256,7 +265,7 @@ class StateRestoreTest {
 
     @Test
     void selectWhenAHubHeldReportsThenEachAsHeldUnlessTooOld() {
-        ObservatoryConfig config = Configs.of(STANDARD);
+        ObservatoryConfig config = Configs.of(HUB);
         HeldReport fresh = new HeldReport("w1", new MeshLedger.Report(1_700_000_000_000L, 42, "tcp 127.0.0.1:22 fails",
                 List.of(new MeshLedger.PathStreak("s1", "main", 0, new MeshLedger.LastProbe(true, null, "", 9_000)),
                         new MeshLedger.PathStreak("s2", "main", 3, new MeshLedger.LastProbe(false,
@@ -269,6 +278,24 @@ class StateRestoreTest {
         assertThat(restoration.reports()).containsExactly(fresh);
         assertThat(restoration.summary()).startsWith("restored 0 statuses, 0 passive states and 1 witness reports")
                 .contains("1 older than 30s");
+    }
+
+    @Test
+    void selectWhenAWitnessLeftTheFleetOrTheInstanceIsNoLongerAHubThenItsReportsCountAsNoLongerConfigured() {
+        HeldReport report = new HeldReport("w2", new MeshLedger.Report(1_700_000_000_000L, 7, null, List.of()),
+                MEASURED);
+        String[] withoutW2 = Arrays.copyOf(HUB, HUB.length - 3);
+
+        StateRestore.Restoration left = roundTrip(Configs.of(HUB), Configs.of(withoutW2), NOW, List.of(),
+                List.of(report));
+        StateRestore.Restoration noHub = roundTrip(Configs.of(HUB), Configs.of(STANDARD), NOW, List.of(),
+                List.of(report));
+
+        assertThat(left.reports()).isEmpty();
+        assertThat(left.summary()).startsWith("restored 0 statuses, 0 passive states and 0 witness reports")
+                .endsWith("0 measuring something else now, 1 no longer configured)");
+        assertThat(noHub.reports()).isEmpty();
+        assertThat(noHub.summary()).endsWith("0 measuring something else now, 1 no longer configured)");
     }
 
     @Test
