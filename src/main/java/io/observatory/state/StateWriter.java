@@ -1,5 +1,6 @@
 package io.observatory.state;
 
+import io.observatory.text.GoDuration;
 import io.observatory.time.Scheduler;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -23,9 +24,11 @@ import org.slf4j.LoggerFactory;
 final class StateWriter implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(StateWriter.class);
+    private static final Duration LAST_CAPTURE_TIMEOUT = Duration.ofSeconds(5);
 
     private final Path file;
     private final long intervalNanos;
+    private final Duration lastCaptureTimeout;
     private final Scheduler writer;
     private final Supplier<StateSnapshot> capture;
     private final ExecutorService io;
@@ -44,8 +47,15 @@ final class StateWriter implements AutoCloseable {
      * @param capture  takes a snapshot; called on the writer
      */
     StateWriter(Path file, Duration interval, Scheduler writer, Supplier<StateSnapshot> capture) {
+        this(file, interval, writer, capture, LAST_CAPTURE_TIMEOUT);
+    }
+
+    /** @param lastCaptureTimeout how long {@link #close()} waits for the writer to take the last snapshot */
+    StateWriter(Path file, Duration interval, Scheduler writer, Supplier<StateSnapshot> capture,
+            Duration lastCaptureTimeout) {
         this.file = file;
         this.intervalNanos = interval.toNanos();
+        this.lastCaptureTimeout = lastCaptureTimeout;
         this.writer = writer;
         this.capture = capture;
         this.io = Executors.newSingleThreadExecutor(task -> {
@@ -101,20 +111,33 @@ final class StateWriter implements AutoCloseable {
     }
 
     /**
-     * Takes a last snapshot on the writer and writes it before returning (graceful shutdown), then stops. Any thread
-     * but the writer.
+     * Takes a last snapshot on the writer and writes it before returning (graceful shutdown), then stops. When the
+     * writer does not take it within 5 s (it has stopped, or is stuck) or taking it fails, one line says so and the
+     * file keeps the last periodic write. Any thread but the writer.
      */
     @Override
     public void close() {
         AtomicReference<StateSnapshot> last = new AtomicReference<>();
+        AtomicReference<RuntimeException> failure = new AtomicReference<>();
         CountDownLatch taken = new CountDownLatch(1);
         writer.execute(() -> {
             closed = true;
-            last.set(capture.get());
-            taken.countDown();
+            try {
+                last.set(capture.get());
+            } catch (RuntimeException e) {
+                failure.set(e);
+            } finally {
+                taken.countDown();
+            }
         });
         try {
-            if (taken.await(5, TimeUnit.SECONDS)) {
+            if (!taken.await(lastCaptureTimeout.toNanos(), TimeUnit.NANOSECONDS)) {
+                log.warn("state file {}: the writer took no last snapshot within {} of shutdown (it has stopped or is"
+                        + " busy); the file keeps the last periodic write", file, GoDuration.format(lastCaptureTimeout));
+            } else if (failure.get() != null) {
+                log.warn("state file {}: the last snapshot could not be taken at shutdown ({}); the file keeps the last"
+                        + " periodic write", file, failure.get().toString());
+            } else {
                 next.set(last.get());
                 io.execute(this::writeLatest);
             }
