@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -37,8 +38,15 @@ final class Measures {
         return Optional.empty();
     }
 
+    /**
+     * The hash of the observer, the URL and the outbound's first hop, each field written out here rather than taken
+     * from {@link Outbound#toString()}: the hash is part of the file's format, and a change to how an outbound prints
+     * in logs must not make every saved status measure something else at the next rollout.
+     */
     private static byte[] hash(String observer, URI url, Outbound outbound) {
-        String text = observer + "\n" + url + "\n" + outbound;
+        String text = String.join("\n", observer, url.toString(), outbound.protocol().name(),
+                Objects.toString(outbound.address(), ""), Objects.toString(outbound.port(), ""),
+                Objects.toString(outbound.username(), ""));
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
             return Arrays.copyOf(digest, BYTES);
