@@ -130,6 +130,7 @@ final class StateRestore {
                 reports.add(SavedReports.restore(report));
             }
         }
+        // To the millisecond: the clocks' nanoseconds only make the line harder to read.
         Duration written = Duration.between(Timestamps.instant(saved.getWrittenTime()), now)
                 .truncatedTo(ChronoUnit.MILLIS);
         String summary = "restored " + statuses.size() + " statuses, " + passive.size() + " passive states and "

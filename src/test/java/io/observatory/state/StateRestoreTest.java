@@ -78,6 +78,16 @@ class StateRestoreTest {
     }
 
     @Test
+    void selectWhenWrittenAFractionOfASecondAgoThenTheLineSaysItToTheMillisecond() {
+        ObservatoryConfig config = Configs.of(STANDARD);
+
+        StateRestore.Restoration restoration = roundTrip(config, config, MEASURED.plusNanos(3_212_345_678L),
+                List.of(ALIVE), List.of());
+
+        assertThat(restoration.summary()).contains(" written 3.212s ago;");
+    }
+
+    @Test
     void selectWhenABurstStatusThenItsWindowStatisticsAsSaved() {
         ObservatoryConfig config = Configs.of("outbounds[0].tag=proxy_a", "outbounds[0].protocol=direct",
                 "burst.subject-selector[0]=proxy_", "burst.ping-config.destination=http://127.0.0.1:8080/",
