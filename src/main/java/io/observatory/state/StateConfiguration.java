@@ -6,10 +6,13 @@ import io.observatory.observer.ObserverRuntime;
 import io.observatory.time.Scheduler;
 import io.observatory.verdict.ObservationUpdater;
 import java.time.Clock;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Condition;
+import org.springframework.context.annotation.ConditionContext;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
+import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /** Warm restart, when {@code observatory.state.directory} is set (off by default). */
 @Configuration(proxyBeanMethods = false)
@@ -18,9 +21,22 @@ public class StateConfiguration {
     /** Follows reloads last: it only needs the configuration in force for its next write. */
     @Bean
     @Order(7)
-    @ConditionalOnExpression("!'${observatory.state.directory:}'.isBlank()")
+    @Conditional(DirectorySet.class)
     WarmRestart warmRestart(ObservatoryConfig config, Scheduler writer, Clock clock, ObserverRuntime runtime,
             MeshHub hub, ObservationUpdater updater) {
         return new WarmRestart(config, writer, clock, runtime, hub, updater);
+    }
+
+    /**
+     * Whether {@code observatory.state.directory} is set and not blank. Read as a property, not spliced into an
+     * expression, so that any path works (one with a {@code '} stopped the start-up with a SpEL parse error).
+     */
+    static final class DirectorySet implements Condition {
+
+        @Override
+        public boolean matches(ConditionContext context, AnnotatedTypeMetadata metadata) {
+            String directory = context.getEnvironment().getProperty("observatory.state.directory");
+            return directory != null && !directory.isBlank();
+        }
     }
 }

@@ -186,6 +186,17 @@ class WarmRestartTest {
         awaitStateWithStatuses(3);
     }
 
+    @Test
+    void startWhenTheDirectorysPathHasAQuoteThenWarmRestartIsOn() throws Exception {
+        directory = Files.createDirectory(directory.resolve("observatory's state"));
+
+        service = start();
+
+        assertThat(service.awaitMessage(COLD, STARTUP)).isEqualTo("no state file "
+                + directory.resolve(StateSettings.FILE_NAME) + " yet; starting cold");
+        awaitStateWithStatuses(3);
+    }
+
     private ServiceProcess start() throws Exception {
         return start(List.of());
     }
