@@ -31,11 +31,12 @@ import org.springframework.core.io.ResourceLoader;
 final class ConfigLoader {
 
     /**
-     * Settings outside {@code observatory.*} that the files may hold but only a start applies: the servers' ports
-     * and addresses. A reload that changes one says so rather than ignore it silently.
+     * Settings the files may hold but only a start applies: the servers' ports and addresses, and warm restart's
+     * ({@code observatory.state}). A reload that changes one says so rather than ignore it silently.
      */
     static final List<String> START_UP_ONLY = List.of("server.port", "server.address", "management.server.port",
-            "management.server.address", "spring.grpc.server.port", "spring.grpc.server.address");
+            "management.server.address", "spring.grpc.server.port", "spring.grpc.server.address",
+            "observatory.state.directory", "observatory.state.write-interval", "observatory.state.max-age");
 
     private final ConfigurableEnvironment running;
     private final List<Path> files;

@@ -96,6 +96,16 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void loadWhenFileChangesTheStateSettingsThenAWarningSaysTheyWaitForTheNextStart() throws IOException {
+        Path file = Files.writeString(directory.resolve("observatory.yml"), "observatory:\n  state:\n"
+                + "    directory: " + directory + "\n    write-interval: 10s\n  standard:\n    subject-selector: [proxy_]\n");
+
+        assertThat(loader(file).load().warnings()).contains(
+                "observatory.state.directory: " + directory + " takes effect at the next start; (unset) stays in force",
+                "observatory.state.write-interval: 10s takes effect at the next start; (unset) stays in force");
+    }
+
+    @Test
     void loadWhenFileInvalidThenRejectedWithTheOneLineReport() throws IOException {
         Path file = Files.writeString(directory.resolve("observatory.yml"),
                 "observatory:\n  standard:\n    probe-interval: 1000\n");
