@@ -4,6 +4,7 @@ import io.observatory.config.BurstObserverSettings;
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.config.Outbound;
 import io.observatory.config.StandardObserverSettings;
+import io.observatory.config.SubjectSelector;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -16,7 +17,8 @@ import java.util.Optional;
  * What an observer's status of one outbound measures, as 8 bytes of a SHA-256: the observer ({@code standard} or
  * {@code burst}), the URL it probes through the outbound, and the outbound's first hop and user. A status is restored
  * only where this is the same now: a file from another configuration — another observer, another probe URL, an
- * outbound that now names another proxy — restores nothing for what changed. The proxy's password is not part of it.
+ * outbound that now names another proxy or that the observer no longer selects — restores nothing for what changed.
+ * The proxy's password is not part of it.
  */
 final class Measures {
 
@@ -25,15 +27,22 @@ final class Measures {
     private Measures() {
     }
 
-    /** What the configured observer measures of {@code outbound}; empty without an observer. */
+    /**
+     * What the configured observer measures of {@code outbound}; empty without an observer, or when its subject
+     * selector does not select the outbound (the observer would drop a restored status at once).
+     */
     static Optional<byte[]> of(ObservatoryConfig config, Outbound outbound) {
         StandardObserverSettings standard = config.standard();
         BurstObserverSettings burst = config.burst();
         if (standard != null) {
-            return Optional.of(hash("standard", outbound.probeUrlOr(standard.probeUri()), outbound));
+            return new SubjectSelector(standard.subjectSelector()).selects(outbound.tag())
+                    ? Optional.of(hash("standard", outbound.probeUrlOr(standard.probeUri()), outbound))
+                    : Optional.empty();
         }
         if (burst != null) {
-            return Optional.of(hash("burst", outbound.probeUrlOr(burst.pingConfig().destinationUri()), outbound));
+            return new SubjectSelector(burst.subjectSelector()).selects(outbound.tag())
+                    ? Optional.of(hash("burst", outbound.probeUrlOr(burst.pingConfig().destinationUri()), outbound))
+                    : Optional.empty();
         }
         return Optional.empty();
     }

@@ -265,6 +265,20 @@ class StateRestoreTest {
     }
 
     @Test
+    void selectWhenTheObserverNoLongerSelectsAnOutboundThenItsStatusIsNotRestored() {
+        String[] onlyB = STANDARD.clone();
+        onlyB[8] = "standard.subject-selector[0]=proxy_b";
+
+        StateRestore.Restoration restoration = roundTrip(Configs.of(STANDARD), Configs.of(onlyB), NOW,
+                List.of(ALIVE, DEAD), List.of());
+
+        assertThat(restoration.statuses()).as("proxy_a is configured but no longer observed")
+                .containsExactly(DEAD.asRestored(MEASURED));
+        assertThat(restoration.summary()).endsWith("dropped 1 (0 older than 30s, 1 measuring something else now,"
+                + " 0 no longer configured)");
+    }
+
+    @Test
     void selectWhenOnlyThePasswordChangedThenRestored() {
         String[] rotated = STANDARD.clone();
         rotated[5] = "outbounds[0].password=rotated";
