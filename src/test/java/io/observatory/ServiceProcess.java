@@ -108,7 +108,7 @@ public final class ServiceProcess implements AutoCloseable {
     }
 
     /** Sends SIGTERM ({@link Process#destroy()} on Linux), as Kubernetes does when it stops a pod. */
-    void sigterm() {
+    public void sigterm() {
         process.destroy();
     }
 
@@ -117,7 +117,7 @@ public final class ServiceProcess implements AutoCloseable {
      *
      * @throws AssertionError with the output's tail if it is still running after {@code timeout}
      */
-    int awaitExit(Duration timeout) throws InterruptedException {
+    public int awaitExit(Duration timeout) throws InterruptedException {
         if (!process.waitFor(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
             throw new AssertionError("still running " + timeout + " after SIGTERM; output:\n" + tail());
         }

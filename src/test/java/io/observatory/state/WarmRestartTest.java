@@ -20,6 +20,7 @@ import io.observatory.api.xray.GetOutboundStatusRequest;
 import io.observatory.api.xray.ObservatoryServiceGrpc;
 import io.observatory.api.xray.OutboundStatus;
 import io.observatory.state.v1.SavedState;
+import io.observatory.state.v1.SavedStatus;
 import io.observatory.testing.BlackHole;
 import io.observatory.testing.ClosedPort;
 import io.observatory.testing.PortOpening;
@@ -33,6 +34,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -133,6 +135,30 @@ class WarmRestartTest {
     }
 
     @Test
+    void sigtermThenTheLastStatusesAreWrittenAfterTheObserverStoppedAndTheNextStartServesThem() throws Exception {
+        service = start(List.of(), List.of("--observatory.state.write-interval=1h"));
+        service.awaitMessage(COLD, STARTUP);
+        awaitPortOpen();
+        await().atMost(STARTUP).until(() -> xray().getOutboundStatus(GetOutboundStatusRequest.getDefaultInstance())
+                .getStatus().getStatusCount() == 3);
+        SavedState periodic = SavedState.parseFrom(((StateFile.Loaded) StateFile.read(
+                directory.resolve(StateSettings.FILE_NAME))).payload());
+
+        service.sigterm();
+
+        assertThat(service.awaitExit(Duration.ofSeconds(30))).isEqualTo(143);
+        assertThat(periodic.getStatusesCount()).as("written at start, before any probe; the next write is due in 1h")
+                .isZero();
+        SavedState last = SavedState.parseFrom(((StateFile.Loaded) StateFile.read(
+                directory.resolve(StateSettings.FILE_NAME))).payload());
+        assertThat(last.getStatusesList()).extracting(SavedStatus::getTag)
+                .containsExactlyInAnyOrder("lab-a", "lab-b", "lab-refused");
+        service.close();
+        service = start();
+        assertThat(service.awaitMessage(RESTORED, STARTUP)).startsWith("restored 3 statuses, ");
+    }
+
+    @Test
     void startWhenTheStateFileIsCorruptThenOneLineAndAColdStartThatWritesANewFile() throws Exception {
         Path file = directory.resolve(StateSettings.FILE_NAME);
         StateFile.write(file, "not a saved state".getBytes(StandardCharsets.UTF_8));
@@ -202,7 +228,12 @@ class WarmRestartTest {
     }
 
     private ServiceProcess start(List<String> jvmOptions) throws Exception {
-        return ServiceProcess.start(jvmOptions, List.of(
+        return start(jvmOptions, List.of());
+    }
+
+    /** @param more settings that replace the test's own of the same name, or add to them */
+    private ServiceProcess start(List<String> jvmOptions, List<String> more) throws Exception {
+        List<String> args = new ArrayList<>(List.of(
                 "--spring.grpc.server.port=" + grpcPort,
                 "--server.port=0",
                 "--observatory.state.directory=" + directory,
@@ -218,6 +249,12 @@ class WarmRestartTest {
                 "--observatory.standard.probe-url=http://127.0.0.1:" + targetPort + "/generate_204",
                 "--observatory.standard.enable-concurrency=true",
                 "--observatory.standard.probe-interval=10s"));
+        for (String setting : more) {
+            String key = setting.substring(0, setting.indexOf('=') + 1);
+            args.removeIf(arg -> arg.startsWith(key));
+            args.add(setting);
+        }
+        return ServiceProcess.start(jvmOptions, args);
     }
 
     private SavedState awaitStateWithStatuses(int count) {
