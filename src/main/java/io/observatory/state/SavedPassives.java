@@ -38,12 +38,12 @@ final class SavedPassives {
         SavedPassive.Builder saved = SavedPassive.newBuilder().setTag(entry.tag()).setState(state.state().name())
                 .setConsecutiveFailures(state.consecutiveFailures());
         if (state.state() == HealthState.UNHEALTHY) {
-            saved.setUnhealthySince(Timestamps.of(taken.minusNanos(takenNanos - state.unhealthySinceNanos())));
+            saved.setUnhealthySince(Timestamps.wall(state.unhealthySinceNanos(), taken, takenNanos));
         }
         if (state instanceof TransportFailureRatePolicy.State rate) {
             for (TransportFailureRatePolicy.Bucket bucket : rate.buckets()) {
                 saved.addBuckets(SavedBucket.newBuilder()
-                        .setSecond(Timestamps.of(taken.minusNanos(takenNanos - bucket.second() * SECOND_NANOS)))
+                        .setSecond(Timestamps.wall(bucket.second() * SECOND_NANOS, taken, takenNanos))
                         .setTotal(bucket.total()).setFailed(bucket.failed()));
             }
         }

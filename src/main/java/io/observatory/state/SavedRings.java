@@ -28,7 +28,7 @@ final class SavedRings {
         SavedRing.Builder ring = SavedRing.newBuilder().setTag(tag).setMeasures(ByteString.copyFrom(measures));
         for (RttRing.Sample sample : samples) {
             ring.addSamples(SavedSample.newBuilder()
-                    .setRecordedTime(Timestamps.of(taken.minusNanos(takenNanos - sample.recordedAtNanos())))
+                    .setRecordedTime(Timestamps.wall(sample.recordedAtNanos(), taken, takenNanos))
                     .setSuccess(sample.success()).setRttNanos(sample.rttNanos()));
         }
         return ring.build();

@@ -23,6 +23,14 @@ final class Timestamps {
     }
 
     /**
+     * The wall time of the ticker reading {@code nanos}, given one moment read on both: {@code taken} on the wall
+     * clock and {@code takenNanos} on the ticker; for saving a time that only this process's ticker knows.
+     */
+    static Timestamp wall(long nanos, Instant taken, long takenNanos) {
+        return of(taken.minusNanos(takenNanos - nanos));
+    }
+
+    /**
      * How long before {@code now} the wall time {@code at} was, in nanoseconds, for putting a saved time on this
      * process's ticker: 0 for a time after {@code now} (written by a clock ahead of this one, or before this one was set
      * back), so that no restored sample, bucket or unhealthy state lasts longer than it would have; at most
