@@ -5,10 +5,12 @@ import io.observatory.time.Scheduler;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -117,29 +119,20 @@ final class StateWriter implements AutoCloseable {
      */
     @Override
     public void close() {
-        AtomicReference<StateSnapshot> last = new AtomicReference<>();
-        AtomicReference<RuntimeException> failure = new AtomicReference<>();
-        CountDownLatch taken = new CountDownLatch(1);
-        writer.execute(() -> {
+        CompletableFuture<StateSnapshot> last = CompletableFuture.supplyAsync(() -> {
             closed = true;
-            try {
-                last.set(capture.get());
-            } catch (RuntimeException e) {
-                failure.set(e);
-            } finally {
-                taken.countDown();
-            }
-        });
+            return capture.get();
+        }, writer::execute);
         try {
-            if (!taken.await(lastCaptureTimeout.toNanos(), TimeUnit.NANOSECONDS)) {
+            try {
+                next.set(last.get(lastCaptureTimeout.toNanos(), TimeUnit.NANOSECONDS));
+                io.execute(this::writeLatest);
+            } catch (TimeoutException e) {
                 log.warn("state file {}: the writer took no last snapshot within {} of shutdown (it has stopped or is"
                         + " busy); the file keeps the last periodic write", file, GoDuration.format(lastCaptureTimeout));
-            } else if (failure.get() != null) {
+            } catch (ExecutionException e) {
                 log.warn("state file {}: the last snapshot could not be taken at shutdown ({}); the file keeps the last"
-                        + " periodic write", file, failure.get().toString());
-            } else {
-                next.set(last.get());
-                io.execute(this::writeLatest);
+                        + " periodic write", file, e.getCause().toString());
             }
             io.shutdown();
             if (!io.awaitTermination(10, TimeUnit.SECONDS)) {

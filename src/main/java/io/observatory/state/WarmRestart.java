@@ -88,19 +88,14 @@ public final class WarmRestart implements SmartInitializingSingleton, SmartLifec
     }
 
     private void restore(Path file, byte[] payload) {
-        CompletableFuture<String> restored = new CompletableFuture<>();
-        writer.execute(() -> {
-            try {
-                StateRestore.Restoration restoration = StateRestore.select(payload, config, clock.instant(),
-                        writer.nanoTime(), settings.maxAge(config));
-                updater.restorePassive(restoration.passive());
-                runtime.restore(restoration.statuses(), restoration.samples());
-                hub.restore(restoration.reports());
-                restored.complete(restoration.summary());
-            } catch (RuntimeException e) {
-                restored.completeExceptionally(e);
-            }
-        });
+        CompletableFuture<String> restored = CompletableFuture.supplyAsync(() -> {
+            StateRestore.Restoration restoration = StateRestore.select(payload, config, clock.instant(),
+                    writer.nanoTime(), settings.maxAge(config));
+            updater.restorePassive(restoration.passive());
+            runtime.restore(restoration.statuses(), restoration.samples());
+            hub.restore(restoration.reports());
+            return restoration.summary();
+        }, writer::execute);
         try {
             log.info("warm restart: {} from {}", restored.get(RESTORE_TIMEOUT.toSeconds(), TimeUnit.SECONDS), file);
         } catch (ExecutionException e) {
