@@ -1,5 +1,5 @@
 // The Observatory status page: plain JavaScript, no build step, nothing fetched but this instance's own data.
-// It streams /status/api/stream with fetch (not EventSource, which cannot send an Authorization header), applies
+// It streams status/api/stream with fetch (not EventSource, which cannot send an Authorization header), applies
 // each event to the page of outbounds it shows, and reconnects when the stream ends. The state it shows lives in
 // the URL's fragment (prefix, verdicts, offset, rows), so a reload or a shared link shows the same page.
 'use strict';
@@ -48,7 +48,7 @@
     live('connecting', 'connecting…');
     try {
       const headers = state.token ? { Authorization: 'Bearer ' + state.token } : {};
-      const response = await fetch('/status/api/stream?' + query(),
+      const response = await fetch('status/api/stream?' + query(),
         { headers, cache: 'no-store', signal: controller.signal });
       if (response.status === 401) {
         const body = await response.json().catch(() => ({}));

@@ -9,6 +9,7 @@ import io.observatory.probe.ProbeHeaders;
 import io.observatory.probe.ProbeRequest;
 import io.observatory.probe.ProbeResult;
 import io.observatory.probe.ReactorNettyProber;
+import io.observatory.testing.LoopbackDaemon;
 import io.observatory.time.Ticker;
 import java.io.IOException;
 import java.net.URI;
@@ -69,29 +70,7 @@ class ProbeCpuBenchmarkIT {
         socks = RealProxies.fromSystemProperties().socks();
         workdir = Files.createTempDirectory("probe-cpu-benchmark-");
         nginxPort = LoopbackDaemon.freePort();
-        Files.writeString(workdir.resolve("nginx.conf"), """
-                master_process off;
-                daemon off;
-                worker_processes 1;
-                pid %1$s/nginx.pid;
-                error_log %1$s/nginx-error.log;
-                events { worker_connections 256; }
-                http {
-                  access_log off;
-                  client_body_temp_path %1$s/body;
-                  proxy_temp_path %1$s/proxy;
-                  fastcgi_temp_path %1$s/fastcgi;
-                  uwsgi_temp_path %1$s/uwsgi;
-                  scgi_temp_path %1$s/scgi;
-                  server {
-                    listen 127.0.0.1:%2$d;
-                    location = /generate_204 { return 204; }
-                  }
-                }
-                """.formatted(workdir, nginxPort));
-        nginx = LoopbackDaemon.start("nginx", List.of("nginx", "-p", workdir.toString(), "-e",
-                workdir.resolve("nginx-error.log").toString(), "-c", workdir.resolve("nginx.conf").toString()),
-                nginxPort, workdir.resolve("nginx.out"));
+        nginx = LoopbackDaemon.nginx(workdir, nginxPort, "location = /generate_204 { return 204; }");
 
         blackboxPort = LoopbackDaemon.freePort();
         Files.writeString(workdir.resolve("blackbox.yml"), """

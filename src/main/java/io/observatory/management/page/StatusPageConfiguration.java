@@ -29,6 +29,9 @@ import tools.jackson.databind.json.JsonMapper;
  *   <li>{@code GET /status/api/outbounds}, {@code /status/api/mesh}, {@code /status/api/stream}: its data, as JSON
  *       and as server-sent events, under the API's read rules ({@link PageAccess}).
  * </ul>
+ * The page names its script, style, data and the redirect names the page by relative URLs, so that it works behind a
+ * reverse proxy that serves it under a path prefix ({@code /observatory/status}); the stream says
+ * {@code X-Accel-Buffering: no}, which tells nginx not to buffer it.
  */
 @Configuration(proxyBeanMethods = false)
 public class StatusPageConfiguration {
@@ -75,7 +78,7 @@ public class StatusPageConfiguration {
                 .GET("/status/api/stream", handler::stream)
                 .build();
         return RouterFunctions.route()
-                .GET("/", request -> ServerResponse.temporaryRedirect(URI.create("/status")).build())
+                .GET("/", request -> ServerResponse.temporaryRedirect(URI.create("status")).build())
                 .GET("/status", handler::page)
                 .add(data)
                 .add(RouterFunctions.resources("/status/assets/**", new ClassPathResource("status-page/assets/")))

@@ -83,11 +83,11 @@ class StatusPageIntegrationTest {
     }
 
     @Test
-    void rootWhenRequestedThenRedirectsToTheStatusPage() {
+    void rootWhenRequestedThenRedirectsToTheStatusPageByARelativeUrl() {
         HttpResponse<String> root = get("/");
 
         assertThat(root.statusCode()).isEqualTo(307);
-        assertThat(root.headers().firstValue("Location")).hasValue("/status");
+        assertThat(root.headers().firstValue("Location")).as("kept under a proxy's path prefix").hasValue("status");
     }
 
     @Test
@@ -100,11 +100,12 @@ class StatusPageIntegrationTest {
         assertThat(page.headers().firstValue("Content-Type")).hasValueSatisfying(type ->
                 assertThat(type).startsWith("text/html"));
         assertThat(page.body()).contains("<title>Observatory status</title>",
-                "<script src=\"/status/assets/page.js\" defer></script>");
+                "<script src=\"status/assets/page.js\" defer></script>",
+                "<link rel=\"stylesheet\" href=\"status/assets/page.css\">");
         assertThat(script.statusCode()).isEqualTo(200);
         assertThat(script.headers().firstValue("Content-Type")).hasValueSatisfying(type ->
                 assertThat(type).startsWith("text/javascript"));
-        assertThat(script.body()).contains("/status/api/stream");
+        assertThat(script.body()).contains("fetch('status/api/stream?'");
         assertThat(style.headers().firstValue("Content-Type")).hasValueSatisfying(type ->
                 assertThat(type).startsWith("text/css"));
         assertThat(get("/status/assets/missing.js").statusCode()).isEqualTo(404);

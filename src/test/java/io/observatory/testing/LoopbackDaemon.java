@@ -1,4 +1,4 @@
-package io.observatory.interop;
+package io.observatory.testing;
 
 import static org.awaitility.Awaitility.await;
 
@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  * {@code 127.0.0.1} port, waits for until it accepts connections, reads the CPU time of, and stops by its own
  * {@link Process} handle on {@link #close()}.
  */
-final class LoopbackDaemon implements AutoCloseable {
+public final class LoopbackDaemon implements AutoCloseable {
 
     private static final Duration READY_LIMIT = Duration.ofSeconds(10);
     private static final Duration STOP_LIMIT = Duration.ofSeconds(5);
@@ -41,7 +41,7 @@ final class LoopbackDaemon implements AutoCloseable {
      * @throws AssertionError naming the program and quoting its log when it exits first or is not listening within
      *     10 s (it is stopped then)
      */
-    static LoopbackDaemon start(String name, List<String> command, int port, Path log) throws IOException {
+    public static LoopbackDaemon start(String name, List<String> command, int port, Path log) throws IOException {
         Process process = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())
@@ -64,8 +64,39 @@ final class LoopbackDaemon implements AutoCloseable {
         return daemon;
     }
 
+    /**
+     * Starts nginx in the foreground with one worker, its pid, logs and temporary files in {@code workdir}, serving
+     * one {@code server} block that listens on {@code 127.0.0.1:port} and holds {@code locations} (nginx directives,
+     * e.g. {@code location = /generate_204 { return 204; }}).
+     */
+    public static LoopbackDaemon nginx(Path workdir, int port, String locations) throws IOException {
+        Path config = Files.writeString(workdir.resolve("nginx.conf"), """
+                master_process off;
+                daemon off;
+                worker_processes 1;
+                pid %1$s/nginx.pid;
+                error_log %1$s/nginx-error.log;
+                events { worker_connections 256; }
+                http {
+                  access_log off;
+                  client_body_temp_path %1$s/body;
+                  proxy_temp_path %1$s/proxy;
+                  fastcgi_temp_path %1$s/fastcgi;
+                  uwsgi_temp_path %1$s/uwsgi;
+                  scgi_temp_path %1$s/scgi;
+                  server {
+                    listen 127.0.0.1:%2$d;
+                    %3$s
+                  }
+                }
+                """.formatted(workdir, port, locations));
+        return start("nginx", List.of("nginx", "-p", workdir.toString(), "-e",
+                workdir.resolve("nginx-error.log").toString(), "-c", config.toString()), port,
+                workdir.resolve("nginx.out"));
+    }
+
     /** Returns a TCP port on {@code 127.0.0.1} that was free a moment ago (the kernel's choice for port 0). */
-    static int freePort() {
+    public static int freePort() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         } catch (IOException e) {
@@ -88,7 +119,7 @@ final class LoopbackDaemon implements AutoCloseable {
      *
      * @throws IllegalStateException when the operating system does not report it
      */
-    long cpuNanos() {
+    public long cpuNanos() {
         return process.info().totalCpuDuration()
                 .orElseThrow(() -> new IllegalStateException("no CPU time reported for " + name))
                 .toNanos();
