@@ -62,8 +62,6 @@
       byId('token').hidden = true;
       byId('outbounds').hidden = false;
       byId('forget').hidden = !state.token;
-      live('streaming', 'live');
-      state.retries = 0;
       const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
       let buffer = '';
       for (;;) {
@@ -77,6 +75,11 @@
           const event = parse(block);
           if (event.type === 'outbounds') {
             outbounds(JSON.parse(event.data), snapshot);
+            if (snapshot) {
+              // Live once the first snapshot is shown, not when the response starts: a proxy may hold the events back.
+              live('streaming', 'live');
+              state.retries = 0;
+            }
             snapshot = false;
           } else if (event.type === 'mesh') {
             mesh(JSON.parse(event.data));
