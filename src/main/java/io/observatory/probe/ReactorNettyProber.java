@@ -32,7 +32,7 @@ public final class ReactorNettyProber implements Prober {
      */
     public ReactorNettyProber(ProbeSettings settings, ProbeHeaders headers, LoopResources loops, Clock clock,
             Ticker ticker) {
-        this.clients = new ProbeClients(settings, headers, loops);
+        this.clients = new ProbeClients(settings, headers, loops, ticker);
         this.headers = headers;
         this.permits = new ProbePermits(settings.maxConcurrent());
         this.clock = clock;
