@@ -23,8 +23,17 @@ import org.jspecify.annotations.Nullable;
  * whose clock stepped back across a restart (or that once reported a start in the future) is not frozen out. Identity
  * comes from the caller (the hub decides it from the credential), never from the report.
  *
+ * <p>A witness's restart is no evidence that a path healed: only a successful probe resets a streak. When a report
+ * of a new process replaces one that was not stale yet, the failing streaks of the old process are carried: each is
+ * added to the new process's streak of the same entry point until that one shows a success (it is 0, or smaller than
+ * in the report before), and it stands as it was while the new process has not probed the entry point yet, for at most
+ * {@code staleAfter} after the report it came from. Without it every vote of a witness would vanish when it restarts
+ * (a rollout of witnesses restarts them all) and the servers they vote against would come back into rotation until
+ * their streaks built up again.
+ *
  * <p>Not thread-safe: confined to the writer. Costs per witness one report of at most one streak per entry point of
- * the fleet (about 40 bytes each): 100 witnesses of a 100-server fleet hold 10,000 streaks.
+ * the fleet (about 40 bytes each): 100 witnesses of a 100-server fleet hold 10,000 streaks; a restarted witness holds
+ * one carried streak more per failing entry point until its new process resets it.
  */
 public final class MeshLedger {
 
@@ -94,13 +103,37 @@ public final class MeshLedger {
     /**
      * A report the ledger holds.
      *
-     * @param report          the report, with only the streaks that name entry points of the fleet
+     * @param report          the report, with only the streaks that name entry points of the fleet, and with the
+     *                        streaks carried over from the witness's previous process (see the class comment)
      * @param receivedAtNanos when the hub received it, on the writer's ticker
+     * @param carriedAtNanos  by entry point ({@code server/entry}), the receive time of a carried streak that the
+     *                        new process has not probed yet: the report it came from
      */
-    public record Received(Report report, long receivedAtNanos) {
+    public record Received(Report report, long receivedAtNanos, Map<String, Long> carriedAtNanos) {
+
+        public Received {
+            carriedAtNanos = Map.copyOf(carriedAtNanos);
+        }
+
+        /** When the hub received the report behind {@code streak}, one of {@link #report}'s. */
+        public long receivedAtNanos(PathStreak streak) {
+            return carriedAtNanos.getOrDefault(tag(streak), receivedAtNanos);
+        }
+    }
+
+    /**
+     * A failing streak of a witness's previous process, carried on top of its new process's streaks.
+     *
+     * @param failures     the previous process's streak
+     * @param before       its last report of the entry point
+     * @param beforeAtNanos when the hub received that report
+     * @param lastSeen     the new process's streak in its last report, 0 before it probed the entry point
+     */
+    private record Carry(int failures, PathStreak before, long beforeAtNanos, int lastSeen) {
     }
 
     private final Map<String, Received> held = new HashMap<>();
+    private final Map<String, Map<String, Carry>> carries = new HashMap<>();
     private Set<String> witnesses;
     private Set<String> entryPoints;
     private long staleAfterNanos;
@@ -132,8 +165,61 @@ public final class MeshLedger {
                         && receivedAtNanos - current.receivedAtNanos() > staleAfterNanos)) {
             return Outcome.IGNORED_OLD;
         }
-        held.put(witness, new Received(inFleet(report), receivedAtNanos));
+        Report taken = inFleet(report);
+        if (current != null && current.report().processStartMillis() != taken.processStartMillis()) {
+            restarted(witness, current, receivedAtNanos);
+        }
+        held.put(witness, withCarries(witness, taken, receivedAtNanos));
         return Outcome.ACCEPTED;
+    }
+
+    /** Keeps the failing streaks of {@code witness}'s previous process, unless its last report is stale. */
+    private void restarted(String witness, Received previous, long nowNanos) {
+        Map<String, Carry> carried = new HashMap<>();
+        if (nowNanos - previous.receivedAtNanos() <= staleAfterNanos) {
+            previous.report().streaks().stream().filter(streak -> streak.failures() > 0).forEach(streak ->
+                    carried.put(tag(streak), new Carry(streak.failures(), streak, previous.receivedAtNanos(streak),
+                            0)));
+        }
+        carries.put(witness, carried);
+    }
+
+    /** {@code report} with {@code witness}'s carried streaks added; carries that were reset or went stale end. */
+    private Received withCarries(String witness, Report report, long nowNanos) {
+        Map<String, Carry> carried = carries.get(witness);
+        if (carried == null) {
+            return new Received(report, nowNanos, Map.of());
+        }
+        List<PathStreak> streaks = new ArrayList<>(report.streaks().size() + carried.size());
+        Set<String> probed = new HashSet<>();
+        for (PathStreak streak : report.streaks()) {
+            String tag = tag(streak);
+            probed.add(tag);
+            Carry carry = carried.get(tag);
+            if (carry == null || streak.failures() == 0 || streak.failures() < carry.lastSeen()) {
+                carried.remove(tag);
+                streaks.add(streak);
+            } else {
+                carried.put(tag, new Carry(carry.failures(), carry.before(), carry.beforeAtNanos(),
+                        streak.failures()));
+                streaks.add(new PathStreak(streak.server(), streak.entryPoint(),
+                        carry.failures() + streak.failures(), streak.last()));
+            }
+        }
+        Map<String, Long> carriedAt = new HashMap<>();
+        carried.values().removeIf(carry -> !probed.contains(tag(carry.before()))
+                && nowNanos - carry.beforeAtNanos() > staleAfterNanos);
+        carried.forEach((tag, carry) -> {
+            if (!probed.contains(tag)) {
+                streaks.add(carry.before());
+                carriedAt.put(tag, carry.beforeAtNanos());
+            }
+        });
+        if (carried.isEmpty()) {
+            carries.remove(witness);
+        }
+        return new Received(new Report(report.processStartMillis(), report.sequence(), report.failingCheck(),
+                streaks), nowNanos, carriedAt);
     }
 
     /**
@@ -146,7 +232,10 @@ public final class MeshLedger {
         witnesses = witnessNames(fleet);
         entryPoints = entryPointTags(fleet);
         held.keySet().retainAll(witnesses);
-        held.replaceAll((witness, entry) -> new Received(inFleet(entry.report()), entry.receivedAtNanos()));
+        held.replaceAll((witness, entry) -> new Received(inFleet(entry.report()), entry.receivedAtNanos(),
+                entry.carriedAtNanos()));
+        carries.keySet().retainAll(witnesses);
+        carries.values().forEach(carried -> carried.keySet().retainAll(entryPoints));
     }
 
     /** The report held for each witness that reported, by witness name; a read-only view. */
@@ -162,7 +251,7 @@ public final class MeshLedger {
             selfReports.add(new MeshEvidence.SelfReport(witness, entry.receivedAtNanos(),
                     entry.report().failingCheck()));
             entry.report().streaks().forEach(streak -> streaks.add(new MeshEvidence.Streak(witness, streak.server(),
-                    streak.entryPoint(), streak.failures(), entry.receivedAtNanos())));
+                    streak.entryPoint(), streak.failures(), entry.receivedAtNanos(streak))));
         });
         return new MeshEvidence(selfReports, streaks);
     }
@@ -170,10 +259,14 @@ public final class MeshLedger {
     /** {@code report} with only the streaks that name entry points of the fleet: what a report may make the hub hold. */
     private Report inFleet(Report report) {
         List<PathStreak> kept = report.streaks().stream()
-                .filter(streak -> entryPoints.contains(streak.server() + "/" + streak.entryPoint()))
+                .filter(streak -> entryPoints.contains(tag(streak)))
                 .toList();
         return kept.size() == report.streaks().size() ? report
                 : new Report(report.processStartMillis(), report.sequence(), report.failingCheck(), kept);
+    }
+
+    private static String tag(PathStreak streak) {
+        return streak.server() + "/" + streak.entryPoint();
     }
 
     private static boolean isNewer(Report candidate, Report current) {

@@ -124,4 +124,81 @@ class MeshLedgerTest {
                 .containsExactly("w2");
         assertThat(ledger.record("w1", report(100, 2, 3), 2)).isEqualTo(Outcome.REFUSED_UNKNOWN_WITNESS);
     }
+
+    @Test
+    void recordWhenAWitnessRestartsBeforeProbingAgainThenItsFailingStreakStandsAsItWas() {
+        ledger.record("w1", report(100, 5, 3), 1);
+
+        assertThat(ledger.record("w1", new Report(200, 1, null, List.of()), 2)).isEqualTo(Outcome.ACCEPTED);
+
+        assertThat(ledger.evidence().streaks()).containsExactly(new MeshEvidence.Streak("w1", "s2", "main", 3, 1));
+    }
+
+    @Test
+    void recordWhenARestartedWitnessFailsAgainThenItsStreakGoesOnFromTheOldOneUntilASuccess() {
+        ledger.record("w1", report(100, 5, 3), 1);
+
+        ledger.record("w1", report(200, 1, 1), 2);
+        assertThat(failuresOfW1AgainstS2()).isEqualTo(4);
+        ledger.record("w1", report(200, 2, 2), 3);
+        assertThat(failuresOfW1AgainstS2()).isEqualTo(5);
+        ledger.record("w1", report(200, 3, 0), 4);
+        assertThat(failuresOfW1AgainstS2()).as("a success resets it").isZero();
+        ledger.record("w1", report(200, 4, 1), 5);
+        assertThat(failuresOfW1AgainstS2()).as("the old streak is not added again").isEqualTo(1);
+    }
+
+    @Test
+    void recordWhenARestartedWitnessesStreakShrinksThenASuccessCameBetweenReportsAndTheOldStreakEnds() {
+        ledger.record("w1", report(100, 5, 3), 1);
+        ledger.record("w1", report(200, 1, 2), 2);
+
+        ledger.record("w1", report(200, 2, 1), 3);
+
+        assertThat(failuresOfW1AgainstS2()).isEqualTo(1);
+    }
+
+    @Test
+    void recordWhenARestartedWitnessNeverProbesTheEntryPointAgainThenTheCarriedStreakEndsWithTheOldReport() {
+        ledger.record("w1", report(100, 5, 3), 1);
+        ledger.record("w1", new Report(200, 1, null, List.of()), 2);
+
+        ledger.record("w1", new Report(200, 2, null, List.of()), 2 + STALE_AFTER.toNanos());
+
+        assertThat(failuresOfW1AgainstS2()).as("no longer carried").isEqualTo(-1);
+    }
+
+    @Test
+    void recordWhenAWitnessRestartsAfterItsReportWentStaleThenNothingIsCarried() {
+        ledger.record("w1", report(100, 5, 3), 1);
+
+        ledger.record("w1", report(200, 1, 1), 2 + STALE_AFTER.toNanos());
+
+        assertThat(failuresOfW1AgainstS2()).isEqualTo(1);
+    }
+
+    @Test
+    void evidenceWhenAWitnessRestartsDuringAnOutageThenTheServerStaysUnreachableFromServers() {
+        MeshFleet fleet = new MeshFleet(
+                List.of(new Server("s1", "eu", List.of("main")), new Server("s2", "eu", List.of("main")),
+                        new Server("s3", "us", List.of("main"))),
+                List.of(new Witness("w1", "de", "s1", false), new Witness("w2", "nl", "s2", false),
+                        new Witness("w3", "us", "s3", false)));
+        MeshRules rules = new MeshRules(3, 2, 0.75, STALE_AFTER);
+        MeshLedger restarting = new MeshLedger(fleet, STALE_AFTER);
+        long second = Duration.ofSeconds(1).toNanos();
+        restarting.record("w1", new Report(100, 9, null, List.of(streak("s2", "main", 4), streak("s3", "main", 0))),
+                second);
+        restarting.record("w3", new Report(100, 9, null, List.of(streak("s2", "main", 4), streak("s1", "main", 0))),
+                second);
+        restarting.record("w2", new Report(100, 9, null, List.of()), second);
+        assertThat(MeshJudge.judge(fleet, restarting.evidence(), rules, 2 * second).servers().get(1).status())
+                .isEqualTo(MeshStatus.UNREACHABLE_FROM_SERVERS);
+
+        restarting.record("w1", new Report(300, 1, null, List.of(streak("s3", "main", 0))), 3 * second);
+        restarting.record("w2", new Report(100, 10, null, List.of()), 3 * second);
+
+        assertThat(MeshJudge.judge(fleet, restarting.evidence(), rules, 4 * second).servers().get(1).status())
+                .as("w1's restart is no evidence that s2 healed").isEqualTo(MeshStatus.UNREACHABLE_FROM_SERVERS);
+    }
 }
