@@ -24,16 +24,18 @@ import org.jspecify.annotations.Nullable;
  * comes from the caller (the hub decides it from the credential), never from the report.
  *
  * <p>A witness's restart is no evidence that a path healed: only a successful probe resets a streak. When a report
- * of a new process replaces one that was not stale yet, the failing streaks of the old process are carried: each is
- * added to the new process's streak of the same entry point until that one shows a success (it is 0, or smaller than
- * in the report before), and it stands as it was while the new process has not probed the entry point yet, for at most
- * {@code staleAfter} after the report it came from. Without it every vote of a witness would vanish when it restarts
- * (a rollout of witnesses restarts them all) and the servers they vote against would come back into rotation until
- * their streaks built up again.
+ * of a new process replaces one that was not stale yet, the streaks of the old process are carried: each stands as it
+ * was while the new process has not probed its entry point yet, for at most {@code staleAfter} after the report it
+ * came from, and a failing one is added to the new process's streak of the same entry point until that one shows a
+ * success (it is 0, or smaller than in the report before). Without it every vote of a witness would vanish when it
+ * restarts (a rollout of witnesses restarts them all), and the servers they vote against would come back into
+ * rotation until their streaks built up again; and a new process that had probed only the failing neighbour yet
+ * would look unreliable (voting against all of the neighbours it probes).
  *
  * <p>Not thread-safe: confined to the writer. Costs per witness one report of at most one streak per entry point of
  * the fleet (about 40 bytes each): 100 witnesses of a 100-server fleet hold 10,000 streaks; a restarted witness holds
- * one carried streak more per failing entry point until its new process resets it.
+ * its old streaks once more until its new process probed their entry points (and, for a failing one, until a
+ * success).
  */
 public final class MeshLedger {
 
@@ -122,7 +124,7 @@ public final class MeshLedger {
     }
 
     /**
-     * A failing streak of a witness's previous process, carried on top of its new process's streaks.
+     * A streak of a witness's previous process, carried over to its new process.
      *
      * @param failures     the previous process's streak
      * @param before       its last report of the entry point
@@ -173,13 +175,12 @@ public final class MeshLedger {
         return Outcome.ACCEPTED;
     }
 
-    /** Keeps the failing streaks of {@code witness}'s previous process, unless its last report is stale. */
+    /** Keeps the streaks of {@code witness}'s previous process, unless its last report is stale. */
     private void restarted(String witness, Received previous, long nowNanos) {
         Map<String, Carry> carried = new HashMap<>();
         if (nowNanos - previous.receivedAtNanos() <= staleAfterNanos) {
-            previous.report().streaks().stream().filter(streak -> streak.failures() > 0).forEach(streak ->
-                    carried.put(tag(streak), new Carry(streak.failures(), streak, previous.receivedAtNanos(streak),
-                            0)));
+            previous.report().streaks().forEach(streak -> carried.put(tag(streak),
+                    new Carry(streak.failures(), streak, previous.receivedAtNanos(streak), 0)));
         }
         carries.put(witness, carried);
     }
@@ -196,7 +197,8 @@ public final class MeshLedger {
             String tag = tag(streak);
             probed.add(tag);
             Carry carry = carried.get(tag);
-            if (carry == null || streak.failures() == 0 || streak.failures() < carry.lastSeen()) {
+            if (carry == null || carry.failures() == 0 || streak.failures() == 0
+                    || streak.failures() < carry.lastSeen()) {
                 carried.remove(tag);
                 streaks.add(streak);
             } else {

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.grpc.Context;
+import io.grpc.Context.CancellableContext;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.Status;
@@ -13,18 +15,22 @@ import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.health.v1.HealthGrpc;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.MetadataUtils;
+import io.grpc.stub.StreamObserver;
 import io.observatory.ObservatoryApplication;
 import io.observatory.api.mesh.v1.GetMeshRequest;
 import io.observatory.api.mesh.v1.GetMeshResponse;
 import io.observatory.api.mesh.v1.ListRouteRequest;
 import io.observatory.api.mesh.v1.MeshServiceGrpc;
 import io.observatory.api.mesh.v1.MeshStatus;
+import io.observatory.api.mesh.v1.PathStatus;
 import io.observatory.api.mesh.v1.ReportRequest;
 import io.observatory.api.mesh.v1.ServerStatus;
+import io.observatory.api.mesh.v1.WatchMeshRequest;
 import io.observatory.api.v1.GetObservationRequest;
 import io.observatory.api.v1.HealthState;
 import io.observatory.api.v1.ObservatoryServiceGrpc;
 import io.observatory.api.v1.OutboundObservation;
+import io.observatory.mesh.witness.MeshWitnessRuntime;
 import io.observatory.testing.ClosedPort;
 import io.observatory.testing.Socks5TestProxy;
 import io.observatory.testing.TestTarget;
@@ -37,6 +43,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -74,6 +81,8 @@ class MeshIntegrationTest {
     private final List<ConfigurableApplicationContext> services = new ArrayList<>();
     private List<String> hubArgs;
     private ConfigurableApplicationContext replica;
+    private final List<ConfigurableApplicationContext> witnesses = new ArrayList<>();
+    private int hubPort;
     private int replicaPort;
     private ManagedChannel channel;
     private ManagedChannel replicaChannel;
@@ -97,23 +106,29 @@ class MeshIntegrationTest {
             hubArgs.addAll(List.of(witness + "name=w" + (i + 1), witness + "site=" + SITES[i],
                     witness + "server=s" + (i + 1), witness + "token-file=" + token(i)));
         }
-        CompletableFuture<Integer> hubPort = new CompletableFuture<>();
-        start(hubPort, withPort(0));
-        channel = NettyChannelBuilder.forAddress(new InetSocketAddress("127.0.0.1", hubPort.get())).usePlaintext()
+        CompletableFuture<Integer> hubStarted = new CompletableFuture<>();
+        start(hubStarted, withPort(0));
+        hubPort = hubStarted.get();
+        channel = NettyChannelBuilder.forAddress(new InetSocketAddress("127.0.0.1", hubPort)).usePlaintext()
                 .build();
         replicaPort = ClosedPort.find();
         replica = start(new CompletableFuture<>(), withPort(replicaPort));
         replicaChannel = NettyChannelBuilder.forAddress(new InetSocketAddress("127.0.0.1", replicaPort))
                 .usePlaintext().build();
         for (int i = 0; i < 4; i++) {
-            start(new CompletableFuture<>(), List.of("--spring.grpc.server.port=0", "--server.port=0",
-                    "--observatory.mesh.role=witness", "--observatory.mesh.self.name=w" + (i + 1),
-                    "--observatory.mesh.self.checks[0].tcp=127.0.0.1:" + selfChecked.get(i).port(),
-                    "--observatory.mesh.hubs[0]=127.0.0.1:" + hubPort.get(),
-                    "--observatory.mesh.hubs[1]=127.0.0.1:" + replicaPort,
-                    "--observatory.mesh.token-file=" + token(i),
-                    "--observatory.probe.source-address=127.0.0.1" + (i + 1)));
+            witnesses.add(startWitness(i));
         }
+    }
+
+    /** Witness {@code w<i+1>} on server {@code s<i+1>}, probing from {@code 127.0.0.1<i+1>}. */
+    private ConfigurableApplicationContext startWitness(int i) throws IOException {
+        return start(new CompletableFuture<>(), List.of("--spring.grpc.server.port=0", "--server.port=0",
+                "--observatory.mesh.role=witness", "--observatory.mesh.self.name=w" + (i + 1),
+                "--observatory.mesh.self.checks[0].tcp=127.0.0.1:" + selfChecked.get(i).port(),
+                "--observatory.mesh.hubs[0]=127.0.0.1:" + hubPort,
+                "--observatory.mesh.hubs[1]=127.0.0.1:" + replicaPort,
+                "--observatory.mesh.token-file=" + token(i),
+                "--observatory.probe.source-address=127.0.0.1" + (i + 1)));
     }
 
     private List<String> withPort(int port) {
@@ -350,5 +365,59 @@ class MeshIntegrationTest {
                 .isInstanceOfSatisfying(StatusRuntimeException.class, e ->
                         assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAUTHENTICATED));
         assertThat(server("s4").getStatus()).isEqualTo(MeshStatus.MESH_STATUS_OK);
+    }
+
+    @Test
+    @Order(8)
+    void witnessWhenRestartedDuringAnOutageThenTheServerItVotesAgainstStaysOutOfRotation() {
+        awaitAllOk();
+        entryPoints.get(3).refuseFrom("127.0.0.11", "127.0.0.12");
+        await().atMost(VERDICT_WITHIN).untilAsserted(() ->
+                assertThat(server("s4").getStatus()).isEqualTo(MeshStatus.MESH_STATUS_UNREACHABLE_FROM_SERVERS));
+        List<MeshStatus> seen = new CopyOnWriteArrayList<>();
+        List<String> ended = new CopyOnWriteArrayList<>();
+        CancellableContext watching = Context.current().withCancellation();
+        watching.run(() -> MeshServiceGrpc.newStub(channel).watchMesh(WatchMeshRequest.getDefaultInstance(),
+                new StreamObserver<>() {
+                    @Override
+                    public void onNext(GetMeshResponse view) {
+                        view.getServersList().stream().filter(server -> server.getName().equals("s4"))
+                                .forEach(server -> seen.add(server.getStatus()));
+                    }
+
+                    @Override
+                    public void onError(Throwable error) {
+                        ended.add(error.toString());
+                    }
+
+                    @Override
+                    public void onCompleted() {
+                        ended.add("completed");
+                    }
+                }));
+        try {
+            await().atMost(VERDICT_WITHIN).until(() -> !seen.isEmpty());
+            MeshWitnessRuntime w1 = witnesses.get(0).getBean(MeshWitnessRuntime.class);
+            w1.stop();
+            int before = failuresOfW1AgainstS4();
+            w1.start();
+
+            await().atMost(VERDICT_WITHIN).until(() -> failuresOfW1AgainstS4() >= before + 3);
+
+            assertThat(ended).as("the watch still open").isEmpty();
+            assertThat(seen).as("s4 in every view while w1 restarted").containsOnly(
+                    MeshStatus.MESH_STATUS_UNREACHABLE_FROM_SERVERS);
+        } finally {
+            watching.cancel(null);
+            entryPoints.get(3).acceptFromAll();
+        }
+        awaitAllOk();
+    }
+
+    /** The failures in a row of w1's path to s4's entry point as the hub holds them. */
+    private int failuresOfW1AgainstS4() {
+        return mesh().getPathsList().stream()
+                .filter(path -> path.getWitness().equals("w1") && path.getServer().equals("s4"))
+                .mapToInt(PathStatus::getFailures).findFirst().orElse(0);
     }
 }

@@ -195,10 +195,13 @@ class MeshLedgerTest {
         assertThat(MeshJudge.judge(fleet, restarting.evidence(), rules, 2 * second).servers().get(1).status())
                 .isEqualTo(MeshStatus.UNREACHABLE_FROM_SERVERS);
 
-        restarting.record("w1", new Report(300, 1, null, List.of(streak("s3", "main", 0))), 3 * second);
+        restarting.record("w1", new Report(300, 1, null, List.of()), 3 * second);
         restarting.record("w2", new Report(100, 10, null, List.of()), 3 * second);
 
-        assertThat(MeshJudge.judge(fleet, restarting.evidence(), rules, 4 * second).servers().get(1).status())
-                .as("w1's restart is no evidence that s2 healed").isEqualTo(MeshStatus.UNREACHABLE_FROM_SERVERS);
+        MeshJudgement afterRestart = MeshJudge.judge(fleet, restarting.evidence(), rules, 4 * second);
+        assertThat(afterRestart.servers().get(1).status()).as("w1's restart is no evidence that s2 healed")
+                .isEqualTo(MeshStatus.UNREACHABLE_FROM_SERVERS);
+        assertThat(afterRestart.witnesses()).extracting(MeshJudgement.WitnessStanding::reliable)
+                .as("w1 still probes s3 as far as the hub knows").containsOnly(true);
     }
 }
