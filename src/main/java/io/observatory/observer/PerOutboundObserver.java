@@ -1,5 +1,6 @@
 package io.observatory.observer;
 
+import com.google.common.math.LongMath;
 import io.observatory.config.Outbound;
 import io.observatory.config.StandardObserverSettings;
 import io.observatory.config.SubjectSelector;
@@ -127,7 +128,7 @@ final class PerOutboundObserver implements Observer {
             } else {
                 Session added = new Session(outbound);
                 sessions.put(outbound.tag(), added);
-                enqueue(added, now + randomShare(intervals.initialJitter()));
+                enqueue(added, LongMath.saturatedAdd(now, randomShare(intervals.initialJitter())));
             }
         });
         rearm();
@@ -153,11 +154,15 @@ final class PerOutboundObserver implements Observer {
             return;
         }
         ActiveHealth health = status.active();
-        enqueue(session, writer.nanoTime() + intervals.after(health).toNanos()
-                + randomShare(intervals.intervalJitter()));
+        long wait = LongMath.saturatedAdd(intervals.after(health).toNanos(), randomShare(intervals.intervalJitter()));
+        enqueue(session, LongMath.saturatedAdd(writer.nanoTime(), wait));
         rearm();
     }
 
+    /**
+     * @param dueNanos when the session's next probe is due, ticker nanoseconds; {@link Long#MAX_VALUE} (never) for
+     *                 a wait beyond the ticker's range (an interval near Go's largest duration)
+     */
     private void enqueue(Session session, long dueNanos) {
         session.dueNanos = dueNanos;
         due.add(session);
@@ -179,7 +184,8 @@ final class PerOutboundObserver implements Observer {
         }
         timer.cancel();
         timerDueNanos = earliest;
-        timer = writer.schedule(Duration.ofNanos(Math.max(0, earliest - writer.nanoTime())), this::fire);
+        long delay = LongMath.saturatedSubtract(earliest, writer.nanoTime());
+        timer = writer.schedule(Duration.ofNanos(Math.max(0, delay)), this::fire);
     }
 
     /** A uniformly random time in [0, {@code bound}) in nanoseconds; 0 for a zero bound. */

@@ -170,6 +170,23 @@ class PerOutboundObserverTest {
     }
 
     @Test
+    void probeWhenTheWaitIsGosLargestDurationThenTheNextProbeIsNeverDueInsteadOfAtOnce() {
+        Duration goMaximum = Duration.ofNanos(Long.MAX_VALUE);
+        start(settings(1, 1, Duration.ZERO, goMaximum, goMaximum, null, null));
+        scheduler.advance(Duration.ofSeconds(1));
+
+        random.next(0.9999999999);
+        answer("proxy_a", true);
+        random.next(0.0);
+        answer("proxy_b", false);
+        scheduler.advance(Duration.ofDays(1));
+
+        assertThat(sentAt("proxy_a")).as("interval 1s plus nearly Go's largest jitter: beyond the ticker")
+                .containsExactly(0L);
+        assertThat(sentAt("proxy_b")).as("unhealthy: Go's largest interval plus jitter").containsExactly(0L);
+    }
+
+    @Test
     void outboundsChangedWhenDeselectedInFlightThenResultIgnoredAndStatusGone() {
         start(settings(1, 1, Duration.ZERO, Duration.ZERO, null, null, null));
         answer("proxy_a", true);
