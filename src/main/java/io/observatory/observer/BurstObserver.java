@@ -130,6 +130,8 @@ final class BurstObserver implements Observer {
     public void start() {
         if (selector.isEmpty()) {
             log.info("burst observer not started: observatory.burst.subject-selector is empty");
+            // Selects nothing: a predecessor's statuses go now, not frozen until the outbounds next change.
+            scheduler.execute(this::outboundsChanged);
             return;
         }
         log.info("burst observer started: selector {}, destination {} (unless an outbound sets its own probe URL), {}"

@@ -7,7 +7,10 @@ import java.util.Map;
 /** Schedules probes of the selected outbounds and publishes what it learns as observation snapshots. */
 public interface Observer {
 
-    /** Starts probing; returns at once. Does nothing when the subject selector is empty (Xray lazy start). */
+    /**
+     * Starts probing; returns at once. Probes nothing when the subject selector is empty (Xray lazy start), and then
+     * only drops, on the writer, the statuses it started from (a predecessor's or restored ones).
+     */
     void start();
 
     /** Stops probing: cancels scheduled and in-flight probes. The last snapshot stays published. */

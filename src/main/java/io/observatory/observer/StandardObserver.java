@@ -57,6 +57,8 @@ final class StandardObserver implements Observer {
     public void start() {
         if (selector.isEmpty()) {
             log.info("standard observer not started: observatory.standard.subject-selector is empty");
+            // Selects nothing: a predecessor's statuses go now, not frozen until the outbounds next change.
+            scheduler.execute(this::outboundsChanged);
             return;
         }
         log.info("standard observer started: selector {}, probe URL {} (unless an outbound sets its own), interval {},"

@@ -13,6 +13,8 @@ import java.util.TreeMap;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -177,6 +179,23 @@ class ObserverRuntimeTest {
         writer.advance(INTERVAL.multipliedBy(3));
 
         assertThat(published).isEmpty();
+        assertThat(prober.sent()).hasSize(2);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"standard.schedule=xray", "standard.schedule=per-outbound", "burst"})
+    void reloadWhenTheSubjectSelectorIsEmptiedThenStatusesGoAtOnceAndProbingStops(String observer) {
+        ObserverRuntime runtime = startedWithBothAlive();
+        String[] selectingNothing = observer.equals("burst")
+                ? new String[] {"burst.ping-config.destination=http://probe.test/generate_204",
+                    "burst.ping-config.interval=10s"}
+                : new String[] {"standard.probe-url=http://probe.test/generate_204", "standard.probe-interval=10s",
+                    observer};
+
+        reload(runtime, config(List.of("proxy_a", "proxy_b"), selectingNothing));
+        writer.advance(INTERVAL.multipliedBy(3));
+
+        assertThat(published).as("no longer observed: nothing to show, as after removing the observer").isEmpty();
         assertThat(prober.sent()).hasSize(2);
     }
 
