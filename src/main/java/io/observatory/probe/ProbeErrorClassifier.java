@@ -161,6 +161,9 @@ final class ProbeErrorClassifier {
 
     private ProbeError deadline(PhaseTimer.Marks timer) {
         String after = " within " + GoDuration.format(request.timeout());
+        if (timer.resolvesLocally() && timer.reached(Mark.RESOLVE_STARTED) && !timer.reached(Mark.RESOLVED)) {
+            return error(Kind.DNS_FAILURE, firstHop, "no address for " + hopName(firstHop) + after);
+        }
         if (!timer.reached(Mark.CONNECTED)) {
             return error(Kind.CONNECT_TIMEOUT, firstHop, "no connection to " + hopName(firstHop) + after);
         }

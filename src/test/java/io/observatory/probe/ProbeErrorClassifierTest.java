@@ -177,6 +177,29 @@ class ProbeErrorClassifierTest {
     }
 
     @Test
+    void classifyWhenTheDeadlineStrikesWhileTheHostNameIsResolvedThenADnsFailureNotAConnectTimeout() {
+        String url = "http://probe.test/";
+        PhaseTimer resolving = new PhaseTimer(() -> 0L, URI.create(url), true);
+        resolving.connection().stamp(PhaseTimer.Mark.RESOLVE_STARTED);
+        PhaseTimer connecting = new PhaseTimer(() -> 0L, URI.create(url), true);
+        PhaseTimer.ConnectionStamps stamps = connecting.connection();
+        stamps.stamp(PhaseTimer.Mark.RESOLVE_STARTED);
+        stamps.stamp(PhaseTimer.Mark.RESOLVED);
+        stamps.stamp(PhaseTimer.Mark.CONNECT_STARTED);
+
+        ProbeError unresolved = ProbeErrorClassifier.classify(request(DIRECT, url), resolving.marks(),
+                new TimeoutException());
+        ProbeError unconnected = ProbeErrorClassifier.classify(request(DIRECT, url), connecting.marks(),
+                new TimeoutException());
+
+        assertThat(unresolved.kind()).isEqualTo(Kind.DNS_FAILURE);
+        assertThat(unresolved.hop()).isEqualTo(Hop.TARGET);
+        assertThat(unresolved.reason()).isEqualTo("outbound d (" + DIRECT.describe()
+                + "): no address for probe.test:80 within 5s");
+        assertThat(unconnected.kind()).as("resolved, then the connect hung").isEqualTo(Kind.CONNECT_TIMEOUT);
+    }
+
+    @Test
     void classifyWhenProxyRefusesThenReplyCodeKept() {
         ProbeError error = ProbeErrorClassifier.classify(request(SOCKS, "http://probe.test/"),
                 Reached.CONNECTED.marks("http://probe.test/"), new ProxyConnectException(SOCKS_PREFIX + "status: FORBIDDEN(2)"));
