@@ -1,5 +1,6 @@
 package io.observatory.health;
 
+import com.google.common.math.LongMath;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -89,5 +90,12 @@ public record ConsecutiveFailuresPolicy(int threshold, Duration reactivationPeri
             return State.INITIAL;
         }
         return previous;
+    }
+
+    /** Its reactivation while UNHEALTHY; nothing else changes with time. */
+    @Override
+    public long nextChangeNanos(State state) {
+        return state.state() == HealthState.UNHEALTHY
+                ? LongMath.saturatedAdd(state.unhealthySinceNanos(), reactivationPeriod.toNanos()) : Long.MAX_VALUE;
     }
 }

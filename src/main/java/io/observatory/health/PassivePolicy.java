@@ -60,6 +60,15 @@ public sealed interface PassivePolicy<S extends PassivePolicy.PassiveState>
     S advance(S previous, long nowNanos);
 
     /**
+     * The earliest reading at which {@link #advance} changes {@code state} without a new call (a bucket leaving the
+     * window, a reactivation), so that a caller holding many states advances only those that are due; at that
+     * reading or later it does, before it does not.
+     *
+     * @return {@link Long#MAX_VALUE} when time alone never changes it
+     */
+    long nextChangeNanos(S state);
+
+    /**
      * One line on the evidence behind {@code state}, for the reason of a change, e.g.
      * {@code 4/12 calls in the 1m0s window failed in transport (limit 0.3, minimal total count 10)}.
      */

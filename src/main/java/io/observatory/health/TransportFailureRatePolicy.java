@@ -1,5 +1,6 @@
 package io.observatory.health;
 
+import com.google.common.math.LongMath;
 import io.observatory.text.GoDuration;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -140,5 +141,23 @@ public record TransportFailureRatePolicy(Duration detectionWindow, int minimalTo
             return previous;
         }
         return new State(previous.state(), kept, previous.unhealthySinceNanos());
+    }
+
+    /**
+     * The earlier of its oldest bucket leaving the window (the start of the second {@code detectionWindow} after the
+     * bucket's) and, while UNHEALTHY, its reactivation.
+     */
+    @Override
+    public long nextChangeNanos(State state) {
+        long next = Long.MAX_VALUE;
+        if (!state.buckets().isEmpty()) {
+            long leaves = LongMath.saturatedAdd(state.buckets().get(0).second(), detectionWindow.toSeconds());
+            next = LongMath.saturatedMultiply(leaves, BUCKET_NANOS);
+        }
+        if (state.state() == HealthState.UNHEALTHY) {
+            next = Math.min(next, LongMath.saturatedAdd(state.unhealthySinceNanos(),
+                    effectiveReactivationPeriod().toNanos()));
+        }
+        return next;
     }
 }

@@ -30,6 +30,8 @@ final class PassiveHealthUpdater {
     private final Set<String> touched = new HashSet<>();
     // Why every passive state starts over (a different policy), until the next drain; else null.
     private @Nullable String restartReason;
+    // The configured outbounds the ledger was last trimmed to: the caller hands a new set only when they change.
+    private @Nullable Set<String> retained;
     private Scheduler.Cancellable reactivation = () -> { };
     private long scheduledReactivationNanos = Long.MAX_VALUE;
 
@@ -73,14 +75,18 @@ final class PassiveHealthUpdater {
     }
 
     /**
-     * Moves every state to {@code nowNanos} (reactivation, window expiry), forgets outbounds no longer configured and
-     * hands over the outbounds touched since the last call.
+     * Moves every state to {@code nowNanos} (reactivation, window expiry), forgets outbounds no longer configured (when
+     * {@code configured} is another set than at the last call: O(outbounds) then, else O(what is due)) and hands over
+     * the outbounds touched since the last call.
      *
      * @return the outbounds whose passive view changed; the caller reads their views and reasons before calling again
      */
     Set<String> drain(Set<String> configured, long nowNanos) {
         touched.addAll(ledger.advance(nowNanos));
-        ledger.retain(configured);
+        if (configured != retained) {
+            ledger.retain(configured);
+            retained = configured;
+        }
         Set<String> changed = Set.copyOf(touched);
         touched.clear();
         return changed;

@@ -1,5 +1,6 @@
 package io.observatory.verdict;
 
+import com.google.common.math.LongMath;
 import io.observatory.health.CallOutcome;
 import io.observatory.health.HealthState;
 import io.observatory.health.PassivePolicy;
@@ -17,8 +18,12 @@ import java.util.TreeSet;
 
 /**
  * The passive state of every outbound under one {@link PassivePolicy}, and the statistics of the calls reported for
- * it (silky's endpoint monitor). Confined to the writer; costs one policy state and one {@link CallStatistics} per
- * outbound with reports, nothing for the others.
+ * it (silky's endpoint monitor). Each state is indexed by when time alone changes it next
+ * ({@link PassivePolicy#nextChangeNanos}) and, while UNHEALTHY, by its reactivation, so that moving to a new time
+ * and finding the next reactivation cost what is due, not a visit of every outbound: the writer does both at every
+ * publication (measured at 10,000 outbounds with 30 one-second buckets each: 10-15 ms per publication when every
+ * state was visited). Confined to the writer; costs one policy state, one {@link CallStatistics} and two
+ * {@link DueTimes} entries (about 240 bytes) per outbound with reports, nothing for the others.
  *
  * @param <S> the policy's state type
  */
@@ -27,6 +32,8 @@ final class PassiveLedger<S extends PassivePolicy.PassiveState> {
     private final PassivePolicy<S> policy;
     private final Map<String, S> states = new HashMap<>();
     private final Map<String, CallStatistics> calls = new HashMap<>();
+    private final DueTimes changes = new DueTimes();
+    private final DueTimes reactivations = new DueTimes();
 
     private PassiveLedger(PassivePolicy<S> policy) {
         this.policy = policy;
@@ -56,7 +63,16 @@ final class PassiveLedger<S extends PassivePolicy.PassiveState> {
 
     @SuppressWarnings("unchecked") // withPolicy checked that the policy classes, hence the state types, are equal
     private void adopt(Map<String, ? extends PassivePolicy.PassiveState> previous) {
-        previous.forEach((tag, state) -> states.put(tag, (S) state));
+        previous.forEach((tag, state) -> put(tag, (S) state));
+    }
+
+    /** Sets the outbound's state and when time changes it next. */
+    private void put(String tag, S state) {
+        states.put(tag, state);
+        changes.set(tag, policy.nextChangeNanos(state));
+        reactivations.set(tag, state.state() == HealthState.UNHEALTHY
+                ? LongMath.saturatedAdd(state.unhealthySinceNanos(), policy.effectiveReactivationPeriod().toNanos())
+                : Long.MAX_VALUE);
     }
 
     /**
@@ -65,26 +81,30 @@ final class PassiveLedger<S extends PassivePolicy.PassiveState> {
      */
     void record(PassiveReport report, long nanos) {
         String tag = report.tag();
-        states.put(tag, policy.next(states.getOrDefault(tag, policy.initial()), report.outcome(), nanos));
+        put(tag, policy.next(states.getOrDefault(tag, policy.initial()), report.outcome(), nanos));
         CallOutcome outcome = report.outcome();
         calls.merge(tag, CallStatistics.first(outcome, report.latencyNanos(), report.endedAt()),
                 (old, one) -> old.plus(outcome, report.latencyNanos(), report.endedAt()));
     }
 
     /**
-     * Moves every outbound's state to {@code nanos}: reactivation and window expiry.
+     * Moves every outbound's state to {@code nanos} (reactivation, window expiry), visiting only those due.
      *
      * @return the outbounds whose state changed
      */
     Set<String> advance(long nanos) {
         Set<String> changed = new HashSet<>();
-        states.replaceAll((tag, state) -> {
+        for (String tag : changes.takeDue(nanos)) {
+            S state = states.get(tag);
+            if (state == null) {
+                continue;
+            }
             S next = policy.advance(state, nanos);
+            put(tag, next);
             if (next != state) {
                 changed.add(tag);
             }
-            return next;
-        });
+        }
         return changed;
     }
 
@@ -111,19 +131,18 @@ final class PassiveLedger<S extends PassivePolicy.PassiveState> {
         }
     }
 
-    /** Forgets outbounds not in {@code tags}. */
+    /** Forgets outbounds not in {@code tags}: O(outbounds held). */
     void retain(Set<String> tags) {
         states.keySet().retainAll(tags);
         calls.keySet().retainAll(tags);
+        changes.retain(tags);
+        reactivations.retain(tags);
     }
 
     /** The ticker time of the next reactivation of an UNHEALTHY outbound, if any is UNHEALTHY. */
     OptionalLong nextReactivationNanos() {
-        long period = policy.effectiveReactivationPeriod().toNanos();
-        return states.values().stream()
-                .filter(state -> state.state() == HealthState.UNHEALTHY)
-                .mapToLong(state -> state.unhealthySinceNanos() + period)
-                .min();
+        long next = reactivations.earliest();
+        return next == Long.MAX_VALUE ? OptionalLong.empty() : OptionalLong.of(next);
     }
 
     /** The outbound's passive view: its state (the policy's initial one before any report) and call statistics. */

@@ -3,13 +3,22 @@ package io.observatory.verdict;
 import io.observatory.health.CallOutcome;
 import io.observatory.health.ConsecutiveFailuresPolicy;
 import io.observatory.health.HealthState;
+import io.observatory.health.PassivePolicy;
 import io.observatory.health.TransportFailureRatePolicy;
 import io.observatory.status.CallStatistics;
 import io.observatory.status.PassiveView;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The passive ledger: per-outbound policy states and call statistics, moved by reports and by time. */
@@ -116,5 +125,62 @@ class PassiveLedgerTest {
         assertThat(ledger.view("proxy_a")).isEqualTo(PassiveView.NONE);
         assertThat(ledger.view("proxy_b").calls().totalCalls()).isEqualTo(1);
         assertThat(ledger.nextReactivationNanos()).isEmpty();
+    }
+
+    /**
+     * The ledger advances only the outbounds that are due; the policy alone, applied to every state at every step,
+     * is the reference: over random calls and times of 40 outbounds under both policies, every view, every changed
+     * set and the next reactivation agree with it.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("policies")
+    void advanceWhenOnlyDueStatesAreVisitedThenEveryViewAndChangeIsThePoliciesOwn(PassivePolicy<?> policy) {
+        check(policy);
+    }
+
+    static List<PassivePolicy<?>> policies() {
+        return List.of(new ConsecutiveFailuresPolicy(3, Duration.ofSeconds(20)),
+                new TransportFailureRatePolicy(Duration.ofSeconds(10), 5, 0.3, Duration.ofSeconds(15)));
+    }
+
+    private static <S extends PassivePolicy.PassiveState> void check(PassivePolicy<S> policy) {
+        @SuppressWarnings("unchecked") // of(policy) judges by policy, whose state type is S
+        PassiveLedger<S> indexed = (PassiveLedger<S>) PassiveLedger.of(policy);
+        Map<String, S> reference = new HashMap<>();
+        Random random = new Random(20261201);
+        long base = -5 * SECOND;
+        long now = base;
+        for (int step = 0; step < 3_000; step++) {
+            // Whole quarter seconds give or take a nanosecond: calls, bucket edges and reactivations meet exactly,
+            // and just before and after.
+            base += SECOND / 4 * (random.nextInt(4) == 0 ? random.nextInt(120) : random.nextInt(8));
+            now = Math.max(now, base + random.nextInt(3) - 1);
+            for (int call = random.nextInt(6); call > 0; call--) {
+                String tag = "o" + random.nextInt(40);
+                CallOutcome outcome = random.nextInt(3) == 0 ? CallOutcome.TRANSPORT_FAILURE : CallOutcome.SUCCESS;
+                indexed.record(report(tag, outcome, 10, ENDED), now);
+                reference.put(tag, policy.next(reference.getOrDefault(tag, policy.initial()), outcome, now));
+            }
+            Set<String> changed = new HashSet<>();
+            long at = now;
+            reference.replaceAll((tag, state) -> {
+                S next = policy.advance(state, at);
+                if (next != state) {
+                    changed.add(tag);
+                }
+                return next;
+            });
+
+            assertThat(indexed.advance(now)).as("changed at step %d", step).isEqualTo(changed);
+            reference.forEach((tag, state) -> assertThat(indexed.view(tag).state()).isEqualTo(state.state()));
+            reference.forEach((tag, state) -> assertThat(indexed.view(tag).windowCalls())
+                    .isEqualTo(state.windowCalls()));
+            OptionalLong reactivation = reference.values().stream()
+                    .filter(state -> state.state() == HealthState.UNHEALTHY)
+                    .mapToLong(state -> state.unhealthySinceNanos() + policy.effectiveReactivationPeriod().toNanos())
+                    .min();
+            assertThat(indexed.nextReactivationNanos()).as("next reactivation at step %d", step)
+                    .isEqualTo(reactivation);
+        }
     }
 }
