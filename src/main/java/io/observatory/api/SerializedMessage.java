@@ -50,6 +50,11 @@ final class SerializedMessage {
         return new SerializedMessage(null, message);
     }
 
+    /** The message's size on the wire, in bytes. */
+    long size() {
+        return bytes != null ? bytes.length : Objects.requireNonNull(message).getSerializedSize();
+    }
+
     private InputStream stream() {
         if (bytes != null) {
             return new Stream(bytes);

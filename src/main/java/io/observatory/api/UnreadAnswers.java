@@ -1,0 +1,146 @@
+package io.observatory.api;
+
+import com.google.protobuf.MessageLite;
+import io.grpc.ForwardingServerCall;
+import io.grpc.ForwardingServerCallListener;
+import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.Status;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.grpc.server.GlobalServerInterceptor;
+
+/**
+ * Bounds the bytes of unary answers that the server has sent but their clients have not taken yet. A unary answer is
+ * handed to the transport whatever the client's flow control says, and waits in the server's direct memory until the
+ * client reads it; a client that sends many calls and reads none (any client: Xray's {@code GetOutboundStatus} needs
+ * no credentials) otherwise pinned the whole direct memory — measured at 10,000 outbounds on {@code -Xmx256m}, 2,000
+ * unread {@code GetOutboundStatus} calls on one connection: the scrapes failed with {@code OutOfMemoryError: Cannot
+ * reserve ... bytes of direct buffer memory} and 3,030 outbounds turned unhealthy, their probes starved. An answer that
+ * would take the unread bytes of all calls past {@link #budgetBytes()} is refused with {@code RESOURCE_EXHAUSTED}
+ * instead (retry later); an answer is always sent when no other answer is unread, however large. A call's bytes count
+ * from its answer until the call completes (its last byte written) or is cancelled.
+ *
+ * <p>Streaming calls are not counted: {@code WatchObservation} sends only while its client's flow control allows.
+ * Costs two atomic updates per unary call; runs on whichever thread answers (the transport thread for cached reads).
+ */
+final class UnreadAnswers implements ServerInterceptor {
+
+    /** The least budget, whatever the heap. */
+    static final long MIN_BUDGET_BYTES = 16L << 20;
+
+    private final long budgetBytes;
+    private final AtomicLong unread = new AtomicLong();
+
+    /** @param budgetBytes the unread bytes of all calls beyond which an answer is refused, positive */
+    UnreadAnswers(long budgetBytes) {
+        if (budgetBytes < 1) {
+            throw new IllegalArgumentException("budgetBytes: " + budgetBytes + " (expected: > 0)");
+        }
+        this.budgetBytes = budgetBytes;
+    }
+
+    /** The budget for this JVM: an eighth of the heap limit (which is also Netty's direct memory limit), at least 16 MB. */
+    static long defaultBudget() {
+        return Math.max(MIN_BUDGET_BYTES, Runtime.getRuntime().maxMemory() / 8);
+    }
+
+    long budgetBytes() {
+        return budgetBytes;
+    }
+
+    /** Bytes of answers sent and not yet taken by their clients. */
+    long unreadBytes() {
+        return unread.get();
+    }
+
+    @Override
+    public <RequestT, ResponseT> ServerCall.Listener<RequestT> interceptCall(ServerCall<RequestT, ResponseT> call,
+            Metadata headers, ServerCallHandler<RequestT, ResponseT> next) {
+        if (call.getMethodDescriptor().getType() != MethodDescriptor.MethodType.UNARY) {
+            return next.startCall(call, headers);
+        }
+        Counted<RequestT, ResponseT> counted = new Counted<>(call);
+        return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(
+                next.startCall(counted, headers)) {
+            @Override
+            public void onComplete() {
+                counted.release();
+                super.onComplete();
+            }
+
+            @Override
+            public void onCancel() {
+                counted.release();
+                super.onCancel();
+            }
+        };
+    }
+
+    /** The size of an answer on the wire, as far as it is known before it is written. */
+    private static long sizeOf(Object message) {
+        if (message instanceof SerializedMessage serialized) {
+            return serialized.size();
+        }
+        return message instanceof MessageLite lite ? lite.getSerializedSize() : 0;
+    }
+
+    /** One unary call: its answer's bytes while unread, and whether the answer was refused. */
+    private final class Counted<RequestT, ResponseT>
+            extends ForwardingServerCall.SimpleForwardingServerCall<RequestT, ResponseT> {
+
+        private final AtomicLong held = new AtomicLong();
+        private final AtomicBoolean refused = new AtomicBoolean();
+
+        Counted(ServerCall<RequestT, ResponseT> call) {
+            super(call);
+        }
+
+        @Override
+        public void sendMessage(ResponseT message) {
+            if (refused.get()) {
+                return;
+            }
+            long size = sizeOf(message);
+            long total = unread.addAndGet(size);
+            if (total > budgetBytes && total != size) {
+                unread.addAndGet(-size);
+                refused.set(true);
+                super.close(Status.RESOURCE_EXHAUSTED.withDescription("the server holds " + (total - size)
+                        + " bytes of answers its clients have not read yet, and this answer of " + size
+                        + " bytes would exceed the budget of " + budgetBytes + " (expected: a retry after a moment)"),
+                        new Metadata());
+                return;
+            }
+            held.addAndGet(size);
+            super.sendMessage(message);
+        }
+
+        @Override
+        public void close(Status status, Metadata trailers) {
+            if (!refused.get()) {
+                super.close(status, trailers);
+            }
+        }
+
+        void release() {
+            unread.addAndGet(-held.getAndSet(0));
+        }
+    }
+
+    /** Registers the budget with Spring gRPC for every service. */
+    @Configuration(proxyBeanMethods = false)
+    static class UnreadAnswersConfiguration {
+
+        @Bean
+        @GlobalServerInterceptor
+        UnreadAnswers unreadAnswers() {
+            return new UnreadAnswers(defaultBudget());
+        }
+    }
+}
