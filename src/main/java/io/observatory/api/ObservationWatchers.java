@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.stereotype.Component;
@@ -32,13 +33,21 @@ public class ObservationWatchers implements ApplicationListener<ContextClosedEve
 
     private final ObservationStore store;
     private final ExecutorService delivery;
+    private final UnreadAnswers budget;
     private final Set<WatchStream> streams = ConcurrentHashMap.newKeySet();
     // volatile: set by the thread closing the context, read by gRPC threads opening streams after they registered
     // their stream, so every stream is either ended by the closing thread or sees the flag and ends itself.
     private volatile boolean shuttingDown;
 
     ObservationWatchers(ObservationStore store) {
+        this(store, new UnreadAnswers(Long.MAX_VALUE));
+    }
+
+    /** @param budget bounds the bytes sent to clients that have not taken them yet, shared with unary answers */
+    @Autowired
+    ObservationWatchers(ObservationStore store, UnreadAnswers budget) {
         this.store = store;
+        this.budget = budget;
         AtomicInteger threads = new AtomicInteger();
         this.delivery = Executors.newFixedThreadPool(DELIVERY_THREADS, runnable -> {
             Thread thread = new Thread(runnable, "watch-delivery-" + threads.incrementAndGet());
@@ -57,17 +66,24 @@ public class ObservationWatchers implements ApplicationListener<ContextClosedEve
     public void watch(List<String> tagPrefixes, StreamObserver<WatchObservationResponse> responses) {
         ServerCallStreamObserver<WatchObservationResponse> call =
                 (ServerCallStreamObserver<WatchObservationResponse>) responses;
-        WatchStream stream = new WatchStream(call, tagPrefixes, BUFFERED_EVENTS, delivery);
+        Runnable[] unsubscribe = {() -> { }};
+        WatchStream[] self = new WatchStream[1];
+        WatchStream stream = new WatchStream(call, tagPrefixes, BUFFERED_EVENTS, delivery, budget, () -> {
+            streams.remove(self[0]);
+            unsubscribe[0].run();
+        });
+        self[0] = stream;
         streams.add(stream);
         if (shuttingDown) {
             streams.remove(stream);
             stream.end();
             return;
         }
-        Runnable unsubscribe = store.watch(stream::start, stream::offer);
+        unsubscribe[0] = store.watch(stream::start, stream::offer);
         call.setOnCancelHandler(() -> {
             streams.remove(stream);
-            unsubscribe.run();
+            unsubscribe[0].run();
+            stream.cancelled();
         });
         call.setOnReadyHandler(stream::onReady);
     }

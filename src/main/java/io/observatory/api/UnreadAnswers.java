@@ -26,7 +26,8 @@ import org.springframework.grpc.server.GlobalServerInterceptor;
  * instead (retry later); an answer is always sent when no other answer is unread, however large. A call's bytes count
  * from its answer until the call completes (its last byte written) or is cancelled.
  *
- * <p>Streaming calls are not counted: {@code WatchObservation} sends only while its client's flow control allows.
+ * <p>Streaming calls are not counted here: a {@code WatchObservation} stream counts its own messages
+ * ({@link #tryHold}), since it sends only while its client's flow control allows and knows when the client took them.
  * Costs two atomic updates per unary call; runs on whichever thread answers (the transport thread for cached reads).
  */
 final class UnreadAnswers implements ServerInterceptor {
@@ -52,6 +53,29 @@ final class UnreadAnswers implements ServerInterceptor {
 
     long budgetBytes() {
         return budgetBytes;
+    }
+
+    /**
+     * Holds {@code bytes} of a message about to be sent on a stream that counts its own ({@code WatchObservation}):
+     * false, holding nothing, when the unread bytes would then exceed the budget while others are unread.
+     */
+    boolean tryHold(long bytes) {
+        long total = unread.addAndGet(bytes);
+        if (total > budgetBytes && total != bytes) {
+            unread.addAndGet(-bytes);
+            return false;
+        }
+        return true;
+    }
+
+    /** Whether the unread bytes have reached the budget: a message of any size would be refused now. */
+    boolean exhausted() {
+        return unread.get() >= budgetBytes;
+    }
+
+    /** Gives back {@code bytes} held by {@link #tryHold}: the client has taken them, or the stream ended. */
+    void release(long bytes) {
+        unread.addAndGet(-bytes);
     }
 
     /** Bytes of answers sent and not yet taken by their clients. */

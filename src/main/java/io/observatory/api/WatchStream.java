@@ -11,6 +11,7 @@ import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,12 +45,33 @@ final class WatchStream {
     private final AtomicBoolean sending = new AtomicBoolean();
     // Set when a delivery task is queued, so a burst of offers queues one task.
     private final AtomicBoolean deliveryQueued = new AtomicBoolean();
+    private final UnreadAnswers budget;
+    private final Runnable onClosed;
+    // Bytes this stream sent that its client may not have taken yet, held in the budget; any thread releases.
+    private final AtomicLong held = new AtomicLong();
+    // Sending thread only: whether the first message went out; set when the budget refused a later message, until
+    // the next publication or on-ready callback (so the sender does not spin while the budget is exhausted).
+    private boolean firstSent;
+    private volatile boolean starved;
 
     /**
      * @param delivery where queued messages are built and sent, off the writer thread
      */
     WatchStream(ServerCallStreamObserver<WatchObservationResponse> call, List<String> tagPrefixes, int capacity,
             Executor delivery) {
+        this(call, tagPrefixes, capacity, delivery, new UnreadAnswers(Long.MAX_VALUE), () -> { });
+    }
+
+    /**
+     * @param budget   bounds the bytes sent to clients that have not taken them yet, across streams and unary calls:
+     *                 a first message (the snapshot) beyond it ends the stream with {@code RESOURCE_EXHAUSTED}, a
+     *                 later one waits for the next publication or on-ready callback
+     * @param onClosed runs once when the stream ends by itself (refused, failed): the caller stops feeding it
+     */
+    WatchStream(ServerCallStreamObserver<WatchObservationResponse> call, List<String> tagPrefixes, int capacity,
+            Executor delivery, UnreadAnswers budget, Runnable onClosed) {
+        this.budget = budget;
+        this.onClosed = onClosed;
         this.call = call;
         this.tagPrefixes = List.copyOf(tagPrefixes);
         this.selector = new SubjectSelector(tagPrefixes);
@@ -83,12 +105,19 @@ final class WatchStream {
                 events.forEach(event -> queue.add(() -> ObservationProtos.event(event)));
             }
         }
+        starved = false;
         queueDelivery();
     }
 
     /** Sends what is queued while the call is ready; gRPC's on-ready callback. */
     void onReady() {
+        starved = false;
         pump();
+    }
+
+    /** The client cancelled: what this stream held of the budget is given back. Any thread. */
+    void cancelled() {
+        budget.release(held.getAndSet(0));
     }
 
     /** Drops what is queued, sends the final {@code ServingEnded} event and completes the call. Idempotent. */
@@ -142,18 +171,55 @@ final class WatchStream {
                     call.onNext(ObservationProtos.servingEnded("observatory is shutting down"));
                     call.onCompleted();
                 }
+                budget.release(held.getAndSet(0));
                 return;
             }
             if (next == null) {
                 return;
             }
-            call.onNext(next.get());
+            if (!firstSent && budget.exhausted()) {
+                refuse("this stream's first message"); // not even built: a refused snapshot costs no CPU
+                return;
+            }
+            WatchObservationResponse message = next.get();
+            // The call is ready: what this stream sent before has left its buffer (but for gRPC's small threshold).
+            budget.release(held.getAndSet(0));
+            long size = message.getSerializedSize();
+            if (!budget.tryHold(size)) {
+                if (!firstSent) {
+                    refuse("this stream's first message of " + size + " bytes");
+                    return;
+                }
+                synchronized (lock) {
+                    queue.addFirst(() -> message);
+                }
+                starved = true;
+                return;
+            }
+            held.addAndGet(size);
+            firstSent = true;
+            call.onNext(message);
         }
+    }
+
+    /** Ends a stream whose first message the budget refused; the client may watch again after a moment. */
+    private void refuse(String what) {
+        synchronized (lock) {
+            closed = true;
+            queue.clear();
+        }
+        log.debug("watch stream refused: {} exceeds the budget of unread answers", what);
+        if (!call.isCancelled()) {
+            call.onError(Status.RESOURCE_EXHAUSTED.withDescription("the server holds answers its clients have not"
+                    + " read yet, and " + what + " would exceed the budget of " + budget.budgetBytes()
+                    + " bytes (expected: a retry after a moment)").asRuntimeException());
+        }
+        onClosed.run();
     }
 
     private boolean hasWork() {
         synchronized (lock) {
-            return !closed && (ending || (!queue.isEmpty() && call.isReady()));
+            return !closed && (ending || (!starved && !queue.isEmpty() && call.isReady()));
         }
     }
 
@@ -164,9 +230,11 @@ final class WatchStream {
             closed = true;
             queue.clear();
         }
+        budget.release(held.getAndSet(0));
         if (!call.isCancelled()) {
             call.onError(Status.INTERNAL.withDescription("the observation could not be sent").asRuntimeException());
         }
+        onClosed.run();
     }
 
     private boolean selected(OutboundEvent event) {

@@ -102,6 +102,41 @@ class WatchStreamTest {
         }
 
         @Test
+        void startWhenClientsThatReadNothingHoldTheBudgetThenANewStreamIsRefusedUntilTheyGo() {
+            // 600 watchers that never read, at 10,000 outbounds on -Xmx256m, each pinned a full snapshot in direct
+            // memory: the delivery threads died with OutOfMemoryError and the scrapes stopped answering.
+            UnreadAnswers budget = new UnreadAnswers(1);
+            FakeServerCall<WatchObservationResponse> neverReads = new FakeServerCall<>();
+            java.util.concurrent.atomic.AtomicInteger closed = new java.util.concurrent.atomic.AtomicInteger();
+            WatchStream holding = new WatchStream(neverReads, List.of(), 8, deliveries::add, budget, () -> { });
+            holding.start(observation(entry("proxy_a", 0)));
+            deliver();
+            neverReads.ready(false);
+            assertThat(neverReads.messages()).hasSize(1);
+            assertThat(budget.unreadBytes()).as("its snapshot").isPositive();
+
+            WatchStream refused = new WatchStream(call, List.of(), 8, deliveries::add, budget, closed::incrementAndGet);
+            refused.start(observation(entry("proxy_a", 0)));
+            deliver();
+            refused.offer(step("proxy_a", 1));
+            deliver();
+
+            assertThat(call.messages()).isEmpty();
+            assertThat(call.error().getCode()).isEqualTo(io.grpc.Status.Code.RESOURCE_EXHAUSTED);
+            assertThat(call.error().getDescription()).startsWith("the server holds answers its clients have not read"
+                    + " yet, and this stream's first message");
+            assertThat(closed).as("the watchers stop feeding it").hasValue(1);
+
+            holding.cancelled();
+            assertThat(budget.unreadBytes()).isZero();
+            FakeServerCall<WatchObservationResponse> later = new FakeServerCall<>();
+            WatchStream served = new WatchStream(later, List.of(), 8, deliveries::add, budget, () -> { });
+            served.start(observation(entry("proxy_a", 0)));
+            deliver();
+            assertThat(later.messages()).hasSize(1);
+        }
+
+        @Test
         void offerWhenClientNotReadyThenEventsWaitForTheOnReadyCallback() {
             WatchStream stream = stream(List.of(), 8);
             stream.start(observation(entry("proxy_a", 0)));
