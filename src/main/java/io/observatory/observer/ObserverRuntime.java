@@ -8,6 +8,7 @@ import io.observatory.reload.Reconfigurable;
 import io.observatory.config.StandardObserverSettings;
 import io.observatory.probe.Prober;
 import io.observatory.stats.RttRing;
+import io.observatory.text.TagList;
 import io.observatory.status.OutboundStatus;
 import io.observatory.status.StatusSink;
 import io.observatory.time.Scheduler;
@@ -168,8 +169,8 @@ public final class ObserverRuntime implements Reconfigurable {
         } else {
             observer.outboundsChanged();
         }
-        log.info("configuration reloaded: outbounds [{}], observer {}",
-                outbounds.stream().map(Outbound::tag).collect(Collectors.joining(", ")),
+        log.info("configuration reloaded: {} outbounds {}, observer {}", outbounds.size(),
+                TagList.of(outbounds.stream().map(Outbound::tag).toList()),
                 observerChanged ? "restarted with new settings" : "unchanged");
     }
 

@@ -5,6 +5,7 @@ import io.observatory.config.StandardObserverSettings;
 import io.observatory.probe.ProbeRequest;
 import io.observatory.probe.ProbeResult;
 import io.observatory.status.OutboundStatus;
+import io.observatory.text.TagList;
 import java.net.URI;
 import java.time.Clock;
 import java.util.HashMap;
@@ -95,7 +96,7 @@ final class StandardProbes {
                 statuses.remove(tag);
                 publisher.remove(tag);
             });
-            log.info("no longer observed (removed or deselected): {}", gone);
+            log.info("no longer observed (removed or deselected): {} outbounds {}", gone.size(), TagList.of(gone));
         }
     }
 

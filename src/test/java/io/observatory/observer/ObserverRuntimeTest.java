@@ -200,6 +200,33 @@ class ObserverRuntimeTest {
     }
 
     @Test
+    void reloadWhenThousandsOfOutboundsRenamedThenEachLogLineNamesTwentyAndCountsTheRest(CapturedOutput output) {
+        // 10,000 renamed outbounds made two lines of 120 KB per reload, every tag listed: container runtimes split a
+        // line at 16 KB, which breaks a JSON (ECS) record in two.
+        List<String> before = java.util.stream.IntStream.range(0, 1_000).mapToObj(i -> String.format("proxy_a%04d", i))
+                .toList();
+        List<String> after = before.stream().map(tag -> tag.replace("proxy_a", "proxy_b")).toList();
+        ObserverRuntime runtime = runtime(config(before, CONCURRENT));
+        runtime.start();
+        writer.runDue();
+        prober.open().forEach(probe -> probe.succeed(Duration.ofMillis(5).toNanos()));
+        writer.runDue();
+
+        reload(runtime, config(after, CONCURRENT));
+        writer.advance(INTERVAL.plusSeconds(1));
+
+        List<String> lines = output.getOut().lines()
+                .filter(line -> line.contains("no longer observed") || line.contains("configuration reloaded")).toList();
+        assertThat(lines).hasSize(2).allSatisfy(line -> assertThat(line.length()).isLessThan(1_000));
+        assertThat(lines.get(0)).endsWith("no longer observed (removed or deselected): 1000 outbounds [proxy_a0000,"
+                + " proxy_a0001, proxy_a0002, proxy_a0003, proxy_a0004, proxy_a0005, proxy_a0006, proxy_a0007,"
+                + " proxy_a0008, proxy_a0009, proxy_a0010, proxy_a0011, proxy_a0012, proxy_a0013, proxy_a0014,"
+                + " proxy_a0015, proxy_a0016, proxy_a0017, proxy_a0018, proxy_a0019, … and 980 more]");
+        assertThat(lines.get(1)).contains("configuration reloaded: 1000 outbounds [proxy_b0000, proxy_b0001,")
+                .endsWith(", proxy_b0019, … and 980 more], observer unchanged");
+    }
+
+    @Test
     void reloadWhenNothingChangedThenTheObserverAndItsProbeInFlightAreUntouched(CapturedOutput output) {
         ObserverRuntime runtime = runtime(config(List.of("proxy_a"), CONCURRENT));
         runtime.start();
