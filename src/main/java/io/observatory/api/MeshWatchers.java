@@ -1,5 +1,6 @@
 package io.observatory.api;
 
+import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.observatory.api.mesh.v1.GetMeshResponse;
 import io.observatory.health.mesh.MeshJudgement;
@@ -12,6 +13,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -26,6 +28,12 @@ import org.springframework.stereotype.Component;
  * latest one when the transport is ready: a slow client skips views, never falls behind, and holds at most one
  * pending view (conflation: a view is the whole state). Messages are built, once per view for every stream, and sent
  * on one {@code mesh-watch} thread. On shutdown (the context closing, before the gRPC server stops) every stream is completed.
+ *
+ * <p>What a stream sent counts against the server's bound of answers its clients have not read yet
+ * ({@link UnreadAnswers}, shared with the unary answers and {@code WatchObservation}) until its transport is ready
+ * again: a stream whose first view would exceed it ends with {@code RESOURCE_EXHAUSTED}, a later view waits for the
+ * next one. A 100 × 100 mesh's view is about 380 KB, so a few hundred streams that read nothing would otherwise hold
+ * a small heap's direct memory.
  */
 @Component
 public class MeshWatchers implements ApplicationListener<ContextClosedEvent>, DisposableBean {
@@ -44,8 +52,12 @@ public class MeshWatchers implements ApplicationListener<ContextClosedEvent>, Di
     private @Nullable GetMeshResponse built;
     private volatile boolean shuttingDown;
 
-    MeshWatchers(MeshHub hub) {
+    private final UnreadAnswers budget;
+
+    /** @param budget bounds the bytes sent to clients that have not taken them yet, shared with the other answers */
+    MeshWatchers(MeshHub hub, UnreadAnswers budget) {
         this.hub = hub;
+        this.budget = budget;
     }
 
     /** Opens a stream: the whole view now, then each view whose judgement changed. */
@@ -60,6 +72,7 @@ public class MeshWatchers implements ApplicationListener<ContextClosedEvent>, Di
         call.setOnCancelHandler(() -> {
             streams.remove(stream);
             stream.unsubscribe();
+            stream.releaseHeld();
         });
         call.setOnReadyHandler(stream::drain);
         stream.subscribe(hub.store().watch(stream::offer));
@@ -101,6 +114,10 @@ public class MeshWatchers implements ApplicationListener<ContextClosedEvent>, Di
         private final AtomicReference<@Nullable Runnable> unsubscribe = new AtomicReference<>();
         private @Nullable MeshJudgement sentJudgement;
         private boolean first = true;
+        // Bytes of the last message sent, held in the budget until the transport is ready again; any thread releases.
+        private final AtomicLong held = new AtomicLong();
+        // Delivery thread only: whether a message went out.
+        private boolean sentAny;
 
         Stream(ServerCallStreamObserver<GetMeshResponse> call) {
             this.call = call;
@@ -138,10 +155,41 @@ public class MeshWatchers implements ApplicationListener<ContextClosedEvent>, Di
                     return;
                 }
                 MeshView view = pending.getAndSet(null);
-                if (view != null) {
-                    call.onNext(message(view));
+                if (view == null) {
+                    return;
                 }
+                // The call is ready: what this stream sent before has left its buffer.
+                releaseHeld();
+                GetMeshResponse message = message(view);
+                long size = message.getSerializedSize();
+                if (!budget.tryHold(size)) {
+                    if (!sentAny) {
+                        refuse(size);
+                    } else {
+                        pending.compareAndSet(null, view);
+                    }
+                    return;
+                }
+                held.set(size);
+                sentAny = true;
+                call.onNext(message);
             });
+        }
+
+        void releaseHeld() {
+            budget.release(held.getAndSet(0));
+        }
+
+        /** Ends a stream whose first view the budget refused; the client may watch again after a moment. */
+        private void refuse(long size) {
+            ended.set(true);
+            streams.remove(this);
+            unsubscribe();
+            if (!call.isCancelled()) {
+                call.onError(Status.RESOURCE_EXHAUSTED.withDescription("the server holds answers its clients have not"
+                        + " read yet, and this stream's first view of " + size + " bytes would exceed the budget of "
+                        + budget.budgetBytes() + " bytes (expected: a retry after a moment)").asRuntimeException());
+            }
         }
 
         void end() {
@@ -150,6 +198,7 @@ public class MeshWatchers implements ApplicationListener<ContextClosedEvent>, Di
                 if (ended.compareAndSet(false, true)) {
                     call.onCompleted();
                 }
+                releaseHeld();
             });
         }
 
@@ -163,7 +212,9 @@ public class MeshWatchers implements ApplicationListener<ContextClosedEvent>, Di
                         } catch (RuntimeException e) {
                             log.warn("WatchMesh stream failed; it ends", e);
                             ended.set(true);
+                            streams.remove(this);
                             unsubscribe();
+                            releaseHeld();
                         }
                     }
                 });
