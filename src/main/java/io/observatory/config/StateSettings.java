@@ -86,15 +86,27 @@ public record StateSettings(
             Duration wait = switch (standard.schedule()) {
                 case PER_OUTBOUND -> max(standard.probeInterval(), standard.unhealthyInterval());
                 case XRAY -> standard.enableConcurrency() ? standard.probeInterval()
-                        : standard.probeInterval().multipliedBy(Math.max(1, config.observedOutbounds().size()));
+                        : times(standard.probeInterval(), Math.max(1, config.observedOutbounds().size()));
             };
-            return wait.multipliedBy(3);
+            return times(wait, 3);
         }
         BurstObserverSettings burst = config.burst();
         if (burst != null) {
-            return burst.pingConfig().cycle().multipliedBy(3);
+            return times(burst.pingConfig().cycle(), 3);
         }
         return config.mesh().rules().noDataAfter();
+    }
+
+    /**
+     * {@code duration × factor}, at most Go's longest duration ({@code 2562047h47m16.854775807s}), the longest that
+     * every setting and log line can hold: intervals may be that long, and three of them would not fit.
+     */
+    private static Duration times(Duration duration, long factor) {
+        Duration longest = Duration.ofNanos(Long.MAX_VALUE);
+        if (duration.compareTo(longest.dividedBy(factor)) > 0) {
+            return longest;
+        }
+        return duration.multipliedBy(factor);
     }
 
     private static Duration max(Duration a, Duration b) {

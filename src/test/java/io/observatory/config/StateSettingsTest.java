@@ -62,6 +62,15 @@ class StateSettingsTest {
                 .isEqualTo(Duration.ofMinutes(2));
     }
 
+    @Test
+    void maxAgeWhenThreeWaitsExceedTheLongestDurationThenTheLongestDuration() {
+        Duration longest = Duration.ofNanos(Long.MAX_VALUE);
+
+        assertThat(maxAge("standard.probe-interval=10s", "standard.schedule=per-outbound",
+                "standard.unhealthy-interval=2562047h")).isEqualTo(longest);
+        assertThat(maxAge("standard.probe-interval=1000000h")).as("sequential, 3 outbounds").isEqualTo(longest);
+    }
+
     private static Duration maxAge(String... properties) {
         String[] all = new String[OUTBOUNDS.length + properties.length];
         System.arraycopy(OUTBOUNDS, 0, all, 0, OUTBOUNDS.length);
