@@ -20,6 +20,7 @@ import io.observatory.api.xray.GetOutboundStatusResponse;
 import io.observatory.api.xray.ObservationResult;
 import io.observatory.api.xray.ObservatoryServiceGrpc;
 import io.observatory.api.xray.OutboundStatus;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -60,6 +61,19 @@ class UnreadAnswersTest {
         server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
     }
 
+    /** A real gRPC server on a free loopback port answering every GetOutboundStatus with the same answer. */
+    private Server serving(UnreadAnswers budget) throws IOException {
+        return NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
+                .addService(ServerInterceptors.intercept(new ObservatoryServiceGrpc.ObservatoryServiceImplBase() {
+                    @Override
+                    public void getOutboundStatus(GetOutboundStatusRequest request,
+                            StreamObserver<GetOutboundStatusResponse> responses) {
+                        responses.onNext(answer);
+                        responses.onCompleted();
+                    }
+                }, budget)).build().start();
+    }
+
     private ManagedChannel channel() {
         return NettyChannelBuilder.forAddress("127.0.0.1", server.getPort()).usePlaintext()
                 .flowControlWindow(65_535).maxInboundMessageSize(16 << 20).build();
@@ -68,15 +82,7 @@ class UnreadAnswersTest {
     @Test
     void callsWhenAClientReadsNoAnswerThenItsUnreadAnswersStayWithinTheBudgetAndOthersAreRefusedUntilItGoes()
             throws Exception {
-        server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
-                .addService(ServerInterceptors.intercept(new ObservatoryServiceGrpc.ObservatoryServiceImplBase() {
-                    @Override
-                    public void getOutboundStatus(GetOutboundStatusRequest request,
-                            StreamObserver<GetOutboundStatusResponse> responses) {
-                        responses.onNext(answer);
-                        responses.onCompleted();
-                    }
-                }, unread)).build().start();
+        server = serving(unread);
         neverReads = channel();
         int calls = (int) (4 * BUDGET / answer.getSerializedSize());
         for (int i = 0; i < calls; i++) {
@@ -111,15 +117,7 @@ class UnreadAnswersTest {
     @Test
     void callsWhenNothingElseIsUnreadThenAnAnswerLargerThanTheBudgetIsStillSent() throws Exception {
         UnreadAnswers small = new UnreadAnswers(1_000);
-        server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
-                .addService(ServerInterceptors.intercept(new ObservatoryServiceGrpc.ObservatoryServiceImplBase() {
-                    @Override
-                    public void getOutboundStatus(GetOutboundStatusRequest request,
-                            StreamObserver<GetOutboundStatusResponse> responses) {
-                        responses.onNext(answer);
-                        responses.onCompleted();
-                    }
-                }, small)).build().start();
+        server = serving(small);
         reads = channel();
 
         assertThat(ObservatoryServiceGrpc.newBlockingStub(reads).withDeadlineAfter(5, TimeUnit.SECONDS)
