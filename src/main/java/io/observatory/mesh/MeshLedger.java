@@ -1,5 +1,6 @@
 package io.observatory.mesh;
 
+import com.google.common.primitives.Ints;
 import io.observatory.health.mesh.MeshEvidence;
 import io.observatory.health.mesh.MeshFleet;
 import io.observatory.probe.ProbeError;
@@ -205,7 +206,7 @@ public final class MeshLedger {
                 carried.put(tag, new Carry(carry.failures(), carry.before(), carry.beforeAtNanos(),
                         streak.failures()));
                 streaks.add(new PathStreak(streak.server(), streak.entryPoint(),
-                        carry.failures() + streak.failures(), streak.last()));
+                        Ints.saturatedCast((long) carry.failures() + streak.failures()), streak.last()));
             }
         }
         Map<String, Long> carriedAt = new HashMap<>();

@@ -149,6 +149,15 @@ class MeshLedgerTest {
     }
 
     @Test
+    void recordWhenCarriedAndNewStreaksAddUpBeyondTheLargestCountThenTheLargestCount() {
+        ledger.record("w1", report(100, 5, Integer.MAX_VALUE), 1);
+
+        assertThat(ledger.record("w1", report(200, 1, Integer.MAX_VALUE), 2)).isEqualTo(Outcome.ACCEPTED);
+
+        assertThat(failuresOfW1AgainstS2()).isEqualTo(Integer.MAX_VALUE);
+    }
+
+    @Test
     void recordWhenARestartedWitnessesStreakShrinksThenASuccessCameBetweenReportsAndTheOldStreakEnds() {
         ledger.record("w1", report(100, 5, 3), 1);
         ledger.record("w1", report(200, 1, 2), 2);
