@@ -31,9 +31,10 @@ import org.springframework.stereotype.Component;
  *
  * <p>What a stream sent counts against the server's bound of answers its clients have not read yet
  * ({@link UnreadAnswers}, shared with the unary answers and {@code WatchObservation}) until its transport is ready
- * again: a stream whose first view would exceed it ends with {@code RESOURCE_EXHAUSTED}, a later view waits for the
- * next one. A 100 × 100 mesh's view is about 380 KB, so a few hundred streams that read nothing would otherwise hold
- * a small heap's direct memory.
+ * again: a stream whose view would exceed it ends with {@code RESOURCE_EXHAUSTED} (a later view too: waiting would
+ * leave the client on a stale view until the judgement changes again), and its client watches again. A 100 × 100
+ * mesh's view is about 380 KB, so a few hundred streams that read nothing would otherwise hold a small heap's direct
+ * memory.
  */
 @Component
 public class MeshWatchers implements ApplicationListener<ContextClosedEvent>, DisposableBean {
@@ -72,7 +73,7 @@ public class MeshWatchers implements ApplicationListener<ContextClosedEvent>, Di
         call.setOnCancelHandler(() -> {
             streams.remove(stream);
             stream.unsubscribe();
-            stream.releaseHeld();
+            stream.cancelled();
         });
         call.setOnReadyHandler(stream::drain);
         stream.subscribe(hub.store().watch(stream::offer));
@@ -154,20 +155,17 @@ public class MeshWatchers implements ApplicationListener<ContextClosedEvent>, Di
                 if (ended.get() || !call.isReady()) {
                     return;
                 }
+                // The call is ready: what this stream sent before has left its buffer, whether a view is pending or
+                // not (the on-ready callback after a large view finds none).
+                releaseHeld();
                 MeshView view = pending.getAndSet(null);
                 if (view == null) {
                     return;
                 }
-                // The call is ready: what this stream sent before has left its buffer.
-                releaseHeld();
                 GetMeshResponse message = message(view);
                 long size = message.getSerializedSize();
                 if (!budget.tryHold(size)) {
-                    if (!sentAny) {
-                        refuse(size);
-                    } else {
-                        pending.compareAndSet(null, view);
-                    }
+                    refuse(sentAny ? "this stream's next view" : "this stream's first view", size);
                     return;
                 }
                 held.set(size);
@@ -180,14 +178,29 @@ public class MeshWatchers implements ApplicationListener<ContextClosedEvent>, Di
             budget.release(held.getAndSet(0));
         }
 
-        /** Ends a stream whose first view the budget refused; the client may watch again after a moment. */
-        private void refuse(long size) {
+        /**
+         * The client cancelled: the stream ends and gives back what it holds, under the delivery task's lock, so a
+         * view being sent now is either released here or never held.
+         */
+        void cancelled() {
+            synchronized (this) {
+                ended.set(true);
+                releaseHeld();
+            }
+        }
+
+        /**
+         * Ends a stream whose view the budget refused: a view is the whole state, so a later one would leave the
+         * client on a stale one until the judgement changes again; the client watches again after a moment and
+         * starts from the current view.
+         */
+        private void refuse(String what, long size) {
             ended.set(true);
             streams.remove(this);
             unsubscribe();
             if (!call.isCancelled()) {
                 call.onError(Status.RESOURCE_EXHAUSTED.withDescription("the server holds answers its clients have not"
-                        + " read yet, and this stream's first view of " + size + " bytes would exceed the budget of "
+                        + " read yet, and " + what + " of " + size + " bytes would exceed the budget of "
                         + budget.budgetBytes() + " bytes (expected: a retry after a moment)").asRuntimeException());
             }
         }

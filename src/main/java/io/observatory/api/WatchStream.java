@@ -158,13 +158,15 @@ final class WatchStream {
         while (true) {
             Supplier<WatchObservationResponse> next;
             boolean finish;
+            boolean ready;
             synchronized (lock) {
                 if (closed) {
                     return;
                 }
                 finish = ending;
                 closed = finish;
-                next = finish || !call.isReady() ? null : queue.poll();
+                ready = call.isReady();
+                next = finish || !ready ? null : queue.poll();
             }
             if (finish) {
                 if (!call.isCancelled()) {
@@ -174,6 +176,11 @@ final class WatchStream {
                 budget.release(held.getAndSet(0));
                 return;
             }
+            if (ready) {
+                // What this stream sent before has left its buffer (but for gRPC's small threshold), whether or not
+                // something is queued now: a stream whose outbounds stay quiet must not hold its snapshot for good.
+                budget.release(held.getAndSet(0));
+            }
             if (next == null) {
                 return;
             }
@@ -182,8 +189,6 @@ final class WatchStream {
                 return;
             }
             WatchObservationResponse message = next.get();
-            // The call is ready: what this stream sent before has left its buffer (but for gRPC's small threshold).
-            budget.release(held.getAndSet(0));
             long size = message.getSerializedSize();
             if (!budget.tryHold(size)) {
                 if (!firstSent) {
@@ -197,6 +202,11 @@ final class WatchStream {
                 return;
             }
             held.addAndGet(size);
+            if (call.isCancelled()) {
+                // The client left while this was built: cancelled() may have run before the bytes were held.
+                budget.release(held.getAndSet(0));
+                return;
+            }
             firstSent = true;
             call.onNext(message);
         }

@@ -28,9 +28,33 @@ final class FakeServerCall<T> extends ServerCallStreamObserver<T> {
     private volatile @Nullable Status error;
     // volatile: set by the test, read by the sending thread.
     private volatile @Nullable RuntimeException failNext;
+    // volatile: set by the code under test, run by the test's thread.
+    private volatile boolean notReadyAfterNext;
+    private volatile Runnable onReady = () -> { };
+    private volatile Runnable onCancel = () -> { };
 
     void ready(boolean ready) {
         this.ready = ready;
+    }
+
+    /**
+     * Makes the call not ready after each message, as a real call is after one larger than gRPC's on-ready threshold
+     * (32 KB) until its transport drains it.
+     */
+    void notReadyAfterEachMessage() {
+        notReadyAfterNext = true;
+    }
+
+    /** The transport drained what was sent: ready again, and gRPC's on-ready callback runs, as on a real call. */
+    void drained() {
+        ready = true;
+        onReady.run();
+    }
+
+    /** The client cancels: cancelled, and the on-cancel callback runs, as on a real call. */
+    void cancelledByClient() {
+        cancelled = true;
+        onCancel.run();
     }
 
     void cancel() {
@@ -94,6 +118,9 @@ final class FakeServerCall<T> extends ServerCallStreamObserver<T> {
                 throw failure;
             }
             messages.add(value);
+            if (notReadyAfterNext) {
+                ready = false;
+            }
         } finally {
             exit();
         }
@@ -125,6 +152,7 @@ final class FakeServerCall<T> extends ServerCallStreamObserver<T> {
 
     @Override
     public void setOnCancelHandler(Runnable onCancelHandler) {
+        this.onCancel = onCancelHandler;
     }
 
     @Override
@@ -133,6 +161,7 @@ final class FakeServerCall<T> extends ServerCallStreamObserver<T> {
 
     @Override
     public void setOnReadyHandler(Runnable onReadyHandler) {
+        this.onReady = onReadyHandler;
     }
 
     @Override

@@ -6,8 +6,11 @@ import static org.awaitility.Awaitility.await;
 import io.grpc.Status;
 import io.observatory.api.mesh.v1.GetMeshResponse;
 import io.observatory.mesh.MeshHub;
+import io.observatory.mesh.MeshView;
 import io.observatory.testing.Configs;
 import io.observatory.testing.FakeScheduler;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -28,11 +31,20 @@ class MeshWatchersTest {
     private final FakeScheduler writer = new FakeScheduler();
     private final MeshHub hub = new MeshHub(Configs.yaml(FLEET).mesh(), writer, writer.clock(), marks -> { });
     private final UnreadAnswers budget = new UnreadAnswers(1);
-    private final MeshWatchers watchers = new MeshWatchers(hub, budget);
+    private final List<MeshWatchers> opened = new ArrayList<>();
+    private final MeshWatchers watchers = watchers(budget);
+
+    private MeshWatchers watchers(UnreadAnswers bound) {
+        MeshWatchers made = new MeshWatchers(hub, bound);
+        opened.add(made);
+        return made;
+    }
 
     @AfterEach
     void stop() throws InterruptedException {
-        watchers.destroy();
+        for (MeshWatchers each : opened) {
+            each.destroy();
+        }
     }
 
     @Test
@@ -59,5 +71,67 @@ class MeshWatchersTest {
         assertThat(served.error()).isNull();
         assertThat(budget.unreadBytes()).as("its view, until its transport is ready again")
                 .isEqualTo(served.messages().get(0).getSerializedSize());
+    }
+
+    /** Starts the hub and lets it judge once: a view of the fleet's two servers, no longer the empty one. */
+    private MeshView judged() {
+        hub.start();
+        writer.advance(MeshHub.JUDGE_INTERVAL);
+        return hub.store().current();
+    }
+
+    @Test
+    void watchWhenTheClientTakesAViewThenItsBytesGoBackOnTheNextOnReadyEvenWithNoViewPending() {
+        long size = MeshProtos.view(judged()).getSerializedSize();
+        UnreadAnswers roomy = new UnreadAnswers(10 * size);
+        MeshWatchers reading = watchers(roomy);
+        FakeServerCall<GetMeshResponse> call = new FakeServerCall<>();
+        reading.watch(call);
+        writer.runDue();
+        await().until(() -> call.messages().size() == 1);
+        call.ready(false);
+        assertThat(roomy.unreadBytes()).isEqualTo(size);
+
+        call.drained();
+
+        await().until(() -> roomy.unreadBytes() == 0);
+    }
+
+    @Test
+    void watchWhenTheBudgetRefusesALaterViewThenTheStreamEndsRatherThanStayOnAStaleView() {
+        long size = MeshProtos.view(judged()).getSerializedSize();
+        UnreadAnswers tight = new UnreadAnswers(size + 1);
+        MeshWatchers reading = watchers(tight);
+        FakeServerCall<GetMeshResponse> call = new FakeServerCall<>();
+        reading.watch(call);
+        writer.runDue();
+        await().until(() -> call.messages().size() == 1);
+        assertThat(tight.tryHold(1)).as("another call's answer, not read by its client").isTrue();
+
+        hub.reconfigure(Configs.yaml(FLEET.replace("  witnesses:",
+                "    - { name: s3, route: nl, entry-points: [ { name: main, protocol: direct } ] }\n  witnesses:")));
+        writer.advance(MeshHub.JUDGE_INTERVAL);
+
+        await().until(() -> call.error() != null);
+        assertThat(call.error().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+        assertThat(call.error().getDescription()).contains("this stream's next view of ");
+        assertThat(call.messages()).hasSize(1);
+        assertThat(tight.unreadBytes()).as("the other call's byte only").isEqualTo(1);
+    }
+
+    @Test
+    void watchWhenTheClientCancelsThenWhatItsStreamHeldGoesBack() {
+        long size = MeshProtos.view(judged()).getSerializedSize();
+        UnreadAnswers roomy = new UnreadAnswers(10 * size);
+        MeshWatchers reading = watchers(roomy);
+        FakeServerCall<GetMeshResponse> call = new FakeServerCall<>();
+        reading.watch(call);
+        writer.runDue();
+        await().until(() -> call.messages().size() == 1);
+        call.ready(false);
+
+        call.cancelledByClient();
+
+        assertThat(roomy.unreadBytes()).isZero();
     }
 }

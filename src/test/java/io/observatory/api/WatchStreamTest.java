@@ -109,6 +109,7 @@ class WatchStreamTest {
             FakeServerCall<WatchObservationResponse> neverReads = new FakeServerCall<>();
             java.util.concurrent.atomic.AtomicInteger closed = new java.util.concurrent.atomic.AtomicInteger();
             WatchStream holding = new WatchStream(neverReads, List.of(), 8, deliveries::add, budget, () -> { });
+            neverReads.notReadyAfterEachMessage();
             holding.start(observation(entry("proxy_a", 0)));
             deliver();
             neverReads.ready(false);
@@ -134,6 +135,24 @@ class WatchStreamTest {
             served.start(observation(entry("proxy_a", 0)));
             deliver();
             assertThat(later.messages()).hasSize(1);
+        }
+
+        @Test
+        void onReadyWhenTheClientTookTheSnapshotAndNothingIsQueuedThenItsBytesGoBack() {
+            // A stream whose outbounds stay quiet sends nothing more: without this it held its snapshot in the
+            // budget for good, and a few such streams at 10,000 outbounds refused every other answer.
+            UnreadAnswers budget = new UnreadAnswers(1 << 20);
+            WatchStream quiet = new WatchStream(call, List.of(), 8, deliveries::add, budget, () -> { });
+            call.notReadyAfterEachMessage();
+            quiet.start(observation(entry("proxy_a", 0)));
+            deliver();
+            assertThat(call.messages()).hasSize(1);
+            assertThat(budget.unreadBytes()).as("its snapshot, until its transport is ready again").isPositive();
+
+            call.ready(true);
+            quiet.onReady();
+
+            assertThat(budget.unreadBytes()).isZero();
         }
 
         @Test
