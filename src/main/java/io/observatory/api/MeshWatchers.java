@@ -171,6 +171,10 @@ public class MeshWatchers implements ApplicationListener<ContextClosedEvent>, Di
                 held.set(size);
                 sentAny = true;
                 call.onNext(message);
+                if (call.isReady()) {
+                    // Below gRPC's on-ready threshold: no callback will say it left, and it is as good as sent.
+                    releaseHeld();
+                }
             });
         }
 

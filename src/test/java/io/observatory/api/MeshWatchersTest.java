@@ -64,6 +64,7 @@ class MeshWatchersTest {
 
         budget.release(2);
         FakeServerCall<GetMeshResponse> served = new FakeServerCall<>();
+        served.notReadyAfterEachMessage();
         watchers.watch(served);
         writer.runDue();
 
@@ -86,10 +87,10 @@ class MeshWatchersTest {
         UnreadAnswers roomy = new UnreadAnswers(10 * size);
         MeshWatchers reading = watchers(roomy);
         FakeServerCall<GetMeshResponse> call = new FakeServerCall<>();
+        call.notReadyAfterEachMessage();
         reading.watch(call);
         writer.runDue();
         await().until(() -> call.messages().size() == 1);
-        call.ready(false);
         assertThat(roomy.unreadBytes()).isEqualTo(size);
 
         call.drained();
@@ -125,10 +126,10 @@ class MeshWatchersTest {
         UnreadAnswers roomy = new UnreadAnswers(10 * size);
         MeshWatchers reading = watchers(roomy);
         FakeServerCall<GetMeshResponse> call = new FakeServerCall<>();
+        call.notReadyAfterEachMessage();
         reading.watch(call);
         writer.runDue();
         await().until(() -> call.messages().size() == 1);
-        call.ready(false);
 
         call.cancelledByClient();
 
