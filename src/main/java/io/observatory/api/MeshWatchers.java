@@ -1,6 +1,5 @@
 package io.observatory.api;
 
-import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.observatory.api.mesh.v1.GetMeshResponse;
 import io.observatory.health.mesh.MeshJudgement;
@@ -203,9 +202,7 @@ public class MeshWatchers implements ApplicationListener<ContextClosedEvent>, Di
             streams.remove(this);
             unsubscribe();
             if (!call.isCancelled()) {
-                call.onError(Status.RESOURCE_EXHAUSTED.withDescription("the server holds answers its clients have not"
-                        + " read yet, and " + what + " of " + size + " bytes would exceed the budget of "
-                        + budget.budgetBytes() + " bytes (expected: a retry after a moment)").asRuntimeException());
+                call.onError(budget.refusal(what + " of " + size + " bytes").asRuntimeException());
             }
         }
 

@@ -22,13 +22,13 @@ import org.springframework.grpc.server.GlobalServerInterceptor;
  * no credentials) otherwise pinned the whole direct memory — measured at 10,000 outbounds on {@code -Xmx256m}, 2,000
  * unread {@code GetOutboundStatus} calls on one connection: the scrapes failed with {@code OutOfMemoryError: Cannot
  * reserve ... bytes of direct buffer memory} and 3,030 outbounds turned unhealthy, their probes starved. An answer that
- * would take the unread bytes of all calls past {@link #budgetBytes()} is refused with {@code RESOURCE_EXHAUSTED}
+ * would take the unread bytes of all calls past the budget is refused with {@code RESOURCE_EXHAUSTED}
  * instead (retry later); an answer is always sent when no other answer is unread, however large. A call's bytes count
  * from its answer until the call completes (its last byte written) or is cancelled.
  *
- * <p>Streaming calls are not counted here: a {@code WatchObservation} stream counts its own messages
- * ({@link #tryHold}), since it sends only while its client's flow control allows and knows when the client took them.
- * Costs two atomic updates per unary call; runs on whichever thread answers (the transport thread for cached reads).
+ * <p>Streaming calls are not counted here: {@code WatchObservation} and {@code WatchMesh} streams count their own
+ * messages ({@link #tryHold}), since they send only while their client's flow control allows and know when the client
+ * took them. Costs two atomic updates per unary call; runs on whichever thread answers.
  */
 final class UnreadAnswers implements ServerInterceptor {
 
@@ -51,10 +51,6 @@ final class UnreadAnswers implements ServerInterceptor {
         return Math.max(MIN_BUDGET_BYTES, Runtime.getRuntime().maxMemory() / 8);
     }
 
-    long budgetBytes() {
-        return budgetBytes;
-    }
-
     /**
      * Holds {@code bytes} of a message about to be sent on a stream that counts its own ({@code WatchObservation}):
      * false, holding nothing, when the unread bytes would then exceed the budget while others are unread.
@@ -71,6 +67,15 @@ final class UnreadAnswers implements ServerInterceptor {
     /** Whether the unread bytes have reached the budget: a message of any size would be refused now. */
     boolean exhausted() {
         return unread.get() >= budgetBytes;
+    }
+
+    /**
+     * The status that ends a stream whose message the budget refused: {@code what} (e.g. {@code this stream's first
+     * view of 380104 bytes}) would exceed it; the client may watch again after a moment.
+     */
+    Status refusal(String what) {
+        return Status.RESOURCE_EXHAUSTED.withDescription("the server holds answers its clients have not read yet, and "
+                + what + " would exceed the budget of " + budgetBytes + " bytes (expected: a retry after a moment)");
     }
 
     /** Gives back {@code bytes} held by {@link #tryHold}: the client has taken them, or the stream ended. */
@@ -131,11 +136,9 @@ final class UnreadAnswers implements ServerInterceptor {
                 return;
             }
             long size = sizeOf(message);
-            long total = unread.addAndGet(size);
-            if (total > budgetBytes && total != size) {
-                unread.addAndGet(-size);
+            if (!tryHold(size)) {
                 refused.set(true);
-                super.close(Status.RESOURCE_EXHAUSTED.withDescription("the server holds " + (total - size)
+                super.close(Status.RESOURCE_EXHAUSTED.withDescription("the server holds " + unreadBytes()
                         + " bytes of answers its clients have not read yet, and this answer of " + size
                         + " bytes would exceed the budget of " + budgetBytes + " (expected: a retry after a moment)"),
                         new Metadata());
@@ -153,7 +156,7 @@ final class UnreadAnswers implements ServerInterceptor {
         }
 
         void release() {
-            unread.addAndGet(-held.getAndSet(0));
+            UnreadAnswers.this.release(held.getAndSet(0));
         }
     }
 

@@ -220,9 +220,7 @@ final class WatchStream {
         }
         log.debug("watch stream refused: {} exceeds the budget of unread answers", what);
         if (!call.isCancelled()) {
-            call.onError(Status.RESOURCE_EXHAUSTED.withDescription("the server holds answers its clients have not"
-                    + " read yet, and " + what + " would exceed the budget of " + budget.budgetBytes()
-                    + " bytes (expected: a retry after a moment)").asRuntimeException());
+            call.onError(budget.refusal(what).asRuntimeException());
         }
         onClosed.run();
     }
