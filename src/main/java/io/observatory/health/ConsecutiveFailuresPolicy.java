@@ -1,6 +1,5 @@
 package io.observatory.health;
 
-import com.google.common.math.LongMath;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -95,7 +94,6 @@ public record ConsecutiveFailuresPolicy(int threshold, Duration reactivationPeri
     /** Its reactivation while UNHEALTHY; nothing else changes with time. */
     @Override
     public long nextChangeNanos(State state) {
-        return state.state() == HealthState.UNHEALTHY
-                ? LongMath.saturatedAdd(state.unhealthySinceNanos(), reactivationPeriod.toNanos()) : Long.MAX_VALUE;
+        return reactivationNanos(state);
     }
 }

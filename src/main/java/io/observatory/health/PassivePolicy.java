@@ -1,5 +1,6 @@
 package io.observatory.health;
 
+import com.google.common.math.LongMath;
 import java.time.Duration;
 
 /**
@@ -76,4 +77,15 @@ public sealed interface PassivePolicy<S extends PassivePolicy.PassiveState>
 
     /** How long an UNHEALTHY state lasts before it returns to UNKNOWN; exactly at the period counts as passed. */
     Duration effectiveReactivationPeriod();
+
+    /**
+     * The reading at which {@code state} returns from UNHEALTHY to UNKNOWN.
+     *
+     * @return {@link Long#MAX_VALUE} when it is not UNHEALTHY
+     */
+    default long reactivationNanos(S state) {
+        return state.state() == HealthState.UNHEALTHY
+                ? LongMath.saturatedAdd(state.unhealthySinceNanos(), effectiveReactivationPeriod().toNanos())
+                : Long.MAX_VALUE;
+    }
 }

@@ -154,10 +154,6 @@ public record TransportFailureRatePolicy(Duration detectionWindow, int minimalTo
             long leaves = LongMath.saturatedAdd(state.buckets().get(0).second(), detectionWindow.toSeconds());
             next = LongMath.saturatedMultiply(leaves, BUCKET_NANOS);
         }
-        if (state.state() == HealthState.UNHEALTHY) {
-            next = Math.min(next, LongMath.saturatedAdd(state.unhealthySinceNanos(),
-                    effectiveReactivationPeriod().toNanos()));
-        }
-        return next;
+        return Math.min(next, reactivationNanos(state));
     }
 }

@@ -1,6 +1,5 @@
 package io.observatory.verdict;
 
-import com.google.common.math.LongMath;
 import io.observatory.health.CallOutcome;
 import io.observatory.health.HealthState;
 import io.observatory.health.PassivePolicy;
@@ -70,9 +69,7 @@ final class PassiveLedger<S extends PassivePolicy.PassiveState> {
     private void put(String tag, S state) {
         states.put(tag, state);
         changes.set(tag, policy.nextChangeNanos(state));
-        reactivations.set(tag, state.state() == HealthState.UNHEALTHY
-                ? LongMath.saturatedAdd(state.unhealthySinceNanos(), policy.effectiveReactivationPeriod().toNanos())
-                : Long.MAX_VALUE);
+        reactivations.set(tag, policy.reactivationNanos(state));
     }
 
     /**
