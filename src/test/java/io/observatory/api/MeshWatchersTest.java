@@ -81,16 +81,20 @@ class MeshWatchersTest {
         return hub.store().current();
     }
 
+    /** Opens {@code call}'s stream and waits until its first view was sent. */
+    private void watchUntilTheFirstView(MeshWatchers reading, FakeServerCall<GetMeshResponse> call) {
+        reading.watch(call);
+        writer.runDue();
+        await().until(() -> call.messages().size() == 1);
+    }
+
     @Test
     void watchWhenTheClientTakesAViewThenItsBytesGoBackOnTheNextOnReadyEvenWithNoViewPending() {
         long size = MeshProtos.view(judged()).getSerializedSize();
         UnreadAnswers roomy = new UnreadAnswers(10 * size);
-        MeshWatchers reading = watchers(roomy);
         FakeServerCall<GetMeshResponse> call = new FakeServerCall<>();
         call.notReadyAfterEachMessage();
-        reading.watch(call);
-        writer.runDue();
-        await().until(() -> call.messages().size() == 1);
+        watchUntilTheFirstView(watchers(roomy), call);
         assertThat(roomy.unreadBytes()).isEqualTo(size);
 
         call.drained();
@@ -102,11 +106,8 @@ class MeshWatchersTest {
     void watchWhenTheBudgetRefusesALaterViewThenTheStreamEndsRatherThanStayOnAStaleView() {
         long size = MeshProtos.view(judged()).getSerializedSize();
         UnreadAnswers tight = new UnreadAnswers(size + 1);
-        MeshWatchers reading = watchers(tight);
         FakeServerCall<GetMeshResponse> call = new FakeServerCall<>();
-        reading.watch(call);
-        writer.runDue();
-        await().until(() -> call.messages().size() == 1);
+        watchUntilTheFirstView(watchers(tight), call);
         assertThat(tight.tryHold(1)).as("another call's answer, not read by its client").isTrue();
 
         hub.reconfigure(Configs.yaml(FLEET.replace("  witnesses:",
@@ -124,12 +125,9 @@ class MeshWatchersTest {
     void watchWhenTheClientCancelsThenWhatItsStreamHeldGoesBack() {
         long size = MeshProtos.view(judged()).getSerializedSize();
         UnreadAnswers roomy = new UnreadAnswers(10 * size);
-        MeshWatchers reading = watchers(roomy);
         FakeServerCall<GetMeshResponse> call = new FakeServerCall<>();
         call.notReadyAfterEachMessage();
-        reading.watch(call);
-        writer.runDue();
-        await().until(() -> call.messages().size() == 1);
+        watchUntilTheFirstView(watchers(roomy), call);
 
         call.cancelledByClient();
 
