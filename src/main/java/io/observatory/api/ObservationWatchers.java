@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.context.ApplicationListener;
@@ -66,23 +67,22 @@ public class ObservationWatchers implements ApplicationListener<ContextClosedEve
     public void watch(List<String> tagPrefixes, StreamObserver<WatchObservationResponse> responses) {
         ServerCallStreamObserver<WatchObservationResponse> call =
                 (ServerCallStreamObserver<WatchObservationResponse>) responses;
-        Runnable[] unsubscribe = {() -> { }};
-        WatchStream[] self = new WatchStream[1];
-        WatchStream stream = new WatchStream(call, tagPrefixes, BUFFERED_EVENTS, delivery, budget, () -> {
-            streams.remove(self[0]);
-            unsubscribe[0].run();
+        // Subscribed below, once the stream is registered; a stream that ends by itself unsubscribes with it.
+        AtomicReference<Runnable> unsubscribe = new AtomicReference<>(() -> { });
+        WatchStream stream = new WatchStream(call, tagPrefixes, BUFFERED_EVENTS, delivery, budget, ended -> {
+            streams.remove(ended);
+            unsubscribe.get().run();
         });
-        self[0] = stream;
         streams.add(stream);
         if (shuttingDown) {
             streams.remove(stream);
             stream.end();
             return;
         }
-        unsubscribe[0] = store.watch(stream::start, stream::offer);
+        unsubscribe.set(store.watch(stream::start, stream::offer));
         call.setOnCancelHandler(() -> {
             streams.remove(stream);
-            unsubscribe[0].run();
+            unsubscribe.get().run();
             stream.cancelled();
         });
         call.setOnReadyHandler(stream::onReady);

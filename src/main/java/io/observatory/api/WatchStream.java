@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,7 +47,7 @@ final class WatchStream {
     // Set when a delivery task is queued, so a burst of offers queues one task.
     private final AtomicBoolean deliveryQueued = new AtomicBoolean();
     private final UnreadAnswers budget;
-    private final Runnable onClosed;
+    private final Consumer<WatchStream> onClosed;
     // Bytes this stream sent that its client may not have taken yet, held in the budget; any thread releases.
     private final AtomicLong held = new AtomicLong();
     // Sending thread only: whether the first message went out; set when the budget refused a later message, until
@@ -59,17 +60,17 @@ final class WatchStream {
      */
     WatchStream(ServerCallStreamObserver<WatchObservationResponse> call, List<String> tagPrefixes, int capacity,
             Executor delivery) {
-        this(call, tagPrefixes, capacity, delivery, new UnreadAnswers(Long.MAX_VALUE), () -> { });
+        this(call, tagPrefixes, capacity, delivery, new UnreadAnswers(Long.MAX_VALUE), stream -> { });
     }
 
     /**
      * @param budget   bounds the bytes sent to clients that have not taken them yet, across streams and unary calls:
      *                 a first message (the snapshot) beyond it ends the stream with {@code RESOURCE_EXHAUSTED}, a
      *                 later one waits for the next publication or on-ready callback
-     * @param onClosed runs once when the stream ends by itself (refused, failed): the caller stops feeding it
+     * @param onClosed hears this stream once when it ends by itself (refused, failed): the caller stops feeding it
      */
     WatchStream(ServerCallStreamObserver<WatchObservationResponse> call, List<String> tagPrefixes, int capacity,
-            Executor delivery, UnreadAnswers budget, Runnable onClosed) {
+            Executor delivery, UnreadAnswers budget, Consumer<WatchStream> onClosed) {
         this.budget = budget;
         this.onClosed = onClosed;
         this.call = call;
@@ -222,7 +223,7 @@ final class WatchStream {
         if (!call.isCancelled()) {
             call.onError(budget.refusal(what).asRuntimeException());
         }
-        onClosed.run();
+        onClosed.accept(this);
     }
 
     private boolean hasWork() {
@@ -242,7 +243,7 @@ final class WatchStream {
         if (!call.isCancelled()) {
             call.onError(Status.INTERNAL.withDescription("the observation could not be sent").asRuntimeException());
         }
-        onClosed.run();
+        onClosed.accept(this);
     }
 
     private boolean selected(OutboundEvent event) {

@@ -108,7 +108,7 @@ class WatchStreamTest {
             UnreadAnswers budget = new UnreadAnswers(1);
             FakeServerCall<WatchObservationResponse> neverReads = new FakeServerCall<>();
             java.util.concurrent.atomic.AtomicInteger closed = new java.util.concurrent.atomic.AtomicInteger();
-            WatchStream holding = new WatchStream(neverReads, List.of(), 8, deliveries::add, budget, () -> { });
+            WatchStream holding = new WatchStream(neverReads, List.of(), 8, deliveries::add, budget, stream -> { });
             neverReads.notReadyAfterEachMessage();
             holding.start(observation(entry("proxy_a", 0)));
             deliver();
@@ -116,7 +116,7 @@ class WatchStreamTest {
             assertThat(neverReads.messages()).hasSize(1);
             assertThat(budget.unreadBytes()).as("its snapshot").isPositive();
 
-            WatchStream refused = new WatchStream(call, List.of(), 8, deliveries::add, budget, closed::incrementAndGet);
+            WatchStream refused = new WatchStream(call, List.of(), 8, deliveries::add, budget, stream -> closed.incrementAndGet());
             refused.start(observation(entry("proxy_a", 0)));
             deliver();
             refused.offer(step("proxy_a", 1));
@@ -131,7 +131,7 @@ class WatchStreamTest {
             holding.cancelled();
             assertThat(budget.unreadBytes()).isZero();
             FakeServerCall<WatchObservationResponse> later = new FakeServerCall<>();
-            WatchStream served = new WatchStream(later, List.of(), 8, deliveries::add, budget, () -> { });
+            WatchStream served = new WatchStream(later, List.of(), 8, deliveries::add, budget, stream -> { });
             served.start(observation(entry("proxy_a", 0)));
             deliver();
             assertThat(later.messages()).hasSize(1);
@@ -142,7 +142,7 @@ class WatchStreamTest {
             // A stream whose outbounds stay quiet sends nothing more: without this it held its snapshot in the
             // budget for good, and a few such streams at 10,000 outbounds refused every other answer.
             UnreadAnswers budget = new UnreadAnswers(1 << 20);
-            WatchStream quiet = new WatchStream(call, List.of(), 8, deliveries::add, budget, () -> { });
+            WatchStream quiet = new WatchStream(call, List.of(), 8, deliveries::add, budget, stream -> { });
             call.notReadyAfterEachMessage();
             quiet.start(observation(entry("proxy_a", 0)));
             deliver();
