@@ -127,12 +127,15 @@ public final class MeshLedger {
     /**
      * A streak of a witness's previous process, carried over to its new process.
      *
-     * @param failures     the previous process's streak
-     * @param before       its last report of the entry point
+     * @param before        the previous process's streak of the entry point, as last reported
      * @param beforeAtNanos when the hub received that report
-     * @param lastSeen     the new process's streak in its last report, 0 before it probed the entry point
+     * @param lastSeen      the new process's streak in its last report, 0 before it probed the entry point
      */
-    private record Carry(int failures, PathStreak before, long beforeAtNanos, int lastSeen) {
+    private record Carry(PathStreak before, long beforeAtNanos, int lastSeen) {
+
+        int failures() {
+            return before.failures();
+        }
     }
 
     private final Map<String, Received> held = new HashMap<>();
@@ -181,7 +184,7 @@ public final class MeshLedger {
         Map<String, Carry> carried = new HashMap<>();
         if (nowNanos - previous.receivedAtNanos() <= staleAfterNanos) {
             previous.report().streaks().forEach(streak -> carried.put(tag(streak),
-                    new Carry(streak.failures(), streak, previous.receivedAtNanos(streak), 0)));
+                    new Carry(streak, previous.receivedAtNanos(streak), 0)));
         }
         carries.put(witness, carried);
     }
@@ -203,8 +206,7 @@ public final class MeshLedger {
                 carried.remove(tag);
                 streaks.add(streak);
             } else {
-                carried.put(tag, new Carry(carry.failures(), carry.before(), carry.beforeAtNanos(),
-                        streak.failures()));
+                carried.put(tag, new Carry(carry.before(), carry.beforeAtNanos(), streak.failures()));
                 streaks.add(new PathStreak(streak.server(), streak.entryPoint(),
                         Ints.saturatedCast((long) carry.failures() + streak.failures()), streak.last()));
             }
