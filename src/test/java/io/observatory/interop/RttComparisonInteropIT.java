@@ -1,6 +1,5 @@
 package io.observatory.interop;
 
-import io.observatory.testing.ExternalCommand;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.observatory.config.Outbound;
@@ -11,9 +10,12 @@ import io.observatory.probe.ProbePhases;
 import io.observatory.probe.ProbeRequest;
 import io.observatory.probe.ProbeResult;
 import io.observatory.probe.ReactorNettyProber;
+import io.observatory.testing.ExternalCommand;
 import io.observatory.testing.TestTarget;
 import io.observatory.time.Ticker;
 import java.io.IOException;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -36,13 +38,17 @@ import reactor.netty.resources.LoopResources;
  * asserts only that every request succeeded and the medians are plausible.
  *
  * <p>The clients and the paths take turns, so all four see the same machine load. Both clients warm up first,
- * unrecorded: the prober with {@value #WARM_UP_PROBES} probes per path, as a long-running service is (class loading
- * and JIT compilation of the probe path), curl with one request per path (page cache).
+ * unrecorded: curl with one request per path (page cache), the prober as a long-running service is, with its probe
+ * path loaded and compiled: {@value #WARM_UP_PROBES} probes per path, paths taking turns (a service probing 100
+ * outbounds every 10 s makes as many in five minutes). A few hundred were not enough: the JIT compiler was still at
+ * work during the measured runs, taking a core from both clients, and ours ran its SOCKS5 handshake in code not yet
+ * compiled (+0.05 to +0.5 ms against curl through microsocks, against −0.1 ms after 3,000). The line also prints how
+ * long the JIT compiler worked during the measured runs.
  */
 class RttComparisonInteropIT {
 
     private static final int RUNS = 50;
-    private static final int WARM_UP_PROBES = 300;
+    private static final int WARM_UP_PROBES = 3_000;
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(5);
     private static final Duration CURL_LIMIT = Duration.ofSeconds(15);
     private static final double PLAUSIBLE_MEDIAN_MILLIS = 1_000;
@@ -75,12 +81,16 @@ class RttComparisonInteropIT {
                         socks.username(), socks.password(), null), TARGET.urlWithHost("localhost", "/generate_204"),
                         List.of("--socks5-hostname",
                                 socks.username() + ":" + socks.password() + "@127.0.0.1:" + socks.port())));
-        for (Path path : paths) {
-            for (int i = 0; i < WARM_UP_PROBES; i++) {
+        for (int i = 0; i < WARM_UP_PROBES; i++) {
+            for (Path path : paths) {
                 path.observatory();
             }
+        }
+        for (Path path : paths) {
             path.curl();
         }
+        CompilationMXBean compiler = ManagementFactory.getCompilationMXBean();
+        long compiledBefore = compiler.getTotalCompilationTime();
         List<Samples> observatory = paths.stream().map(path -> new Samples()).toList();
         List<Samples> curl = paths.stream().map(path -> new Samples()).toList();
 
@@ -90,6 +100,8 @@ class RttComparisonInteropIT {
                 curl.get(p).add(paths.get(p).curl());
             }
         }
+        System.out.printf(Locale.ROOT, "RTT runs after %d warm-up probes per path; JIT compilation during the runs:"
+                + " %d ms%n", WARM_UP_PROBES, compiler.getTotalCompilationTime() - compiledBefore);
         for (int p = 0; p < paths.size(); p++) {
             Samples ours = observatory.get(p);
             Samples theirs = curl.get(p);
