@@ -4,6 +4,7 @@ import io.observatory.text.GoDuration;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -15,7 +16,9 @@ import java.util.List;
  *                     comma-separated)
  * @param addresses    each target's address in its namespace, in the same order ({@code detection-lab.addresses})
  * @param port         the TCP port nginx listens on at every address ({@code detection-lab.port})
- * @param trials       trials of each timed scenario, at least 1 ({@code detection-lab.trials}, default 10)
+ * @param checkLogs    each target's nginx log of the checks it answered, in the same order, as {@link CheckLog} reads
+ *                     it ({@code detection-lab.check-logs})
+ * @param trials       trials of each timed scenario, at least 1 ({@code detection-lab.trials}, default 30)
  * @param schedule     the standard observer's {@code schedule}: {@code per-outbound} or {@code xray} (Xray's rounds,
  *                     here concurrent: {@code enable-concurrency: true}) ({@code detection-lab.schedule}, default
  *                     {@code per-outbound})
@@ -30,7 +33,7 @@ import java.util.List;
  * @param workDir      where configuration files, the stats socket and the processes' logs go
  *                     ({@code detection-lab.work-dir}, set by the profile)
  */
-record DetectionLab(List<String> namespaces, List<String> addresses, int port, int trials, Schedule schedule,
+record DetectionLab(List<String> namespaces, List<String> addresses, int port, List<Path> checkLogs, int trials, Schedule schedule,
         Duration timeout, Duration lossDuration, int lossPercent, Path jar, Path workDir) {
 
     /** The standard observer's schedules this lab compares against HAProxy. */
@@ -53,9 +56,11 @@ record DetectionLab(List<String> namespaces, List<String> addresses, int port, i
     DetectionLab {
         namespaces = List.copyOf(namespaces);
         addresses = List.copyOf(addresses);
-        if (namespaces.size() != 2 || addresses.size() != 2) {
-            throw new IllegalStateException("detection-lab.namespaces " + namespaces + " and detection-lab.addresses "
-                    + addresses + ": expected two each (target A, its neighbour B)");
+        checkLogs = List.copyOf(checkLogs);
+        if (namespaces.size() != 2 || addresses.size() != 2 || checkLogs.size() != 2) {
+            throw new IllegalStateException("detection-lab.namespaces " + namespaces + ", detection-lab.addresses "
+                    + addresses + " and detection-lab.check-logs " + checkLogs + ": expected two each (target A,"
+                    + " its neighbour B)");
         }
         if (trials < 1) {
             throw new IllegalStateException("detection-lab.trials: " + trials + " (expected: >= 1)");
@@ -79,6 +84,7 @@ record DetectionLab(List<String> namespaces, List<String> addresses, int port, i
         return new DetectionLab(List.of(required("detection-lab.namespaces").split(",")),
                 List.of(required("detection-lab.addresses").split(",")),
                 Integer.parseInt(required("detection-lab.port")),
+                Arrays.stream(required("detection-lab.check-logs").split(",")).map(Path::of).toList(),
                 Integer.parseInt(required("detection-lab.trials")),
                 Schedule.of(required("detection-lab.schedule")),
                 GoDuration.parse(required("detection-lab.timeout")),
@@ -95,6 +101,11 @@ record DetectionLab(List<String> namespaces, List<String> addresses, int port, i
     /** Target B's namespace: A's neighbour, black-holed in one scenario. */
     String namespaceB() {
         return namespaces.get(1);
+    }
+
+    /** The checks target A answered. */
+    CheckLog checksOfA() {
+        return new CheckLog(checkLogs.get(0));
     }
 
     /** {@code http://<address>:<port>/generate_204} of target 0 (A) or 1 (B). */

@@ -7,14 +7,18 @@ import io.observatory.api.v1.HealthState;
 import io.observatory.detectionlab.DetectionLab.Schedule;
 import io.observatory.detectionlab.HaproxyChecker.ServerStat;
 import io.observatory.text.GoDuration;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -51,7 +55,9 @@ import org.junit.jupiter.api.TestMethodOrder;
  * the probes' timers at every phase. Only what must hold is asserted — both detect and heal every fault, ours does
  * not flap under loss; the times are printed, side by side per trial and as medians, means, maxima, the ratio of
  * medians and the mean difference per trial with two standard errors (the issue's target: ours no later than
- * HAProxy). It is a measurement, not a timed test.
+ * HAProxy). Target A's nginx logs every check it answers ({@link CheckLog}), which places each checker's timer, so
+ * the lab also prints the difference at equal timer phase: each checker counted from its own first check after the
+ * change. It is a measurement, not a timed test.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -96,8 +102,21 @@ class DetectionLabIT {
     private record Times(Duration ours, Duration haproxy) {
     }
 
-    /** One trial of a timed scenario: detection and healing times of both, and the packets nft refused. */
-    private record Trial(Times detected, Times healed, long refusedPackets) {
+    /**
+     * One change of a trial, as each checker met it: {@code served}, from the change to the first answer that showed
+     * it; {@code firstCheck}, from the change to the checker's first check after it, as target A's {@link CheckLog}
+     * places it (each checker's timer phase, which the implementation does not choose).
+     */
+    private record Change(Times served, Times firstCheck) {
+
+        /** How much later ours served the change than HAProxy, each counted from its own first check after it. */
+        Duration differenceAtEqualPhase() {
+            return served.ours().minus(firstCheck.ours()).minus(served.haproxy().minus(firstCheck.haproxy()));
+        }
+    }
+
+    /** One trial of a timed scenario: detection and healing of both, and the packets nft refused. */
+    private record Trial(Change detected, Change healed, long refusedPackets) {
     }
 
     private DetectionLab lab;
@@ -318,31 +337,75 @@ class DetectionLabIT {
         for (int n = 1; n <= lab.trials(); n++) {
             Duration offset = randomOffset();
             awaitSteady(scenario + ", before trial " + n, steady, offset);
-            Times detected;
-            Times healed;
+            Change detected;
+            Change healed;
             Duration healOffset;
             TargetFault refused = fault(TargetFault.refuse(lab.namespaceA(), lab.port()));
             try (refused) {
                 long start = System.nanoTime();
-                detected = awaitBoth(start, scenario + ", trial " + n + ": A unhealthy",
+                long startWall = System.currentTimeMillis();
+                Times served = awaitBoth(start, scenario + ", trial " + n + ": A unhealthy",
                         verdicts -> verdicts.get(A) == Verdict.UNHEALTHY);
+                detected = new Change(served, firstChecksAfterFault(scenario, n, startWall));
                 Map<String, Verdict> refusing = new LinkedHashMap<>(steady);
                 refusing.put(A, Verdict.UNHEALTHY);
                 healOffset = randomOffset();
                 awaitSteady(scenario + ", trial " + n + ", A refusing", refusing, healOffset);
                 refused.close();
                 start = System.nanoTime();
-                healed = awaitBoth(start, scenario + ", trial " + n + ": A healthy again",
+                startWall = System.currentTimeMillis();
+                served = awaitBoth(start, scenario + ", trial " + n + ": A healthy again",
                         verdicts -> verdicts.get(A) == Verdict.HEALTHY);
+                healed = new Change(served, firstChecksAfterHealing(scenario, n, startWall));
             }
             Trial trial = new Trial(detected, healed, refused.counters().get("refused"));
             trials.add(trial);
-            print(String.format(Locale.ROOT, "%s: %5d  %8s / %-8s     %8s / %-8s  (offsets %d, %d ms; %d packets"
-                    + " refused)", scenario, n, millis(detected.ours()), millis(detected.haproxy()),
-                    millis(healed.ours()), millis(healed.haproxy()), offset.toMillis(), healOffset.toMillis(),
-                    trial.refusedPackets()));
+            print(String.format(Locale.ROOT, "%s: %5d  %8s / %-8s     %8s / %-8s  (first checks after the change"
+                    + " %s / %s and %s / %s; offsets %d, %d ms; %d packets refused)", scenario, n,
+                    millis(detected.served().ours()), millis(detected.served().haproxy()),
+                    millis(healed.served().ours()), millis(healed.served().haproxy()),
+                    millis(detected.firstCheck().ours()), millis(detected.firstCheck().haproxy()),
+                    millis(healed.firstCheck().ours()), millis(healed.firstCheck().haproxy()), offset.toMillis(),
+                    healOffset.toMillis(), trial.refusedPackets()));
         }
         return trials;
+    }
+
+    /**
+     * Each checker's first check of A after the refusal began at {@code startWall} (wall clock, ms), from then: its
+     * last check that A answered before it, plus one interval (both checkers wait an interval from a check to the
+     * next while healthy; the refused ones never reach A's log).
+     */
+    private Times firstChecksAfterFault(String scenario, int trial, long startWall) {
+        return firstChecks(scenario, trial, startWall, (log, checker) -> {
+            OptionalLong last = log.lastAtOrBefore(checker, startWall);
+            return last.isPresent() ? OptionalLong.of(last.getAsLong() + INTERVAL.toMillis()) : last;
+        });
+    }
+
+    /** Each checker's first check that A answered after the refusal ended at {@code startWall}, from then. */
+    private Times firstChecksAfterHealing(String scenario, int trial, long startWall) {
+        return firstChecks(scenario, trial, startWall, (log, checker) -> log.firstAfter(checker, startWall));
+    }
+
+    private interface FirstCheck {
+        OptionalLong at(CheckLog log, CheckLog.Checker checker) throws IOException;
+    }
+
+    private Times firstChecks(String scenario, int trial, long startWall, FirstCheck first) {
+        CheckLog log = lab.checksOfA();
+        Map<CheckLog.Checker, Duration> fromStart = new EnumMap<>(CheckLog.Checker.class);
+        for (CheckLog.Checker checker : CheckLog.Checker.values()) {
+            try {
+                long at = first.at(log, checker).orElseThrow(() -> new AssertionError(scenario + ", trial " + trial
+                        + ": no check of " + checker + " in A's check log " + lab.checkLogs().get(0)
+                        + " to place its timer by"));
+                fromStart.put(checker, Duration.ofMillis(at - startWall));
+            } catch (IOException e) {
+                throw new UncheckedIOException("A's check log " + lab.checkLogs().get(0), e);
+            }
+        }
+        return new Times(fromStart.get(CheckLog.Checker.OURS), fromStart.get(CheckLog.Checker.HAPROXY));
     }
 
     /** A random part of one probe interval, uniform in [0, 1 s): how much longer a trial waits before a change. */
@@ -360,23 +423,42 @@ class DetectionLabIT {
 
     /**
      * E.g. {@code median 1.42 s vs 1.51 s (ours / HAProxy 0.94), mean 1.40 s vs 1.47 s, max 1.98 s vs 2.01 s, ours -
-     * HAProxy per trial -0.07 s mean ± 0.12 s (2 standard errors)}. The last figure is the one to judge "no later"
-     * by: both checkers' timers tick every interval at a phase to each other that a run keeps, so each trial's
-     * difference is either a small lead or almost an interval's lag, and a median of ten swings with how many trials
-     * fell into the lag.
+     * HAProxy per trial -0.07 s mean ± 0.32 s (2 standard errors); at equal timer phase -0.004 s ± 0.006 s (each
+     * from its first check after the change, median 0.52 s vs 0.53 s)}.
+     *
+     * <p>Both checkers' timers tick every interval, at a phase to each other that a run keeps, so each trial's
+     * difference is either a small lead or almost an interval's lag, depending on where the change fell between the
+     * ticks; a median of ten swings with how many fell into the lag, and the mean difference, whose expectation is
+     * zero for two checkers with the same timers, carries that spread as noise. The last figure takes it out: each
+     * checker counted from its own first check after the change ({@link CheckLog}), which leaves what the
+     * implementations do differently, from the check to the answer that shows its verdict.
      */
-    private static String compare(List<Times> times) {
-        List<Duration> ours = times.stream().map(Times::ours).toList();
-        List<Duration> haproxy = times.stream().map(Times::haproxy).toList();
+    private static String compare(List<Change> changes) {
+        List<Duration> ours = changes.stream().map(change -> change.served().ours()).toList();
+        List<Duration> haproxy = changes.stream().map(change -> change.served().haproxy()).toList();
         double oursMedian = medianNanos(ours);
         double haproxyMedian = medianNanos(haproxy);
-        double[] differences = times.stream().mapToDouble(t -> t.ours().minus(t.haproxy()).toNanos() / 1e9).toArray();
+        double[] differences = changes.stream()
+                .mapToDouble(change -> inSeconds(change.served().ours().minus(change.served().haproxy()))).toArray();
+        double[] atEqualPhase = changes.stream().mapToDouble(change -> inSeconds(change.differenceAtEqualPhase()))
+                .toArray();
+        List<Duration> oursFromCheck = changes.stream()
+                .map(change -> change.served().ours().minus(change.firstCheck().ours())).toList();
+        List<Duration> haproxyFromCheck = changes.stream()
+                .map(change -> change.served().haproxy().minus(change.firstCheck().haproxy())).toList();
         return String.format(Locale.ROOT, "median %s vs %s (ours / HAProxy %.2f), mean %s vs %s, max %s vs %s, ours"
-                        + " - HAProxy per trial %+.2f s mean ± %.2f s (2 standard errors)",
+                        + " - HAProxy per trial %+.2f s mean ± %.2f s (2 standard errors); at equal timer phase"
+                        + " %+.3f s ± %.3f s (each from its first check after the change, median %s vs %s)",
                 seconds(Duration.ofNanos((long) oursMedian)), seconds(Duration.ofNanos((long) haproxyMedian)),
                 oursMedian / haproxyMedian, seconds(mean(ours)), seconds(mean(haproxy)), seconds(max(ours)),
                 seconds(max(haproxy)), Arrays.stream(differences).average().orElseThrow(),
-                2 * standardError(differences));
+                2 * standardError(differences), Arrays.stream(atEqualPhase).average().orElseThrow(),
+                2 * standardError(atEqualPhase), seconds(Duration.ofNanos((long) medianNanos(oursFromCheck))),
+                seconds(Duration.ofNanos((long) medianNanos(haproxyFromCheck))));
+    }
+
+    private static double inSeconds(Duration duration) {
+        return duration.toNanos() / 1e9;
     }
 
     /** The standard error of the mean of {@code values}: their sample standard deviation over the root of their count. */
