@@ -26,9 +26,15 @@ import org.slf4j.LoggerFactory;
 /**
  * The standard observer with {@code schedule: per-outbound}: every selected outbound has its own probe session
  * (Envoy's and HAProxy's model) with its own next-probe time, so a slow or black-holed outbound never delays another.
- * A session's next probe is due {@link ProbeIntervals#after} its last probe completed (the wait depends on its health:
+ * A session's next probe is due {@link ProbeIntervals#after} its last probe's answer (the wait depends on its health:
  * faster while a transition is pending, slower while unhealthy), lengthened by the interval jitter; its first probe
  * is due after a random share of the initial jitter. At most one probe per session is in flight.
+ *
+ * <p>The answer is placed on the wire: the probe's start plus its RTT (for a failed probe, the time until the prober
+ * noticed the failure). HAProxy and Envoy re-arm a check's timer as its answer is handled, microseconds after it
+ * arrived; counted from when the result reached the writer, the client's own work around the exchange (setting up
+ * the connection, completing the probe, recording and publishing its result: 0.5-3 ms, measured in the detection
+ * lab) would stretch every interval, and a pending transition's edge intervals with it.
  *
  * <p>The sessions share one priority queue ordered by due time and one writer timer armed for the earliest: no task
  * per outbound. A session leaves the queue when its probe starts and returns when the probe completes; a deselected
@@ -145,6 +151,7 @@ final class PerOutboundObserver implements Observer {
         while (!due.isEmpty() && due.peek().dueNanos <= horizon) {
             Session session = due.poll();
             if (!session.ended) {
+                session.startedNanos = writer.nanoTime();
                 probes.probe(session.outbound, () -> !session.ended, status -> completed(session, status));
             }
         }
@@ -157,7 +164,8 @@ final class PerOutboundObserver implements Observer {
         }
         ActiveHealth health = status.active();
         long wait = LongMath.saturatedAdd(intervals.after(health).toNanos(), randomShare(intervals.intervalJitter()));
-        enqueue(session, LongMath.saturatedAdd(writer.nanoTime(), wait));
+        long answeredNanos = LongMath.saturatedAdd(session.startedNanos, status.lastProbe().rttNanos());
+        enqueue(session, LongMath.saturatedAdd(answeredNanos, wait));
         rearm();
     }
 
@@ -195,9 +203,13 @@ final class PerOutboundObserver implements Observer {
         return bound.isZero() ? 0 : random.nextLong(bound.toNanos());
     }
 
-    /** One outbound's probe session: the outbound as last configured and when its next probe is due. */
+    /**
+     * One outbound's probe session: the outbound as last configured, when its probe in flight (or its last one)
+     * started and when its next probe is due, in ticker nanoseconds.
+     */
     private static final class Session {
         Outbound outbound;
+        long startedNanos;
         long dueNanos;
         boolean ended;
 

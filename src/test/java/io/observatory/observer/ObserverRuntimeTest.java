@@ -87,7 +87,7 @@ class ObserverRuntimeTest {
 
         for (int round = 0; round < 3; round++) {
             prober.open().stream().filter(probe -> probe.tag().equals("proxy_b"))
-                    .forEach(probe -> probe.succeed(Duration.ofMillis(5).toNanos()));
+                    .forEach(ScriptedProber.Sent::succeedOnTheWire);
             writer.runDue();
             writer.advance(INTERVAL);
         }

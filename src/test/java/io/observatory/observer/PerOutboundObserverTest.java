@@ -75,7 +75,7 @@ class PerOutboundObserverTest {
     /** Answers {@code tag}'s open probe, as a success or a refusal, and lets the writer handle it. */
     private void answer(String tag, boolean success) {
         if (success) {
-            open(tag).succeed(1_000_000);
+            open(tag).succeedOnTheWire();
         } else {
             open(tag).fail("outbound " + tag + ": connection refused");
         }
@@ -151,6 +151,22 @@ class PerOutboundObserverTest {
         scheduler.advance(INTERVAL);
 
         assertThat(sentAt("proxy_a")).containsExactly(0L, 2_500L);
+    }
+
+    @Test
+    void probeWhenTheProbersOwnWorkTakesTimeThenTheIntervalStillRunsFromTheAnswerOnTheWire() {
+        start(settings(1, 1, Duration.ZERO, Duration.ZERO, null, null, null));
+
+        scheduler.advance(Duration.ofMillis(1_500));
+        // 1 s on the wire, 0.5 s of the client's own work (connection setup, completion) around it.
+        open("proxy_a").succeed(Duration.ofSeconds(1).toNanos());
+        scheduler.runDue();
+        scheduler.advance(Duration.ofMillis(499));
+        assertThat(sentAt("proxy_a")).as("an interval after the answer, 1 s after the probe was sent")
+                .containsExactly(0L);
+
+        scheduler.advance(Duration.ofMillis(1));
+        assertThat(sentAt("proxy_a")).containsExactly(0L, 2_000L);
     }
 
     @Test

@@ -43,7 +43,7 @@ final class ScriptedProber implements Prober {
     }
 
     /** A probe the observer sent. */
-    static final class Sent {
+    final class Sent {
         final ProbeRequest request;
         final long sentAtNanos;
         private final Sinks.One<ProbeResult> sink;
@@ -64,15 +64,21 @@ final class ScriptedProber implements Prober {
             respond(204, rttNanos);
         }
 
+        /** Succeeds with the scheduler time since it was sent as its RTT: a prober whose own work takes no time. */
+        void succeedOnTheWire() {
+            succeed(scheduler.nanoTime() - sentAtNanos);
+        }
+
         void respond(int httpStatus, long rttNanos) {
             answered = true;
             sink.tryEmitValue(new ProbeResult(tag(), true, rttNanos, ProbePhases.NONE, httpStatus, Instant.EPOCH,
                     Instant.EPOCH, null));
         }
 
+        /** Fails as refused; its RTT is the time until it failed, the scheduler time since it was sent. */
         void fail(String reason) {
             answered = true;
-            sink.tryEmitValue(new ProbeResult(tag(), false, 1_000, ProbePhases.NONE, 0, Instant.EPOCH, Instant.EPOCH,
+            sink.tryEmitValue(new ProbeResult(tag(), false, scheduler.nanoTime() - sentAtNanos, ProbePhases.NONE, 0, Instant.EPOCH, Instant.EPOCH,
                     new ProbeError(ProbeError.Kind.CONNECTION_REFUSED, ProbeError.Hop.TARGET, reason, null)));
         }
     }
