@@ -6,6 +6,7 @@ import io.observatory.config.StandardObserverSettings;
 import io.observatory.config.SubjectSelector;
 import io.observatory.health.ActiveHealth;
 import io.observatory.health.ProbeIntervals;
+import io.observatory.probe.ProbeResult;
 import io.observatory.status.OutboundStatus;
 import io.observatory.text.GoDuration;
 import io.observatory.text.Redaction;
@@ -16,6 +17,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.PriorityQueue;
 import java.util.random.RandomGenerator;
 import java.util.stream.Collectors;
@@ -30,11 +32,14 @@ import org.slf4j.LoggerFactory;
  * faster while a transition is pending, slower while unhealthy), lengthened by the interval jitter; its first probe
  * is due after a random share of the initial jitter. At most one probe per session is in flight.
  *
- * <p>The answer is placed on the wire: the probe's start plus its RTT (for a failed probe, the time until the prober
- * noticed the failure). HAProxy and Envoy re-arm a check's timer as its answer is handled, microseconds after it
- * arrived; counted from when the result reached the writer, the client's own work around the exchange (setting up
- * the connection, completing the probe, recording and publishing its result: 0.5-3 ms, measured in the detection
- * lab) would stretch every interval, and a pending transition's edge intervals with it.
+ * <p>The answer is placed on the wire: the probe's start plus its RTT, the sum of its network spans (for a failed
+ * probe, the time until the prober noticed the failure), but never more than {@link #CLIENT_WORK_NANOS} before the
+ * result reached the writer. HAProxy and Envoy re-arm a check's timer as they handle its answer, microseconds after
+ * it arrived; counted from when the result reached the writer, the client's own work around the exchange (setting
+ * up the connection, completing the probe, recording its result: 0.2 ms on a warm JVM, about 2 ms on a cold one)
+ * would stretch every interval, and a pending transition's edge intervals with it. The bound keeps a probe that
+ * waited for a slot of {@code observatory.probe.max-concurrent} (time that is neither network nor its own work)
+ * from being due again at once: it waits its interval from its result, less at most the bound.
  *
  * <p>The sessions share one priority queue ordered by due time and one writer timer armed for the earliest: no task
  * per outbound. A session leaves the queue when its probe starts and returns when the probe completes; a deselected
@@ -51,6 +56,12 @@ final class PerOutboundObserver implements Observer {
      * sessions spread over an interval arm about one timer per millisecond rather than one per distinct due time.
      */
     static final long COALESCE_NANOS = 1_000_000;
+
+    /**
+     * The most of the time between a probe's start and its result reaching the writer that is taken for the client's
+     * own work and not counted in the wait for the next probe.
+     */
+    static final long CLIENT_WORK_NANOS = 5_000_000;
 
     private static final long NOT_ARMED = Long.MAX_VALUE;
 
@@ -112,8 +123,8 @@ final class PerOutboundObserver implements Observer {
 
     /**
      * Re-reads the selection, in tag order: a new outbound gets a session whose first probe is due after a random
-     * share of the initial jitter; a deselected one's session ends (a probe in flight is ignored); an outbound whose settings
-     * changed keeps its session and is probed with the new settings from its next probe on.
+     * share of the initial jitter; a deselected one's session ends (a probe in flight is ignored); an outbound whose
+     * settings changed keeps its session and is probed with the new settings from its next probe on.
      */
     @Override
     public void outboundsChanged() {
@@ -164,7 +175,9 @@ final class PerOutboundObserver implements Observer {
         }
         ActiveHealth health = status.active();
         long wait = LongMath.saturatedAdd(intervals.after(health).toNanos(), randomShare(intervals.intervalJitter()));
-        long answeredNanos = LongMath.saturatedAdd(session.startedNanos, status.lastProbe().rttNanos());
+        ProbeResult probe = Objects.requireNonNull(status.lastProbe(), "a recorded probe's result");
+        long onTheWire = LongMath.saturatedAdd(session.startedNanos, probe.rttNanos());
+        long answeredNanos = Math.max(onTheWire, writer.nanoTime() - CLIENT_WORK_NANOS);
         enqueue(session, LongMath.saturatedAdd(answeredNanos, wait));
         rearm();
     }

@@ -157,16 +157,33 @@ class PerOutboundObserverTest {
     void probeWhenTheProbersOwnWorkTakesTimeThenTheIntervalStillRunsFromTheAnswerOnTheWire() {
         start(settings(1, 1, Duration.ZERO, Duration.ZERO, null, null, null));
 
+        scheduler.advance(Duration.ofMillis(1_003));
+        // proxy_a: 1 s on the wire and 3 ms of the client's own work; proxy_b fails after 998 ms and 5 ms (the most
+        // taken for the client's own work).
+        open("proxy_a").succeed(Duration.ofSeconds(1).toNanos());
+        open("proxy_b").fail("outbound proxy_b: connection refused", Duration.ofMillis(998).toNanos());
+        scheduler.runDue();
+        scheduler.advance(Duration.ofMillis(998));
+
+        assertThat(sentAt("proxy_a")).as("an interval after the answer, 1 s after the probe was sent")
+                .containsExactly(0L, 2_000L);
+        assertThat(sentAt("proxy_b")).as("an interval after the failure").containsExactly(0L, 1_998L);
+    }
+
+    @Test
+    void probeWhenItsResultArrivesLongAfterItsRttThenItWaitsItsIntervalLessAtMostTheClientsOwnWork() {
+        start(settings(1, 1, Duration.ZERO, Duration.ZERO, null, null, null));
+
+        // 1 s on the wire, but the result reaches the writer 0.5 s later (it waited for a probe slot): not due at once.
         scheduler.advance(Duration.ofMillis(1_500));
-        // 1 s on the wire, 0.5 s of the client's own work (connection setup, completion) around it.
         open("proxy_a").succeed(Duration.ofSeconds(1).toNanos());
         scheduler.runDue();
-        scheduler.advance(Duration.ofMillis(499));
-        assertThat(sentAt("proxy_a")).as("an interval after the answer, 1 s after the probe was sent")
-                .containsExactly(0L);
+        scheduler.advance(Duration.ofMillis(994));
+        assertThat(sentAt("proxy_a")).containsExactly(0L);
 
         scheduler.advance(Duration.ofMillis(1));
-        assertThat(sentAt("proxy_a")).containsExactly(0L, 2_000L);
+        assertThat(sentAt("proxy_a")).as("the interval from the result, less %d ms",
+                Duration.ofNanos(PerOutboundObserver.CLIENT_WORK_NANOS).toMillis()).containsExactly(0L, 2_495L);
     }
 
     @Test

@@ -77,9 +77,15 @@ final class ScriptedProber implements Prober {
 
         /** Fails as refused; its RTT is the time until it failed, the scheduler time since it was sent. */
         void fail(String reason) {
+            fail(reason, scheduler.nanoTime() - sentAtNanos);
+        }
+
+        /** Fails as refused after {@code rttNanos} on the wire. */
+        void fail(String reason, long rttNanos) {
             answered = true;
-            sink.tryEmitValue(new ProbeResult(tag(), false, scheduler.nanoTime() - sentAtNanos, ProbePhases.NONE, 0, Instant.EPOCH, Instant.EPOCH,
-                    new ProbeError(ProbeError.Kind.CONNECTION_REFUSED, ProbeError.Hop.TARGET, reason, null)));
+            sink.tryEmitValue(new ProbeResult(tag(), false, rttNanos, ProbePhases.NONE, 0, Instant.EPOCH,
+                    Instant.EPOCH, new ProbeError(ProbeError.Kind.CONNECTION_REFUSED, ProbeError.Hop.TARGET, reason,
+                            null)));
         }
     }
 }
