@@ -33,7 +33,8 @@ import java.util.List;
  * @param workDir      where configuration files, the stats socket and the processes' logs go
  *                     ({@code detection-lab.work-dir}, set by the profile)
  */
-record DetectionLab(List<String> namespaces, List<String> addresses, int port, List<Path> checkLogs, int trials, Schedule schedule,
+record DetectionLab(List<String> namespaces, List<String> addresses, int port, List<Path> checkLogs, int trials,
+        Schedule schedule,
         Duration timeout, Duration lossDuration, int lossPercent, Path jar, Path workDir) {
 
     /** The standard observer's schedules this lab compares against HAProxy. */

@@ -86,18 +86,30 @@ final class ObservatoryProcess implements AutoCloseable {
     }
 
     /**
-     * Every outbound's verdict now, by tag (GetObservation with a 5 s deadline).
+     * The verdict now of every outbound whose tag starts with {@code tagPrefix}, by tag (GetObservation with a 5 s
+     * deadline).
      *
      * @throws io.grpc.StatusRuntimeException while the service is not serving yet, or on a failed call
      */
-    Map<String, HealthState> verdicts() {
+    Map<String, HealthState> verdicts(String tagPrefix) {
         Map<String, HealthState> verdicts = new LinkedHashMap<>();
         for (OutboundObservation outbound : ObservatoryServiceGrpc.newBlockingStub(channel)
                 .withDeadlineAfter(CALL_LIMIT.toMillis(), TimeUnit.MILLISECONDS)
-                .getObservation(GetObservationRequest.getDefaultInstance()).getOutboundsList()) {
+                .getObservation(GetObservationRequest.newBuilder().addTagPrefixes(tagPrefix).build())
+                .getOutboundsList()) {
             verdicts.put(outbound.getTag(), outbound.getVerdict());
         }
         return verdicts;
+    }
+
+    /** Completed probes of every outbound so far, from {@code observatory_probe_results_total}. */
+    long probesCompleted() throws IOException, InterruptedException {
+        long total = 0;
+        Matcher matcher = RESULTS.matcher(scrape());
+        while (matcher.find()) {
+            total += (long) Double.parseDouble(matcher.group(2));
+        }
+        return total;
     }
 
     /**
@@ -105,13 +117,8 @@ final class ObservatoryProcess implements AutoCloseable {
      * successful ones, e.g. {@code connect_timeout}), from {@code observatory_probe_results_total}.
      */
     Map<String, Long> probes(String tag) throws IOException, InterruptedException {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(prometheus).timeout(CALL_LIMIT).build(),
-                HttpResponse.BodyHandlers.ofString());
-        if (response.statusCode() != 200) {
-            throw new IllegalStateException(prometheus + " answered " + response.statusCode());
-        }
         Map<String, Long> probes = new TreeMap<>();
-        Matcher matcher = RESULTS.matcher(response.body());
+        Matcher matcher = RESULTS.matcher(scrape());
         while (matcher.find()) {
             String labels = matcher.group(1);
             Matcher kind = ERROR_KIND.matcher(labels);
@@ -120,6 +127,15 @@ final class ObservatoryProcess implements AutoCloseable {
             }
         }
         return probes;
+    }
+
+    private String scrape() throws IOException, InterruptedException {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(prometheus).timeout(CALL_LIMIT).build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 200) {
+            throw new IllegalStateException(prometheus + " answered " + response.statusCode());
+        }
+        return response.body();
     }
 
     /** E.g. {@code observatory (pid 4711, exited 1)}, with the last lines of its log. */

@@ -90,6 +90,8 @@ class RttComparisonInteropIT {
             path.curl();
         }
         CompilationMXBean compiler = ManagementFactory.getCompilationMXBean();
+        assertThat(compiler).as("a JIT compiler").isNotNull();
+        assertThat(compiler.isCompilationTimeMonitoringSupported()).as("JIT compilation time monitored").isTrue();
         long compiledBefore = compiler.getTotalCompilationTime();
         List<Samples> observatory = paths.stream().map(path -> new Samples()).toList();
         List<Samples> curl = paths.stream().map(path -> new Samples()).toList();
