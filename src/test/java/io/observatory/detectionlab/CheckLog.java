@@ -20,7 +20,7 @@ import java.util.stream.IntStream;
  * HTTP/1.0 without a {@code User-Agent}; ours sends HTTP/1.1 with Chrome's (Xray's); any other request (the lab's
  * own readiness checks with curl) is no check of either and is skipped. A refused or black-holed check never
  * reaches nginx, so the log shows each checker's timer only while the target answers: its last check before a fault
- * and its first after one. Read whole at each question (a 30-trial run logs a few thousand lines).
+ * and its first after one. Immutable: one reading of the log (a 30-trial run logs a few thousand lines).
  */
 final class CheckLog {
 
@@ -33,10 +33,21 @@ final class CheckLog {
     /** {@code 1764650000.123 HTTP/1.0 "-"}. */
     private static final Pattern LINE = Pattern.compile("^(\\d+\\.\\d{3}) (HTTP/[0-9.]+) \"(.*)\"$");
 
-    private final Path file;
+    private final List<Check> checks;
 
-    CheckLog(Path file) {
-        this.file = file;
+    private CheckLog(List<Check> checks) {
+        this.checks = checks;
+    }
+
+    /**
+     * The checks logged in {@code file} so far, in log order (none while it does not exist); a line not in the lab's
+     * format (nginx logs a garbled request line without a protocol) is no check of either.
+     */
+    static CheckLog read(Path file) throws IOException {
+        if (!Files.exists(file)) {
+            return new CheckLog(List.of());
+        }
+        return new CheckLog(Files.readAllLines(file).stream().flatMap(line -> parse(line).stream()).toList());
     }
 
     /** One logged check: when nginx logged it (wall clock, ms) and its sender. */
@@ -50,8 +61,8 @@ final class CheckLog {
      * tenth of {@code interval} ({@code interval} itself while there are none). Each checker adds its own work to an
      * interval (HAProxy about 2 ms a second); the period counts it. Empty while nginx logged none of its checks.
      */
-    OptionalLong nextDueAfter(Checker checker, long wallMillis, Duration interval) throws IOException {
-        long[] times = checks().stream().filter(check -> check.checker() == checker).mapToLong(Check::wallMillis)
+    OptionalLong nextDueAfter(Checker checker, long wallMillis, Duration interval) {
+        long[] times = checks.stream().filter(check -> check.checker() == checker).mapToLong(Check::wallMillis)
                 .sorted().toArray();
         long nominal = interval.toMillis();
         long[] periods = IntStream.range(1, times.length).mapToLong(i -> times[i] - times[i - 1])
@@ -62,20 +73,9 @@ final class CheckLog {
     }
 
     /** The time of the first check {@code checker} sent that nginx logged after {@code wallMillis}; empty if none. */
-    OptionalLong firstAfter(Checker checker, long wallMillis) throws IOException {
-        return checks().stream().filter(check -> check.checker() == checker && check.wallMillis() > wallMillis)
+    OptionalLong firstAfter(Checker checker, long wallMillis) {
+        return checks.stream().filter(check -> check.checker() == checker && check.wallMillis() > wallMillis)
                 .mapToLong(Check::wallMillis).min();
-    }
-
-    /**
-     * Every check logged so far, in log order; a line not in the lab's format (nginx logs a garbled request line
-     * without a protocol) is no check of either.
-     */
-    private List<Check> checks() throws IOException {
-        if (!Files.exists(file)) {
-            return List.of();
-        }
-        return Files.readAllLines(file).stream().flatMap(line -> parse(line).stream()).toList();
     }
 
     /** The check {@code line} logs; empty for a request neither checker sent. */

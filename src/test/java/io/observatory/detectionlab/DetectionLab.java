@@ -1,6 +1,7 @@
 package io.observatory.detectionlab;
 
 import io.observatory.text.GoDuration;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,8 +35,7 @@ import java.util.List;
  *                     ({@code detection-lab.work-dir}, set by the profile)
  */
 record DetectionLab(List<String> namespaces, List<String> addresses, int port, List<Path> checkLogs, int trials,
-        Schedule schedule,
-        Duration timeout, Duration lossDuration, int lossPercent, Path jar, Path workDir) {
+        Schedule schedule, Duration timeout, Duration lossDuration, int lossPercent, Path jar, Path workDir) {
 
     /** The standard observer's schedules this lab compares against HAProxy. */
     enum Schedule {
@@ -104,9 +104,9 @@ record DetectionLab(List<String> namespaces, List<String> addresses, int port, L
         return namespaces.get(1);
     }
 
-    /** The checks target A answered. */
-    CheckLog checksOfA() {
-        return new CheckLog(checkLogs.get(0));
+    /** The checks target A answered so far. */
+    CheckLog readChecksOfA() throws IOException {
+        return CheckLog.read(checkLogs.get(0));
     }
 
     /** {@code http://<address>:<port>/generate_204} of target 0 (A) or 1 (B). */

@@ -25,6 +25,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiFunction;
 import java.util.function.Predicate;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
@@ -58,9 +59,9 @@ import org.junit.jupiter.api.TestMethodOrder;
  * medians and the mean difference per trial with two standard errors (the issue's target: ours no later than
  * HAProxy). Ours also probes {@value #BACKGROUND_OUTBOUNDS} background outbounds on a loopback target, as a checker
  * of a fleet does, and the trials begin once it has completed {@value #WARM_UP_PROBES} probes. Target A's nginx logs
- * every check it answers ({@link CheckLog}), which places each checker's timer, so
- * the lab also prints the difference at equal timer phase: each checker counted from its own first check after the
- * change. It is a measurement, not a timed test.
+ * every check it answers ({@link CheckLog}), which places each checker's timer, so the lab also prints the difference
+ * at equal timer phase: each checker counted from its own first check after the change. It is a measurement, not a
+ * timed test.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -123,9 +124,15 @@ class DetectionLabIT {
      */
     private record Change(Times served, Times firstCheck) {
 
+        /** From each checker's first check after the change to its first answer that showed it. */
+        Times fromFirstCheck() {
+            return new Times(served.ours().minus(firstCheck.ours()), served.haproxy().minus(firstCheck.haproxy()));
+        }
+
         /** How much later ours served the change than HAProxy, each counted from its own first check after it. */
         Duration differenceAtEqualPhase() {
-            return served.ours().minus(firstCheck.ours()).minus(served.haproxy().minus(firstCheck.haproxy()));
+            Times fromFirstCheck = fromFirstCheck();
+            return fromFirstCheck.ours().minus(fromFirstCheck.haproxy());
         }
     }
 
@@ -423,22 +430,20 @@ class DetectionLabIT {
         return firstChecks(scenario, trial, startWall, (log, checker) -> log.firstAfter(checker, startWall));
     }
 
-    private interface FirstCheck {
-        OptionalLong at(CheckLog log, CheckLog.Checker checker) throws IOException;
-    }
-
-    private Times firstChecks(String scenario, int trial, long startWall, FirstCheck first) {
-        CheckLog log = lab.checksOfA();
+    private Times firstChecks(String scenario, int trial, long startWall,
+            BiFunction<CheckLog, CheckLog.Checker, OptionalLong> first) {
+        CheckLog log;
+        try {
+            log = lab.readChecksOfA();
+        } catch (IOException e) {
+            throw new UncheckedIOException("A's check log " + lab.checkLogs().get(0), e);
+        }
         Map<CheckLog.Checker, Duration> fromStart = new EnumMap<>(CheckLog.Checker.class);
         for (CheckLog.Checker checker : CheckLog.Checker.values()) {
-            try {
-                long at = first.at(log, checker).orElseThrow(() -> new AssertionError(scenario + ", trial " + trial
-                        + ": no check of " + checker + " in A's check log " + lab.checkLogs().get(0)
-                        + " to place its timer by"));
-                fromStart.put(checker, Duration.ofMillis(at - startWall));
-            } catch (IOException e) {
-                throw new UncheckedIOException("A's check log " + lab.checkLogs().get(0), e);
-            }
+            long at = first.apply(log, checker).orElseThrow(() -> new AssertionError(scenario + ", trial " + trial
+                    + ": no check of " + checker + " in A's check log " + lab.checkLogs().get(0)
+                    + " to place its timer by"));
+            fromStart.put(checker, Duration.ofMillis(at - startWall));
         }
         return new Times(fromStart.get(CheckLog.Checker.OURS), fromStart.get(CheckLog.Checker.HAPROXY));
     }
@@ -477,10 +482,8 @@ class DetectionLabIT {
                 .mapToDouble(change -> inSeconds(change.served().ours().minus(change.served().haproxy()))).toArray();
         double[] atEqualPhase = changes.stream().mapToDouble(change -> inSeconds(change.differenceAtEqualPhase()))
                 .toArray();
-        List<Duration> oursFromCheck = changes.stream()
-                .map(change -> change.served().ours().minus(change.firstCheck().ours())).toList();
-        List<Duration> haproxyFromCheck = changes.stream()
-                .map(change -> change.served().haproxy().minus(change.firstCheck().haproxy())).toList();
+        List<Duration> oursFromCheck = changes.stream().map(change -> change.fromFirstCheck().ours()).toList();
+        List<Duration> haproxyFromCheck = changes.stream().map(change -> change.fromFirstCheck().haproxy()).toList();
         return String.format(Locale.ROOT, "median %s vs %s (ours / HAProxy %.2f), mean %s vs %s, max %s vs %s, ours"
                         + " - HAProxy per trial %+.2f s mean ± %.2f s (2 standard errors); at equal timer phase"
                         + " %+.3f s ± %.3f s (2 standard errors; each from its first check after the change, median"
