@@ -116,10 +116,7 @@ class MeshDemo implements SmartLifecycle, ApplicationListener<GrpcServerStartedE
             return thread;
         });
         for (Scene scene : STORY) {
-            story.scheduleAtFixedRate(() -> {
-                log.info("mesh-demo [{}s]: {}", scene.second(), scene.caption());
-                scene.action().accept(this);
-            }, scene.second(), STORY_LENGTH.toSeconds(), TimeUnit.SECONDS);
+            story.scheduleAtFixedRate(() -> play(scene), scene.second(), STORY_LENGTH.toSeconds(), TimeUnit.SECONDS);
         }
         running = true;
         log.info("mesh-demo: hub on 127.0.0.1:{} with {} servers and {} witnesses; watch GET /actuator/observatory"
@@ -152,6 +149,19 @@ class MeshDemo implements SmartLifecycle, ApplicationListener<GrpcServerStartedE
     @Override
     public boolean isRunning() {
         return running;
+    }
+
+    /**
+     * Plays {@code scene}; a scene that fails is logged and played again in the next telling (a periodic task that
+     * throws would never run again, and its fault would silently leave the story).
+     */
+    private void play(Scene scene) {
+        log.info("mesh-demo [{}s]: {}", scene.second(), scene.caption());
+        try {
+            scene.action().accept(this);
+        } catch (RuntimeException e) {
+            log.warn("mesh-demo [{}s]: the scene failed; it plays again in the next telling", scene.second(), e);
+        }
     }
 
     /** Entry point {@code server} refuses exactly the witnesses {@code witnessIndexes} (none: accepts all). */
