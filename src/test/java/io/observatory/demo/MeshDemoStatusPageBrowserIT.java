@@ -2,13 +2,18 @@ package io.observatory.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.observatory.health.mesh.MeshJudgement;
+import io.observatory.mesh.MeshHub;
 import io.observatory.testing.Browser;
 import io.observatory.testing.StatusPageSession;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.Dimension;
+import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.chrome.ChromeDriver;
 
 /**
@@ -21,7 +26,12 @@ import org.openqa.selenium.chrome.ChromeDriver;
  */
 class MeshDemoStatusPageBrowserIT {
 
-    private static final Duration SCENE = Duration.ofSeconds(25);
+    /**
+     * How long the test waits for the next scene: a whole telling and a margin, so that a scene a loaded machine let
+     * pass unseen is seen in the next telling; on a timeout, the message gives what the hub judged and the page's
+     * journal.
+     */
+    private static final Duration SCENE = MeshDemo.STORY_LENGTH.plusSeconds(10);
     private static final String RED = "rgb(207, 34, 46)";
 
     private StatusPageSession session;
@@ -39,7 +49,21 @@ class MeshDemoStatusPageBrowserIT {
     }
 
     private void awaitCaption(String name, String caption) {
-        browser.waiting(SCENE).until(driver -> caption.equals(browser.text(server(name) + " .caption")));
+        awaitScene(driver -> caption.equals(browser.text(server(name) + " .caption")));
+    }
+
+    private void awaitScene(Function<WebDriver, Boolean> shown) {
+        browser.waiting(SCENE).withMessage(() -> "the hub judged " + judged() + "; " + browser.journal())
+                .until(shown);
+    }
+
+    /** What the hub judges now: each server's status and each unreliable witness. */
+    private String judged() {
+        MeshJudgement judgement = session.service().getBean(MeshHub.class).store().current().judgement();
+        return judgement.servers().stream().map(server -> server.name() + " " + server.status())
+                .collect(Collectors.joining(", ")) + judgement.witnesses().stream()
+                .filter(witness -> !witness.reliable()).map(witness -> ", " + witness.name() + " unreliable")
+                .collect(Collectors.joining());
     }
 
     private String cellClass(String witness, String tag) {
@@ -58,6 +82,7 @@ class MeshDemoStatusPageBrowserIT {
         ChromeDriver page = browser.driver();
         page.get(session.page());
         page.manage().window().setSize(new Dimension(1400, 950));
+        browser.keepJournal("#live, #servers li .caption, #matrix th .badge");
 
         browser.waiting(Duration.ofSeconds(15)).until(driver -> browser.attributes("#servers li", "data-server")
                 .size() == 4);
@@ -81,12 +106,12 @@ class MeshDemoStatusPageBrowserIT {
         browser.waiting(Duration.ofSeconds(5)).until(driver -> browser.attributes("#rows tr[data-tag='s4/main']",
                 "data-verdict").equals(List.of("unhealthy")));
 
-        browser.waiting(SCENE).until(driver -> badges("w4").contains("badge unreliable"));
+        awaitScene(driver -> badges("w4").contains("badge unreliable"));
         browser.screenshot("status-page-mesh-demo-unreliable");
         awaitCaption("s1", "server unavailable");
         assertThat(browser.text(server("s1"))).contains("self-check");
         awaitCaption("s2", "no data — agent not responding");
-        browser.waiting(SCENE).until(driver -> badges("w2").contains("badge stale"));
+        awaitScene(driver -> badges("w2").contains("badge stale"));
         awaitCaption("s3", "blocked by a checker");
         browser.screenshot("status-page-mesh-demo-blocked");
 

@@ -29,6 +29,9 @@ public final class Browser implements AutoCloseable {
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
 
+    /** The most entries the page journal keeps (the latest), about 100 bytes each. */
+    private static final int JOURNAL_LIMIT = 400;
+
     private final ChromeDriver driver;
 
     private Browser(ChromeDriver driver) {
@@ -66,13 +69,59 @@ public final class Browser implements AutoCloseable {
 
     /**
      * Waits up to {@code timeout} for a condition of the page, polling every 100 ms; an element the page replaced
-     * while the condition read it counts as not yet.
+     * while the condition read it counts as not yet. When it times out, its message carries the page's journal
+     * ({@link #keepJournal}), so a failure shows what the page showed meanwhile.
      */
     public WebDriverWait waiting(Duration timeout) {
         WebDriverWait wait = new WebDriverWait(driver, timeout);
         wait.pollingEvery(Duration.ofMillis(100));
         wait.ignoring(StaleElementReferenceException.class);
+        wait.withMessage(this::journal);
         return wait;
+    }
+
+    /**
+     * Starts the page's journal: from now on, each time the texts of the elements matching the CSS {@code selector}
+     * change (as a {@code MutationObserver} on the document sees it), one entry — the milliseconds since this call
+     * and each element's text after the label of its nearest element with a {@code data-server},
+     * {@code data-witness} or {@code data-tag} attribute or an id. The latest {@value #JOURNAL_LIMIT} entries are
+     * kept. A reload ends it.
+     */
+    public void keepJournal(String selector) {
+        driver.executeScript("""
+                const selector = arguments[0], limit = arguments[1], start = performance.now();
+                const label = (e) => {
+                  const host = e.closest('[data-server],[data-witness],[data-tag],[id]');
+                  return host === null ? '?' : host.dataset.server || host.dataset.witness || host.dataset.tag
+                      || host.id;
+                };
+                const shown = () => [...document.querySelectorAll(selector)]
+                    .map((e) => label(e) + ': ' + e.innerText.replace(/\\s+/g, ' ').trim()).join(' | ');
+                const journal = window.browserTestJournal = [];
+                let last = null;
+                const note = () => {
+                  const now = shown();
+                  if (now === last) return;
+                  last = now;
+                  journal.push(Math.round(performance.now() - start) + ' ' + now);
+                  if (journal.length > limit) journal.shift();
+                };
+                note();
+                new MutationObserver(note).observe(document.body,
+                    { subtree: true, childList: true, characterData: true, attributes: true });
+                """, selector, JOURNAL_LIMIT);
+    }
+
+    /**
+     * The page journal's entries after a line saying what they are, an entry a line; one line saying so when
+     * {@link #keepJournal} was not called on this document.
+     */
+    @SuppressWarnings("unchecked")
+    public String journal() {
+        Object entries = driver.executeScript("return window.browserTestJournal ?? null;");
+        return entries == null ? "no page journal (keepJournal was not called on this document)"
+                : "what the page showed, in milliseconds since its journal started:\n"
+                        + String.join("\n", (List<String>) entries);
     }
 
     /**
