@@ -156,6 +156,9 @@ class MeshDemo implements SmartLifecycle, ApplicationListener<GrpcServerStartedE
      * throws would never run again, and its fault would silently leave the story).
      */
     private void play(Scene scene) {
+        if (!running) {
+            return;
+        }
         log.info("mesh-demo [{}s]: {}", scene.second(), scene.caption());
         try {
             scene.action().accept(this);
@@ -178,9 +181,10 @@ class MeshDemo implements SmartLifecycle, ApplicationListener<GrpcServerStartedE
         entryPoints.forEach(proxy -> proxy.refuseOnly(witness < 0 ? Set.of() : Set.of(sourceAddress(witness))));
     }
 
+    /** Opens or closes server {@code server}'s service port; once stopped, opens nothing (a scene late for stop). */
     private synchronized void service(int server, boolean open) {
         DisposableServer listening = services.get(server);
-        if (open && listening == null) {
+        if (open && listening == null && running) {
             services.set(server, openService(server));
         } else if (!open && listening != null) {
             listening.disposeNow();
@@ -191,9 +195,13 @@ class MeshDemo implements SmartLifecycle, ApplicationListener<GrpcServerStartedE
     /**
      * Witness {@code index} stops (its reports end: an agent that does not respond) or starts again as if its process
      * restarted (a new process start, its sequence from 1). Its context stays: closing one of several Spring Boot
-     * contexts in a process disposes Reactor Netty's shared resources, the hub's management server with them.
+     * contexts in a process disposes Reactor Netty's shared resources, the hub's management server with them. Once
+     * the demo stopped, does nothing.
      */
-    private void witness(int index, boolean on) {
+    private synchronized void witness(int index, boolean on) {
+        if (!running) {
+            return;
+        }
         MeshWitnessRuntime runtime = witnesses.get(index).getBean(MeshWitnessRuntime.class);
         if (on) {
             runtime.start();
