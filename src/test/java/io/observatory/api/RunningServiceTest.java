@@ -11,12 +11,15 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.annotation.DirtiesContext.ClassMode;
 import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
  * Base of the end-to-end tests: the whole service with its real gRPC server on an ephemeral port, and a plaintext
  * channel to it for each test (subclasses add their outbounds with {@code @DynamicPropertySource}).
  */
+@DirtiesContext(classMode = ClassMode.AFTER_CLASS)
 @SpringBootTest(properties = "spring.grpc.server.port=0")
 @Import(RunningServiceTest.PortCapture.class)
 public abstract class RunningServiceTest {

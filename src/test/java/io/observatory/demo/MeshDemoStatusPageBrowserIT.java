@@ -28,8 +28,8 @@ class MeshDemoStatusPageBrowserIT {
 
     /**
      * How long the test waits for the next scene: a whole telling and a margin, so that a scene a loaded machine let
-     * pass unseen is seen in the next telling; on a timeout, the message gives what the hub judged and the page's
-     * journal.
+     * pass unseen is seen in the next telling (that the hub judges every scene within one telling is
+     * {@code MeshDemoIT}'s to hold); on a timeout, the message gives what the hub judged and the page's journal.
      */
     private static final Duration SCENE = MeshDemo.STORY_LENGTH.plusSeconds(10);
     private static final String RED = "rgb(207, 34, 46)";

@@ -1,11 +1,11 @@
 package io.observatory.management;
 
-import io.observatory.api.RunningServiceTest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
+import io.observatory.api.RunningServiceTest;
 import io.observatory.testing.ClosedPort;
 import io.observatory.testing.TestTarget;
 import java.io.IOException;
@@ -23,6 +23,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.annotation.DirtiesContext.ClassMode;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -31,6 +33,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * port, and a JDK HTTP client reads health, Prometheus metrics, the observation JSON and build info, as {@code curl}
  * would.
  */
+@DirtiesContext(classMode = ClassMode.AFTER_CLASS)
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "spring.grpc.server.port=0")
 class ManagementEndpointsIntegrationTest {
 

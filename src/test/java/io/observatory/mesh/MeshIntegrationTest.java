@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import com.google.protobuf.Timestamp;
 import io.grpc.Context;
 import io.grpc.Context.CancellableContext;
 import io.grpc.ManagedChannel;
@@ -34,7 +35,6 @@ import io.observatory.mesh.witness.MeshWitnessRuntime;
 import io.observatory.testing.ClosedPort;
 import io.observatory.testing.Socks5TestProxy;
 import io.observatory.testing.TestTarget;
-import com.google.protobuf.Timestamp;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -92,6 +92,9 @@ class MeshIntegrationTest {
         this.directory = directory;
         hubArgs = new ArrayList<>(List.of("--server.port=0",
                 "--observatory.mesh.role=hub", "--observatory.mesh.report-interval=300ms",
+                // No witness stops here: at the default, three report intervals (900 ms), three reports late on a
+                // loaded machine would read as NO_DATA.
+                "--observatory.mesh.no-data-after=5s",
                 "--observatory.mesh.probe.probe-interval=150ms", "--observatory.mesh.probe.timeout=1s",
                 "--observatory.mesh.probe.probe-url=" + target.url("/generate_204")));
         for (int i = 0; i < 4; i++) {

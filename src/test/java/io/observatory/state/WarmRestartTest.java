@@ -6,25 +6,25 @@ import static org.awaitility.Awaitility.await;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.observatory.ServiceProcess;
-import io.observatory.config.ObservatoryConfig;
-import io.observatory.health.HealthState;
-import io.observatory.status.Observation;
-import io.observatory.status.OutboundHealth;
-import io.observatory.status.PassiveView;
-import io.observatory.testing.Configs;
-import io.observatory.testing.SyntheticStatuses;
-import io.observatory.verdict.ObservationUpdater;
-import io.observatory.config.StateSettings;
 import io.observatory.api.v1.GetObservationRequest;
 import io.observatory.api.xray.GetOutboundStatusRequest;
 import io.observatory.api.xray.ObservatoryServiceGrpc;
 import io.observatory.api.xray.OutboundStatus;
+import io.observatory.config.ObservatoryConfig;
+import io.observatory.config.StateSettings;
+import io.observatory.health.HealthState;
 import io.observatory.state.v1.SavedState;
 import io.observatory.state.v1.SavedStatus;
+import io.observatory.status.Observation;
+import io.observatory.status.OutboundHealth;
+import io.observatory.status.PassiveView;
 import io.observatory.testing.BlackHole;
 import io.observatory.testing.ClosedPort;
+import io.observatory.testing.Configs;
 import io.observatory.testing.PortOpening;
+import io.observatory.testing.SyntheticStatuses;
 import io.observatory.testing.TestTarget;
+import io.observatory.verdict.ObservationUpdater;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -97,7 +97,8 @@ class WarmRestartTest {
         SavedState written = SavedState.parseFrom(((StateFile.Loaded) StateFile.read(
                 directory.resolve(StateSettings.FILE_NAME))).payload());
 
-        service = start();
+        // A long deadline keeps the restored statuses in place while they are read: the new probes hang.
+        service = start(List.of(), List.of("--observatory.standard.timeout=15s"));
         long portOpen = awaitPortOpen();
         List<OutboundStatus> first = xray().getOutboundStatus(GetOutboundStatusRequest.getDefaultInstance())
                 .getStatus().getStatusList();
@@ -126,7 +127,7 @@ class WarmRestartTest {
                                     .filter(saved -> saved.getTag().equals(outbound.getTag())).findFirst()
                                     .orElseThrow().getMeasuredTime()));
                 });
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(v1().getObservation(
+        await().atMost(Duration.ofSeconds(35)).untilAsserted(() -> assertThat(v1().getObservation(
                 GetObservationRequest.getDefaultInstance()).getOutboundsList())
                 .as("replaced by this process's probes, which time out").allSatisfy(outbound -> {
                     assertThat(outbound.hasRestoredMeasuredTime()).isFalse();

@@ -21,6 +21,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Import;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.annotation.DirtiesContext.ClassMode;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -29,6 +31,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * {@code spring.grpc.server.ssl.*}, client certificates optional) and no API token: a client certificate issued by the
  * trusted CA authorizes a write, a TLS client without one is refused, and health needs neither.
  */
+@DirtiesContext(classMode = ClassMode.AFTER_CLASS)
 @SpringBootTest(properties = {
     "spring.grpc.server.port=0",
     "spring.grpc.server.ssl.bundle=observatory-api",

@@ -20,6 +20,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.annotation.DirtiesContext.ClassMode;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -28,6 +30,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * itself stays open, its data answers 401 with the reason until the request carries the token in its
  * {@code Authorization} header, and only there.
  */
+@DirtiesContext(classMode = ClassMode.AFTER_CLASS)
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = {"spring.grpc.server.port=0",
         "observatory.api.auth.require-for-reads=true", "observatory.outbounds[0].tag=lab-a",
         "observatory.outbounds[0].protocol=direct"})

@@ -22,6 +22,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.annotation.DirtiesContext.ClassMode;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -29,6 +31,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * The whole service with its real management port: the standard observer probes a target that answers, one the test
  * stops, and a closed port; a JDK HTTP client reads the page and its data as a browser's fetch would.
  */
+@DirtiesContext(classMode = ClassMode.AFTER_CLASS)
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "spring.grpc.server.port=0")
 class StatusPageIntegrationTest {
 
