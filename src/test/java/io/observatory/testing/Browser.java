@@ -69,14 +69,13 @@ public final class Browser implements AutoCloseable {
 
     /**
      * Waits up to {@code timeout} for a condition of the page, polling every 100 ms; an element the page replaced
-     * while the condition read it counts as not yet. When it times out, its message carries the page's journal
-     * ({@link #keepJournal}), so a failure shows what the page showed meanwhile.
+     * while the condition read it counts as not yet. A test that keeps a journal ({@link #keepJournal}) gives it in
+     * the wait's message ({@code withMessage}), so that a timeout shows what the page showed meanwhile.
      */
     public WebDriverWait waiting(Duration timeout) {
         WebDriverWait wait = new WebDriverWait(driver, timeout);
         wait.pollingEvery(Duration.ofMillis(100));
         wait.ignoring(StaleElementReferenceException.class);
-        wait.withMessage(this::journal);
         return wait;
     }
 
