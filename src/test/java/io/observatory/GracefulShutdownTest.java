@@ -79,54 +79,73 @@ class GracefulShutdownTest {
         int grpcPort = Integer.parseInt(service.awaitMessage(GRPC_STARTED, STARTUP));
         int httpPort = Integer.parseInt(service.awaitMessage(HTTP_STARTED, STARTUP));
 
-        channel = ManagedChannelBuilder.forAddress("127.0.0.1", grpcPort).usePlaintext().build();
+        channel = ManagedChannelBuilder.forAddress("127.0.0.1", grpcPort)
+                .usePlaintext()
+                .build();
         HealthWatch watch = new HealthWatch(hangTarget);
-        HealthGrpc.newStub(channel).watch(HealthCheckRequest.newBuilder().setService("").build(), watch);
+        HealthGrpc.newStub(channel)
+                .watch(HealthCheckRequest.newBuilder().setService("").build(), watch);
         await().atMost(Duration.ofSeconds(10)).until(() -> watch.statuses.contains(ServingStatus.SERVING));
         await().atMost(Duration.ofSeconds(10)).until(() -> readiness(httpPort).equals("200 UP"));
 
         // SIGTERM just after a hang probe starts: its 5 s deadline is well beyond the 2 s grace period.
         int hangProbes = hangTarget.requestCount("/hang");
-        await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(10))
+        await().atMost(Duration.ofSeconds(15))
+                .pollInterval(Duration.ofMillis(10))
                 .until(() -> hangTarget.requestCount("/hang") > hangProbes);
         int closedBefore = hangTarget.closedConnectionCount();
         long sigtermAt = System.nanoTime();
         service.sigterm();
 
-        await().atMost(GRACE).pollInterval(Duration.ofMillis(10))
+        await().atMost(GRACE)
+                .pollInterval(Duration.ofMillis(10))
                 .until(() -> watch.statuses.contains(ServingStatus.NOT_SERVING));
         long notServingAfter = System.nanoTime() - sigtermAt;
         // The management port stays up while the gRPC server drains (its lifecycle phase stops later).
-        String readinessWhileDraining = await().atMost(GRACE).pollInterval(Duration.ofMillis(10))
+        String readinessWhileDraining = await().atMost(GRACE)
+                .pollInterval(Duration.ofMillis(10))
                 .until(() -> readiness(httpPort), readiness -> !readiness.startsWith("200"));
-        await().atMost(GRACE).pollInterval(Duration.ofMillis(10))
+        await().atMost(GRACE)
+                .pollInterval(Duration.ofMillis(10))
                 .until(() -> hangTarget.closedConnectionCount() > closedBefore);
         long probeCancelledAfter = System.nanoTime() - sigtermAt;
         Status streamEnd = watch.end.get(GRACE.plusSeconds(5).toMillis(), TimeUnit.MILLISECONDS);
         long streamEndedAfter = watch.endedAtNanos - sigtermAt;
         int exitCode = service.awaitExit(Duration.ofSeconds(10));
         long exitedAfter = System.nanoTime() - sigtermAt;
-        log.info("after SIGTERM: NOT_SERVING seen {} ms, probe connection closed {} ms, health watch ended {} ms"
-                        + " ({}), process exited {} ms with {}", millis(notServingAfter), millis(probeCancelledAfter),
-                millis(streamEndedAfter), streamEnd.getCode(), millis(exitedAfter), exitCode);
+        log.info(
+                "after SIGTERM: NOT_SERVING seen {} ms, probe connection closed {} ms, health watch ended {} ms"
+                        + " ({}), process exited {} ms with {}",
+                millis(notServingAfter),
+                millis(probeCancelledAfter),
+                millis(streamEndedAfter),
+                streamEnd.getCode(),
+                millis(exitedAfter),
+                exitCode);
 
         assertThat(readinessWhileDraining).isEqualTo("503 OUT_OF_SERVICE");
-        assertThat(watch.statuses).as("the watch stream sees the terminal state before it ends")
+        assertThat(watch.statuses)
+                .as("the watch stream sees the terminal state before it ends")
                 .endsWith(ServingStatus.SERVING, ServingStatus.NOT_SERVING);
-        assertThat(watch.hangConnectionsClosedAtEnd).as("the in-flight probe was cancelled before the RPCs drained")
+        assertThat(watch.hangConnectionsClosedAtEnd)
+                .as("the in-flight probe was cancelled before the RPCs drained")
                 .isGreaterThan(closedBefore);
-        assertThat(Duration.ofNanos(streamEndedAfter)).as("the open watch stream was served until the grace period")
+        assertThat(Duration.ofNanos(streamEndedAfter))
+                .as("the open watch stream was served until the grace period")
                 .isBetween(GRACE.minusMillis(500), GRACE.plusSeconds(3));
         assertThat(exitCode).isIn(0, 143);
         assertThat(Duration.ofNanos(exitedAfter)).isLessThan(Duration.ofSeconds(10));
-        assertThat(service.nonJsonLines()).as("console lines that are not one JSON (ECS) object each").isEmpty();
+        assertThat(service.nonJsonLines())
+                .as("console lines that are not one JSON (ECS) object each")
+                .isEmpty();
     }
 
     /** Returns e.g. {@code "200 UP"}: the readiness group's HTTP status and health status. */
     private String readiness(int httpPort) throws IOException, InterruptedException {
         HttpResponse<String> response = http.send(
                 HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/actuator/health/readiness"))
-                        .timeout(Duration.ofSeconds(2)).build(),
+                        .timeout(Duration.ofSeconds(2))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         return response.statusCode() + " " + JsonPath.read(response.body(), "$.status");
     }

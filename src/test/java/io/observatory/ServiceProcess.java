@@ -47,11 +47,17 @@ public final class ServiceProcess implements AutoCloseable {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), ObservatoryApplication.class.getName(),
+        command.addAll(List.of(
+                "-cp",
+                System.getProperty("java.class.path"),
+                ObservatoryApplication.class.getName(),
                 "--logging.structured.format.console=ecs"));
         command.addAll(args);
         Path output = Files.createTempFile("observatory-process", ".log");
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(output.toFile())
+                .start();
         return new ServiceProcess(process, output);
     }
 
@@ -70,7 +76,9 @@ public final class ServiceProcess implements AutoCloseable {
 
     /** Returns every output line so far that is not a JSON object (the ECS format writes one object per line). */
     List<String> nonJsonLines() {
-        return lines().stream().filter(line -> !line.startsWith("{") || !line.endsWith("}")).toList();
+        return lines().stream()
+                .filter(line -> !line.startsWith("{") || !line.endsWith("}"))
+                .toList();
     }
 
     /**
@@ -80,10 +88,12 @@ public final class ServiceProcess implements AutoCloseable {
      */
     public String awaitMessage(Pattern pattern, Duration timeout) {
         try {
-            return await().atMost(timeout).until(() -> firstMatch(pattern), Optional::isPresent).orElseThrow();
+            return await().atMost(timeout)
+                    .until(() -> firstMatch(pattern), Optional::isPresent)
+                    .orElseThrow();
         } catch (ConditionTimeoutException e) {
-            throw new AssertionError("no log message matching " + pattern + " within " + timeout + "; output:\n"
-                    + tail(), e);
+            throw new AssertionError(
+                    "no log message matching " + pattern + " within " + timeout + "; output:\n" + tail(), e);
         }
     }
 

@@ -41,20 +41,22 @@ final class BearerToken implements Supplier<String> {
             try {
                 String token = Files.readString(path, StandardCharsets.UTF_8).strip();
                 if (token.isEmpty()) {
-                    throw new IllegalStateException(location.property() + ".token-file: " + path
-                            + " is empty (expected: a bearer token)");
+                    throw new IllegalStateException(
+                            location.property() + ".token-file: " + path + " is empty (expected: a bearer token)");
                 }
                 return new BearerToken(path, token);
             } catch (IOException e) {
-                throw new IllegalStateException(location.property() + ".token-file: cannot read " + path + " ("
-                        + e.getClass().getSimpleName() + ")", e);
+                throw new IllegalStateException(
+                        location.property() + ".token-file: cannot read " + path + " ("
+                                + e.getClass().getSimpleName() + ")",
+                        e);
             }
         }
         String name = Objects.requireNonNull(location.variable(), "validated: a file or a variable");
         String value = environment.apply(name);
         if (value == null || value.isBlank()) {
-            throw new IllegalStateException(location.property() + ".token-env: environment variable " + name
-                    + " is " + (value == null ? "not set" : "blank") + " (expected: a bearer token)");
+            throw new IllegalStateException(location.property() + ".token-env: environment variable " + name + " is "
+                    + (value == null ? "not set" : "blank") + " (expected: a bearer token)");
         }
         return new BearerToken(null, value.strip());
     }

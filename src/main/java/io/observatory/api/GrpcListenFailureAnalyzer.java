@@ -23,8 +23,7 @@ import org.springframework.core.env.Environment;
 public final class GrpcListenFailureAnalyzer extends AbstractFailureAnalyzer<IOException> implements Ordered {
 
     private static final ConfigurationPropertyName PORT = ConfigurationPropertyName.of("spring.grpc.server.port");
-    private static final ConfigurationPropertyName ADDRESS =
-            ConfigurationPropertyName.of("spring.grpc.server.address");
+    private static final ConfigurationPropertyName ADDRESS = ConfigurationPropertyName.of("spring.grpc.server.address");
 
     private final Environment environment;
 
@@ -42,12 +41,18 @@ public final class GrpcListenFailureAnalyzer extends AbstractFailureAnalyzer<IOE
         String listening = message.substring(Math.max(message.lastIndexOf(' '), message.lastIndexOf('/')) + 1);
         String reason = deepestMessage(cause);
         if (reason.contains("Address already in use")) {
-            return report(PORT, listening.substring(listening.lastIndexOf(':') + 1),
-                    "a free port; " + listening + " is already in use", cause);
+            return report(
+                    PORT,
+                    listening.substring(listening.lastIndexOf(':') + 1),
+                    "a free port; " + listening + " is already in use",
+                    cause);
         }
         if (reason.contains("Cannot assign requested address")) {
-            return report(ADDRESS, "all interfaces",
-                    "an address of one of this host's network interfaces, or unset for all of them", cause);
+            return report(
+                    ADDRESS,
+                    "all interfaces",
+                    "an address of one of this host's network interfaces, or unset for all of them",
+                    cause);
         }
         return null;
     }
@@ -68,8 +73,8 @@ public final class GrpcListenFailureAnalyzer extends AbstractFailureAnalyzer<IOE
             }
         }
         String value = property == null ? unset : String.valueOf(property.getValue());
-        return ConfigFailureAnalyzer.analysis(name.toString(), value, expected,
-                property == null ? null : property.getOrigin(), cause);
+        return ConfigFailureAnalyzer.analysis(
+                name.toString(), value, expected, property == null ? null : property.getOrigin(), cause);
     }
 
     private static String deepestMessage(Throwable error) {

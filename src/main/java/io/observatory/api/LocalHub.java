@@ -25,17 +25,18 @@ final class LocalHub implements HubLink {
 
     @Override
     public Optional<WitnessFleet> fetchFleet() {
-        return hub.settings().witnesses().stream().filter(candidate -> candidate.name().equals(witness)).findFirst()
+        return hub.settings().witnesses().stream()
+                .filter(candidate -> candidate.name().equals(witness))
+                .findFirst()
                 .map(settings -> MeshProtos.witnessFleet(MeshProtos.fleet(hub.settings(), settings)));
     }
 
     @Override
     public int send(WitnessReport report) {
-        hub.report(witness, MeshProtos.report(MeshProtos.request(report), clock.instant()), outcome -> { });
+        hub.report(witness, MeshProtos.report(MeshProtos.request(report), clock.instant()), outcome -> {});
         return 1;
     }
 
     @Override
-    public void close() {
-    }
+    public void close() {}
 }

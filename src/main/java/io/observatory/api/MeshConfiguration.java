@@ -52,12 +52,22 @@ public class MeshConfiguration {
 
     @Bean
     @Order(5)
-    MeshWitnessRuntime meshWitnessRuntime(ObservatoryConfig config, Scheduler writer,
-            @Qualifier("meshWitnessThread") ExecutorScheduler meshWitnessThread, Prober prober, Clock clock,
+    MeshWitnessRuntime meshWitnessRuntime(
+            ObservatoryConfig config,
+            Scheduler writer,
+            @Qualifier("meshWitnessThread") ExecutorScheduler meshWitnessThread,
+            Prober prober,
+            Clock clock,
             MeshHub hub) {
-        return new MeshWitnessRuntime(config.mesh(), writer, meshWitnessThread, prober, clock,
+        return new MeshWitnessRuntime(
+                config.mesh(),
+                writer,
+                meshWitnessThread,
+                prober,
+                clock,
                 settings -> settings.role().hub()
-                        ? new LocalHub(hub, Objects.requireNonNull(settings.self().name(), "validated"), clock)
+                        ? new LocalHub(
+                                hub, Objects.requireNonNull(settings.self().name(), "validated"), clock)
                         : RemoteHubs.of(settings, System::getenv));
     }
 
@@ -65,9 +75,13 @@ public class MeshConfiguration {
     @Bean
     @GlobalServerInterceptor
     WitnessAuthInterceptor witnessAuthInterceptor(ObservatoryConfig config, Ticker ticker, Environment environment) {
-        return new WitnessAuthInterceptor(config.mesh(), settings -> WitnessAuthInterceptor.credentials(settings,
-                witness -> ApiToken.of(witness.token(witnessProperty(settings, witness.name())), System::getenv,
-                        ticker)), ApiAuthConfiguration.clientCertificatesTrusted(environment));
+        return new WitnessAuthInterceptor(
+                config.mesh(),
+                settings -> WitnessAuthInterceptor.credentials(
+                        settings,
+                        witness -> ApiToken.of(
+                                witness.token(witnessProperty(settings, witness.name())), System::getenv, ticker)),
+                ApiAuthConfiguration.clientCertificatesTrusted(environment));
     }
 
     @Bean

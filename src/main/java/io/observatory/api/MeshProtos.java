@@ -19,10 +19,10 @@ import io.observatory.api.mesh.v1.WitnessIdentity;
 import io.observatory.api.mesh.v1.WitnessStatus;
 import io.observatory.api.v1.ProbeErrorKind;
 import io.observatory.config.MeshEntryPointSettings;
-import io.observatory.config.Outbound;
-import io.observatory.config.Protocol;
 import io.observatory.config.MeshSettings;
 import io.observatory.config.MeshWitnessSettings;
+import io.observatory.config.Outbound;
+import io.observatory.config.Protocol;
 import io.observatory.health.mesh.MeshFleet;
 import io.observatory.health.mesh.MeshJudgement.RouteServing;
 import io.observatory.health.mesh.MeshJudgement.ServerVerdict;
@@ -64,22 +64,26 @@ final class MeshProtos {
     /** How far ahead of the hub's clock a witness's process start may be (clocks disagree a little). */
     static final Duration MAX_CLOCK_AHEAD = Duration.ofMinutes(5);
 
-    private MeshProtos() {
-    }
+    private MeshProtos() {}
 
     /** The fleet as witness {@code witness} is to probe it. */
     static GetFleetResponse fleet(MeshSettings settings, MeshWitnessSettings witness) {
         GetFleetResponse.Builder fleet = GetFleetResponse.newBuilder()
-                .setWitness(WitnessIdentity.newBuilder().setName(witness.name()).setSite(witness.site())
-                        .setServer(witness.server() == null ? "" : witness.server()).setChecker(witness.checker()))
-                .setProbe(MeshProbe.newBuilder().setProbeUrl(settings.probe().probeUri().toString())
+                .setWitness(WitnessIdentity.newBuilder()
+                        .setName(witness.name())
+                        .setSite(witness.site())
+                        .setServer(witness.server() == null ? "" : witness.server())
+                        .setChecker(witness.checker()))
+                .setProbe(MeshProbe.newBuilder()
+                        .setProbeUrl(settings.probe().probeUri().toString())
                         .setProbeIntervalMillis(settings.probe().probeInterval().toMillis())
                         .setTimeoutMillis(settings.probe().timeout().toMillis()))
                 .setReportIntervalMillis(settings.reportInterval().toMillis());
         settings.servers().forEach(server -> {
             Server.Builder message = Server.newBuilder().setName(server.name()).setRoute(server.route());
             for (MeshEntryPointSettings entry : server.entryPoints()) {
-                EntryPoint.Builder entryPoint = EntryPoint.newBuilder().setName(entry.name())
+                EntryPoint.Builder entryPoint = EntryPoint.newBuilder()
+                        .setName(entry.name())
                         .setTag(server.name() + "/" + entry.name())
                         .setProtocol(entry.protocol().name().toLowerCase(Locale.ROOT));
                 if (entry.address() != null) {
@@ -130,14 +134,14 @@ final class MeshProtos {
             throw invalid("paths: " + request.getPathsCount() + " (expected: at most " + MAX_PATHS + ")");
         }
         if (request.getSelfChecksCount() > MAX_SELF_CHECKS) {
-            throw invalid("self_checks: " + request.getSelfChecksCount() + " (expected: at most " + MAX_SELF_CHECKS
-                    + ")");
+            throw invalid(
+                    "self_checks: " + request.getSelfChecksCount() + " (expected: at most " + MAX_SELF_CHECKS + ")");
         }
         String failing = null;
         for (SelfCheck check : request.getSelfChecksList()) {
             if (!check.getPassing()) {
-                failing = text(check.getName()) + (check.getDetail().isEmpty() ? "" : " (" + text(check.getDetail())
-                        + ")");
+                failing = text(check.getName())
+                        + (check.getDetail().isEmpty() ? "" : " (" + text(check.getDetail()) + ")");
                 break;
             }
         }
@@ -151,17 +155,25 @@ final class MeshProtos {
             }
             // uint32 on the wire: a streak beyond int's range is as much a vote as any streak of at least 1.
             int failures = (int) Math.min(Integer.toUnsignedLong(path.getFailures()), Integer.MAX_VALUE);
-            streaks.add(new MeshLedger.PathStreak(text(path.getServer()), text(path.getEntryPoint()), failures,
-                    new MeshLedger.LastProbe(path.getLastSuccess(), kind(path.getLastErrorKind()),
-                            text(path.getLastError()), Math.max(0, path.getLastRttNanos()))));
+            streaks.add(new MeshLedger.PathStreak(
+                    text(path.getServer()),
+                    text(path.getEntryPoint()),
+                    failures,
+                    new MeshLedger.LastProbe(
+                            path.getLastSuccess(),
+                            kind(path.getLastErrorKind()),
+                            text(path.getLastError()),
+                            Math.max(0, path.getLastRttNanos()))));
         }
         return new MeshLedger.Report(started.toEpochMilli(), request.getSequence(), failing, streaks);
     }
 
     /** Whether {@code time} is within the range google.protobuf.Timestamp defines (years 1 to 9999). */
     private static boolean valid(Timestamp time) {
-        return time.getSeconds() >= -62_135_596_800L && time.getSeconds() <= 253_402_300_799L
-                && time.getNanos() >= 0 && time.getNanos() <= 999_999_999;
+        return time.getSeconds() >= -62_135_596_800L
+                && time.getSeconds() <= 253_402_300_799L
+                && time.getNanos() >= 0
+                && time.getNanos() <= 999_999_999;
     }
 
     /** {@code value} cut to {@value #MAX_TEXT} characters, control characters (line breaks too) as spaces. */
@@ -182,36 +194,57 @@ final class MeshProtos {
             for (EntryPoint entry : server.getEntryPointsList()) {
                 Protocol protocol = protocol(entry.getProtocol());
                 if (protocol == null) {
-                    log.warn("mesh fleet: entry point {} has protocol {}, which this witness cannot probe (expected:"
-                            + " direct, http, socks); it is left out", text(entry.getTag()), text(entry.getProtocol()));
+                    log.warn(
+                            "mesh fleet: entry point {} has protocol {}, which this witness cannot probe (expected:"
+                                    + " direct, http, socks); it is left out",
+                            text(entry.getTag()),
+                            text(entry.getProtocol()));
                     continue;
                 }
                 boolean proxied = protocol != Protocol.DIRECT;
-                Outbound outbound = new Outbound(entry.getTag(), protocol, proxied ? entry.getAddress() : null,
-                        proxied ? entry.getPort() : null, entry.getUsername(), entry.getPassword(),
+                Outbound outbound = new Outbound(
+                        entry.getTag(),
+                        protocol,
+                        proxied ? entry.getAddress() : null,
+                        proxied ? entry.getPort() : null,
+                        entry.getUsername(),
+                        entry.getPassword(),
                         entry.getProbeUrl());
-                targets.put(entry.getTag(), new WitnessFleet.Target(server.getName(), entry.getName(), outbound,
-                        outbound.probeUrlOr(defaultUrl)));
+                targets.put(
+                        entry.getTag(),
+                        new WitnessFleet.Target(
+                                server.getName(), entry.getName(), outbound, outbound.probeUrlOr(defaultUrl)));
             }
         }
-        return new WitnessFleet(targets, positive(response.getProbe().getProbeIntervalMillis()),
-                positive(response.getProbe().getTimeoutMillis()), positive(response.getReportIntervalMillis()));
+        return new WitnessFleet(
+                targets,
+                positive(response.getProbe().getProbeIntervalMillis()),
+                positive(response.getProbe().getTimeoutMillis()),
+                positive(response.getReportIntervalMillis()));
     }
 
     /** A witness's report as it goes on the wire. */
     static ReportRequest request(WitnessReport report) {
-        ReportRequest.Builder request = ReportRequest.newBuilder().setWitness(report.witness())
+        ReportRequest.Builder request = ReportRequest.newBuilder()
+                .setWitness(report.witness())
                 .setProcessStartTime(ObservationProtos.timestamp(report.processStart()))
                 .setSequence(report.sequence());
-        report.selfChecks().forEach(check -> request.addSelfChecks(SelfCheck.newBuilder().setName(check.name())
-                .setPassing(check.passing()).setDetail(check.detail())));
+        report.selfChecks()
+                .forEach(check -> request.addSelfChecks(SelfCheck.newBuilder()
+                        .setName(check.name())
+                        .setPassing(check.passing())
+                        .setDetail(check.detail())));
         for (MeshLedger.PathStreak path : report.paths()) {
-            PathReport.Builder message = PathReport.newBuilder().setServer(path.server())
-                    .setEntryPoint(path.entryPoint()).setFailures(path.failures())
-                    .setLastSuccess(path.last().success()).setLastError(path.last().error())
+            PathReport.Builder message = PathReport.newBuilder()
+                    .setServer(path.server())
+                    .setEntryPoint(path.entryPoint())
+                    .setFailures(path.failures())
+                    .setLastSuccess(path.last().success())
+                    .setLastError(path.last().error())
                     .setLastRttNanos(path.last().rttNanos());
             if (path.last().errorKind() != null) {
-                message.setLastErrorKind(ProbeErrorKind.valueOf("PROBE_ERROR_KIND_" + path.last().errorKind().name()));
+                message.setLastErrorKind(ProbeErrorKind.valueOf(
+                        "PROBE_ERROR_KIND_" + path.last().errorKind().name()));
             }
             request.addPaths(message);
         }
@@ -237,13 +270,18 @@ final class MeshProtos {
         Map<String, MeshFleet.Server> servers = new HashMap<>();
         view.fleet().servers().forEach(server -> servers.put(server.name(), server));
         for (ServerVerdict verdict : view.judgement().servers()) {
-            ServerStatus.Builder server = ServerStatus.newBuilder().setName(verdict.name()).setRoute(verdict.route())
-                    .setStatus(MeshStatus.valueOf("MESH_STATUS_" + verdict.status().name()))
-                    .setVoters(verdict.voters()).setReason(verdict.reason()).setInRotation(verdict.inRotation());
+            ServerStatus.Builder server = ServerStatus.newBuilder()
+                    .setName(verdict.name())
+                    .setRoute(verdict.route())
+                    .setStatus(
+                            MeshStatus.valueOf("MESH_STATUS_" + verdict.status().name()))
+                    .setVoters(verdict.voters())
+                    .setReason(verdict.reason())
+                    .setInRotation(verdict.inRotation());
             MeshFleet.Server fleetServer = servers.get(verdict.name());
             for (String entryPoint : fleetServer.entryPoints()) {
-                EntryPointStatus.Builder entry = EntryPointStatus.newBuilder().setName(entryPoint)
-                        .setTag(fleetServer.tag(entryPoint));
+                EntryPointStatus.Builder entry =
+                        EntryPointStatus.newBuilder().setName(entryPoint).setTag(fleetServer.tag(entryPoint));
                 String cut = verdict.pairCuts().get(entryPoint);
                 if (cut != null) {
                     entry.addMarks("PAIR_CUT").setReason("pair cut: " + cut);
@@ -256,9 +294,13 @@ final class MeshProtos {
         view.fleet().witnesses().forEach(witness -> witnesses.put(witness.name(), witness));
         for (WitnessStanding standing : view.judgement().witnesses()) {
             MeshFleet.Witness witness = witnesses.get(standing.name());
-            WitnessStatus.Builder status = WitnessStatus.newBuilder().setName(standing.name())
-                    .setSite(standing.site()).setServer(witness.server() == null ? "" : witness.server())
-                    .setChecker(standing.checker()).setReliable(standing.reliable()).setShare(standing.share())
+            WitnessStatus.Builder status = WitnessStatus.newBuilder()
+                    .setName(standing.name())
+                    .setSite(standing.site())
+                    .setServer(witness.server() == null ? "" : witness.server())
+                    .setChecker(standing.checker())
+                    .setReliable(standing.reliable())
+                    .setShare(standing.share())
                     .setNeighbours(standing.neighbours());
             Instant last = view.lastReports().get(standing.name());
             if (last != null) {
@@ -268,13 +310,18 @@ final class MeshProtos {
         }
         for (MeshView.Path path : view.paths()) {
             MeshLedger.PathStreak streak = path.streak();
-            PathStatus.Builder cell = PathStatus.newBuilder().setWitness(path.witness()).setServer(streak.server())
-                    .setEntryPoint(streak.entryPoint()).setFailures(streak.failures())
-                    .setLastSuccess(streak.last().success()).setLastError(streak.last().error())
+            PathStatus.Builder cell = PathStatus.newBuilder()
+                    .setWitness(path.witness())
+                    .setServer(streak.server())
+                    .setEntryPoint(streak.entryPoint())
+                    .setFailures(streak.failures())
+                    .setLastSuccess(streak.last().success())
+                    .setLastError(streak.last().error())
                     .setLastRttNanos(streak.last().rttNanos())
                     .setReportTime(ObservationProtos.timestamp(path.reportTime()));
             if (streak.last().errorKind() != null) {
-                cell.setLastErrorKind(ProbeErrorKind.valueOf("PROBE_ERROR_KIND_" + streak.last().errorKind().name()));
+                cell.setLastErrorKind(ProbeErrorKind.valueOf(
+                        "PROBE_ERROR_KIND_" + streak.last().errorKind().name()));
             }
             mesh.addPaths(cell);
         }
@@ -284,8 +331,11 @@ final class MeshProtos {
 
     /** One route's servers. */
     static RouteStatus route(RouteServing route) {
-        return RouteStatus.newBuilder().setRoute(route.route()).addAllServers(route.servers())
-                .setPanic(route.panic()).build();
+        return RouteStatus.newBuilder()
+                .setRoute(route.route())
+                .addAllServers(route.servers())
+                .setPanic(route.panic())
+                .build();
     }
 
     private static ProbeError.@Nullable Kind kind(ProbeErrorKind kind) {

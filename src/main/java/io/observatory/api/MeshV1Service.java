@@ -47,7 +47,8 @@ public final class MeshV1Service extends MeshServiceGrpc.MeshServiceImplBase {
         if (hub.settings().role().hub()) {
             return false;
         }
-        responses.onError(Status.FAILED_PRECONDITION.withDescription(WitnessAuthInterceptor.NOT_HUB)
+        responses.onError(Status.FAILED_PRECONDITION
+                .withDescription(WitnessAuthInterceptor.NOT_HUB)
                 .asRuntimeException());
         return true;
     }
@@ -57,10 +58,13 @@ public final class MeshV1Service extends MeshServiceGrpc.MeshServiceImplBase {
         MeshSettings settings = hub.settings();
         String caller = WitnessAuthInterceptor.WITNESS.get();
         MeshWitnessSettings witness = settings.witnesses().stream()
-                .filter(candidate -> candidate.name().equals(caller)).findFirst().orElse(null);
+                .filter(candidate -> candidate.name().equals(caller))
+                .findFirst()
+                .orElse(null);
         if (witness == null) {
-            responses.onError(Status.PERMISSION_DENIED.withDescription("witness " + caller
-                    + " is no longer in observatory.mesh.witnesses").asRuntimeException());
+            responses.onError(Status.PERMISSION_DENIED
+                    .withDescription("witness " + caller + " is no longer in observatory.mesh.witnesses")
+                    .asRuntimeException());
             return;
         }
         responses.onNext(MeshProtos.fleet(settings, witness));
@@ -75,9 +79,10 @@ public final class MeshV1Service extends MeshServiceGrpc.MeshServiceImplBase {
     public void report(ReportRequest request, StreamObserver<ReportResponse> responses) {
         String caller = Objects.requireNonNull(WitnessAuthInterceptor.WITNESS.get(), "witness");
         if (!request.getWitness().equals(caller)) {
-            responses.onError(Status.PERMISSION_DENIED.withDescription("report for witness "
-                    + (request.getWitness().isEmpty() ? "(none)" : MeshProtos.text(request.getWitness()))
-                    + " with the credential of witness " + caller + " (expected: witness " + caller + ")")
+            responses.onError(Status.PERMISSION_DENIED
+                    .withDescription("report for witness "
+                            + (request.getWitness().isEmpty() ? "(none)" : MeshProtos.text(request.getWitness()))
+                            + " with the credential of witness " + caller + " (expected: witness " + caller + ")")
                     .asRuntimeException());
             return;
         }
@@ -90,11 +95,14 @@ public final class MeshV1Service extends MeshServiceGrpc.MeshServiceImplBase {
         }
         hub.report(caller, report, outcome -> {
             if (outcome == MeshLedger.Outcome.REFUSED_UNKNOWN_WITNESS) {
-                responses.onError(Status.PERMISSION_DENIED.withDescription("witness " + caller
-                        + " is not in the hub's fleet").asRuntimeException());
+                responses.onError(Status.PERMISSION_DENIED
+                        .withDescription("witness " + caller + " is not in the hub's fleet")
+                        .asRuntimeException());
                 return;
             }
-            responses.onNext(ReportResponse.newBuilder().setAccepted(outcome == MeshLedger.Outcome.ACCEPTED).build());
+            responses.onNext(ReportResponse.newBuilder()
+                    .setAccepted(outcome == MeshLedger.Outcome.ACCEPTED)
+                    .build());
             responses.onCompleted();
         });
     }
@@ -128,12 +136,22 @@ public final class MeshV1Service extends MeshServiceGrpc.MeshServiceImplBase {
             return;
         }
         MeshView view = hub.store().current();
-        view.judgement().routes().stream().filter(route -> route.route().equals(request.getRoute())).findFirst()
-                .ifPresentOrElse(route -> {
-                    responses.onNext(ListRouteResponse.newBuilder().setRoute(MeshProtos.route(route)).build());
-                    responses.onCompleted();
-                }, () -> responses.onError(Status.NOT_FOUND.withDescription("route: " + request.getRoute()
-                        + " (expected: one of " + view.judgement().routes().stream()
-                        .map(route -> route.route()).toList() + ")").asRuntimeException()));
+        view.judgement().routes().stream()
+                .filter(route -> route.route().equals(request.getRoute()))
+                .findFirst()
+                .ifPresentOrElse(
+                        route -> {
+                            responses.onNext(ListRouteResponse.newBuilder()
+                                    .setRoute(MeshProtos.route(route))
+                                    .build());
+                            responses.onCompleted();
+                        },
+                        () -> responses.onError(Status.NOT_FOUND
+                                .withDescription("route: " + request.getRoute()
+                                        + " (expected: one of "
+                                        + view.judgement().routes().stream()
+                                                .map(route -> route.route())
+                                                .toList() + ")")
+                                .asRuntimeException()));
     }
 }

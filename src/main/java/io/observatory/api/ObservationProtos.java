@@ -26,8 +26,7 @@ import java.util.List;
 /** Maps the verdict model to the v1 API's messages ({@code proto/observatory/v1/observatory.proto}). Pure. */
 final class ObservationProtos {
 
-    private ObservationProtos() {
-    }
+    private ObservationProtos() {}
 
     /** One outbound with its states, probe evidence, burst and passive statistics and last change. */
     public static OutboundObservation outbound(OutboundHealth health) {
@@ -80,7 +79,8 @@ final class ObservationProtos {
     static WatchObservationResponse event(OutboundEvent event) {
         WatchObservationResponse.Builder message = WatchObservationResponse.newBuilder();
         if (event instanceof OutboundEvent.Removed removed) {
-            message.setRemoved(OutboundRemoved.newBuilder().setTag(removed.tag()).setTime(timestamp(removed.time())));
+            message.setRemoved(
+                    OutboundRemoved.newBuilder().setTag(removed.tag()).setTime(timestamp(removed.time())));
         } else if (event instanceof OutboundEvent.Updated updated) {
             OutboundHealth before = updated.previous();
             message.setChanged(changed(updated.now())
@@ -103,7 +103,8 @@ final class ObservationProtos {
 
     /** The last message of every Watch stream at shutdown. */
     static WatchObservationResponse servingEnded(String reason) {
-        return WatchObservationResponse.newBuilder().setServingEnded(ServingEnded.newBuilder().setReason(reason))
+        return WatchObservationResponse.newBuilder()
+                .setServingEnded(ServingEnded.newBuilder().setReason(reason))
                 .build();
     }
 
@@ -114,7 +115,10 @@ final class ObservationProtos {
 
     /** A wall time as a protobuf timestamp. */
     public static Timestamp timestamp(Instant instant) {
-        return Timestamp.newBuilder().setSeconds(instant.getEpochSecond()).setNanos(instant.getNano()).build();
+        return Timestamp.newBuilder()
+                .setSeconds(instant.getEpochSecond())
+                .setNanos(instant.getNano())
+                .build();
     }
 
     private static io.observatory.api.v1.ProbeResult probe(ProbeResult result) {
@@ -133,7 +137,8 @@ final class ObservationProtos {
         }
         if (result.error() != null) {
             // The v1 values are the kinds' names with the enum's prefix.
-            probe.setErrorKind(ProbeErrorKind.valueOf("PROBE_ERROR_KIND_" + result.error().kind().name()))
+            probe.setErrorKind(ProbeErrorKind.valueOf(
+                            "PROBE_ERROR_KIND_" + result.error().kind().name()))
                     .setErrorReason(result.error().reason());
         }
         return probe.build();

@@ -68,7 +68,7 @@ public class ObservationWatchers implements ApplicationListener<ContextClosedEve
         ServerCallStreamObserver<WatchObservationResponse> call =
                 (ServerCallStreamObserver<WatchObservationResponse>) responses;
         // Subscribed below, once the stream is registered; a stream that ends by itself unsubscribes with it.
-        AtomicReference<Runnable> unsubscribe = new AtomicReference<>(() -> { });
+        AtomicReference<Runnable> unsubscribe = new AtomicReference<>(() -> {});
         WatchStream stream = new WatchStream(call, tagPrefixes, BUFFERED_EVENTS, delivery, budget, ended -> {
             streams.remove(ended);
             unsubscribe.get().run();

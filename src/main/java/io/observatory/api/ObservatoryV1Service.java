@@ -74,8 +74,8 @@ public final class ObservatoryV1Service implements BindableService, ObservatoryS
      * @param clock wall clock: the time of a report without {@code time}, and the reference of the time window
      */
     @Autowired
-    public ObservatoryV1Service(ObservationStore store, ObservationUpdater updater, Clock clock,
-            ObservationWatchers watchers) {
+    public ObservatoryV1Service(
+            ObservationStore store, ObservationUpdater updater, Clock clock, ObservationWatchers watchers) {
         this(store, updater, clock, () -> ThreadLocalRandom.current().nextLong(), watchers);
     }
 
@@ -83,15 +83,19 @@ public final class ObservatoryV1Service implements BindableService, ObservatoryS
      * @param random the source of random and least-load choices; called from gRPC's threads, so it must be safe for
      *     concurrent use
      */
-    ObservatoryV1Service(ObservationStore store, ObservationUpdater updater, Clock clock, RandomGenerator random,
+    ObservatoryV1Service(
+            ObservationStore store,
+            ObservationUpdater updater,
+            Clock clock,
+            RandomGenerator random,
             ObservationWatchers watchers) {
         this.store = store;
         this.updater = updater;
         this.clock = clock;
         this.picker = new Picker(random, new RoundRobinPositions());
         this.watchers = watchers;
-        this.fullObservation = new PerObservation<>(store, observation -> SerializedMessage.of(
-                observationResponse(observation.matching(List.of()))));
+        this.fullObservation = new PerObservation<>(
+                store, observation -> SerializedMessage.of(observationResponse(observation.matching(List.of()))));
     }
 
     /**
@@ -100,8 +104,10 @@ public final class ObservatoryV1Service implements BindableService, ObservatoryS
      */
     @Override
     public ServerServiceDefinition bindService() {
-        return SerializedMethods.rebind(ObservatoryServiceGrpc.bindService(this),
-                ObservatoryServiceGrpc.getGetObservationMethod(), this::getObservationBytes);
+        return SerializedMethods.rebind(
+                ObservatoryServiceGrpc.bindService(this),
+                ObservatoryServiceGrpc.getGetObservationMethod(),
+                this::getObservationBytes);
     }
 
     /**
@@ -114,8 +120,10 @@ public final class ObservatoryV1Service implements BindableService, ObservatoryS
         respond(responses, () -> {
             List<String> tagPrefixes = request.getTagPrefixesList();
             TagPrefixes.validate("tag_prefixes", tagPrefixes, false);
-            return tagPrefixes.isEmpty() ? fullObservation.get()
-                    : SerializedMessage.streamed(observationResponse(store.current().matching(tagPrefixes)));
+            return tagPrefixes.isEmpty()
+                    ? fullObservation.get()
+                    : SerializedMessage.streamed(
+                            observationResponse(store.current().matching(tagPrefixes)));
         });
     }
 
@@ -131,8 +139,7 @@ public final class ObservatoryV1Service implements BindableService, ObservatoryS
      * ({@link ObservationWatchers}). INVALID_ARGUMENT when {@code tag_prefixes} breaks the limits.
      */
     @Override
-    public void watchObservation(WatchObservationRequest request,
-            StreamObserver<WatchObservationResponse> responses) {
+    public void watchObservation(WatchObservationRequest request, StreamObserver<WatchObservationResponse> responses) {
         try {
             TagPrefixes.validate("tag_prefixes", request.getTagPrefixesList(), false);
         } catch (StatusRuntimeException e) {
@@ -153,8 +160,12 @@ public final class ObservatoryV1Service implements BindableService, ObservatoryS
         respond(responses, () -> {
             TagPrefixes.validate("selector", request.getSelectorList(), true);
             Availability<OutboundHealth> selection = store.current().available(request.getSelectorList());
-            return ListAvailableResponse.newBuilder().setPanic(selection.panic())
-                    .addAllOutbounds(selection.usable().stream().map(ObservationProtos::outbound).toList()).build();
+            return ListAvailableResponse.newBuilder()
+                    .setPanic(selection.panic())
+                    .addAllOutbounds(selection.usable().stream()
+                            .map(ObservationProtos::outbound)
+                            .toList())
+                    .build();
         });
     }
 
@@ -174,19 +185,28 @@ public final class ObservatoryV1Service implements BindableService, ObservatoryS
             PickSettings settings = PickRequests.settings(request);
             Observation observation = store.current();
             Availability<OutboundHealth> selection = observation.available(selector);
-            List<PickCandidate> candidates = selection.usable().stream().filter(OutboundHealth::probed)
-                    .map(outbound -> new PickCandidate(outbound.tag(), outbound.alive(), outbound.delayMillis(),
+            List<PickCandidate> candidates = selection.usable().stream()
+                    .filter(OutboundHealth::probed)
+                    .map(outbound -> new PickCandidate(
+                            outbound.tag(),
+                            outbound.alive(),
+                            outbound.delayMillis(),
                             outbound.probe() == null ? null : outbound.probe().healthPing()))
                     .toList();
             Optional<PickResult> picked = picker.pick(settings, String.join("\n", selector), candidates);
             if (picked.isPresent()) {
-                return PickResponse.newBuilder().setPanic(selection.panic()).setTag(picked.get().tag())
-                        .setFallback(picked.get().fallback()).build();
+                return PickResponse.newBuilder()
+                        .setPanic(selection.panic())
+                        .setTag(picked.get().tag())
+                        .setFallback(picked.get().fallback())
+                        .build();
             }
-            throw Status.NOT_FOUND.withDescription("nothing to pick for selector " + describe(selector) + ": "
-                    + observation.matching(selector).size() + " selected, " + selection.usable().size() + " available, "
-                    + candidates.size() + " of them probed"
-                    + (candidates.isEmpty() ? "" : ", and " + request.getStrategy() + " chose none"))
+            throw Status.NOT_FOUND
+                    .withDescription("nothing to pick for selector " + describe(selector) + ": "
+                            + observation.matching(selector).size() + " selected, "
+                            + selection.usable().size() + " available, "
+                            + candidates.size() + " of them probed"
+                            + (candidates.isEmpty() ? "" : ", and " + request.getStrategy() + " chose none"))
                     .asRuntimeException();
         });
     }
@@ -208,8 +228,7 @@ public final class ObservatoryV1Service implements BindableService, ObservatoryS
         respond(responses, () -> {
             int count = request.getOutcomesCount();
             if (count > OutcomeReports.MAX_OUTCOMES) {
-                throw invalid("outcomes: " + count + " items (expected: at most " + OutcomeReports.MAX_OUTCOMES
-                        + ")");
+                throw invalid("outcomes: " + count + " items (expected: at most " + OutcomeReports.MAX_OUTCOMES + ")");
             }
             Observation observation = store.current();
             Instant now = clock.instant();
@@ -221,13 +240,17 @@ public final class ObservatoryV1Service implements BindableService, ObservatoryS
                 if (problem == null) {
                     accepted.add(OutcomeReports.report(item, now));
                 } else {
-                    response.addRejected(RejectedOutcome.newBuilder().setIndex(i).setReason(problem));
+                    response.addRejected(
+                            RejectedOutcome.newBuilder().setIndex(i).setReason(problem));
                 }
             }
             if (!accepted.isEmpty() && !updater.report(accepted)) {
-                throw Status.RESOURCE_EXHAUSTED.withDescription("outcomes: the service is still applying "
-                        + ObservationUpdater.MAX_PENDING_REPORTS + " earlier outcomes (expected: a retry after a "
-                        + "moment)").asRuntimeException();
+                throw Status.RESOURCE_EXHAUSTED
+                        .withDescription("outcomes: the service is still applying "
+                                + ObservationUpdater.MAX_PENDING_REPORTS
+                                + " earlier outcomes (expected: a retry after a "
+                                + "moment)")
+                        .asRuntimeException();
             }
             return response.setAccepted(accepted.size()).build();
         });
@@ -235,7 +258,9 @@ public final class ObservatoryV1Service implements BindableService, ObservatoryS
 
     /** A selector for a description: its first prefixes, quoted, and how many more there are. */
     private static String describe(List<String> selector) {
-        String shown = selector.stream().limit(SELECTOR_PREFIXES_SHOWN).map(TagPrefixes::quote)
+        String shown = selector.stream()
+                .limit(SELECTOR_PREFIXES_SHOWN)
+                .map(TagPrefixes::quote)
                 .collect(Collectors.joining(", "));
         int more = selector.size() - SELECTOR_PREFIXES_SHOWN;
         return "[" + shown + (more > 0 ? ", ... " + more + " more" : "") + "]";

@@ -34,8 +34,8 @@ final class OutboundHealthStatuses implements Consumer<ObservationUpdate> {
     /** Follows {@code store}: on the writer, serves the current observation, then every change. */
     OutboundHealthStatuses(HealthStatusManager health, ObservationStore store) {
         this.health = health;
-        store.watch(observation -> observation.all().forEach(outbound -> serve(outbound.tag(), outbound.verdict())),
-                this);
+        store.watch(
+                observation -> observation.all().forEach(outbound -> serve(outbound.tag(), outbound.verdict())), this);
     }
 
     /** The grpc.health.v1 status a verdict is served as. */
@@ -55,7 +55,9 @@ final class OutboundHealthStatuses implements Consumer<ObservationUpdate> {
                     health.clearStatus(SERVICE_PREFIX + event.tag());
                 }
             } else {
-                serve(event.tag(), update.observation().get(event.tag()).orElseThrow().verdict());
+                serve(
+                        event.tag(),
+                        update.observation().get(event.tag()).orElseThrow().verdict());
             }
         }
     }

@@ -32,6 +32,7 @@ final class OutcomeReports {
 
     /** protobuf's Timestamp range: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z, in unix seconds. */
     private static final long MIN_TIMESTAMP_SECONDS = -62_135_596_800L;
+
     private static final long MAX_TIMESTAMP_SECONDS = 253_402_300_799L;
 
     private static final String OUTCOMES_EXPECTED =
@@ -39,8 +40,7 @@ final class OutcomeReports {
     private static final String TRANSPORT_FAILURES_EXPECTED = "TRANSPORT_FAILURE_UNSPECIFIED, "
             + "TRANSPORT_FAILURE_CONNECT, TRANSPORT_FAILURE_TIMEOUT or TRANSPORT_FAILURE_RESET";
 
-    private OutcomeReports() {
-    }
+    private OutcomeReports() {}
 
     /** Why {@code item} is refused, or {@code null} when it is fine. */
     static @Nullable String problem(io.observatory.api.v1.CallOutcome item, Observation observation, Instant now) {
@@ -77,8 +77,7 @@ final class OutcomeReports {
 
     private static String timeProblem(Timestamp time, Instant now) {
         if (time.getSeconds() < MIN_TIMESTAMP_SECONDS || time.getSeconds() > MAX_TIMESTAMP_SECONDS) {
-            return "time: seconds " + time.getSeconds()
-                    + " (expected: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z)";
+            return "time: seconds " + time.getSeconds() + " (expected: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z)";
         }
         if (time.getNanos() < 0 || time.getNanos() > 999_999_999) {
             return "time: nanos " + time.getNanos() + " (expected: 0-999999999)";
@@ -96,8 +95,8 @@ final class OutcomeReports {
     /** A checked item as the updater takes it: the server's now for an unset time or one ahead of the server. */
     static PassiveReport report(io.observatory.api.v1.CallOutcome item, Instant now) {
         Instant ended = item.hasTime() ? instant(item.getTime()) : now;
-        return new PassiveReport(item.getTag(), outcome(item.getOutcome()), item.getLatencyNanos(),
-                ended.isAfter(now) ? now : ended);
+        return new PassiveReport(
+                item.getTag(), outcome(item.getOutcome()), item.getLatencyNanos(), ended.isAfter(now) ? now : ended);
     }
 
     private static CallOutcome outcome(Outcome outcome) {
@@ -106,7 +105,7 @@ final class OutcomeReports {
             case OUTCOME_TRANSPORT_FAILURE -> CallOutcome.TRANSPORT_FAILURE;
             case OUTCOME_APPLICATION_FAILURE -> CallOutcome.APPLICATION_FAILURE;
             case OUTCOME_UNSPECIFIED, UNRECOGNIZED ->
-                    throw new IllegalArgumentException("unchecked outcome " + outcome);
+                throw new IllegalArgumentException("unchecked outcome " + outcome);
         };
     }
 

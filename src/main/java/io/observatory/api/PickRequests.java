@@ -26,27 +26,36 @@ final class PickRequests {
             "baselines", "least_load.baselines_nanos",
             "costs", "least_load.costs");
 
-    private PickRequests() {
-    }
+    private PickRequests() {}
 
     /** The request's strategy, fallback and least-load settings; INVALID_ARGUMENT naming a bad value. */
     static PickSettings settings(PickRequest request) {
         String fallback = request.getFallbackTag();
         if (fallback.getBytes(StandardCharsets.UTF_8).length > TagPrefixes.MAX_PREFIX_BYTES
-                || TagPrefixes.hasControlCharacters(fallback) || (!fallback.isEmpty() && fallback.isBlank())) {
+                || TagPrefixes.hasControlCharacters(fallback)
+                || (!fallback.isEmpty() && fallback.isBlank())) {
             throw invalid("fallback_tag: " + TagPrefixes.quote(fallback) + " (expected: empty or an outbound tag of at"
                     + " most " + TagPrefixes.MAX_PREFIX_BYTES + " bytes without control characters)");
         }
         LeastLoadSettings leastLoad = request.getLeastLoad();
         try {
             List<CostWeight> costs = leastLoad.getCostsList().stream()
-                    .map(cost -> new CostWeight(cost.getMatch(), cost.getRegexp(), cost.getValue())).toList();
-            BalancerStrategy strategy = request.getStrategy().isEmpty() ? BalancerStrategy.RANDOM
+                    .map(cost -> new CostWeight(cost.getMatch(), cost.getRegexp(), cost.getValue()))
+                    .toList();
+            BalancerStrategy strategy = request.getStrategy().isEmpty()
+                    ? BalancerStrategy.RANDOM
                     : BalancerStrategy.fromName(request.getStrategy());
-            return new PickSettings(strategy, fallback,
-                    new io.observatory.pick.LeastLoadSettings(leastLoad.getExpected(),
-                            Duration.ofNanos(leastLoad.getMaxRttNanos()), leastLoad.getTolerance(),
-                            leastLoad.getBaselinesNanosList().stream().map(Duration::ofNanos).toList(), costs));
+            return new PickSettings(
+                    strategy,
+                    fallback,
+                    new io.observatory.pick.LeastLoadSettings(
+                            leastLoad.getExpected(),
+                            Duration.ofNanos(leastLoad.getMaxRttNanos()),
+                            leastLoad.getTolerance(),
+                            leastLoad.getBaselinesNanosList().stream()
+                                    .map(Duration::ofNanos)
+                                    .toList(),
+                            costs));
         } catch (IllegalArgumentException e) {
             throw invalid(inRequestTerms(e.getMessage()));
         }

@@ -14,12 +14,12 @@ import io.observatory.api.mesh.v1.GetFleetResponse;
 import io.observatory.api.mesh.v1.MeshServiceGrpc;
 import io.observatory.api.mesh.v1.ReportRequest;
 import io.observatory.api.mesh.v1.ReportResponse;
-import io.observatory.mesh.witness.HubLink;
-import io.observatory.mesh.witness.WitnessFleet;
-import io.observatory.mesh.witness.WitnessReport;
 import io.observatory.config.HostPort;
 import io.observatory.config.MeshHubTlsSettings;
 import io.observatory.config.MeshSettings;
+import io.observatory.mesh.witness.HubLink;
+import io.observatory.mesh.witness.WitnessFleet;
+import io.observatory.mesh.witness.WitnessReport;
 import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -73,8 +73,8 @@ final class RemoteHubs implements HubLink {
      * @param credentials plaintext, or TLS with the trusted CAs and the client certificate
      * @param deadline    the deadline of one call
      */
-    RemoteHubs(List<HostPort> hubs, @Nullable Supplier<String> token, ChannelCredentials credentials,
-            Duration deadline) {
+    RemoteHubs(
+            List<HostPort> hubs, @Nullable Supplier<String> token, ChannelCredentials credentials, Duration deadline) {
         this.hubs = List.copyOf(hubs);
         this.token = token;
         this.credentials = credentials;
@@ -88,11 +88,13 @@ final class RemoteHubs implements HubLink {
      * @throws IllegalStateException naming the setting when the token cannot be read
      */
     static RemoteHubs of(MeshSettings settings, Function<String, @Nullable String> environment) {
-        Duration deadline = settings.reportInterval().compareTo(MAX_DEADLINE) < 0 ? settings.reportInterval()
-                : MAX_DEADLINE;
-        return new RemoteHubs(settings.hubAddresses(),
+        Duration deadline =
+                settings.reportInterval().compareTo(MAX_DEADLINE) < 0 ? settings.reportInterval() : MAX_DEADLINE;
+        return new RemoteHubs(
+                settings.hubAddresses(),
                 settings.token().configured() ? BearerToken.of(settings.token(), environment) : null,
-                credentials(settings.hubTls()), deadline);
+                credentials(settings.hubTls()),
+                deadline);
     }
 
     /**
@@ -113,8 +115,8 @@ final class RemoteHubs implements HubLink {
                 builder.keyManager(new File(tls.certificateChain()), new File(tls.privateKey()));
             }
         } catch (IOException | IllegalArgumentException e) {
-            throw new IllegalStateException("observatory.mesh.hub-tls: the PEM files cannot be used (" + e.getMessage()
-                    + ")", e);
+            throw new IllegalStateException(
+                    "observatory.mesh.hub-tls: the PEM files cannot be used (" + e.getMessage() + ")", e);
         }
         return builder.build();
     }
@@ -123,8 +125,9 @@ final class RemoteHubs implements HubLink {
     @Override
     public Optional<WitnessFleet> fetchFleet() {
         Map<InetSocketAddress, ListenableFuture<GetFleetResponse>> calls = new LinkedHashMap<>();
-        resolve().forEach((address, channel) -> calls.put(address,
-                stub(channel).getFleet(GetFleetRequest.getDefaultInstance())));
+        resolve()
+                .forEach((address, channel) ->
+                        calls.put(address, stub(channel).getFleet(GetFleetRequest.getDefaultInstance())));
         long deadlineNanos = System.nanoTime() + deadline.toNanos();
         Optional<WitnessFleet> fleet = Optional.empty();
         for (Map.Entry<InetSocketAddress, ListenableFuture<GetFleetResponse>> call : calls.entrySet()) {
@@ -133,8 +136,8 @@ final class RemoteHubs implements HubLink {
                 continue;
             }
             try {
-                GetFleetResponse response = call.getValue().get(Math.max(0, deadlineNanos - System.nanoTime()),
-                        TimeUnit.NANOSECONDS);
+                GetFleetResponse response =
+                        call.getValue().get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
                 reached(call.getKey());
                 fleet = Optional.of(MeshProtos.witnessFleet(response));
             } catch (ExecutionException | TimeoutException e) {
@@ -178,8 +181,8 @@ final class RemoteHubs implements HubLink {
     }
 
     private MeshServiceGrpc.MeshServiceFutureStub stub(ManagedChannel channel) {
-        MeshServiceGrpc.MeshServiceFutureStub stub = MeshServiceGrpc.newFutureStub(channel)
-                .withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS);
+        MeshServiceGrpc.MeshServiceFutureStub stub =
+                MeshServiceGrpc.newFutureStub(channel).withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS);
         if (token == null) {
             return stub;
         }
@@ -197,8 +200,13 @@ final class RemoteHubs implements HubLink {
                     InetSocketAddress target = new InetSocketAddress(address, hub.port());
                     // The configured name is the authority, so TLS verifies the hub's certificate for it, not for
                     // the replica's address.
-                    now.put(target, channels.computeIfAbsent(target, key -> NettyChannelBuilder
-                            .forAddress(key, credentials).overrideAuthority(hub.toString()).build()));
+                    now.put(
+                            target,
+                            channels.computeIfAbsent(
+                                    target,
+                                    key -> NettyChannelBuilder.forAddress(key, credentials)
+                                            .overrideAuthority(hub.toString())
+                                            .build()));
                 }
             } catch (UnknownHostException e) {
                 log.warn("mesh hub {} does not resolve ({}); trying again at the next report", hub, e.getMessage());
@@ -211,7 +219,9 @@ final class RemoteHubs implements HubLink {
     }
 
     private static String describe(InetSocketAddress hub) {
-        String host = hub.getAddress() == null ? hub.getHostString() : hub.getAddress().getHostAddress();
+        String host = hub.getAddress() == null
+                ? hub.getHostString()
+                : hub.getAddress().getHostAddress();
         return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + hub.getPort();
     }
 
@@ -233,12 +243,21 @@ final class RemoteHubs implements HubLink {
         }
         if (unreachable.add(hub)) {
             Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
-            String why = cause instanceof StatusRuntimeException status ? status.getStatus().getCode()
-                    + (status.getStatus().getDescription() == null ? "" : " " + status.getStatus().getDescription())
-                    + (status.getCause() == null ? "" : " (" + status.getCause().getMessage() + ")")
+            String why = cause instanceof StatusRuntimeException status
+                    ? status.getStatus().getCode()
+                            + (status.getStatus().getDescription() == null
+                                    ? ""
+                                    : " " + status.getStatus().getDescription())
+                            + (status.getCause() == null
+                                    ? ""
+                                    : " (" + status.getCause().getMessage() + ")")
                     : "no answer within " + deadline.toMillis() + " ms";
-            log.warn("mesh hub {} missed {}: {}; probing goes on and the next report carries the whole state"
-                    + " (logged once until it answers)", describe(hub), call, why);
+            log.warn(
+                    "mesh hub {} missed {}: {}; probing goes on and the next report carries the whole state"
+                            + " (logged once until it answers)",
+                    describe(hub),
+                    call,
+                    why);
         }
     }
 }

@@ -75,7 +75,9 @@ final class SerializedMessage {
             try (stream) {
                 return new SerializedMessage(stream.readAllBytes(), null);
             } catch (IOException e) {
-                throw Status.INTERNAL.withDescription("reading a message: " + e.getMessage()).withCause(e)
+                throw Status.INTERNAL
+                        .withDescription("reading a message: " + e.getMessage())
+                        .withCause(e)
                         .asRuntimeException();
             }
         }

@@ -15,8 +15,7 @@ import java.util.List;
  */
 final class SerializedMethods {
 
-    private SerializedMethods() {
-    }
+    private SerializedMethods() {}
 
     /**
      * The service with {@code method} answered by {@code handler}.
@@ -26,18 +25,21 @@ final class SerializedMethods {
      * @param handler answers each call with the serialized response, or fails it with a status
      * @throws IllegalArgumentException when {@code service} has no method named as {@code method}
      */
-    static <RequestT> ServerServiceDefinition rebind(ServerServiceDefinition service,
-            MethodDescriptor<RequestT, ?> method, ServerCalls.UnaryMethod<RequestT, SerializedMessage> handler) {
+    static <RequestT> ServerServiceDefinition rebind(
+            ServerServiceDefinition service,
+            MethodDescriptor<RequestT, ?> method,
+            ServerCalls.UnaryMethod<RequestT, SerializedMessage> handler) {
         if (service.getMethod(method.getFullMethodName()) == null) {
-            throw new IllegalArgumentException(service.getServiceDescriptor().getName() + " has no method "
-                    + method.getFullMethodName());
+            throw new IllegalArgumentException(
+                    service.getServiceDescriptor().getName() + " has no method " + method.getFullMethodName());
         }
-        MethodDescriptor<RequestT, SerializedMessage> serialized =
-                method.toBuilder(method.getRequestMarshaller(), SerializedMessage.MARSHALLER).build();
+        MethodDescriptor<RequestT, SerializedMessage> serialized = method.toBuilder(
+                        method.getRequestMarshaller(), SerializedMessage.MARSHALLER)
+                .build();
         ServiceDescriptor original = service.getServiceDescriptor();
         List<ServerMethodDefinition<?, ?>> methods = new ArrayList<>();
-        ServiceDescriptor.Builder descriptor = ServiceDescriptor.newBuilder(original.getName())
-                .setSchemaDescriptor(original.getSchemaDescriptor());
+        ServiceDescriptor.Builder descriptor =
+                ServiceDescriptor.newBuilder(original.getName()).setSchemaDescriptor(original.getSchemaDescriptor());
         for (ServerMethodDefinition<?, ?> bound : service.getMethods()) {
             if (bound.getMethodDescriptor().getFullMethodName().equals(method.getFullMethodName())) {
                 methods.add(ServerMethodDefinition.create(serialized, ServerCalls.asyncUnaryCall(handler)));

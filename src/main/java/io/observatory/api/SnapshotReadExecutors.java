@@ -41,10 +41,13 @@ class SnapshotReadExecutors implements ServerCallExecutorSupplier {
 
     /** The direct executor for a {@code GetOutboundStatus} whose answer is ready; the server's default otherwise. */
     @Override
-    public <RequestT, ResponseT> @Nullable Executor getExecutor(ServerCall<RequestT, ResponseT> call,
-            Metadata headers) {
-        boolean ready = call.getMethodDescriptor().getFullMethodName()
-                .equals(ObservatoryServiceGrpc.getGetOutboundStatusMethod().getFullMethodName()) && xray.answerReady();
+    public <RequestT, ResponseT> @Nullable Executor getExecutor(
+            ServerCall<RequestT, ResponseT> call, Metadata headers) {
+        boolean ready = call.getMethodDescriptor()
+                        .getFullMethodName()
+                        .equals(ObservatoryServiceGrpc.getGetOutboundStatusMethod()
+                                .getFullMethodName())
+                && xray.answerReady();
         return ready ? MoreExecutors.directExecutor() : null;
     }
 }

@@ -25,8 +25,7 @@ final class TagPrefixes {
      */
     private static final int MAX_QUOTED_CHARS = 64;
 
-    private TagPrefixes() {
-    }
+    private TagPrefixes() {}
 
     /**
      * Checks one prefix list of a request.

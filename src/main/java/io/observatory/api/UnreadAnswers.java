@@ -89,14 +89,13 @@ final class UnreadAnswers implements ServerInterceptor {
     }
 
     @Override
-    public <RequestT, ResponseT> ServerCall.Listener<RequestT> interceptCall(ServerCall<RequestT, ResponseT> call,
-            Metadata headers, ServerCallHandler<RequestT, ResponseT> next) {
+    public <RequestT, ResponseT> ServerCall.Listener<RequestT> interceptCall(
+            ServerCall<RequestT, ResponseT> call, Metadata headers, ServerCallHandler<RequestT, ResponseT> next) {
         if (call.getMethodDescriptor().getType() != MethodDescriptor.MethodType.UNARY) {
             return next.startCall(call, headers);
         }
         Counted<RequestT, ResponseT> counted = new Counted<>(call);
-        return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(
-                next.startCall(counted, headers)) {
+        return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(next.startCall(counted, headers)) {
             @Override
             public void onComplete() {
                 counted.release();
@@ -138,9 +137,11 @@ final class UnreadAnswers implements ServerInterceptor {
             long size = sizeOf(message);
             if (!tryHold(size)) {
                 refused.set(true);
-                super.close(Status.RESOURCE_EXHAUSTED.withDescription("the server holds " + unreadBytes()
-                        + " bytes of answers its clients have not read yet, and this answer of " + size
-                        + " bytes would exceed the budget of " + budgetBytes + " (expected: a retry after a moment)"),
+                super.close(
+                        Status.RESOURCE_EXHAUSTED.withDescription("the server holds " + unreadBytes()
+                                + " bytes of answers its clients have not read yet, and this answer of " + size
+                                + " bytes would exceed the budget of " + budgetBytes
+                                + " (expected: a retry after a moment)"),
                         new Metadata());
                 return;
             }

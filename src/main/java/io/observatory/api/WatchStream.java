@@ -58,9 +58,12 @@ final class WatchStream {
     /**
      * @param delivery where queued messages are built and sent, off the writer thread
      */
-    WatchStream(ServerCallStreamObserver<WatchObservationResponse> call, List<String> tagPrefixes, int capacity,
+    WatchStream(
+            ServerCallStreamObserver<WatchObservationResponse> call,
+            List<String> tagPrefixes,
+            int capacity,
             Executor delivery) {
-        this(call, tagPrefixes, capacity, delivery, new UnreadAnswers(Long.MAX_VALUE), stream -> { });
+        this(call, tagPrefixes, capacity, delivery, new UnreadAnswers(Long.MAX_VALUE), stream -> {});
     }
 
     /**
@@ -69,8 +72,13 @@ final class WatchStream {
      *                 later one waits for the next publication or on-ready callback
      * @param onClosed hears this stream once when it ends by itself (refused, failed): the caller stops feeding it
      */
-    WatchStream(ServerCallStreamObserver<WatchObservationResponse> call, List<String> tagPrefixes, int capacity,
-            Executor delivery, UnreadAnswers budget, Consumer<WatchStream> onClosed) {
+    WatchStream(
+            ServerCallStreamObserver<WatchObservationResponse> call,
+            List<String> tagPrefixes,
+            int capacity,
+            Executor delivery,
+            UnreadAnswers budget,
+            Consumer<WatchStream> onClosed) {
         this.budget = budget;
         this.onClosed = onClosed;
         this.call = call;
@@ -90,7 +98,8 @@ final class WatchStream {
 
     /** Queues the update's transitions of this stream's outbounds, or a resync snapshot on overflow. Writer thread. */
     void offer(ObservationUpdate update) {
-        List<OutboundEvent> events = update.transitions().stream().filter(this::selected).toList();
+        List<OutboundEvent> events =
+                update.transitions().stream().filter(this::selected).toList();
         if (events.isEmpty()) {
             return;
         }
@@ -241,7 +250,9 @@ final class WatchStream {
         }
         budget.release(held.getAndSet(0));
         if (!call.isCancelled()) {
-            call.onError(Status.INTERNAL.withDescription("the observation could not be sent").asRuntimeException());
+            call.onError(Status.INTERNAL
+                    .withDescription("the observation could not be sent")
+                    .asRuntimeException());
         }
         onClosed.accept(this);
     }

@@ -28,14 +28,18 @@ class XrayObservatoryService implements BindableService, ObservatoryServiceGrpc.
     private final PerObservation<SerializedMessage> answers;
 
     XrayObservatoryService(ObservationStore store) {
-        this.answers = new PerObservation<>(store, observation -> SerializedMessage.of(
-                GetOutboundStatusResponse.newBuilder().setStatus(toProto(observation)).build()));
+        this.answers = new PerObservation<>(
+                store,
+                observation -> SerializedMessage.of(GetOutboundStatusResponse.newBuilder()
+                        .setStatus(toProto(observation))
+                        .build()));
     }
 
     /** The generated service with {@code GetOutboundStatus} answered from the current snapshot's bytes. */
     @Override
     public ServerServiceDefinition bindService() {
-        return SerializedMethods.rebind(ObservatoryServiceGrpc.bindService(this),
+        return SerializedMethods.rebind(
+                ObservatoryServiceGrpc.bindService(this),
                 ObservatoryServiceGrpc.getGetOutboundStatusMethod(),
                 (request, responses) -> {
                     responses.onNext(answers.get());

@@ -14,8 +14,8 @@ import org.jspecify.annotations.Nullable;
  *                        none
  * @param requireForReads whether reads need the same credentials as writes. Default: false, reads are open
  */
-public record ApiAuthSettings(@Nullable String tokenFile, @Nullable String tokenEnv, boolean requireForReads)
-        implements CrossFieldValidated {
+public record ApiAuthSettings(
+        @Nullable String tokenFile, @Nullable String tokenEnv, boolean requireForReads) implements CrossFieldValidated {
 
     private static final String PROPERTY = ObservatoryConfigBinder.PREFIX + ".api.auth";
 

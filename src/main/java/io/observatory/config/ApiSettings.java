@@ -8,5 +8,5 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * @param auth who may call it
  */
-public record ApiSettings(@DefaultValue @NestedConfigurationProperty ApiAuthSettings auth) {
-}
+public record ApiSettings(
+        @DefaultValue @NestedConfigurationProperty ApiAuthSettings auth) {}

@@ -18,7 +18,8 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
  */
 public record AvailabilitySettings(
         @Nullable @NestedConfigurationProperty HealthyOrPanicSettings healthyOrPanic,
-        @Nullable HealthyAndUnknownSettings healthyAndUnknown) implements CrossFieldValidated {
+        @Nullable HealthyAndUnknownSettings healthyAndUnknown)
+        implements CrossFieldValidated {
 
     /** Selects healthy-or-panic with its defaults when no policy is set. */
     public AvailabilitySettings {
@@ -30,7 +31,9 @@ public record AvailabilitySettings(
     @Override
     public void validate(Violations violations) {
         if (healthyOrPanic != null && healthyAndUnknown != null) {
-            violations.reject("healthy-and-unknown", "set together with observatory.availability.healthy-or-panic",
+            violations.reject(
+                    "healthy-and-unknown",
+                    "set together with observatory.availability.healthy-or-panic",
                     "at most one availability policy: remove observatory.availability.healthy-or-panic or "
                             + "observatory.availability.healthy-and-unknown");
         }

@@ -35,10 +35,14 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  */
 public record BurstObserverSettings(
         @DefaultValue List<String> subjectSelector,
-        @NotNull(message = REQUIRES_PING_CONFIG) @NestedConfigurationProperty PingConfig pingConfig,
+
+        @NotNull(message = REQUIRES_PING_CONFIG) @NestedConfigurationProperty
+        PingConfig pingConfig,
+
         @DefaultValue("any") ExpectedStatus expectedStatus,
         @DefaultValue("1") @Min(value = 1, message = ">= 1") int healthyThreshold,
         @DefaultValue("1") @Min(value = 1, message = ">= 1") int unhealthyThreshold,
+
         @Nullable @DecimalMin(value = "0", message = RATIO) @DecimalMax(value = "1", message = RATIO)
         Double maxFailureRatio) {
 
@@ -54,8 +58,8 @@ public record BurstObserverSettings(
 
     /** How each change of an outbound's sample window is judged. */
     public BurstWindowRule windowRule() {
-        return new BurstWindowRule(new ActiveCheck(expectedStatus,
-                new ActiveHealthPolicy(healthyThreshold, unhealthyThreshold)),
+        return new BurstWindowRule(
+                new ActiveCheck(expectedStatus, new ActiveHealthPolicy(healthyThreshold, unhealthyThreshold)),
                 maxFailureRatio == null ? OptionalDouble.empty() : OptionalDouble.of(maxFailureRatio));
     }
 }

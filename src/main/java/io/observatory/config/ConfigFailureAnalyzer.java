@@ -32,8 +32,10 @@ import org.springframework.validation.FieldError;
 public class ConfigFailureAnalyzer extends AbstractFailureAnalyzer<BindException> implements Ordered {
 
     /** The settings reported here: this service's own and its servers' (ports and addresses). */
-    private static final List<ConfigurationPropertyName> REPORTED = Stream.of(ObservatoryConfigBinder.PREFIX,
-            "spring.grpc.server", "server", "management.server").map(ConfigurationPropertyName::of).toList();
+    private static final List<ConfigurationPropertyName> REPORTED = Stream.of(
+                    ObservatoryConfigBinder.PREFIX, "spring.grpc.server", "server", "management.server")
+            .map(ConfigurationPropertyName::of)
+            .toList();
 
     /** A property path's elements outside brackets, which are Java names to put in kebab case. */
     private static final Pattern OUTSIDE_BRACKETS = Pattern.compile("[^\\[\\].]+(?![^\\[]*])");
@@ -60,7 +62,8 @@ public class ConfigFailureAnalyzer extends AbstractFailureAnalyzer<BindException
         UnboundConfigurationPropertiesException unbound =
                 findCause(cause, UnboundConfigurationPropertiesException.class);
         if (unbound != null) {
-            ConfigurationProperty first = unbound.getUnboundProperties().iterator().next();
+            ConfigurationProperty first =
+                    unbound.getUnboundProperties().iterator().next();
             return analysis(PropertyExpectations.unbound(first), first.getOrigin(), cause);
         }
         BindValidationException invalid = findCause(cause, BindValidationException.class);
@@ -73,8 +76,12 @@ public class ConfigFailureAnalyzer extends AbstractFailureAnalyzer<BindException
         }
         String name = cause.getName().toString();
         InvalidValueException invalidValue = findCause(cause, InvalidValueException.class);
-        ReportLine line = new ReportLine(name, ReportLine.printable(name, property.getValue()),
-                invalidValue != null ? invalidValue.expected() : PropertyExpectations.expected(cause.getTarget().getType()));
+        ReportLine line = new ReportLine(
+                name,
+                ReportLine.printable(name, property.getValue()),
+                invalidValue != null
+                        ? invalidValue.expected()
+                        : PropertyExpectations.expected(cause.getTarget().getType()));
         return analysis(line, property.getOrigin(), cause);
     }
 
@@ -89,22 +96,25 @@ public class ConfigFailureAnalyzer extends AbstractFailureAnalyzer<BindException
         FieldError first = errors.getAllErrors().stream()
                 .filter(FieldError.class::isInstance)
                 .map(FieldError.class::cast)
-                .min(Comparator.comparing(FieldError::getField,
-                        PropertyExpectations.declarationOrder(errors.getName())))
+                .min(Comparator.comparing(
+                        FieldError::getField, PropertyExpectations.declarationOrder(errors.getName())))
                 .orElse(null);
         if (first == null) {
             return null;
         }
         String property = errors.getName() + "." + kebab(first.getField());
-        Violations.Decoded message = Violations.decode(String.valueOf(first.getDefaultMessage()),
-                errors.getName().toString());
-        String found = message.found() != null ? ReportLine.masked(property, message.found())
+        Violations.Decoded message = Violations.decode(
+                String.valueOf(first.getDefaultMessage()), errors.getName().toString());
+        String found = message.found() != null
+                ? ReportLine.masked(property, message.found())
                 : ReportLine.printable(property, first.getRejectedValue());
         Origin origin = Origin.from(first);
         if (origin == null) {
             origin = errors.getBoundProperties().stream()
                     .filter(bound -> bound.getName().toString().equals(property))
-                    .map(ConfigurationProperty::getOrigin).findFirst().orElse(null);
+                    .map(ConfigurationProperty::getOrigin)
+                    .findFirst()
+                    .orElse(null);
         }
         return analysis(new ReportLine(property, found, message.expected()), origin, cause);
     }
@@ -121,14 +131,17 @@ public class ConfigFailureAnalyzer extends AbstractFailureAnalyzer<BindException
      *
      * @param origin where the value was set, or {@code null} for a default
      */
-    public static FailureAnalysis analysis(String property, String found, String expected, @Nullable Origin origin,
-            Throwable cause) {
+    public static FailureAnalysis analysis(
+            String property, String found, String expected, @Nullable Origin origin, Throwable cause) {
         return analysis(new ReportLine(property, found, expected), origin, cause);
     }
 
     private static FailureAnalysis analysis(ReportLine line, @Nullable Origin origin, Throwable cause) {
         String where = origin == null ? "" : " (set in " + origin + ")";
-        return new FailureAnalysis(line.describe(), "Update " + line.property() + " in the application configuration"
-                + where + ". Expected: " + line.expected() + ".", cause);
+        return new FailureAnalysis(
+                line.describe(),
+                "Update " + line.property() + " in the application configuration" + where + ". Expected: "
+                        + line.expected() + ".",
+                cause);
     }
 }

@@ -23,11 +23,14 @@ final class ConfigWarnings {
     private static final int SERIES_PER_HISTOGRAM = 16;
 
     /** The options of {@code observatory.standard} that only the per-outbound schedule reads. */
-    private static final List<String> PER_OUTBOUND_OPTIONS = List.of("initial-jitter", "interval-jitter",
-            "unhealthy-interval", "unhealthy-edge-interval", "healthy-edge-interval");
+    private static final List<String> PER_OUTBOUND_OPTIONS = List.of(
+            "initial-jitter",
+            "interval-jitter",
+            "unhealthy-interval",
+            "unhealthy-edge-interval",
+            "healthy-edge-interval");
 
-    private ConfigWarnings() {
-    }
+    private ConfigWarnings() {}
 
     /**
      * @param isSet whether a property (its full name) was set rather than left at its default
@@ -60,7 +63,8 @@ final class ConfigWarnings {
         histogramWarning(config, warnings);
         TransportFailureRateSettings rate = config.passive().transportFailureRate();
         String reactivation = "observatory.passive.transport-failure-rate.reactivation-period";
-        if (rate != null && isSet.test(reactivation)
+        if (rate != null
+                && isSet.test(reactivation)
                 && rate.policy().effectiveReactivationPeriod().compareTo(rate.reactivationPeriod()) > 0) {
             warnings.add(reactivation + ": " + GoDuration.format(rate.reactivationPeriod())
                     + " is shorter than the detection window, "
@@ -72,34 +76,38 @@ final class ConfigWarnings {
     /** An opt-in histogram selection so wide that the scrape grows by thousands of series. */
     private static void histogramWarning(ObservatoryConfig config, List<String> warnings) {
         SubjectSelector selector = new SubjectSelector(config.metrics().outboundHistograms());
-        long selected = config.observedOutbounds().stream().filter(outbound -> selector.selects(outbound.tag()))
+        long selected = config.observedOutbounds().stream()
+                .filter(outbound -> selector.selects(outbound.tag()))
                 .count();
         if (selected > MANY_HISTOGRAMS) {
-            warnings.add("observatory.metrics.outbound-histograms: " + config.metrics().outboundHistograms()
+            warnings.add("observatory.metrics.outbound-histograms: "
+                    + config.metrics().outboundHistograms()
                     + " selects " + selected + " outbounds, " + selected * SERIES_PER_HISTOGRAM
                     + " more series in every scrape (" + SERIES_PER_HISTOGRAM + " each)");
         }
     }
 
     /** Options that the chosen {@code observatory.standard.schedule} ignores but that were set. */
-    private static void scheduleWarnings(StandardObserverSettings standard, Predicate<String> isSet,
-            List<String> warnings) {
+    private static void scheduleWarnings(
+            StandardObserverSettings standard, Predicate<String> isSet, List<String> warnings) {
         boolean perOutbound = standard.schedule() == StandardObserverSettings.Schedule.PER_OUTBOUND;
         List<String> ignored = perOutbound ? List.of("enable-concurrency") : PER_OUTBOUND_OPTIONS;
         for (String option : ignored) {
             String property = "observatory.standard." + option;
             if (isSet.test(property)) {
                 warnings.add(property + ": has no effect with observatory.standard.schedule "
-                        + (perOutbound ? "per-outbound (every outbound has its own probe session)"
+                        + (perOutbound
+                                ? "per-outbound (every outbound has its own probe session)"
                                 : "xray (it applies to schedule per-outbound)"));
             }
         }
     }
 
-    private static void unmatched(String property, List<String> prefixes, ObservatoryConfig config,
-            List<String> warnings) {
+    private static void unmatched(
+            String property, List<String> prefixes, ObservatoryConfig config, List<String> warnings) {
         List<Outbound> outbounds = config.observedOutbounds();
-        String tags = outbounds.isEmpty() ? "no outbounds are configured"
+        String tags = outbounds.isEmpty()
+                ? "no outbounds are configured"
                 : outbounds.stream().map(Outbound::tag).collect(Collectors.joining(", ", "tags: ", ""));
         for (int i = 0; i < prefixes.size(); i++) {
             String prefix = prefixes.get(i);

@@ -17,7 +17,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  */
 public record ConsecutiveFailuresSettings(
         @DefaultValue("3") @Min(value = 0, message = ">= 0") int threshold,
-        @DefaultValue("60s") @DurationMin(nanos = 0, inclusive = false, message = "> 0") Duration reactivationPeriod) {
+
+        @DefaultValue("60s") @DurationMin(nanos = 0, inclusive = false, message = "> 0")
+        Duration reactivationPeriod) {
 
     /** The policy with these parameters. */
     public ConsecutiveFailuresPolicy policy() {

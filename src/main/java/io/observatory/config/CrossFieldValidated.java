@@ -52,8 +52,7 @@ public interface CrossFieldValidated {
      * @param startUp whether the configuration bound is the one the process starts with, not a reload
      *                ({@link Violations#startUp})
      */
-    record ValidationContext(Function<String, @Nullable String> lookup, boolean startUp) {
-    }
+    record ValidationContext(Function<String, @Nullable String> lookup, boolean startUp) {}
 
     /** Runs {@link #validate} and turns what it reports into constraint violations on the named properties. */
     final class Validator implements ConstraintValidator<Checked, CrossFieldValidated> {
@@ -65,7 +64,8 @@ public interface CrossFieldValidated {
             }
             HibernateConstraintValidatorContext hibernate = context.unwrap(HibernateConstraintValidatorContext.class);
             ValidationContext environment = hibernate.getConstraintValidatorPayload(ValidationContext.class);
-            Violations violations = environment == null ? new Violations(System::getenv, true)
+            Violations violations = environment == null
+                    ? new Violations(System::getenv, true)
                     : new Violations(environment.lookup(), environment.startUp());
             value.validate(violations);
             if (violations.isEmpty()) {
@@ -73,7 +73,8 @@ public interface CrossFieldValidated {
             }
             context.disableDefaultConstraintViolation();
             violations.forEach((property, message) -> context.buildConstraintViolationWithTemplate(message)
-                    .addPropertyNode(property).addConstraintViolation());
+                    .addPropertyNode(property)
+                    .addConstraintViolation());
             return false;
         }
     }

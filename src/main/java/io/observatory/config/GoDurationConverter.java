@@ -24,8 +24,8 @@ public final class GoDurationConverter implements GenericConverter {
 
     @Override
     public Set<ConvertiblePair> getConvertibleTypes() {
-        return Set.of(new ConvertiblePair(String.class, Duration.class), new ConvertiblePair(Number.class,
-                Duration.class));
+        return Set.of(
+                new ConvertiblePair(String.class, Duration.class), new ConvertiblePair(Number.class, Duration.class));
     }
 
     /**

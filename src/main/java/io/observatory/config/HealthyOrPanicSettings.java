@@ -10,7 +10,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param panicThreshold percentage of the selection, 0-100, that must be usable; below it every outbound is returned
  *                       (panic). 0 panics only when none is usable (YARP); Envoy's default is 50. Default: 0
  */
-public record HealthyOrPanicSettings(@DefaultValue("0") @Range(min = 0, max = 100, message = "0-100") int panicThreshold) {
+public record HealthyOrPanicSettings(
+        @DefaultValue("0") @Range(min = 0, max = 100, message = "0-100")
+        int panicThreshold) {
 
     /** The policy's defaults, as bound from no properties at all. */
     static final HealthyOrPanicSettings DEFAULTS = ObservatoryConfigBinder.defaults(HealthyOrPanicSettings.class);

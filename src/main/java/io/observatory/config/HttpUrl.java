@@ -61,7 +61,8 @@ public @interface HttpUrl {
                 return true;
             }
             context.disableDefaultConstraintViolation();
-            context.buildConstraintViolationWithTemplate(Violations.encode(null, expected)).addConstraintViolation();
+            context.buildConstraintViolationWithTemplate(Violations.encode(null, expected))
+                    .addConstraintViolation();
             return false;
         }
 
@@ -90,7 +91,9 @@ public @interface HttpUrl {
                 return EXPECTED;
             }
             String port = authority.group(2);
-            if (!authority.group(1).isEmpty() && port != null && !port.isEmpty()
+            if (!authority.group(1).isEmpty()
+                    && port != null
+                    && !port.isEmpty()
                     && port.chars().allMatch(Character::isDigit)) {
                 return EXPECTED_PORT;
             }

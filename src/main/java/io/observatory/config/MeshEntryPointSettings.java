@@ -22,12 +22,17 @@ import org.jspecify.annotations.Nullable;
 public record MeshEntryPointSettings(
         @NotNull(message = MeshNames.EXPECTED) @Pattern(regexp = MeshNames.PATTERN, message = MeshNames.EXPECTED)
         String name,
+
         @NotNull(message = Outbound.EXPECTED_PROTOCOL) Protocol protocol,
         @Nullable String address,
-        @Nullable @Range(min = 1, max = 65_535, message = "1-65535") Integer port,
+
+        @Nullable @Range(min = 1, max = 65_535, message = "1-65535")
+        Integer port,
+
         @Nullable String username,
         @Nullable String password,
-        @Nullable @HttpUrl String probeUrl) implements CrossFieldValidated {
+        @Nullable @HttpUrl String probeUrl)
+        implements CrossFieldValidated {
 
     /** This entry point as the outbound {@code <server>/<name>}. */
     public Outbound outbound(String server) {

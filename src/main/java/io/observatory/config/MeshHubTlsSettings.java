@@ -16,8 +16,12 @@ import org.jspecify.annotations.Nullable;
  *                            Default: none
  * @param privateKey          PEM file (PKCS#8) of its private key. Default: none
  */
-public record MeshHubTlsSettings(boolean enabled, @Nullable String trustedCertificates,
-        @Nullable String certificateChain, @Nullable String privateKey) implements CrossFieldValidated {
+public record MeshHubTlsSettings(
+        boolean enabled,
+        @Nullable String trustedCertificates,
+        @Nullable String certificateChain,
+        @Nullable String privateKey)
+        implements CrossFieldValidated {
 
     /** Reads blank paths as none. */
     public MeshHubTlsSettings {
@@ -43,9 +47,11 @@ public record MeshHubTlsSettings(boolean enabled, @Nullable String trustedCertif
         file(violations, "certificate-chain", certificateChain, "PEM file of the client certificate chain");
         file(violations, "private-key", privateKey, "PEM file of the client's private key");
         if ((certificateChain == null) != (privateKey == null)) {
-            violations.reject(certificateChain == null ? "certificate-chain" : "private-key", "none",
-                    "set together with " + Violations.sibling(certificateChain == null ? "private-key"
-                            : "certificate-chain"));
+            violations.reject(
+                    certificateChain == null ? "certificate-chain" : "private-key",
+                    "none",
+                    "set together with "
+                            + Violations.sibling(certificateChain == null ? "private-key" : "certificate-chain"));
         }
     }
 

@@ -9,6 +9,5 @@ final class MeshNames {
     /** The expectation of a name that does not match {@link #PATTERN}. */
     static final String EXPECTED = "a name of ASCII letters, digits, '.', '_' and '-'";
 
-    private MeshNames() {
-    }
+    private MeshNames() {}
 }

@@ -15,9 +15,12 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param timeout       deadline of one probe, positive. Default: 5s (Xray's)
  */
 public record MeshProbeSettings(
-        @DefaultValue(StandardObserverSettings.DEFAULT_PROBE_URL) @HttpUrl String probeUrl,
+        @DefaultValue(StandardObserverSettings.DEFAULT_PROBE_URL) @HttpUrl
+        String probeUrl,
+
         @DefaultValue("10s") @DurationMin(nanos = 0, inclusive = false, message = "a positive duration")
         Duration probeInterval,
+
         @DefaultValue("5s") @DurationMin(nanos = 0, inclusive = false, message = "a positive duration")
         Duration timeout) {
 

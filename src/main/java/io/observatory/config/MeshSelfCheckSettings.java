@@ -15,8 +15,12 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param pidFile        path of a file holding the process ID of a process that must be alive
  * @param expectedStatus the statuses an {@code http} check accepts. Default: 200-399
  */
-public record MeshSelfCheckSettings(@Nullable String tcp, @Nullable @HttpUrl String http, @Nullable String pidFile,
-        @DefaultValue("200-399") ExpectedStatus expectedStatus) implements CrossFieldValidated {
+public record MeshSelfCheckSettings(
+        @Nullable String tcp,
+        @Nullable @HttpUrl String http,
+        @Nullable String pidFile,
+        @DefaultValue("200-399") ExpectedStatus expectedStatus)
+        implements CrossFieldValidated {
 
     /** Reads blank values as unset. */
     public MeshSelfCheckSettings {
@@ -46,7 +50,9 @@ public record MeshSelfCheckSettings(@Nullable String tcp, @Nullable @HttpUrl Str
             set.add("pid-file");
         }
         if (set.size() != 1) {
-            violations.reject(set.isEmpty() ? "tcp" : set.get(1), set.isEmpty() ? "none" : String.join(" and ", set),
+            violations.reject(
+                    set.isEmpty() ? "tcp" : set.get(1),
+                    set.isEmpty() ? "none" : String.join(" and ", set),
                     "exactly one of tcp, http and pid-file");
         }
     }

@@ -14,7 +14,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                     point. Default: none
  * @param checkTimeout the deadline of one check, positive. Default: 2s
  */
-public record MeshSelfSettings(@Nullable String name, @DefaultValue List<MeshSelfCheckSettings> checks,
+public record MeshSelfSettings(
+        @Nullable String name,
+        @DefaultValue List<MeshSelfCheckSettings> checks,
+
         @DefaultValue("2s") @DurationMin(nanos = 0, inclusive = false, message = "a positive duration")
         Duration checkTimeout) {
 

@@ -18,8 +18,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 public record MeshServerSettings(
         @NotNull(message = MeshNames.EXPECTED) @Pattern(regexp = MeshNames.PATTERN, message = MeshNames.EXPECTED)
         String name,
+
         @NotBlank(message = "a non-blank route name") String route,
-        @DefaultValue List<MeshEntryPointSettings> entryPoints) implements CrossFieldValidated {
+        @DefaultValue List<MeshEntryPointSettings> entryPoints)
+        implements CrossFieldValidated {
 
     public MeshServerSettings {
         entryPoints = List.copyOf(entryPoints);
@@ -32,10 +34,12 @@ public record MeshServerSettings(
         }
         Map<String, Integer> indexByName = new HashMap<>();
         for (int i = 0; i < entryPoints.size(); i++) {
-            Integer first = entryPoints.get(i).name() == null ? null
+            Integer first = entryPoints.get(i).name() == null
+                    ? null
                     : indexByName.putIfAbsent(entryPoints.get(i).name(), i);
             if (first != null) {
-                violations.reject("entry-points[" + i + "].name",
+                violations.reject(
+                        "entry-points[" + i + "].name",
                         "a unique name; " + Violations.sibling("entry-points[" + first + "].name") + " is the same");
             }
         }

@@ -52,17 +52,25 @@ public record MeshSettings(
         @DefaultValue List<MeshWitnessSettings> witnesses,
         @DefaultValue("3") @Min(value = 1, message = ">= 1") int streak,
         @DefaultValue("2") @Min(value = 1, message = ">= 1") int quorum,
-        @DefaultValue("0.5") @DecimalMin(value = "0", inclusive = false, message = "> 0 and <= 1")
-        @DecimalMax(value = "1", message = "> 0 and <= 1") double unreliableShare,
+
+        @DefaultValue("0.5")
+        @DecimalMin(value = "0", inclusive = false, message = "> 0 and <= 1")
+        @DecimalMax(value = "1", message = "> 0 and <= 1")
+        double unreliableShare,
+
         @DefaultValue("10s") @DurationMin(nanos = 0, inclusive = false, message = "a positive duration")
         Duration reportInterval,
-        @Nullable @DurationMin(nanos = 0, inclusive = false, message = "a positive duration") Duration noDataAfter,
+
+        @Nullable @DurationMin(nanos = 0, inclusive = false, message = "a positive duration")
+        Duration noDataAfter,
+
         @DefaultValue @NestedConfigurationProperty MeshProbeSettings probe,
         @DefaultValue @NestedConfigurationProperty MeshSelfSettings self,
         @DefaultValue List<String> hubs,
         @Nullable String tokenFile,
         @Nullable String tokenEnv,
-        @DefaultValue @NestedConfigurationProperty MeshHubTlsSettings hubTls) implements CrossFieldValidated {
+        @DefaultValue @NestedConfigurationProperty MeshHubTlsSettings hubTls)
+        implements CrossFieldValidated {
 
     private static final String PROPERTY = ObservatoryConfigBinder.PREFIX + ".mesh";
 
@@ -77,8 +85,8 @@ public record MeshSettings(
 
     /** The verdict settings, {@code no-data-after} defaulted. */
     public MeshRules rules() {
-        return new MeshRules(streak, quorum, unreliableShare,
-                noDataAfter != null ? noDataAfter : reportInterval.multipliedBy(3));
+        return new MeshRules(
+                streak, quorum, unreliableShare, noDataAfter != null ? noDataAfter : reportInterval.multipliedBy(3));
     }
 
     /** The fleet as the judge sees it; empty unless this instance is a hub. */
@@ -87,10 +95,18 @@ public record MeshSettings(
             return new MeshFleet(List.of(), List.of());
         }
         return new MeshFleet(
-                servers.stream().map(server -> new MeshFleet.Server(server.name(), server.route(),
-                        server.entryPoints().stream().map(MeshEntryPointSettings::name).toList())).toList(),
-                witnesses.stream().map(witness -> new MeshFleet.Witness(witness.name(), witness.site(),
-                        witness.server(), witness.checker())).toList());
+                servers.stream()
+                        .map(server -> new MeshFleet.Server(
+                                server.name(),
+                                server.route(),
+                                server.entryPoints().stream()
+                                        .map(MeshEntryPointSettings::name)
+                                        .toList()))
+                        .toList(),
+                witnesses.stream()
+                        .map(witness -> new MeshFleet.Witness(
+                                witness.name(), witness.site(), witness.server(), witness.checker()))
+                        .toList());
     }
 
     /** Every entry point as the outbound {@code <server>/<entry>}, in configuration order; none unless a hub. */
@@ -128,7 +144,9 @@ public record MeshSettings(
             rejectIfSet(violations, "hubs", hubs.size(), "only a witness reports to hubs");
             rejectIfSet(violations, "hub-tls.enabled", hubTls.enabled() ? 1 : 0, "only a witness calls hubs");
             if (self.name() != null || !self.checks().isEmpty()) {
-                violations.reject("self", "set while role is " + roleName(),
+                violations.reject(
+                        "self",
+                        "set while role is " + roleName(),
                         "no self section unless observatory.mesh.role is witness or hub-and-witness");
             }
         }
@@ -149,7 +167,8 @@ public record MeshSettings(
             String name = servers.get(i).name();
             Integer first = name == null ? null : serverIndex.putIfAbsent(name, i);
             if (first != null) {
-                violations.reject("servers[" + i + "].name",
+                violations.reject(
+                        "servers[" + i + "].name",
                         "a unique name; " + Violations.sibling("servers[" + first + "].name") + " is the same");
             }
         }
@@ -159,24 +178,34 @@ public record MeshSettings(
             MeshWitnessSettings witness = witnesses.get(i);
             Integer first = witness.name() == null ? null : witnessIndex.putIfAbsent(witness.name(), i);
             if (first != null) {
-                violations.reject("witnesses[" + i + "].name",
+                violations.reject(
+                        "witnesses[" + i + "].name",
                         "a unique name; " + Violations.sibling("witnesses[" + first + "].name") + " is the same");
             }
             if (witness.server() != null && !serverIndex.containsKey(witness.server())) {
-                violations.reject("witnesses[" + i + "].server", witness.server(),
-                        "the name of one of observatory.mesh.servers " + serverIndex.keySet().stream().sorted().toList()
+                violations.reject(
+                        "witnesses[" + i + "].server",
+                        witness.server(),
+                        "the name of one of observatory.mesh.servers "
+                                + serverIndex.keySet().stream().sorted().toList()
                                 + ", or nothing for an external vantage point");
             }
-            Integer sameSubject = witness.certificateSubject() == null ? null
+            Integer sameSubject = witness.certificateSubject() == null
+                    ? null
                     : subjectIndex.putIfAbsent(witness.certificateSubject(), i);
             if (sameSubject != null) {
-                violations.reject("witnesses[" + i + "].certificate-subject", witness.certificateSubject(),
-                        "a subject no other witness has; " + Violations.sibling("witnesses[" + sameSubject
-                                + "].certificate-subject") + " is the same");
+                violations.reject(
+                        "witnesses[" + i + "].certificate-subject",
+                        witness.certificateSubject(),
+                        "a subject no other witness has; "
+                                + Violations.sibling("witnesses[" + sameSubject + "].certificate-subject")
+                                + " is the same");
             }
             boolean local = role == MeshRole.HUB_AND_WITNESS && Objects.equals(witness.name(), self.name());
             if (!local && !witness.credentialed()) {
-                violations.reject("witnesses[" + i + "]", "no credential",
+                violations.reject(
+                        "witnesses[" + i + "]",
+                        "no credential",
                         "a token-file, token-env or certificate-subject, by which the hub recognises the witness");
             }
         }
@@ -187,7 +216,8 @@ public record MeshSettings(
             violations.reject("self.name", "none", "this witness's name, as the hub knows it");
         }
         if (role == MeshRole.HUB_AND_WITNESS) {
-            if (self.name() != null && witnesses.stream().noneMatch(w -> self.name().equals(w.name()))) {
+            if (self.name() != null
+                    && witnesses.stream().noneMatch(w -> self.name().equals(w.name()))) {
                 violations.reject("self.name", self.name(), "the name of one of observatory.mesh.witnesses");
             }
             return;
@@ -201,10 +231,14 @@ public record MeshSettings(
             }
         }
         if (!token().configured() && !hubTls.clientCertificate()) {
-            violations.reject("role", roleName() + " without a credential", "a credential the hub recognises too:"
-                    + " the file or variable holding this witness's bearer token (" + Violations.sibling("token-file")
-                    + " or " + Violations.sibling("token-env") + "), or a client certificate ("
-                    + Violations.sibling("hub-tls.certificate-chain") + ")");
+            violations.reject(
+                    "role",
+                    roleName() + " without a credential",
+                    "a credential the hub recognises too:"
+                            + " the file or variable holding this witness's bearer token ("
+                            + Violations.sibling("token-file")
+                            + " or " + Violations.sibling("token-env") + "), or a client certificate ("
+                            + Violations.sibling("hub-tls.certificate-chain") + ")");
         }
         token().validate(violations, "this witness's bearer token");
     }

@@ -23,12 +23,14 @@ import org.jspecify.annotations.Nullable;
 public record MeshWitnessSettings(
         @NotNull(message = MeshNames.EXPECTED) @Pattern(regexp = MeshNames.PATTERN, message = MeshNames.EXPECTED)
         String name,
+
         @NotBlank(message = "a non-blank site name") String site,
         @Nullable String server,
         boolean checker,
         @Nullable String tokenFile,
         @Nullable String tokenEnv,
-        @Nullable String certificateSubject) implements CrossFieldValidated {
+        @Nullable String certificateSubject)
+        implements CrossFieldValidated {
 
     /** Reads blank optional values as none. */
     public MeshWitnessSettings {
@@ -36,8 +38,8 @@ public record MeshWitnessSettings(
         TokenLocation token = new TokenLocation(tokenFile, tokenEnv, "");
         tokenFile = token.file();
         tokenEnv = token.variable();
-        certificateSubject = certificateSubject == null || certificateSubject.isBlank() ? null
-                : certificateSubject.strip();
+        certificateSubject =
+                certificateSubject == null || certificateSubject.isBlank() ? null : certificateSubject.strip();
     }
 
     /**

@@ -44,7 +44,8 @@ public record ObservatoryConfig(
         @DefaultValue @NestedConfigurationProperty ApiSettings api,
         @DefaultValue @NestedConfigurationProperty MeshSettings mesh,
         @DefaultValue @NestedConfigurationProperty MetricsSettings metrics,
-        @DefaultValue @NestedConfigurationProperty StateSettings state) implements CrossFieldValidated {
+        @DefaultValue @NestedConfigurationProperty StateSettings state)
+        implements CrossFieldValidated {
 
     public ObservatoryConfig {
         outbounds = List.copyOf(outbounds);
@@ -68,7 +69,9 @@ public record ObservatoryConfig(
     @Override
     public void validate(Violations violations) {
         if (standard != null && burst != null) {
-            violations.reject("burst", "set together with observatory.standard",
+            violations.reject(
+                    "burst",
+                    "set together with observatory.standard",
                     "only one observer can be active: remove observatory.standard or observatory.burst");
         }
         Map<String, Integer> indexByTag = new HashMap<>();
@@ -76,7 +79,8 @@ public record ObservatoryConfig(
             String tag = outbounds.get(i).tag();
             Integer first = tag == null ? null : indexByTag.putIfAbsent(tag, i);
             if (first != null) {
-                violations.reject("outbounds[" + i + "].tag",
+                violations.reject(
+                        "outbounds[" + i + "].tag",
                         "a unique tag; observatory.outbounds[" + first + "].tag is also " + tag);
             }
         }
@@ -84,7 +88,9 @@ public record ObservatoryConfig(
         for (Outbound entryPoint : entryPoints) {
             Integer clash = indexByTag.get(entryPoint.tag());
             if (clash != null) {
-                violations.reject("outbounds[" + clash + "].tag", entryPoint.tag(),
+                violations.reject(
+                        "outbounds[" + clash + "].tag",
+                        entryPoint.tag(),
                         "a tag that is not a mesh entry point's (<server>/<entry>)");
             }
         }

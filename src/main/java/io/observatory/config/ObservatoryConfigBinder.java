@@ -58,12 +58,14 @@ public final class ObservatoryConfigBinder implements AutoCloseable {
      *                             it to check that the API token's variable is set
      */
     public ObservatoryConfigBinder(Function<String, @Nullable String> environmentVariables) {
-        this.validation = Validation.byProvider(HibernateValidator.class).configure()
+        this.validation = Validation.byProvider(HibernateValidator.class)
+                .configure()
                 .messageInterpolator(new ParameterMessageInterpolator())
                 .constraintValidatorPayload(new CrossFieldValidated.ValidationContext(environmentVariables, true))
                 .buildValidatorFactory();
         this.validator = new SpringValidatorAdapter(validation.getValidator());
-        this.reloadValidator = new SpringValidatorAdapter(validation.unwrap(HibernateValidatorFactory.class)
+        this.reloadValidator = new SpringValidatorAdapter(validation
+                .unwrap(HibernateValidatorFactory.class)
                 .usingContext()
                 .constraintValidatorPayload(new CrossFieldValidated.ValidationContext(environmentVariables, false))
                 .getValidator());
@@ -92,12 +94,15 @@ public final class ObservatoryConfigBinder implements AutoCloseable {
     }
 
     private Bound bind(ConfigurableEnvironment environment, SpringValidatorAdapter validator) {
-        Binder binder = new Binder(ConfigurationPropertySources.get(environment),
-                new PropertySourcesPlaceholdersResolver(environment), CONVERSIONS);
+        Binder binder = new Binder(
+                ConfigurationPropertySources.get(environment),
+                new PropertySourcesPlaceholdersResolver(environment),
+                CONVERSIONS);
         Set<String> set = new HashSet<>();
         NoUnboundElementsBindHandler strict =
                 new NoUnboundElementsBindHandler(new Recording(set), new UnboundElementsSourceFilter());
-        BindHandler handler = new ShapeCheck(new UnknownKeysFirst(new ValidationBindHandler(strict, validator), strict));
+        BindHandler handler =
+                new ShapeCheck(new UnknownKeysFirst(new ValidationBindHandler(strict, validator), strict));
         ObservatoryConfig config = binder.bindOrCreate(PREFIX, Bindable.of(ObservatoryConfig.class), handler);
         return new Bound(config, ConfigWarnings.of(config, set::contains));
     }
@@ -150,8 +155,9 @@ public final class ObservatoryConfigBinder implements AutoCloseable {
         }
 
         @Override
-        public void onFinish(ConfigurationPropertyName name, Bindable<?> target, BindContext context,
-                @Nullable Object result) throws Exception {
+        public void onFinish(
+                ConfigurationPropertyName name, Bindable<?> target, BindContext context, @Nullable Object result)
+                throws Exception {
             if (context.getDepth() == 0) {
                 strict.onFinish(name, target, context, result);
             }
@@ -169,8 +175,8 @@ public final class ObservatoryConfigBinder implements AutoCloseable {
         }
 
         @Override
-        public Object onSuccess(ConfigurationPropertyName name, Bindable<?> target, BindContext context,
-                Object result) {
+        public Object onSuccess(
+                ConfigurationPropertyName name, Bindable<?> target, BindContext context, Object result) {
             names.add(name.toString());
             return super.onSuccess(name, target, context, result);
         }

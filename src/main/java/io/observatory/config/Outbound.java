@@ -37,12 +37,17 @@ public record Outbound(
         @NotBlank(message = "a non-blank tag")
         @Pattern(regexp = "\\s*|\\P{Cc}*", message = "a tag without control characters")
         String tag,
+
         @NotNull(message = EXPECTED_PROTOCOL) Protocol protocol,
         @Nullable String address,
-        @Nullable @Range(min = 1, max = 65_535, message = EXPECTED_PORT) Integer port,
+
+        @Nullable @Range(min = 1, max = 65_535, message = EXPECTED_PORT)
+        Integer port,
+
         @Nullable String username,
         @Nullable String password,
-        @Nullable @HttpUrl String probeUrl) implements CrossFieldValidated {
+        @Nullable @HttpUrl String probeUrl)
+        implements CrossFieldValidated {
 
     static final String EXPECTED_PROTOCOL = "one of direct, http, socks";
 
@@ -60,7 +65,9 @@ public record Outbound(
 
     /** Strips the brackets of an IPv6 literal and reads blank credentials and probe URL as none. */
     public Outbound {
-        if (address != null && address.startsWith("[") && address.endsWith("]")
+        if (address != null
+                && address.startsWith("[")
+                && address.endsWith("]")
                 && NetUtil.isValidIpV6Address(address.substring(1, address.length() - 1))) {
             address = address.substring(1, address.length() - 1);
         }

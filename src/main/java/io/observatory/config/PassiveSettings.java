@@ -29,7 +29,9 @@ public record PassiveSettings(
     @Override
     public void validate(Violations violations) {
         if (transportFailureRate != null && consecutiveFailures != null) {
-            violations.reject("consecutive-failures", "set together with observatory.passive.transport-failure-rate",
+            violations.reject(
+                    "consecutive-failures",
+                    "set together with observatory.passive.transport-failure-rate",
                     "at most one passive policy: remove observatory.passive.transport-failure-rate or "
                             + "observatory.passive.consecutive-failures");
         }
@@ -37,7 +39,9 @@ public record PassiveSettings(
 
     /** The selected policy with its parameters. */
     public PassivePolicy<?> policy() {
-        return consecutiveFailures != null ? consecutiveFailures.policy()
-                : (transportFailureRate != null ? transportFailureRate : TransportFailureRateSettings.DEFAULTS).policy();
+        return consecutiveFailures != null
+                ? consecutiveFailures.policy()
+                : (transportFailureRate != null ? transportFailureRate : TransportFailureRateSettings.DEFAULTS)
+                        .policy();
     }
 }

@@ -38,20 +38,27 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 public record PingConfig(
         @DefaultValue(DEFAULT_DESTINATION) @HttpUrl String destination,
         @DefaultValue("") @HttpUrl @Nullable String connectivity,
+
         @DefaultValue(DEFAULT_INTERVAL)
         @DurationMin(nanos = 0, inclusive = false, message = INTERVAL_EXPECTED)
         @DurationMax(hours = 24, message = INTERVAL_EXPECTED)
         Duration interval,
+
         @DefaultValue("" + DEFAULT_SAMPLING)
-        @Range(min = 1, max = MAX_SAMPLING,
+        @Range(
+                min = 1,
+                max = MAX_SAMPLING,
                 message = "1-" + MAX_SAMPLING + " samples, or 0 for the default " + DEFAULT_SAMPLING)
         int sampling,
+
         @DefaultValue(DEFAULT_TIMEOUT)
         @DurationMin(nanos = 0, inclusive = false, message = TIMEOUT_EXPECTED)
         @DurationMax(minutes = 10, message = TIMEOUT_EXPECTED)
         Duration timeout,
+
         @DefaultValue(DEFAULT_HTTP_METHOD)
-        @Pattern(regexp = "(?!CONNECT$)" + ProbeSettings.TOKEN,
+        @Pattern(
+                regexp = "(?!CONNECT$)" + ProbeSettings.TOKEN,
                 message = "an HTTP method such as HEAD or GET (CONNECT opens a tunnel, it probes nothing)")
         String httpMethod) {
 

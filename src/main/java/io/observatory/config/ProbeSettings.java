@@ -46,10 +46,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                            fail. Blank means none. Default: none, the kernel chooses
  */
 public record ProbeSettings(
-        @DefaultValue("1024") @Min(value = 1, message = "at least 1") int maxConcurrent,
+        @DefaultValue("1024") @Min(value = 1, message = "at least 1")
+        int maxConcurrent,
+
         @Nullable String trustedCertificates,
         @DefaultValue Map<String, String> headers,
-        @Nullable String sourceAddress) implements CrossFieldValidated {
+        @Nullable String sourceAddress)
+        implements CrossFieldValidated {
 
     /** An RFC 9110 token: what HTTP methods and header names are made of. */
     static final String TOKEN = "[!#$%&'*+\\-.^_`|~0-9A-Za-z]+";
@@ -69,8 +72,15 @@ public record ProbeSettings(
      * {@code Transfer-Encoding}, {@code Trailer}, {@code TE}, {@code Upgrade}, {@code Expect}) and what each
      * {@code http} outbound's CONNECT carries ({@code Proxy-Authorization}, {@code Proxy-Connection}).
      */
-    static final Set<String> PROBER_HEADERS = Set.of("content-length", "transfer-encoding", "trailer", "te",
-            "upgrade", "expect", "proxy-authorization", "proxy-connection");
+    static final Set<String> PROBER_HEADERS = Set.of(
+            "content-length",
+            "transfer-encoding",
+            "trailer",
+            "te",
+            "upgrade",
+            "expect",
+            "proxy-authorization",
+            "proxy-connection");
 
     /** A field value after trimming: visible ASCII, with spaces and tabs inside (RFC 9110 without obs-text). */
     private static final Pattern FIELD_VALUE = Pattern.compile("([\\x21-\\x7E]([\\x20-\\x7E\\t]*[\\x21-\\x7E])?)?");
@@ -82,7 +92,9 @@ public record ProbeSettings(
         headers.forEach((name, value) -> trimmed.put(name, value.strip()));
         headers = Collections.unmodifiableMap(trimmed);
         sourceAddress = sourceAddress == null || sourceAddress.isBlank() ? null : sourceAddress.strip();
-        if (sourceAddress != null && sourceAddress.length() > 2 && sourceAddress.startsWith("[")
+        if (sourceAddress != null
+                && sourceAddress.length() > 2
+                && sourceAddress.startsWith("[")
                 && sourceAddress.endsWith("]")) {
             sourceAddress = sourceAddress.substring(1, sourceAddress.length() - 1);
         }
@@ -119,13 +131,20 @@ public record ProbeSettings(
             if (!name.matches(TOKEN)) {
                 violations.reject("headers", name, "header names made of " + TOKEN_CHARACTERS);
             } else if (PROBER_HEADERS.contains(name.toLowerCase(Locale.ROOT))) {
-                violations.reject("headers", name, "a header the prober does not set itself (it sets Content-Length,"
-                        + " Transfer-Encoding, Trailer, TE, Upgrade, Expect, Proxy-Authorization, Proxy-Connection)");
+                violations.reject(
+                        "headers",
+                        name,
+                        "a header the prober does not set itself (it sets Content-Length,"
+                                + " Transfer-Encoding, Trailer, TE, Upgrade, Expect, Proxy-Authorization, Proxy-Connection)");
             } else if (value.length() > MAX_VALUE_LENGTH) {
-                violations.reject("headers[" + name + "]", value.length() + " characters",
+                violations.reject(
+                        "headers[" + name + "]",
+                        value.length() + " characters",
                         "at most " + MAX_VALUE_LENGTH + " characters");
             } else if (!FIELD_VALUE.matcher(value).matches()) {
-                violations.reject("headers[" + name + "]", value,
+                violations.reject(
+                        "headers[" + name + "]",
+                        value,
                         "a header value of visible ASCII characters, with spaces and tabs inside");
             }
         });
@@ -147,8 +166,8 @@ public record ProbeSettings(
         try {
             new DatagramSocket(sourceSocketAddress()).close();
         } catch (IOException e) {
-            violations.reject(property, "an address of this host (binding to it failed: " + oneLine(e.getMessage())
-                    + ")");
+            violations.reject(
+                    property, "an address of this host (binding to it failed: " + oneLine(e.getMessage()) + ")");
         }
     }
 

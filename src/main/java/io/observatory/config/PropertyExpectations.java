@@ -30,13 +30,25 @@ final class PropertyExpectations {
     private static final ResolvableType ROOT = ResolvableType.forClass(ObservatoryConfig.class);
 
     /** What a value of each type bound from one value looks like (primitives as their wrappers). */
-    private static final Map<Class<?>, String> SINGLE_VALUES = Map.of(Integer.class, "a whole number",
-            Long.class, "a whole number", Double.class, "a decimal number, e.g. 0.3", Boolean.class, "true or false",
-            Duration.class, GoDuration.EXPECTED, ExpectedStatus.class, ExpectedStatus.EXPECTED,
-            String.class, "a single value", InetAddress.class, "an IP address or a resolvable host name, e.g. 127.0.0.1");
+    private static final Map<Class<?>, String> SINGLE_VALUES = Map.of(
+            Integer.class,
+            "a whole number",
+            Long.class,
+            "a whole number",
+            Double.class,
+            "a decimal number, e.g. 0.3",
+            Boolean.class,
+            "true or false",
+            Duration.class,
+            GoDuration.EXPECTED,
+            ExpectedStatus.class,
+            ExpectedStatus.EXPECTED,
+            String.class,
+            "a single value",
+            InetAddress.class,
+            "an IP address or a resolvable host name, e.g. 127.0.0.1");
 
-    private PropertyExpectations() {
-    }
+    private PropertyExpectations() {}
 
     /**
      * Returns what a value bound to {@code type} looks like, e.g. {@code a whole number}, {@code one of direct, http,
@@ -50,7 +62,8 @@ final class PropertyExpectations {
         }
         if (List.class.isAssignableFrom(raw)) {
             Class<?> element = type.asCollection().getGeneric().toClass();
-            return isSection(element) ? "a list of sections with " + String.join(", ", keys(element))
+            return isSection(element)
+                    ? "a list of sections with " + String.join(", ", keys(element))
                     : "a list of values";
         }
         if (Map.class.isAssignableFrom(raw)) {
@@ -58,7 +71,8 @@ final class PropertyExpectations {
         }
         if (raw.isEnum()) {
             return Arrays.stream(raw.getEnumConstants())
-                    .map(constant -> ((Enum<?>) constant).name().toLowerCase(Locale.ROOT).replace('_', '-'))
+                    .map(constant ->
+                            ((Enum<?>) constant).name().toLowerCase(Locale.ROOT).replace('_', '-'))
                     .collect(Collectors.joining(", ", "one of ", ""));
         }
         return SINGLE_VALUES.getOrDefault(raw, "a value of type " + raw.getSimpleName());
@@ -91,11 +105,15 @@ final class PropertyExpectations {
             if (name.isNumericIndex(known)) {
                 return new ReportLine(parent, "(a list)", expected(type));
             }
-            String expected = keys(raw).isEmpty() ? "no property: " + parent + " is an empty section ({})"
+            String expected = keys(raw).isEmpty()
+                    ? "no property: " + parent + " is an empty section ({})"
                     : "a known property of " + parent + ": " + String.join(", ", keys(raw));
-            return known + 1 == name.getNumberOfElements() ? new ReportLine(name.toString(), value, expected)
-                    : new ReportLine(name.chop(known + 1).toString(),
-                            name.isNumericIndex(known + 1) ? "(a list)" : "(a nested map)", expected);
+            return known + 1 == name.getNumberOfElements()
+                    ? new ReportLine(name.toString(), value, expected)
+                    : new ReportLine(
+                            name.chop(known + 1).toString(),
+                            name.isNumericIndex(known + 1) ? "(a list)" : "(a nested map)",
+                            expected);
         }
         if (known < name.getNumberOfElements() && List.class.isAssignableFrom(raw)) {
             return new ReportLine(parent, "(a nested map)", expected(type));
@@ -110,7 +128,8 @@ final class PropertyExpectations {
     static Comparator<String> declarationOrder(ConfigurationPropertyName name) {
         ResolvableType type = typeAt(name, name.getNumberOfElements());
         Class<?> section = type != null && isSection(type.toClass()) ? type.toClass() : null;
-        return Comparator.comparingInt(field -> section == null ? Integer.MAX_VALUE
+        return Comparator.comparingInt(field -> section == null
+                ? Integer.MAX_VALUE
                 : index(section, field.split("[.\\[]", 2)[0].toLowerCase(Locale.ROOT)));
     }
 

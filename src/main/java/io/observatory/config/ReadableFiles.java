@@ -8,8 +8,7 @@ import org.jspecify.annotations.Nullable;
 /** The check shared by properties that name a file the service reads (trusted certificates, the API token). */
 final class ReadableFiles {
 
-    private ReadableFiles() {
-    }
+    private ReadableFiles() {}
 
     /**
      * Returns the path of an existing regular file (links followed), or reports {@code property} and returns

@@ -15,6 +15,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  */
 public record ReloadSettings(
         @DefaultValue("true") boolean enabled,
+
         @DefaultValue("5s")
         @DurationMin(millis = 100, message = INTERVAL_EXPECTED)
         @DurationMax(hours = 1, message = INTERVAL_EXPECTED)

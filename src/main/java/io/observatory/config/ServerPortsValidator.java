@@ -21,8 +21,10 @@ final class ServerPortsValidator implements Validator {
 
     /** The port of each checked settings class, and whether {@code -1} (off) is allowed. */
     private static final Map<Class<?>, Port> PORTS = Map.of(
-            GrpcServerProperties.class, new Port(settings -> ((GrpcServerProperties) settings).getPort(), false),
-            ServerProperties.class, new Port(settings -> ((ServerProperties) settings).getPort(), true),
+            GrpcServerProperties.class,
+            new Port(settings -> ((GrpcServerProperties) settings).getPort(), false),
+            ServerProperties.class,
+            new Port(settings -> ((ServerProperties) settings).getPort(), true),
             ManagementServerProperties.class,
             new Port(settings -> ((ManagementServerProperties) settings).getPort(), true));
 
@@ -36,11 +38,14 @@ final class ServerPortsValidator implements Validator {
         Port port = PORTS.get(target.getClass());
         Integer value = port.of().apply(target);
         if (value != null && (value < (port.offAllowed() ? -1 : 0) || value > 65_535)) {
-            errors.rejectValue("port", "range",
-                    port.offAllowed() ? "0-65535, or -1 for no HTTP server; 0 picks a free port" : "0-65535; 0 picks a free port");
+            errors.rejectValue(
+                    "port",
+                    "range",
+                    port.offAllowed()
+                            ? "0-65535, or -1 for no HTTP server; 0 picks a free port"
+                            : "0-65535; 0 picks a free port");
         }
     }
 
-    private record Port(Function<Object, @Nullable Integer> of, boolean offAllowed) {
-    }
+    private record Port(Function<Object, @Nullable Integer> of, boolean offAllowed) {}
 }

@@ -53,30 +53,37 @@ final class ShapeCheck extends AbstractBindHandler {
     }
 
     @Override
-    public void onFinish(ConfigurationPropertyName name, Bindable<?> target, BindContext context,
-            @Nullable Object result) throws Exception {
+    public void onFinish(
+            ConfigurationPropertyName name, Bindable<?> target, BindContext context, @Nullable Object result)
+            throws Exception {
         if (result == null && OBSERVATORY.isAncestorOf(name) && PropertyExpectations.isSingleValue(target.getType())) {
             Optional<ConfigurationProperty> nested = firstDescendant(name, context);
             if (nested.isPresent()) {
                 String found = nested.get().getName().isNumericIndex(name.getNumberOfElements())
-                        ? "(a list)" : "(a nested map)";
-                throw new MismatchException(new ReportLine(name.toString(), found,
-                        PropertyExpectations.expected(target.getType())), nested.get().getOrigin());
+                        ? "(a list)"
+                        : "(a nested map)";
+                throw new MismatchException(
+                        new ReportLine(name.toString(), found, PropertyExpectations.expected(target.getType())),
+                        nested.get().getOrigin());
             }
         }
         super.onFinish(name, target, context, result);
     }
 
     @Override
-    public @Nullable Object onFailure(ConfigurationPropertyName name, Bindable<?> target, BindContext context,
-            Exception error) throws Exception {
+    public @Nullable Object onFailure(
+            ConfigurationPropertyName name, Bindable<?> target, BindContext context, Exception error) throws Exception {
         if (error instanceof ConverterNotFoundException
                 && (OBSERVATORY.equals(name) || OBSERVATORY.isAncestorOf(name))) {
             Optional<ConfigurationProperty> property = property(name, context);
             if (property.isPresent()) {
-                throw new MismatchException(new ReportLine(name.toString(),
-                        ReportLine.printable(name.toString(), property.get().getValue()),
-                        PropertyExpectations.expected(target.getType())), property.get().getOrigin());
+                throw new MismatchException(
+                        new ReportLine(
+                                name.toString(),
+                                ReportLine.printable(
+                                        name.toString(), property.get().getValue()),
+                                PropertyExpectations.expected(target.getType())),
+                        property.get().getOrigin());
             }
         }
         return super.onFailure(name, target, context, error);
@@ -96,14 +103,13 @@ final class ShapeCheck extends AbstractBindHandler {
      * The first property below {@code name}. Each source is asked cheaply first: this runs for every value left
      * unset.
      */
-    private static Optional<ConfigurationProperty> firstDescendant(ConfigurationPropertyName name,
-            BindContext context) {
+    private static Optional<ConfigurationProperty> firstDescendant(
+            ConfigurationPropertyName name, BindContext context) {
         for (ConfigurationPropertySource source : context.getSources()) {
             if (source instanceof IterableConfigurationPropertySource iterable
                     && source.containsDescendantOf(name) == ConfigurationPropertyState.PRESENT) {
-                Optional<ConfigurationPropertyName> descendant = iterable.stream()
-                        .filter(name::isAncestorOf)
-                        .findFirst();
+                Optional<ConfigurationPropertyName> descendant =
+                        iterable.stream().filter(name::isAncestorOf).findFirst();
                 if (descendant.isPresent()) {
                     return Optional.ofNullable(iterable.getConfigurationProperty(descendant.get()));
                 }

@@ -60,21 +60,37 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 public record StandardObserverSettings(
         @DefaultValue List<String> subjectSelector,
         @DefaultValue(DEFAULT_PROBE_URL) @HttpUrl String probeUrl,
+
         @DefaultValue(DEFAULT_PROBE_INTERVAL)
-        @DurationMin(nanos = 0, inclusive = false,
+        @DurationMin(
+                nanos = 0,
+                inclusive = false,
                 message = "a positive duration, or 0 for the default " + DEFAULT_PROBE_INTERVAL)
         Duration probeInterval,
+
         boolean enableConcurrency,
         @DefaultValue("any") ExpectedStatus expectedStatus,
         @DefaultValue("1") @Min(value = 1, message = ">= 1") int healthyThreshold,
         @DefaultValue("1") @Min(value = 1, message = ">= 1") int unhealthyThreshold,
         @DefaultValue("xray") Schedule schedule,
-        @DefaultValue(DEFAULT_TIMEOUT) @DurationMin(nanos = 0, inclusive = false, message = POSITIVE) Duration timeout,
-        @Nullable @DurationMin(nanos = 0, message = NOT_NEGATIVE) Duration initialJitter,
-        @DefaultValue("0s") @DurationMin(nanos = 0, message = NOT_NEGATIVE) Duration intervalJitter,
-        @Nullable @DurationMin(nanos = 0, inclusive = false, message = POSITIVE) Duration unhealthyInterval,
-        @Nullable @DurationMin(nanos = 0, inclusive = false, message = POSITIVE) Duration unhealthyEdgeInterval,
-        @Nullable @DurationMin(nanos = 0, inclusive = false, message = POSITIVE) Duration healthyEdgeInterval) {
+
+        @DefaultValue(DEFAULT_TIMEOUT) @DurationMin(nanos = 0, inclusive = false, message = POSITIVE)
+        Duration timeout,
+
+        @Nullable @DurationMin(nanos = 0, message = NOT_NEGATIVE)
+        Duration initialJitter,
+
+        @DefaultValue("0s") @DurationMin(nanos = 0, message = NOT_NEGATIVE)
+        Duration intervalJitter,
+
+        @Nullable @DurationMin(nanos = 0, inclusive = false, message = POSITIVE)
+        Duration unhealthyInterval,
+
+        @Nullable @DurationMin(nanos = 0, inclusive = false, message = POSITIVE)
+        Duration unhealthyEdgeInterval,
+
+        @Nullable @DurationMin(nanos = 0, inclusive = false, message = POSITIVE)
+        Duration healthyEdgeInterval) {
 
     /** How the standard observer's probes are scheduled. */
     public enum Schedule {
@@ -112,8 +128,13 @@ public record StandardObserverSettings(
 
     /** The per-outbound schedule's intervals and jitters. */
     public ProbeIntervals intervals() {
-        return new ProbeIntervals(probeInterval, unhealthyInterval, unhealthyEdgeInterval, healthyEdgeInterval,
-                initialJitter, intervalJitter);
+        return new ProbeIntervals(
+                probeInterval,
+                unhealthyInterval,
+                unhealthyEdgeInterval,
+                healthyEdgeInterval,
+                initialJitter,
+                intervalJitter);
     }
 
     /** The probe URL, validated. */
@@ -129,13 +150,15 @@ public record StandardObserverSettings(
     /** The interval in Go form ({@code 10s}), the URL's password masked. */
     @Override
     public String toString() {
-        String schedule = this.schedule == Schedule.XRAY ? ", enableConcurrency=" + enableConcurrency
+        String schedule = this.schedule == Schedule.XRAY
+                ? ", enableConcurrency=" + enableConcurrency
                 : ", schedule=per-outbound, unhealthyInterval=" + GoDuration.format(unhealthyInterval)
                         + ", unhealthyEdgeInterval=" + GoDuration.format(unhealthyEdgeInterval)
                         + ", healthyEdgeInterval=" + GoDuration.format(healthyEdgeInterval)
                         + ", initialJitter=" + GoDuration.format(initialJitter)
                         + ", intervalJitter=" + GoDuration.format(intervalJitter);
-        return "StandardObserverSettings[subjectSelector=" + subjectSelector + ", probeUrl=" + Redaction.redact(probeUrl)
+        return "StandardObserverSettings[subjectSelector=" + subjectSelector + ", probeUrl="
+                + Redaction.redact(probeUrl)
                 + ", probeInterval=" + GoDuration.format(probeInterval) + schedule + ", timeout="
                 + GoDuration.format(timeout) + ", activeCheck=" + activeCheck() + "]";
     }

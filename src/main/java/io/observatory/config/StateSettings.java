@@ -27,12 +27,16 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                      ({@link #maxAge(ObservatoryConfig)})
  */
 public record StateSettings(
-        @Nullable @Pattern(regexp = "\\P{Cc}*", message = "a path without control characters") String directory,
+        @Nullable @Pattern(regexp = "\\P{Cc}*", message = "a path without control characters")
+        String directory,
+
         @DefaultValue("5s")
         @DurationMin(seconds = 1, message = WRITE_INTERVAL_EXPECTED)
         @DurationMax(hours = 1, message = WRITE_INTERVAL_EXPECTED)
         Duration writeInterval,
-        @Nullable @DurationMin(nanos = 0, inclusive = false, message = "a positive duration") Duration maxAge)
+
+        @Nullable @DurationMin(nanos = 0, inclusive = false, message = "a positive duration")
+        Duration maxAge)
         implements CrossFieldValidated {
 
     /**
@@ -85,8 +89,12 @@ public record StateSettings(
         if (standard != null) {
             Duration wait = switch (standard.schedule()) {
                 case PER_OUTBOUND -> max(standard.probeInterval(), standard.unhealthyInterval());
-                case XRAY -> standard.enableConcurrency() ? standard.probeInterval()
-                        : times(standard.probeInterval(), Math.max(1, config.observedOutbounds().size()));
+                case XRAY ->
+                    standard.enableConcurrency()
+                            ? standard.probeInterval()
+                            : times(
+                                    standard.probeInterval(),
+                                    Math.max(1, config.observedOutbounds().size()));
             };
             return times(wait, 3);
         }

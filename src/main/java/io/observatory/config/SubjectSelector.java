@@ -1,6 +1,5 @@
 package io.observatory.config;
 
-import io.observatory.config.Outbound;
 import java.util.Comparator;
 import java.util.List;
 

@@ -47,7 +47,9 @@ public record TokenLocation(@Nullable String file, @Nullable String variable, St
      */
     void validate(Violations violations, String token) {
         if (file != null && variable != null) {
-            violations.reject(TOKEN_ENV, "set together with " + property + "." + TOKEN_FILE,
+            violations.reject(
+                    TOKEN_ENV,
+                    "set together with " + property + "." + TOKEN_FILE,
                     "at most one token source: remove " + Violations.sibling(TOKEN_FILE) + " or "
                             + Violations.sibling(TOKEN_ENV));
             return;
@@ -76,7 +78,9 @@ public record TokenLocation(@Nullable String file, @Nullable String variable, St
 
     private static void validateVariable(Violations violations, String name, String token) {
         if (!VARIABLE_NAME.matcher(name).matches()) {
-            violations.reject(TOKEN_ENV, Redaction.MASK,
+            violations.reject(
+                    TOKEN_ENV,
+                    Redaction.MASK,
                     "the name of an environment variable: letters, digits and '_', not starting with a digit");
             return;
         }

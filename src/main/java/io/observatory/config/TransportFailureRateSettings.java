@@ -26,11 +26,17 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  */
 public record TransportFailureRateSettings(
         @DefaultValue("60s") Duration detectionWindow,
-        @DefaultValue("10") @Min(value = 1, message = ">= 1") int minimalTotalCount,
+
+        @DefaultValue("10") @Min(value = 1, message = ">= 1")
+        int minimalTotalCount,
+
         @DefaultValue("0.3")
-        @DecimalMin(value = "0", inclusive = false, message = LIMIT) @DecimalMax(value = "1", message = LIMIT)
+        @DecimalMin(value = "0", inclusive = false, message = LIMIT)
+        @DecimalMax(value = "1", message = LIMIT)
         double failureRateLimit,
-        @DefaultValue("60s") @DurationMin(nanos = 0, inclusive = false, message = "> 0") Duration reactivationPeriod)
+
+        @DefaultValue("60s") @DurationMin(nanos = 0, inclusive = false, message = "> 0")
+        Duration reactivationPeriod)
         implements CrossFieldValidated {
 
     private static final String LIMIT = "> 0 and <= 1";

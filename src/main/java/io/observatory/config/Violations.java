@@ -91,7 +91,10 @@ public final class Violations {
      */
     static String encode(@Nullable String found, String expected) {
         String message = found == null ? expected : InvalidValueException.printable(found) + FOUND + expected;
-        return message.replace("\\", "\\\\").replace("{", "\\{").replace("}", "\\}").replace("$", "\\$");
+        return message.replace("\\", "\\\\")
+                .replace("{", "\\{")
+                .replace("}", "\\}")
+                .replace("$", "\\$");
     }
 
     /**
@@ -104,8 +107,9 @@ public final class Violations {
     static Decoded decode(String message, String propertyPath) {
         int end = message.indexOf(FOUND);
         Matcher sibling = SIBLING_REFERENCE.matcher(message.substring(end + 1));
-        return new Decoded(end < 0 ? null : message.substring(0, end), sibling.replaceAll(match ->
-                Matcher.quoteReplacement(propertyPath + "." + match.group(1))));
+        return new Decoded(
+                end < 0 ? null : message.substring(0, end),
+                sibling.replaceAll(match -> Matcher.quoteReplacement(propertyPath + "." + match.group(1))));
     }
 
     /**
@@ -114,6 +118,5 @@ public final class Violations {
      * @param found    what to print as the found value, or {@code null} for the bound value
      * @param expected what a valid value looks like, sibling names expanded
      */
-    record Decoded(@Nullable String found, String expected) {
-    }
+    record Decoded(@Nullable String found, String expected) {}
 }

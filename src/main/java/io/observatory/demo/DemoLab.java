@@ -45,11 +45,13 @@ class DemoLab implements SmartLifecycle {
         server = HttpServer.create()
                 .host("127.0.0.1")
                 .port(port)
-                .route(routes -> routes
-                        .get("/fast", (request, response) -> noContent(response))
-                        .get("/slow", (request, response) -> Mono.delay(SLOW_DELAY).then(noContent(response)))
-                        .get("/flaky", (request, response) ->
-                                random.nextBoolean() ? reset(response) : noContent(response))
+                .route(routes -> routes.get("/fast", (request, response) -> noContent(response))
+                        .get(
+                                "/slow",
+                                (request, response) -> Mono.delay(SLOW_DELAY).then(noContent(response)))
+                        .get(
+                                "/flaky",
+                                (request, response) -> random.nextBoolean() ? reset(response) : noContent(response))
                         .get("/hang", (request, response) -> Mono.never()))
                 .bindNow();
         log.info("demo targets listening on http://127.0.0.1:{}/ with paths /fast /slow /flaky /hang", server.port());

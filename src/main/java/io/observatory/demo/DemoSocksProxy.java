@@ -46,25 +46,33 @@ final class DemoSocksProxy implements AutoCloseable {
 
     /** Starts listening; {@code loop} runs it and its tunnels. */
     DemoSocksProxy(EventLoopGroup loop, int port) {
-        this.server = new ServerBootstrap().group(loop).channel(NioServerSocketChannel.class)
+        this.server = new ServerBootstrap()
+                .group(loop)
+                .channel(NioServerSocketChannel.class)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel channel) {
-                        if (refused.contains(channel.remoteAddress().getAddress().getHostAddress())) {
+                        if (refused.contains(
+                                channel.remoteAddress().getAddress().getHostAddress())) {
                             channel.close();
                             return;
                         }
-                        channel.pipeline().addLast(Socks5ServerEncoder.DEFAULT, new Socks5InitialRequestDecoder(),
-                                new Handshake());
+                        channel.pipeline()
+                                .addLast(
+                                        Socks5ServerEncoder.DEFAULT,
+                                        new Socks5InitialRequestDecoder(),
+                                        new Handshake());
                     }
                 })
-                .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port)).syncUninterruptibly().channel();
+                .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port))
+                .syncUninterruptibly()
+                .channel();
     }
 
     /** A loop for the demo's proxies: one daemon thread. */
     static EventLoopGroup loop() {
-        return new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("mesh-demo-proxies", true),
-                NioIoHandler.newFactory());
+        return new MultiThreadIoEventLoopGroup(
+                1, new DefaultThreadFactory("mesh-demo-proxies", true), NioIoHandler.newFactory());
     }
 
     /** From now on refuses connections from exactly {@code sources} (IP addresses); an empty set accepts all. */
@@ -89,8 +97,7 @@ final class DemoSocksProxy implements AutoCloseable {
                             .addListener(ChannelFutureListener.CLOSE);
                     return;
                 }
-                ctx.pipeline().replace(Socks5InitialRequestDecoder.class, "command",
-                        new Socks5CommandRequestDecoder());
+                ctx.pipeline().replace(Socks5InitialRequestDecoder.class, "command", new Socks5CommandRequestDecoder());
                 ctx.writeAndFlush(new DefaultSocks5InitialResponse(Socks5AuthMethod.NO_AUTH));
             } else if (message instanceof Socks5CommandRequest command) {
                 connect(ctx, command);
@@ -102,16 +109,20 @@ final class DemoSocksProxy implements AutoCloseable {
         private void connect(ChannelHandlerContext ctx, Socks5CommandRequest command) {
             Channel client = ctx.channel();
             InetSocketAddress target = new InetSocketAddress(command.dstAddr(), command.dstPort());
-            if (command.type() != Socks5CommandType.CONNECT || target.isUnresolved()
+            if (command.type() != Socks5CommandType.CONNECT
+                    || target.isUnresolved()
                     || !target.getAddress().isLoopbackAddress()) {
                 reply(client, command, Socks5CommandStatus.FORBIDDEN).addListener(ChannelFutureListener.CLOSE);
                 return;
             }
             client.config().setAutoRead(false);
-            new Bootstrap().group(client.eventLoop()).channel(NioSocketChannel.class)
+            new Bootstrap()
+                    .group(client.eventLoop())
+                    .channel(NioSocketChannel.class)
                     .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 2_000)
                     .handler(new Relay(client))
-                    .connect(target).addListener((ChannelFutureListener) dialed -> {
+                    .connect(target)
+                    .addListener((ChannelFutureListener) dialed -> {
                         if (!dialed.isSuccess()) {
                             reply(client, command, Socks5CommandStatus.CONNECTION_REFUSED)
                                     .addListener(ChannelFutureListener.CLOSE);
@@ -126,8 +137,8 @@ final class DemoSocksProxy implements AutoCloseable {
                     });
         }
 
-        private static io.netty.channel.ChannelFuture reply(Channel client, Socks5CommandRequest command,
-                Socks5CommandStatus status) {
+        private static io.netty.channel.ChannelFuture reply(
+                Channel client, Socks5CommandRequest command, Socks5CommandStatus status) {
             return client.writeAndFlush(new DefaultSocks5CommandResponse(status, command.dstAddrType()));
         }
 

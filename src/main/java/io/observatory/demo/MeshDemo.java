@@ -47,26 +47,43 @@ class MeshDemo implements SmartLifecycle, ApplicationListener<GrpcServerStartedE
 
     /** The scripted story: at each second, what breaks or heals. Every status appears and heals within 60 s. */
     private static final List<Scene> STORY = List.of(
-            new Scene(8, "s4's entry point refuses w1 (site de) and w2 (site nl): expect s4 UNREACHABLE_FROM_SERVERS(2),"
-                    + " out of rotation", demo -> demo.refuse(3, 0, 1)),
+            new Scene(
+                    8,
+                    "s4's entry point refuses w1 (site de) and w2 (site nl): expect s4 UNREACHABLE_FROM_SERVERS(2),"
+                            + " out of rotation",
+                    demo -> demo.refuse(3, 0, 1)),
             new Scene(14, "s4 reachable again: expect s4 OK", demo -> demo.refuse(3)),
-            new Scene(16, "s2's entry point refuses w3 only: expect s2/main PAIR_CUT, DEGRADED, still in rotation",
+            new Scene(
+                    16,
+                    "s2's entry point refuses w3 only: expect s2/main PAIR_CUT, DEGRADED, still in rotation",
                     demo -> demo.refuse(1, 2)),
             new Scene(22, "s2 reachable again: the pair cut heals", demo -> demo.refuse(1)),
-            new Scene(24, "w4's outgoing path breaks (every entry point refuses it; its reports still arrive): expect"
-                    + " w4 UNRELIABLE, nobody removed", demo -> demo.refuseEverywhere(3)),
+            new Scene(
+                    24,
+                    "w4's outgoing path breaks (every entry point refuses it; its reports still arrive): expect"
+                            + " w4 UNRELIABLE, nobody removed",
+                    demo -> demo.refuseEverywhere(3)),
             new Scene(30, "w4's path works again: expect w4 RELIABLE", demo -> demo.refuseEverywhere(-1)),
-            new Scene(32, "s1's service port closes: expect s1 SERVER_UNAVAILABLE naming its tcp check",
+            new Scene(
+                    32,
+                    "s1's service port closes: expect s1 SERVER_UNAVAILABLE naming its tcp check",
                     demo -> demo.service(0, false)),
             new Scene(38, "s1's service is back: expect s1 OK", demo -> demo.service(0, true)),
-            new Scene(40, "w2 stops reporting: expect s2 NO_DATA (still in rotation) 3 s after its last report",
+            new Scene(
+                    40,
+                    "w2 stops reporting: expect s2 NO_DATA (still in rotation) 3 s after its last report",
                     demo -> demo.witness(1, false)),
-            new Scene(46, "w2 reports again (a new process, its sequence starts over): expect s2 OK",
+            new Scene(
+                    46,
+                    "w2 reports again (a new process, its sequence starts over): expect s2 OK",
                     demo -> demo.witness(1, true)),
-            new Scene(48, "s3's entry point refuses the checker w1 (site de): expect s3 BLOCKED, withheld while s4"
-                    + " serves route world", demo -> demo.refuse(2, 0)),
-            new Scene(54, "s3 reachable again: every server OK; the story starts again at 60 s",
-                    demo -> demo.refuse(2)));
+            new Scene(
+                    48,
+                    "s3's entry point refuses the checker w1 (site de): expect s3 BLOCKED, withheld while s4"
+                            + " serves route world",
+                    demo -> demo.refuse(2, 0)),
+            new Scene(
+                    54, "s3 reachable again: every server OK; the story starts again at 60 s", demo -> demo.refuse(2)));
 
     private final MeshSettings mesh;
     private final int targetPort;
@@ -84,8 +101,11 @@ class MeshDemo implements SmartLifecycle, ApplicationListener<GrpcServerStartedE
      * @param grpcServers the hub's gRPC server, a dependency so that Spring starts it first and the witnesses find
      *                    its port
      */
-    MeshDemo(ObservatoryConfig config, @Value("${mesh-demo.target-port}") int targetPort,
-            @Value("${mesh-demo.service-port}") int servicePort, List<GrpcServerLifecycle> grpcServers) {
+    MeshDemo(
+            ObservatoryConfig config,
+            @Value("${mesh-demo.target-port}") int targetPort,
+            @Value("${mesh-demo.service-port}") int servicePort,
+            List<GrpcServerLifecycle> grpcServers) {
         this.mesh = config.mesh();
         this.targetPort = targetPort;
         this.servicePort = servicePort;
@@ -99,8 +119,12 @@ class MeshDemo implements SmartLifecycle, ApplicationListener<GrpcServerStartedE
     @Override
     public synchronized void start() {
         loop = DemoSocksProxy.loop();
-        target = HttpServer.create().host("127.0.0.1").port(targetPort)
-                .route(routes -> routes.get("/generate_204", (request, response) -> response.status(204).send()))
+        target = HttpServer.create()
+                .host("127.0.0.1")
+                .port(targetPort)
+                .route(routes -> routes.get(
+                        "/generate_204",
+                        (request, response) -> response.status(204).send()))
                 .bindNow();
         for (int i = 0; i < mesh.servers().size(); i++) {
             MeshServerSettings server = mesh.servers().get(i);
@@ -119,9 +143,13 @@ class MeshDemo implements SmartLifecycle, ApplicationListener<GrpcServerStartedE
             story.scheduleAtFixedRate(() -> play(scene), scene.second(), STORY_LENGTH.toSeconds(), TimeUnit.SECONDS);
         }
         running = true;
-        log.info("mesh-demo: hub on 127.0.0.1:{} with {} servers and {} witnesses; watch GET /actuator/observatory"
-                + " (mesh) or observatory.mesh.v1.MeshService/WatchMesh; the story repeats every {} s", hubPort,
-                mesh.servers().size(), witnesses.size(), STORY_LENGTH.toSeconds());
+        log.info(
+                "mesh-demo: hub on 127.0.0.1:{} with {} servers and {} witnesses; watch GET /actuator/observatory"
+                        + " (mesh) or observatory.mesh.v1.MeshService/WatchMesh; the story repeats every {} s",
+                hubPort,
+                mesh.servers().size(),
+                witnesses.size(),
+                STORY_LENGTH.toSeconds());
     }
 
     @Override
@@ -212,27 +240,32 @@ class MeshDemo implements SmartLifecycle, ApplicationListener<GrpcServerStartedE
 
     /** Server {@code server}'s service port: accepts a connection and closes it, as a listening service would. */
     private DisposableServer openService(int server) {
-        return TcpServer.create().host("127.0.0.1").port(servicePort + server)
-                .handle((in, out) -> out.then()).bindNow();
+        return TcpServer.create()
+                .host("127.0.0.1")
+                .port(servicePort + server)
+                .handle((in, out) -> out.then())
+                .bindNow();
     }
 
     /** Witness {@code index}: a whole Observatory in this process, probing from {@code 127.0.0.1<index+1>}. */
     private ConfigurableApplicationContext startWitness(int index) {
         String name = mesh.witnesses().get(index).name();
-        return new SpringApplicationBuilder(ObservatoryApplication.class).run(
-                "--spring.profiles.active=mesh-demo-witness",
-                "--spring.main.banner-mode=off",
-                "--spring.grpc.server.port=0",
-                "--spring.grpc.server.address=127.0.0.1",
-                "--server.port=0",
-                "--server.address=127.0.0.1",
-                "--management.endpoints.web.exposure.include=health",
-                "--observatory.mesh.role=witness",
-                "--observatory.mesh.self.name=" + name,
-                "--observatory.mesh.self.checks[0].tcp=127.0.0.1:" + (servicePort + index),
-                "--observatory.mesh.hubs[0]=127.0.0.1:" + hubPort,
-                "--observatory.mesh.token-file=" + mesh.witnesses().get(index).tokenFile(),
-                "--observatory.probe.source-address=" + sourceAddress(index));
+        return new SpringApplicationBuilder(ObservatoryApplication.class)
+                .run(
+                        "--spring.profiles.active=mesh-demo-witness",
+                        "--spring.main.banner-mode=off",
+                        "--spring.grpc.server.port=0",
+                        "--spring.grpc.server.address=127.0.0.1",
+                        "--server.port=0",
+                        "--server.address=127.0.0.1",
+                        "--management.endpoints.web.exposure.include=health",
+                        "--observatory.mesh.role=witness",
+                        "--observatory.mesh.self.name=" + name,
+                        "--observatory.mesh.self.checks[0].tcp=127.0.0.1:" + (servicePort + index),
+                        "--observatory.mesh.hubs[0]=127.0.0.1:" + hubPort,
+                        "--observatory.mesh.token-file="
+                                + mesh.witnesses().get(index).tokenFile(),
+                        "--observatory.probe.source-address=" + sourceAddress(index));
     }
 
     private static String sourceAddress(int witness) {
@@ -240,6 +273,5 @@ class MeshDemo implements SmartLifecycle, ApplicationListener<GrpcServerStartedE
     }
 
     /** One moment of the story: at {@code second}, {@code action} breaks or heals something; logged with its caption. */
-    private record Scene(int second, String caption, java.util.function.Consumer<MeshDemo> action) {
-    }
+    private record Scene(int second, String caption, java.util.function.Consumer<MeshDemo> action) {}
 }

@@ -37,11 +37,13 @@ public final class MeshDemoTokens implements EnvironmentPostProcessor {
             for (int i = 1; i <= WITNESSES; i++) {
                 byte[] token = new byte[16];
                 random.nextBytes(token);
-                Path file = Files.writeString(directory.resolve("w" + i + ".token"), HexFormat.of().formatHex(token));
+                Path file = Files.writeString(
+                        directory.resolve("w" + i + ".token"), HexFormat.of().formatHex(token));
                 file.toFile().deleteOnExit();
             }
-            environment.getPropertySources().addFirst(new MapPropertySource("mesh-demo-tokens",
-                    Map.of(DIRECTORY, directory.toString())));
+            environment
+                    .getPropertySources()
+                    .addFirst(new MapPropertySource("mesh-demo-tokens", Map.of(DIRECTORY, directory.toString())));
         } catch (IOException e) {
             throw new UncheckedIOException("mesh demo: cannot write the witness tokens", e);
         }

@@ -25,7 +25,8 @@ public record ActiveCheck(ExpectedStatus expectedStatus, ActiveHealthPolicy thre
      * @return e.g. {@code unexpected HTTP status 403 (expected: 204)}
      */
     public Optional<String> unexpectedStatus(int httpStatus) {
-        return expectedStatus.matches(httpStatus) ? Optional.empty()
+        return expectedStatus.matches(httpStatus)
+                ? Optional.empty()
                 : Optional.of("unexpected HTTP status " + httpStatus + " (expected: " + expectedStatus + ")");
     }
 }

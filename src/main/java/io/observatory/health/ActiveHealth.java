@@ -21,7 +21,8 @@ public record ActiveHealth(HealthState state, int consecutiveSuccesses, int cons
      */
     public ActiveHealth {
         Objects.requireNonNull(state, "state");
-        if (consecutiveSuccesses < 0 || consecutiveFailures < 0
+        if (consecutiveSuccesses < 0
+                || consecutiveFailures < 0
                 || (consecutiveSuccesses > 0 && consecutiveFailures > 0)) {
             throw new IllegalArgumentException("consecutive successes/failures: " + consecutiveSuccesses + "/"
                     + consecutiveFailures + " (expected: >= 0 and at most one of them > 0)");

@@ -25,12 +25,17 @@ public sealed interface AvailabilityPolicy {
 
     /** The healthy and unknown outbounds, or, when there are none, the degraded ones. */
     private static <T> List<T> notUnhealthy(List<T> selection, Function<? super T, HealthState> verdict) {
-        List<T> preferred = selection.stream().filter(outbound -> {
-            HealthState state = verdict.apply(outbound);
-            return state == HealthState.HEALTHY || state == HealthState.UNKNOWN;
-        }).toList();
-        return !preferred.isEmpty() ? preferred
-                : selection.stream().filter(outbound -> verdict.apply(outbound) == HealthState.DEGRADED).toList();
+        List<T> preferred = selection.stream()
+                .filter(outbound -> {
+                    HealthState state = verdict.apply(outbound);
+                    return state == HealthState.HEALTHY || state == HealthState.UNKNOWN;
+                })
+                .toList();
+        return !preferred.isEmpty()
+                ? preferred
+                : selection.stream()
+                        .filter(outbound -> verdict.apply(outbound) == HealthState.DEGRADED)
+                        .toList();
     }
 
     /**
@@ -48,10 +53,11 @@ public sealed interface AvailabilityPolicy {
             List<T> usable = notUnhealthy(selection, verdict);
             // Degraded outbounds count towards the threshold, as Envoy counts degraded hosts, even when healthy ones
             // are preferred to them.
-            long notUnhealthy = selection.stream().filter(outbound -> verdict.apply(outbound) != HealthState.UNHEALTHY)
+            long notUnhealthy = selection.stream()
+                    .filter(outbound -> verdict.apply(outbound) != HealthState.UNHEALTHY)
                     .count();
-            boolean panic = !selection.isEmpty() && (usable.isEmpty()
-                    || notUnhealthy * 100 < (long) panicThresholdPercent * selection.size());
+            boolean panic = !selection.isEmpty()
+                    && (usable.isEmpty() || notUnhealthy * 100 < (long) panicThresholdPercent * selection.size());
             return panic ? new Availability<>(selection, true) : new Availability<>(usable, false);
         }
     }

@@ -56,6 +56,5 @@ public record BurstWindowRule(ActiveCheck check, OptionalDouble maxFailureRatio)
      * @param active the active health after it
      * @param detail one line on the window, the reason a change of the active state is reported with
      */
-    public record Judgement(ActiveHealth active, String detail) {
-    }
+    public record Judgement(ActiveHealth active, String detail) {}
 }

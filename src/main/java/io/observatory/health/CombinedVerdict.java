@@ -13,8 +13,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class CombinedVerdict {
 
-    private CombinedVerdict() {
-    }
+    private CombinedVerdict() {}
 
     /**
      * The worst state any check has an opinion on: {@link HealthState#UNHEALTHY} if any check says so, else
@@ -59,8 +58,7 @@ public final class CombinedVerdict {
      * @param check  {@code active}, {@code passive} or {@code mesh}
      * @param why    the evidence; asked only when the state changed
      */
-    public record Change(String check, HealthState before, HealthState after, Supplier<String> why) {
-    }
+    public record Change(String check, HealthState before, HealthState after, Supplier<String> why) {}
 
     /** A state as log lines and reasons write it: {@code healthy}, {@code unhealthy}, {@code unknown}, {@code degraded}. */
     public static String word(HealthState state) {

@@ -27,8 +27,7 @@ public record ConsecutiveFailuresPolicy(int threshold, Duration reactivationPeri
      *                            {@link Integer#MAX_VALUE})
      * @param unhealthySinceNanos see {@link PassiveState#unhealthySinceNanos()}; {@code 0} unless UNHEALTHY
      */
-    public record State(HealthState state, int consecutiveFailures, long unhealthySinceNanos)
-            implements PassiveState {
+    public record State(HealthState state, int consecutiveFailures, long unhealthySinceNanos) implements PassiveState {
 
         /** The state of an outbound no call was reported for: UNKNOWN, no failures. */
         public static final State INITIAL = new State(HealthState.UNKNOWN, 0, 0);
@@ -55,7 +54,8 @@ public record ConsecutiveFailuresPolicy(int threshold, Duration reactivationPeri
 
     @Override
     public String describe(State state) {
-        return state.state() == HealthState.HEALTHY ? "a call succeeded"
+        return state.state() == HealthState.HEALTHY
+                ? "a call succeeded"
                 : state.consecutiveFailures() + " consecutive failed calls (threshold " + threshold + ")";
     }
 
@@ -72,7 +72,8 @@ public record ConsecutiveFailuresPolicy(int threshold, Duration reactivationPeri
             return new State(HealthState.HEALTHY, 0, 0);
         }
         int failures = current.consecutiveFailures() == Integer.MAX_VALUE
-                ? Integer.MAX_VALUE : current.consecutiveFailures() + 1;
+                ? Integer.MAX_VALUE
+                : current.consecutiveFailures() + 1;
         if (current.state() == HealthState.UNHEALTHY) {
             return new State(HealthState.UNHEALTHY, failures, current.unhealthySinceNanos());
         }

@@ -79,6 +79,5 @@ public final class ExpectedStatus {
         return ranges.hashCode();
     }
 
-    private record Range(int from, int to) {
-    }
+    private record Range(int from, int to) {}
 }

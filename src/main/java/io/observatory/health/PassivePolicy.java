@@ -85,7 +85,9 @@ public sealed interface PassivePolicy<S extends PassivePolicy.PassiveState>
      */
     default long reactivationNanos(S state) {
         return state.state() == HealthState.UNHEALTHY
-                ? LongMath.saturatedAdd(state.unhealthySinceNanos(), effectiveReactivationPeriod().toNanos())
+                ? LongMath.saturatedAdd(
+                        state.unhealthySinceNanos(),
+                        effectiveReactivationPeriod().toNanos())
                 : Long.MAX_VALUE;
     }
 }

@@ -30,8 +30,13 @@ import java.util.Objects;
  * @param intervalJitter      each later wait is lengthened by a uniformly random time in [0, this), zero for none
  *                            (Envoy's {@code interval_jitter})
  */
-public record ProbeIntervals(Duration healthy, Duration unhealthy, Duration unhealthyEdge, Duration healthyEdge,
-        Duration initialJitter, Duration intervalJitter) {
+public record ProbeIntervals(
+        Duration healthy,
+        Duration unhealthy,
+        Duration unhealthyEdge,
+        Duration healthyEdge,
+        Duration initialJitter,
+        Duration intervalJitter) {
 
     /**
      * @throws IllegalArgumentException when an interval is not positive or a jitter is negative

@@ -29,8 +29,9 @@ import java.util.Objects;
  * @param reactivationPeriod time after becoming UNHEALTHY before the state returns to UNKNOWN; positive, raised to
  *                           {@code detectionWindow} when shorter ({@code reactivation-period})
  */
-public record TransportFailureRatePolicy(Duration detectionWindow, int minimalTotalCount, double failureRateLimit,
-        Duration reactivationPeriod) implements PassivePolicy<TransportFailureRatePolicy.State> {
+public record TransportFailureRatePolicy(
+        Duration detectionWindow, int minimalTotalCount, double failureRateLimit, Duration reactivationPeriod)
+        implements PassivePolicy<TransportFailureRatePolicy.State> {
 
     /** Width of one bucket of the detection window: 1 s, in nanoseconds. */
     public static final long BUCKET_NANOS = Duration.ofSeconds(1).toNanos();
@@ -65,8 +66,7 @@ public record TransportFailureRatePolicy(Duration detectionWindow, int minimalTo
      * @param total  calls of any outcome
      * @param failed transport failures among them
      */
-    public record Bucket(long second, int total, int failed) {
-    }
+    public record Bucket(long second, int total, int failed) {}
 
     /**
      * Immutable passive state of one outbound under this policy.
@@ -131,9 +131,12 @@ public record TransportFailureRatePolicy(Duration detectionWindow, int minimalTo
     @Override
     public State advance(State previous, long nowNanos) {
         long oldestKept = Math.floorDiv(nowNanos, BUCKET_NANOS) - detectionWindow.toSeconds() + 1;
-        List<Bucket> kept = previous.buckets().stream().filter(bucket -> bucket.second() >= oldestKept).toList();
+        List<Bucket> kept = previous.buckets().stream()
+                .filter(bucket -> bucket.second() >= oldestKept)
+                .toList();
         boolean reactivated = previous.state() == HealthState.UNHEALTHY
-                && nowNanos - previous.unhealthySinceNanos() >= effectiveReactivationPeriod().toNanos();
+                && nowNanos - previous.unhealthySinceNanos()
+                        >= effectiveReactivationPeriod().toNanos();
         if (reactivated) {
             return new State(HealthState.UNKNOWN, kept, 0);
         }

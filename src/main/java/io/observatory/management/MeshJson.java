@@ -33,22 +33,41 @@ public record MeshJson(List<Server> servers, List<Witness> witnesses, List<Route
         List<Server> servers = new ArrayList<>();
         for (ServerVerdict verdict : view.judgement().servers()) {
             MeshFleet.Server server = fleet.get(verdict.name());
-            List<EntryPoint> entryPoints = server.entryPoints().stream().map(entry -> {
-                String cut = verdict.pairCuts().get(entry);
-                return new EntryPoint(entry, server.tag(entry), cut == null ? List.of() : List.of("PAIR_CUT"),
-                        cut == null ? null : "pair cut: " + cut);
-            }).toList();
-            servers.add(new Server(verdict.name(), verdict.route(), verdict.status().name(), verdict.voters(),
-                    verdict.reason(), verdict.inRotation(), entryPoints));
+            List<EntryPoint> entryPoints = server.entryPoints().stream()
+                    .map(entry -> {
+                        String cut = verdict.pairCuts().get(entry);
+                        return new EntryPoint(
+                                entry,
+                                server.tag(entry),
+                                cut == null ? List.of() : List.of("PAIR_CUT"),
+                                cut == null ? null : "pair cut: " + cut);
+                    })
+                    .toList();
+            servers.add(new Server(
+                    verdict.name(),
+                    verdict.route(),
+                    verdict.status().name(),
+                    verdict.voters(),
+                    verdict.reason(),
+                    verdict.inRotation(),
+                    entryPoints));
         }
         Map<String, MeshFleet.Witness> witnesses = new HashMap<>();
         view.fleet().witnesses().forEach(witness -> witnesses.put(witness.name(), witness));
-        List<Witness> standings = view.judgement().witnesses().stream().map((WitnessStanding standing) ->
-                new Witness(standing.name(), standing.site(), witnesses.get(standing.name()).server(),
-                        standing.checker(), standing.reliable() ? "RELIABLE" : "UNRELIABLE", standing.share(),
-                        standing.neighbours(), view.lastReports().get(standing.name()))).toList();
+        List<Witness> standings = view.judgement().witnesses().stream()
+                .map((WitnessStanding standing) -> new Witness(
+                        standing.name(),
+                        standing.site(),
+                        witnesses.get(standing.name()).server(),
+                        standing.checker(),
+                        standing.reliable() ? "RELIABLE" : "UNRELIABLE",
+                        standing.share(),
+                        standing.neighbours(),
+                        view.lastReports().get(standing.name())))
+                .toList();
         List<Route> routes = view.judgement().routes().stream()
-                .map(route -> new Route(route.route(), route.servers(), route.panic())).toList();
+                .map(route -> new Route(route.route(), route.servers(), route.panic()))
+                .toList();
         return new MeshJson(servers, standings, routes);
     }
 
@@ -57,25 +76,38 @@ public record MeshJson(List<Server> servers, List<Witness> witnesses, List<Route
      * {@code voters} the witnesses whose votes decided UNREACHABLE_FROM_SERVERS(n) or BLOCKED, else 0.
      */
     @JsonNaming(SnakeCaseStrategy.class)
-    public record Server(String name, String route, String status, int voters, String reason, boolean inRotation,
-            List<EntryPoint> entryPoints) {
-    }
+    public record Server(
+            String name,
+            String route,
+            String status,
+            int voters,
+            String reason,
+            boolean inRotation,
+            List<EntryPoint> entryPoints) {}
 
     /** One entry point: {@code marks} is empty or {@code [PAIR_CUT]}, with the reason naming both servers. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @JsonNaming(SnakeCaseStrategy.class)
-    public record EntryPoint(String name, String tag, List<String> marks, @Nullable String reason) {
-    }
+    public record EntryPoint(
+            String name,
+            String tag,
+            List<String> marks,
+            @Nullable String reason) {}
 
     /** One witness: {@code status} is RELIABLE or UNRELIABLE; {@code share} 0-1. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @JsonNaming(SnakeCaseStrategy.class)
-    public record Witness(String name, String site, @Nullable String server, boolean checker, String status,
-            double share, int neighbours, @Nullable Instant lastReport) {
-    }
+    public record Witness(
+            String name,
+            String site,
+            @Nullable String server,
+            boolean checker,
+            String status,
+            double share,
+            int neighbours,
+            @Nullable Instant lastReport) {}
 
     /** What one route serves, best first; {@code panic} when none of its servers is in rotation. */
     @JsonNaming(SnakeCaseStrategy.class)
-    public record Route(String route, List<String> servers, boolean panic) {
-    }
+    public record Route(String route, List<String> servers, boolean panic) {}
 }

@@ -66,35 +66,62 @@ class MeshMeters {
             String route = verdict.route();
             String key = name + "\n" + route;
             serverKeys.add(key);
-            servers.computeIfAbsent(key, unused -> List.of(
-                    gauge(SERVER_STATUS, "Mesh status of the server: 0 OK, 1 NO_DATA, 2 BLOCKED, 3"
-                            + " UNREACHABLE_FROM_SERVERS, 4 SERVER_UNAVAILABLE",
-                            Tags.of("server", name, "route", route),
-                            now -> server(now, name) == null ? Double.NaN : server(now, name).status().ordinal()),
-                    gauge(SERVER_IN_ROTATION, "Whether clients of its route may be given the server",
-                            Tags.of("server", name, "route", route),
-                            now -> server(now, name) == null ? Double.NaN : server(now, name).inRotation() ? 1 : 0)));
+            servers.computeIfAbsent(
+                    key,
+                    unused -> List.of(
+                            gauge(
+                                    SERVER_STATUS,
+                                    "Mesh status of the server: 0 OK, 1 NO_DATA, 2 BLOCKED, 3"
+                                            + " UNREACHABLE_FROM_SERVERS, 4 SERVER_UNAVAILABLE",
+                                    Tags.of("server", name, "route", route),
+                                    now -> server(now, name) == null
+                                            ? Double.NaN
+                                            : server(now, name).status().ordinal()),
+                            gauge(
+                                    SERVER_IN_ROTATION,
+                                    "Whether clients of its route may be given the server",
+                                    Tags.of("server", name, "route", route),
+                                    now -> server(now, name) == null
+                                            ? Double.NaN
+                                            : server(now, name).inRotation() ? 1 : 0)));
         }
         Set<String> witnessKeys = new HashSet<>();
         for (WitnessStanding standing : view.judgement().witnesses()) {
             String name = standing.name();
             String key = name + "\n" + standing.site();
             witnessKeys.add(key);
-            witnesses.computeIfAbsent(key, unused -> List.of(
-                    gauge(WITNESS_RELIABLE, "Whether the witness's votes count: 1 reliable, 0 unreliable",
-                            Tags.of("witness", name, "site", standing.site()),
-                            now -> witness(now, name) == null ? Double.NaN : witness(now, name).reliable() ? 1 : 0),
-                    gauge(WITNESS_SHARE, "Share of the neighbours it probes that the witness votes against, 0-1",
-                            Tags.of("witness", name, "site", standing.site()),
-                            now -> witness(now, name) == null ? Double.NaN : witness(now, name).share())));
+            witnesses.computeIfAbsent(
+                    key,
+                    unused -> List.of(
+                            gauge(
+                                    WITNESS_RELIABLE,
+                                    "Whether the witness's votes count: 1 reliable, 0 unreliable",
+                                    Tags.of("witness", name, "site", standing.site()),
+                                    now -> witness(now, name) == null
+                                            ? Double.NaN
+                                            : witness(now, name).reliable() ? 1 : 0),
+                            gauge(
+                                    WITNESS_SHARE,
+                                    "Share of the neighbours it probes that the witness votes against, 0-1",
+                                    Tags.of("witness", name, "site", standing.site()),
+                                    now -> witness(now, name) == null
+                                            ? Double.NaN
+                                            : witness(now, name).share())));
         }
         Set<String> routeKeys = new HashSet<>();
         for (RouteServing serving : view.judgement().routes()) {
             String route = serving.route();
             routeKeys.add(route);
-            routes.computeIfAbsent(route, unused -> List.of(gauge(ROUTE_PANIC, "1 when none of the route's servers"
-                    + " is in rotation and the best-ranked are served anyway, 0 when not", Tags.of("route", route),
-                    now -> route(now, route) == null ? Double.NaN : route(now, route).panic() ? 1 : 0)));
+            routes.computeIfAbsent(
+                    route,
+                    unused -> List.of(gauge(
+                            ROUTE_PANIC,
+                            "1 when none of the route's servers"
+                                    + " is in rotation and the best-ranked are served anyway, 0 when not",
+                            Tags.of("route", route),
+                            now -> route(now, route) == null
+                                    ? Double.NaN
+                                    : route(now, route).panic() ? 1 : 0)));
         }
         forgetAllBut(servers, serverKeys);
         forgetAllBut(witnesses, witnessKeys);
@@ -103,7 +130,10 @@ class MeshMeters {
 
     private Meter gauge(String name, String description, Tags tags, ToDoubleFunction<MeshView> value) {
         return Gauge.builder(name, hub.store(), store -> value.applyAsDouble(store.current()))
-                .description(description).tags(tags).strongReference(true).register(registry);
+                .description(description)
+                .tags(tags)
+                .strongReference(true)
+                .register(registry);
     }
 
     private void forgetAllBut(Map<String, List<Meter>> meters, Set<String> keep) {
@@ -117,17 +147,23 @@ class MeshMeters {
     }
 
     private static @Nullable ServerVerdict server(MeshView view, String name) {
-        return view.judgement().servers().stream().filter(verdict -> verdict.name().equals(name)).findFirst()
+        return view.judgement().servers().stream()
+                .filter(verdict -> verdict.name().equals(name))
+                .findFirst()
                 .orElse(null);
     }
 
     private static @Nullable RouteServing route(MeshView view, String route) {
-        return view.judgement().routes().stream().filter(serving -> serving.route().equals(route)).findFirst()
+        return view.judgement().routes().stream()
+                .filter(serving -> serving.route().equals(route))
+                .findFirst()
                 .orElse(null);
     }
 
     private static @Nullable WitnessStanding witness(MeshView view, String name) {
-        return view.judgement().witnesses().stream().filter(standing -> standing.name().equals(name)).findFirst()
+        return view.judgement().witnesses().stream()
+                .filter(standing -> standing.name().equals(name))
+                .findFirst()
                 .orElse(null);
     }
 }

@@ -58,12 +58,20 @@ class ObservationHealthIndicator
         }
         OptionalLong since = acceptingTrafficSinceNanos;
         if (since.isEmpty()) {
-            return Health.outOfService().withDetail("reason", "observer not started").build();
+            return Health.outOfService()
+                    .withDetail("reason", "observer not started")
+                    .build();
         }
         if (ticker.nanoTime() - since.getAsLong() >= FIRST_SNAPSHOT_GRACE.toNanos()) {
-            return Health.up().withDetail("reason", "no snapshot within the first "
-                    + FIRST_SNAPSHOT_GRACE.toSeconds() + " s; ready without one").build();
+            return Health.up()
+                    .withDetail(
+                            "reason",
+                            "no snapshot within the first " + FIRST_SNAPSHOT_GRACE.toSeconds()
+                                    + " s; ready without one")
+                    .build();
         }
-        return Health.outOfService().withDetail("reason", "waiting for the first snapshot").build();
+        return Health.outOfService()
+                .withDetail("reason", "waiting for the first snapshot")
+                .build();
     }
 }

@@ -84,7 +84,10 @@ class ObservationMeters {
     private void start(Observation observation) {
         observation.all().forEach(this::follow);
         followSnapshotAge(observation);
-        Gauge.builder(AVAILABILITY_PANIC, store, current -> current.current().available(List.of()).panic() ? 1 : 0)
+        Gauge.builder(
+                        AVAILABILITY_PANIC,
+                        store,
+                        current -> current.current().available(List.of()).panic() ? 1 : 0)
                 .description("1 when the availability policy is in panic for a selection of every outbound")
                 .register(registry);
     }
@@ -112,13 +115,20 @@ class ObservationMeters {
     private void follow(OutboundHealth outbound) {
         String tag = outbound.tag();
         OutboundStatus probe = outbound.probe();
-        verdicts.computeIfAbsent(tag, unused -> gauge(VERDICT, "Combined verdict of the outbound: 1 healthy, 0 "
-                + "unknown, 0.5 degraded, -1 unhealthy", tag, entry -> verdictValue(entry.verdict())));
+        verdicts.computeIfAbsent(
+                tag,
+                unused -> gauge(
+                        VERDICT,
+                        "Combined verdict of the outbound: 1 healthy, 0 " + "unknown, 0.5 degraded, -1 unhealthy",
+                        tag,
+                        entry -> verdictValue(entry.verdict())));
         if (probe == null) {
             remove(alive, tag);
         } else {
-            alive.computeIfAbsent(tag, unused -> gauge(ALIVE, "1 when the outbound is alive, 0 when not", tag,
-                    entry -> entry.alive() ? 1 : 0));
+            alive.computeIfAbsent(
+                    tag,
+                    unused -> gauge(
+                            ALIVE, "1 when the outbound is alive, 0 when not", tag, entry -> entry.alive() ? 1 : 0));
         }
         if (probe == null || probe.lastSeen() == null) {
             remove(lastSuccess, tag);
@@ -128,19 +138,30 @@ class ObservationMeters {
     }
 
     private Meter gauge(String name, String description, String tag, ToDoubleFunction<OutboundHealth> value) {
-        return Gauge.builder(name, store, current -> current.current().get(tag).map(value::applyAsDouble)
-                        .orElse(Double.NaN))
+        return Gauge.builder(
+                        name,
+                        store,
+                        current -> current.current()
+                                .get(tag)
+                                .map(value::applyAsDouble)
+                                .orElse(Double.NaN))
                 .description(description)
                 .tag("outbound", tag)
                 .register(registry);
     }
 
     private Meter lastSuccessAge(String tag) {
-        return TimeGauge.builder(LAST_SUCCESS_AGE, store, TimeUnit.NANOSECONDS, current -> current.current().get(tag)
-                        .map(OutboundHealth::probe)
-                        .map(OutboundStatus::lastSeen)
-                        .map(seen -> (double) Duration.between(seen, clock.instant()).toNanos())
-                        .orElse(Double.NaN))
+        return TimeGauge.builder(
+                        LAST_SUCCESS_AGE,
+                        store,
+                        TimeUnit.NANOSECONDS,
+                        current -> current.current()
+                                .get(tag)
+                                .map(OutboundHealth::probe)
+                                .map(OutboundStatus::lastSeen)
+                                .map(seen -> (double)
+                                        Duration.between(seen, clock.instant()).toNanos())
+                                .orElse(Double.NaN))
                 .description("Time since the outbound's last successful probe")
                 .tag("outbound", tag)
                 .register(registry);
@@ -151,9 +172,11 @@ class ObservationMeters {
             return;
         }
         TimeGauge.builder(SNAPSHOT_AGE, store, TimeUnit.NANOSECONDS, current -> {
-            OptionalLong at = current.current().observedAtNanos();
-            return at.isPresent() ? ticker.nanoTime() - at.getAsLong() : Double.NaN;
-        }).description("Time since the observer last published its statuses").register(registry);
+                    OptionalLong at = current.current().observedAtNanos();
+                    return at.isPresent() ? ticker.nanoTime() - at.getAsLong() : Double.NaN;
+                })
+                .description("Time since the observer last published its statuses")
+                .register(registry);
         snapshotAgeRegistered = true;
     }
 

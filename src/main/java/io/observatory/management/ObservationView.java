@@ -12,7 +12,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.PropertyNamingStrategies.SnakeCaseStrategy;
 import tools.jackson.databind.annotation.JsonNaming;
@@ -30,7 +29,8 @@ record ObservationView(List<Outbound> status, @Nullable MeshJson mesh) {
 
     /** Maps the observed outbounds of a snapshot, in its order (by tag), and the mesh view when there is one. */
     static ObservationView of(Observation observation, MeshView mesh) {
-        return new ObservationView(observation.observed().stream().map(Outbound::of).toList(),
+        return new ObservationView(
+                observation.observed().stream().map(Outbound::of).toList(),
                 mesh.fleet().servers().isEmpty() ? null : MeshJson.of(mesh));
     }
 
@@ -52,16 +52,31 @@ record ObservationView(List<Outbound> status, @Nullable MeshJson mesh) {
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @JsonNaming(SnakeCaseStrategy.class)
-    record Outbound(String outboundTag, boolean alive, long delay, String lastErrorReason, long lastSeenTime,
-            long lastTryTime, HealthPing healthPing, LastProbe lastProbe, String verdict, @Nullable Instant restoredFrom) {
+    record Outbound(
+            String outboundTag,
+            boolean alive,
+            long delay,
+            String lastErrorReason,
+            long lastSeenTime,
+            long lastTryTime,
+            HealthPing healthPing,
+            LastProbe lastProbe,
+            String verdict,
+            @Nullable Instant restoredFrom) {
 
         static Outbound of(OutboundHealth outbound) {
             OutboundStatus status = outbound.probe();
-            return new Outbound(outbound.tag(), outbound.alive(), outbound.delayMillis(),
-                    outbound.lastErrorReason(), outbound.lastSeenEpochSeconds(), outbound.lastTryEpochSeconds(),
+            return new Outbound(
+                    outbound.tag(),
+                    outbound.alive(),
+                    outbound.delayMillis(),
+                    outbound.lastErrorReason(),
+                    outbound.lastSeenEpochSeconds(),
+                    outbound.lastTryEpochSeconds(),
                     status == null || status.healthPing() == null ? null : HealthPing.of(status.healthPing()),
                     status == null || status.lastProbe() == null ? null : LastProbe.of(status.lastProbe()),
-                    outbound.verdict().name().toLowerCase(Locale.ROOT), status == null ? null : status.restoredFrom());
+                    outbound.verdict().name().toLowerCase(Locale.ROOT),
+                    status == null ? null : status.restoredFrom());
         }
     }
 
@@ -78,8 +93,13 @@ record ObservationView(List<Outbound> status, @Nullable MeshJson mesh) {
     record HealthPing(long all, long fail, long deviation, long average, long max, long min) {
 
         static HealthPing of(HealthPingStats stats) {
-            return new HealthPing(stats.all(), stats.fail(), stats.deviationNanos(), stats.averageNanos(),
-                    stats.maxNanos(), stats.minNanos());
+            return new HealthPing(
+                    stats.all(),
+                    stats.fail(),
+                    stats.deviationNanos(),
+                    stats.averageNanos(),
+                    stats.maxNanos(),
+                    stats.minNanos());
         }
     }
 
@@ -96,14 +116,23 @@ record ObservationView(List<Outbound> status, @Nullable MeshJson mesh) {
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @JsonNaming(SnakeCaseStrategy.class)
-    record LastProbe(boolean success, long rttNanos, Integer httpStatus, Map<String, Long> phasesNanos,
-            String errorKind, String errorHop) {
+    record LastProbe(
+            boolean success,
+            long rttNanos,
+            Integer httpStatus,
+            Map<String, Long> phasesNanos,
+            String errorKind,
+            String errorHop) {
 
         static LastProbe of(ProbeResult result) {
             ProbeError error = result.error();
-            return new LastProbe(result.success(), result.rttNanos(),
-                    result.httpStatus() == 0 ? null : result.httpStatus(), result.phases().measured(),
-                    error == null ? null : error.kind().label(), error == null ? null : error.hop().label());
+            return new LastProbe(
+                    result.success(),
+                    result.rttNanos(),
+                    result.httpStatus() == 0 ? null : result.httpStatus(),
+                    result.phases().measured(),
+                    error == null ? null : error.kind().label(),
+                    error == null ? null : error.hop().label());
         }
     }
 }

@@ -71,7 +71,8 @@ public final class ProbeMetrics implements ProbeRecorder, Reconfigurable {
     static final Duration[] BUCKETS = {
         Duration.ofMillis(1), Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(25),
         Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250), Duration.ofMillis(500),
-        Duration.ofSeconds(1), Duration.ofMillis(2500), Duration.ofSeconds(5), Duration.ofSeconds(10)};
+        Duration.ofSeconds(1), Duration.ofMillis(2500), Duration.ofSeconds(5), Duration.ofSeconds(10)
+    };
 
     private static final String NO_ERROR = "none";
 
@@ -126,18 +127,30 @@ public final class ProbeMetrics implements ProbeRecorder, Reconfigurable {
             if (histograms.selects(result.outboundTag())) {
                 last.histogram().record(result.rttNanos(), TimeUnit.NANOSECONDS);
             }
-            last.set(0, result.rttNanos(), LAST_RTT, "Round-trip time of the outbound's last successful probe",
+            last.set(
+                    0,
+                    result.rttNanos(),
+                    LAST_RTT,
+                    "Round-trip time of the outbound's last successful probe",
                     Tags.empty());
         }
         result.phases().measured().forEach((name, nanos) -> {
             phase.withTags("phase", name).record(nanos, TimeUnit.NANOSECONDS);
-            last.set(1 + PHASES.indexOf(name), nanos, LAST_PHASE, "Duration of each phase of the outbound's last"
-                    + " probe that measured it", Tags.of("phase", name));
+            last.set(
+                    1 + PHASES.indexOf(name),
+                    nanos,
+                    LAST_PHASE,
+                    "Duration of each phase of the outbound's last" + " probe that measured it",
+                    Tags.of("phase", name));
         });
         ProbeError error = result.error();
-        Counter counter = results.withTags(Tags.of("outbound", result.outboundTag(),
-                "outcome", error == null ? "success" : "failure",
-                "error_kind", error == null ? NO_ERROR : error.kind().label()));
+        Counter counter = results.withTags(Tags.of(
+                "outbound",
+                result.outboundTag(),
+                "outcome",
+                error == null ? "success" : "failure",
+                "error_kind",
+                error == null ? NO_ERROR : error.kind().label()));
         counter.increment();
         last.meters.add(counter);
     }
@@ -185,7 +198,9 @@ public final class ProbeMetrics implements ProbeRecorder, Reconfigurable {
             if (histogram == null) {
                 histogram = Timer.builder(OUTBOUND_RTT)
                         .description("Round-trip time of the outbound's successful probes (opt-in per outbound)")
-                        .serviceLevelObjectives(BUCKETS).tag("outbound", outbound).register(registry);
+                        .serviceLevelObjectives(BUCKETS)
+                        .tag("outbound", outbound)
+                        .register(registry);
                 meters.add(histogram);
             }
             return histogram;
@@ -197,7 +212,9 @@ public final class ProbeMetrics implements ProbeRecorder, Reconfigurable {
             if (!registered[slot]) {
                 registered[slot] = true;
                 meters.add(TimeGauge.builder(name, nanos, TimeUnit.NANOSECONDS, array -> array.get(slot))
-                        .description(description).tags(tags.and("outbound", outbound)).register(registry));
+                        .description(description)
+                        .tags(tags.and("outbound", outbound))
+                        .register(registry));
             }
         }
     }

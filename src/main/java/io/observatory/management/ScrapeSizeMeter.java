@@ -50,10 +50,13 @@ class ScrapeSizeMeter implements WebFilter {
 
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
-        if (path == null || !path.equals(exchange.getRequest().getPath().pathWithinApplication().value())) {
+        if (path == null
+                || !path.equals(
+                        exchange.getRequest().getPath().pathWithinApplication().value())) {
             return chain.filter(exchange);
         }
-        return chain.filter(exchange.mutate().response(new Counted(exchange.getResponse())).build());
+        return chain.filter(
+                exchange.mutate().response(new Counted(exchange.getResponse())).build());
     }
 
     private void measured(long bytes) {

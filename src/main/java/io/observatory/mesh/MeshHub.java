@@ -93,10 +93,17 @@ public final class MeshHub implements Reconfigurable {
     public void start() {
         writer.execute(() -> {
             if (settings.role().hub() && tick == null && !stopped) {
-                log.info("mesh hub: {} servers ({} entry points), {} witnesses; streak {}, quorum {}, unreliable share"
-                        + " {}, no data after {}", fleet.servers().size(),
-                        fleet.servers().stream().mapToInt(server -> server.entryPoints().size()).sum(),
-                        fleet.witnesses().size(), rules.streak(), rules.quorum(), rules.unreliableShare(),
+                log.info(
+                        "mesh hub: {} servers ({} entry points), {} witnesses; streak {}, quorum {}, unreliable share"
+                                + " {}, no data after {}",
+                        fleet.servers().size(),
+                        fleet.servers().stream()
+                                .mapToInt(server -> server.entryPoints().size())
+                                .sum(),
+                        fleet.witnesses().size(),
+                        rules.streak(),
+                        rules.quorum(),
+                        rules.unreliableShare(),
                         GoDuration.format(rules.noDataAfter()));
                 judge();
                 scheduleTick();
@@ -118,7 +125,8 @@ public final class MeshHub implements Reconfigurable {
      */
     public void report(String witness, Report report, Consumer<Outcome> outcome) {
         writer.execute(() -> {
-            Outcome recorded = settings.role().hub() ? ledger.record(witness, report, writer.nanoTime())
+            Outcome recorded = settings.role().hub()
+                    ? ledger.record(witness, report, writer.nanoTime())
                     : Outcome.REFUSED_UNKNOWN_WITNESS;
             if (recorded == Outcome.ACCEPTED) {
                 receivedAt.put(witness, clock.instant());
@@ -138,14 +146,14 @@ public final class MeshHub implements Reconfigurable {
      * @param report     the report, with only the streaks that name entry points of the fleet
      * @param receivedAt when the hub received it (hub wall clock)
      */
-    public record HeldReport(String witness, Report report, Instant receivedAt) {
-    }
+    public record HeldReport(String witness, Report report, Instant receivedAt) {}
 
     /** Every report the hub holds, by witness name. Writer only. */
     public List<HeldReport> heldReports() {
         List<HeldReport> held = new ArrayList<>(receivedAt.size());
-        ledger.reports().forEach((witness, received) ->
-                held.add(new HeldReport(witness, received.report(), receivedAt.get(witness))));
+        ledger.reports()
+                .forEach((witness, received) ->
+                        held.add(new HeldReport(witness, received.report(), receivedAt.get(witness))));
         held.sort(Comparator.comparing(HeldReport::witness));
         return held;
     }

@@ -60,7 +60,10 @@ public final class MeshLedger {
      *                           (or the witness runs on no server)
      * @param streaks            per entry point it probes, its consecutive failed probes
      */
-    public record Report(long processStartMillis, long sequence, @Nullable String failingCheck,
+    public record Report(
+            long processStartMillis,
+            long sequence,
+            @Nullable String failingCheck,
             List<PathStreak> streaks) {
 
         public Report {
@@ -166,7 +169,8 @@ public final class MeshLedger {
             return Outcome.REFUSED_UNKNOWN_WITNESS;
         }
         Received current = held.get(witness);
-        if (current != null && !isNewer(report, current.report())
+        if (current != null
+                && !isNewer(report, current.report())
                 && !(report.processStartMillis() != current.report().processStartMillis()
                         && receivedAtNanos - current.receivedAtNanos() > staleAfterNanos)) {
             return Outcome.IGNORED_OLD;
@@ -183,8 +187,10 @@ public final class MeshLedger {
     private void restarted(String witness, Received previous, long nowNanos) {
         Map<String, Carry> carried = new HashMap<>();
         if (nowNanos - previous.receivedAtNanos() <= staleAfterNanos) {
-            previous.report().streaks().forEach(streak -> carried.put(tag(streak),
-                    new Carry(streak, previous.receivedAtNanos(streak), 0)));
+            previous.report()
+                    .streaks()
+                    .forEach(
+                            streak -> carried.put(tag(streak), new Carry(streak, previous.receivedAtNanos(streak), 0)));
         }
         carries.put(witness, carried);
     }
@@ -201,19 +207,25 @@ public final class MeshLedger {
             String tag = tag(streak);
             probed.add(tag);
             Carry carry = carried.get(tag);
-            if (carry == null || carry.failures() == 0 || streak.failures() == 0
+            if (carry == null
+                    || carry.failures() == 0
+                    || streak.failures() == 0
                     || streak.failures() < carry.lastSeen()) {
                 carried.remove(tag);
                 streaks.add(streak);
             } else {
                 carried.put(tag, new Carry(carry.before(), carry.beforeAtNanos(), streak.failures()));
-                streaks.add(new PathStreak(streak.server(), streak.entryPoint(),
-                        Ints.saturatedCast((long) carry.failures() + streak.failures()), streak.last()));
+                streaks.add(new PathStreak(
+                        streak.server(),
+                        streak.entryPoint(),
+                        Ints.saturatedCast((long) carry.failures() + streak.failures()),
+                        streak.last()));
             }
         }
         Map<String, Long> carriedAt = new HashMap<>();
-        carried.values().removeIf(carry -> !probed.contains(tag(carry.before()))
-                && nowNanos - carry.beforeAtNanos() > staleAfterNanos);
+        carried.values()
+                .removeIf(carry ->
+                        !probed.contains(tag(carry.before())) && nowNanos - carry.beforeAtNanos() > staleAfterNanos);
         carried.forEach((tag, carry) -> {
             if (!probed.contains(tag)) {
                 streaks.add(carry.before());
@@ -223,8 +235,10 @@ public final class MeshLedger {
         if (carried.isEmpty()) {
             carries.remove(witness);
         }
-        return new Received(new Report(report.processStartMillis(), report.sequence(), report.failingCheck(),
-                streaks), nowNanos, carriedAt);
+        return new Received(
+                new Report(report.processStartMillis(), report.sequence(), report.failingCheck(), streaks),
+                nowNanos,
+                carriedAt);
     }
 
     /**
@@ -237,8 +251,8 @@ public final class MeshLedger {
         witnesses = witnessNames(fleet);
         entryPoints = entryPointTags(fleet);
         held.keySet().retainAll(witnesses);
-        held.replaceAll((witness, entry) -> new Received(inFleet(entry.report()), entry.receivedAtNanos(),
-                entry.carriedAtNanos()));
+        held.replaceAll((witness, entry) ->
+                new Received(inFleet(entry.report()), entry.receivedAtNanos(), entry.carriedAtNanos()));
         carries.keySet().retainAll(witnesses);
         carries.values().forEach(carried -> carried.keySet().retainAll(entryPoints));
     }
@@ -253,10 +267,16 @@ public final class MeshLedger {
         List<MeshEvidence.SelfReport> selfReports = new ArrayList<>(held.size());
         List<MeshEvidence.Streak> streaks = new ArrayList<>();
         held.forEach((witness, entry) -> {
-            selfReports.add(new MeshEvidence.SelfReport(witness, entry.receivedAtNanos(),
-                    entry.report().failingCheck()));
-            entry.report().streaks().forEach(streak -> streaks.add(new MeshEvidence.Streak(witness, streak.server(),
-                    streak.entryPoint(), streak.failures(), entry.receivedAtNanos(streak))));
+            selfReports.add(new MeshEvidence.SelfReport(
+                    witness, entry.receivedAtNanos(), entry.report().failingCheck()));
+            entry.report()
+                    .streaks()
+                    .forEach(streak -> streaks.add(new MeshEvidence.Streak(
+                            witness,
+                            streak.server(),
+                            streak.entryPoint(),
+                            streak.failures(),
+                            entry.receivedAtNanos(streak))));
         });
         return new MeshEvidence(selfReports, streaks);
     }
@@ -266,7 +286,8 @@ public final class MeshLedger {
         List<PathStreak> kept = report.streaks().stream()
                 .filter(streak -> entryPoints.contains(tag(streak)))
                 .toList();
-        return kept.size() == report.streaks().size() ? report
+        return kept.size() == report.streaks().size()
+                ? report
                 : new Report(report.processStartMillis(), report.sequence(), report.failingCheck(), kept);
     }
 

@@ -26,26 +26,34 @@ import org.jspecify.annotations.Nullable;
  */
 final class MeshMarks {
 
-    private MeshMarks() {
-    }
+    private MeshMarks() {}
 
     /** The mark of every entry point of the fleet, by tag {@code <server>/<entry>}. */
     static Map<String, MeshMark> of(MeshView view) {
         Map<String, List<MeshView.Path>> pathsByTag = new HashMap<>();
-        view.paths().forEach(path -> pathsByTag.computeIfAbsent(
-                path.streak().server() + "/" + path.streak().entryPoint(), tag -> new ArrayList<>()).add(path));
+        view.paths()
+                .forEach(path -> pathsByTag
+                        .computeIfAbsent(
+                                path.streak().server() + "/" + path.streak().entryPoint(), tag -> new ArrayList<>())
+                        .add(path));
         Map<String, MeshFleet.Server> servers = new HashMap<>();
         view.fleet().servers().forEach(server -> servers.put(server.name(), server));
         Set<String> servedInPanic = new HashSet<>();
-        view.judgement().routes().stream().filter(RouteServing::panic)
+        view.judgement().routes().stream()
+                .filter(RouteServing::panic)
                 .forEach(route -> servedInPanic.addAll(route.servers()));
         Map<String, MeshMark> marks = new HashMap<>();
         for (ServerVerdict verdict : view.judgement().servers()) {
             MeshFleet.Server server = servers.get(verdict.name());
             for (String entryPoint : server.entryPoints()) {
                 String tag = server.tag(entryPoint);
-                marks.put(tag, mark(verdict, verdict.pairCuts().get(entryPoint), pathsByTag.getOrDefault(tag,
-                        List.of()), servedInPanic.contains(verdict.name())));
+                marks.put(
+                        tag,
+                        mark(
+                                verdict,
+                                verdict.pairCuts().get(entryPoint),
+                                pathsByTag.getOrDefault(tag, List.of()),
+                                servedInPanic.contains(verdict.name())));
             }
         }
         return marks;
@@ -57,19 +65,21 @@ final class MeshMarks {
         return verdict.voters() > 0 ? word + "(" + verdict.voters() + ")" : word;
     }
 
-    private static MeshMark mark(ServerVerdict verdict, @Nullable String pairCut, List<MeshView.Path> paths,
-            boolean panic) {
+    private static MeshMark mark(
+            ServerVerdict verdict, @Nullable String pairCut, List<MeshView.Path> paths, boolean panic) {
         boolean inRotation = verdict.inRotation() || panic;
         HealthState state = switch (verdict.status()) {
             case OK -> pairCut != null ? HealthState.DEGRADED : HealthState.HEALTHY;
             case NO_DATA -> pairCut != null ? HealthState.DEGRADED : HealthState.UNKNOWN;
             case BLOCKED, UNREACHABLE_FROM_SERVERS, SERVER_UNAVAILABLE ->
-                    inRotation ? HealthState.DEGRADED : HealthState.UNHEALTHY;
+                inRotation ? HealthState.DEGRADED : HealthState.UNHEALTHY;
         };
-        String detail = word(verdict) + (verdict.reason().isEmpty() ? "" : ": " + verdict.reason())
+        String detail = word(verdict)
+                + (verdict.reason().isEmpty() ? "" : ": " + verdict.reason())
                 + (pairCut != null && verdict.status() != MeshStatus.BLOCKED ? "; pair cut: " + pairCut : "")
-                + (panic && !verdict.inRotation() ? "; served in panic: no server of route " + verdict.route()
-                        + " is in rotation" : "");
+                + (panic && !verdict.inRotation()
+                        ? "; served in panic: no server of route " + verdict.route() + " is in rotation"
+                        : "");
         List<Long> rtts = new ArrayList<>();
         Instant lastSeen = null;
         Instant lastTry = null;

@@ -26,18 +26,26 @@ final class MeshTransitionLog {
             ServerVerdict then = servers.get(now.name());
             String from = then == null ? "new" : MeshMarks.word(then);
             if (!from.equals(MeshMarks.word(now)) || then.inRotation() != now.inRotation()) {
-                log.info("server {}: {} -> {}{}{}", now.name(), from, MeshMarks.word(now),
+                log.info(
+                        "server {}: {} -> {}{}{}",
+                        now.name(),
+                        from,
+                        MeshMarks.word(now),
                         now.reason().isEmpty() ? "" : " (" + now.reason() + ")",
                         now.inRotation() ? "" : ", out of rotation");
             }
             Map<String, String> cutsBefore = then == null ? Map.of() : then.pairCuts();
             now.pairCuts().forEach((entryPoint, reason) -> {
                 if (!cutsBefore.containsKey(entryPoint)) {
-                    log.info("entry point {}/{}: pair cut ({}), ranked after unmarked servers", now.name(),
-                            entryPoint, reason);
+                    log.info(
+                            "entry point {}/{}: pair cut ({}), ranked after unmarked servers",
+                            now.name(),
+                            entryPoint,
+                            reason);
                 }
             });
-            cutsBefore.keySet().stream().filter(entryPoint -> !now.pairCuts().containsKey(entryPoint))
+            cutsBefore.keySet().stream()
+                    .filter(entryPoint -> !now.pairCuts().containsKey(entryPoint))
                     .forEach(entryPoint -> log.info("entry point {}/{}: pair cut healed", now.name(), entryPoint));
         }
         Map<String, WitnessStanding> witnesses = new HashMap<>();
@@ -45,9 +53,13 @@ final class MeshTransitionLog {
         for (WitnessStanding now : after.witnesses()) {
             WitnessStanding then = witnesses.get(now.name());
             if ((then == null && !now.reliable()) || (then != null && then.reliable() != now.reliable())) {
-                log.info("witness {}: {} -> {} (votes against {} of the {} neighbours it probes){}", now.name(),
-                        then == null ? "new" : word(then), word(now),
-                        String.format(Locale.ROOT, "%.0f%%", now.share() * 100), now.neighbours(),
+                log.info(
+                        "witness {}: {} -> {} (votes against {} of the {} neighbours it probes){}",
+                        now.name(),
+                        then == null ? "new" : word(then),
+                        word(now),
+                        String.format(Locale.ROOT, "%.0f%%", now.share() * 100),
+                        now.neighbours(),
                         now.reliable() ? "" : ": its votes are set aside");
             }
         }

@@ -21,8 +21,11 @@ import java.util.Objects;
 public record MeshView(MeshFleet fleet, MeshJudgement judgement, Map<String, Instant> lastReports, List<Path> paths) {
 
     /** The view of a hub that has no fleet. */
-    public static final MeshView EMPTY = new MeshView(new MeshFleet(List.of(), List.of()),
-            new MeshJudgement(List.of(), List.of(), List.of()), Map.of(), List.of());
+    public static final MeshView EMPTY = new MeshView(
+            new MeshFleet(List.of(), List.of()),
+            new MeshJudgement(List.of(), List.of(), List.of()),
+            Map.of(),
+            List.of());
 
     public MeshView {
         Objects.requireNonNull(fleet, "fleet");
@@ -38,6 +41,5 @@ public record MeshView(MeshFleet fleet, MeshJudgement judgement, Map<String, Ins
      * @param streak     the entry point, its failure streak and last probe
      * @param reportTime when the hub received the report that carried it
      */
-    public record Path(String witness, PathStreak streak, Instant reportTime) {
-    }
+    public record Path(String witness, PathStreak streak, Instant reportTime) {}
 }

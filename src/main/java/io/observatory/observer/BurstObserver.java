@@ -1,18 +1,18 @@
 package io.observatory.observer;
 
-import io.observatory.time.Scheduler;
 import io.observatory.config.BurstObserverSettings;
-import io.observatory.text.GoDuration;
 import io.observatory.config.Outbound;
-import io.observatory.config.SubjectSelector;
 import io.observatory.config.PingConfig;
-import io.observatory.text.Redaction;
+import io.observatory.config.SubjectSelector;
 import io.observatory.health.ActiveCheck;
 import io.observatory.probe.ProbeError;
 import io.observatory.probe.ProbeRequest;
 import io.observatory.probe.ProbeResult;
 import io.observatory.stats.RttRing;
 import io.observatory.status.OutboundStatus;
+import io.observatory.text.GoDuration;
+import io.observatory.text.Redaction;
+import io.observatory.time.Scheduler;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -68,8 +68,8 @@ final class BurstObserver implements Observer {
     private final Map<String, OutboundStatus> restoredOnly = new HashMap<>();
     private final Sinks.Empty<Void> stopSignal = Sinks.empty();
     private List<Scheduler.Cancellable> pendingProbes = new ArrayList<>();
-    private Scheduler.Cancellable nextCycle = () -> { };
-    private Scheduler.Cancellable expiryRefresh = () -> { };
+    private Scheduler.Cancellable nextCycle = () -> {};
+    private Scheduler.Cancellable expiryRefresh = () -> {};
     private Set<String> selectedTags = Set.of();
     private boolean networkDown;
     // volatile: set by the thread stopping the service, read on the writer thread.
@@ -83,7 +83,10 @@ final class BurstObserver implements Observer {
      * @param carriedOver statuses to show (a predecessor's, after a configuration reload) for selected outbounds until
      *                    their first sample arrives
      */
-    BurstObserver(BurstObserverSettings settings, ObserverContext context, RandomGenerator random,
+    BurstObserver(
+            BurstObserverSettings settings,
+            ObserverContext context,
+            RandomGenerator random,
             List<OutboundStatus> carriedOver) {
         this(settings, context, random, carriedOver, Map.of());
     }
@@ -95,8 +98,12 @@ final class BurstObserver implements Observer {
      *                 outbounds whose carried-over status is restored: that status is shown until a sample of this
      *                 process arrives, and the window is then computed over both
      */
-    BurstObserver(BurstObserverSettings settings, ObserverContext context, RandomGenerator random,
-            List<OutboundStatus> carriedOver, Map<String, List<RttRing.Sample>> restored) {
+    BurstObserver(
+            BurstObserverSettings settings,
+            ObserverContext context,
+            RandomGenerator random,
+            List<OutboundStatus> carriedOver,
+            Map<String, List<RttRing.Sample>> restored) {
         this.ping = settings.pingConfig();
         this.destination = ping.destinationUri();
         this.connectivity = ping.connectivityUri();
@@ -106,8 +113,8 @@ final class BurstObserver implements Observer {
         this.context = context;
         this.scheduler = context.writer();
         this.random = random;
-        this.publisher = StatusPublisher.ofSnapshots(scheduler, context.statuses(), this::snapshot, carriedOver,
-                () -> stopped);
+        this.publisher =
+                StatusPublisher.ofSnapshots(scheduler, context.statuses(), this::snapshot, carriedOver, () -> stopped);
         carriedOver.forEach(status -> this.carriedOver.put(status.tag(), status));
         restored.forEach((tag, samples) -> {
             OutboundStatus status = this.carriedOver.get(tag);
@@ -134,9 +141,14 @@ final class BurstObserver implements Observer {
             scheduler.execute(this::outboundsChanged);
             return;
         }
-        log.info("burst observer started: selector {}, destination {} (unless an outbound sets its own probe URL), {}"
-                + " samples per {} cycle, method {}", selector, Redaction.redact(destination), ping.sampling(),
-                GoDuration.format(ping.cycle()), ping.httpMethod());
+        log.info(
+                "burst observer started: selector {}, destination {} (unless an outbound sets its own probe URL), {}"
+                        + " samples per {} cycle, method {}",
+                selector,
+                Redaction.redact(destination),
+                ping.sampling(),
+                GoDuration.format(ping.cycle()),
+                ping.httpMethod());
         scheduler.execute(() -> {
             select().forEach(this::probe);
             cleanup();
@@ -214,8 +226,13 @@ final class BurstObserver implements Observer {
         }
         context.recorder().record(raw);
         ProbeResult result = OutboundStatus.judged(raw, check);
-        log.debug("probe {}: success={} rtt={}ns status={} phases={}", result.outboundTag(), result.success(),
-                result.rttNanos(), result.httpStatus(), result.phases());
+        log.debug(
+                "probe {}: success={} rtt={}ns status={} phases={}",
+                result.outboundTag(),
+                result.success(),
+                result.rttNanos(),
+                result.httpStatus(),
+                result.phases());
         if (result.success()) {
             lastFailureReasons.remove(result.outboundTag());
             ring(result.outboundTag()).putSuccess(result.rttNanos(), scheduler.nanoTime());
@@ -239,7 +256,8 @@ final class BurstObserver implements Observer {
         if (answer.success()) {
             if (networkDown) {
                 networkDown = false;
-                log.info("network is up again: connectivity check {} answers; recording failed samples again",
+                log.info(
+                        "network is up again: connectivity check {} answers; recording failed samples again",
                         Redaction.redact(String.valueOf(connectivity)));
             }
             recordFailure(failed.outboundTag());
@@ -247,8 +265,11 @@ final class BurstObserver implements Observer {
         }
         if (!networkDown) {
             networkDown = true;
-            log.warn("network is down: connectivity check {} failed too ({}); discarding failed samples until it"
-                    + " answers again", Redaction.redact(String.valueOf(connectivity)), answer.error().reason());
+            log.warn(
+                    "network is down: connectivity check {} failed too ({}); discarding failed samples until it"
+                            + " answers again",
+                    Redaction.redact(String.valueOf(connectivity)),
+                    answer.error().reason());
         }
     }
 
@@ -292,9 +313,16 @@ final class BurstObserver implements Observer {
             String tag = entry.getKey();
             OutboundStatus restored = restoredOnly.get(tag);
             OutboundStatus predecessor = carriedOver.get(tag);
-            statuses.add(restored != null ? restored : windows.status(tag, entry.getValue().stats(now),
-                    predecessor == null ? null : predecessor.active(), lastFailureReasons.get(tag)));
-            nextExpiry = Math.min(nextExpiry, entry.getValue().nextExpiryNanos(now).orElse(Long.MAX_VALUE));
+            statuses.add(
+                    restored != null
+                            ? restored
+                            : windows.status(
+                                    tag,
+                                    entry.getValue().stats(now),
+                                    predecessor == null ? null : predecessor.active(),
+                                    lastFailureReasons.get(tag)));
+            nextExpiry =
+                    Math.min(nextExpiry, entry.getValue().nextExpiryNanos(now).orElse(Long.MAX_VALUE));
         }
         expiryRefresh.cancel();
         if (nextExpiry != Long.MAX_VALUE && !stopped) {

@@ -41,17 +41,18 @@ final class BurstWindows {
      * @param carriedOver the active health to start from (a predecessor observer's), or {@code null} for a new one
      * @param lastFailure the reason of the outbound's last failed sample, or {@code null}
      */
-    OutboundStatus status(String tag, HealthPingStats stats, @Nullable ActiveHealth carriedOver,
-            @Nullable String lastFailure) {
+    OutboundStatus status(
+            String tag, HealthPingStats stats, @Nullable ActiveHealth carriedOver, @Nullable String lastFailure) {
         long samples = recordedSamples.getOrDefault(tag, 0L);
         Window last = windows.get(tag);
         if (last == null || last.samples() != samples || !last.stats().equals(stats)) {
-            ActiveHealth before = last != null ? last.judgement().active()
-                    : carriedOver != null ? carriedOver : ActiveHealth.INITIAL;
+            ActiveHealth before =
+                    last != null ? last.judgement().active() : carriedOver != null ? carriedOver : ActiveHealth.INITIAL;
             last = new Window(samples, stats, rule.judge(before, stats, lastFailure));
             windows.put(tag, last);
         }
-        return OutboundStatus.fromBurst(tag, stats, last.judgement().active(), last.judgement().detail());
+        return OutboundStatus.fromBurst(
+                tag, stats, last.judgement().active(), last.judgement().detail());
     }
 
     /** The window an outbound was last judged on, and the judgement. */

@@ -8,9 +8,9 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Random;
 import org.springframework.context.annotation.Bean;
-import org.springframework.grpc.server.lifecycle.GrpcServerLifecycle;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
+import org.springframework.grpc.server.lifecycle.GrpcServerLifecycle;
 
 /**
  * Creates the runtime that owns the one active observer chosen by configuration: standard, burst, or none (validation
@@ -22,8 +22,13 @@ public class ObserverConfiguration {
     /** Follows reloads after the verdicts. */
     @Bean
     @Order(2)
-    ObserverRuntime observerRuntime(ObservatoryConfig config, Prober prober, Scheduler writer, Clock clock,
-            ProbeRecorder recorder, ObservationUpdater updater) {
+    ObserverRuntime observerRuntime(
+            ObservatoryConfig config,
+            Prober prober,
+            Scheduler writer,
+            Clock clock,
+            ProbeRecorder recorder,
+            ObservationUpdater updater) {
         return new ObserverRuntime(config, prober, writer, clock, new Random(), recorder, updater);
     }
 

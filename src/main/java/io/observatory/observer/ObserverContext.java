@@ -16,5 +16,9 @@ import java.util.function.Supplier;
  * @param recorder  hears every completed probe the observer keeps, on the writer
  * @param statuses  receives what changed in the observer's statuses, on the writer
  */
-record ObserverContext(Scheduler writer, Prober prober, Supplier<List<Outbound>> outbounds, ProbeRecorder recorder,
+record ObserverContext(
+        Scheduler writer,
+        Prober prober,
+        Supplier<List<Outbound>> outbounds,
+        ProbeRecorder recorder,
         StatusSink statuses) {}

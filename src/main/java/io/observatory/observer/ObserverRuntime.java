@@ -4,13 +4,13 @@ import io.observatory.config.BurstObserverSettings;
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.config.Outbound;
 import io.observatory.config.ProbeSettings;
-import io.observatory.reload.Reconfigurable;
 import io.observatory.config.StandardObserverSettings;
 import io.observatory.probe.Prober;
+import io.observatory.reload.Reconfigurable;
 import io.observatory.stats.RttRing;
-import io.observatory.text.TagList;
 import io.observatory.status.OutboundStatus;
 import io.observatory.status.StatusSink;
+import io.observatory.text.TagList;
 import io.observatory.time.Scheduler;
 import java.lang.reflect.Method;
 import java.lang.reflect.RecordComponent;
@@ -70,8 +70,14 @@ public final class ObserverRuntime implements Reconfigurable {
      * @param recorder hears every completed probe an observer keeps
      * @param statuses receives what changed in the active observer's statuses, on the writer
      */
-    public ObserverRuntime(ObservatoryConfig initial, Prober prober, Scheduler writer, Clock clock,
-            RandomGenerator random, ProbeRecorder recorder, StatusSink statuses) {
+    public ObserverRuntime(
+            ObservatoryConfig initial,
+            Prober prober,
+            Scheduler writer,
+            Clock clock,
+            RandomGenerator random,
+            ProbeRecorder recorder,
+            StatusSink statuses) {
         this.config = initial;
         this.probe = initial.probe();
         this.outbounds = initial.observedOutbounds();
@@ -139,12 +145,14 @@ public final class ObserverRuntime implements Reconfigurable {
             return;
         }
         if (!next.probe().equals(probe)) {
-            log.warn("observatory.probe changed ({}): probe settings take effect at the next start, the running ones"
-                    + " stay in force; applying the rest", changedKeys(probe, next.probe()));
+            log.warn(
+                    "observatory.probe changed ({}): probe settings take effect at the next start, the running ones"
+                            + " stay in force; applying the rest",
+                    changedKeys(probe, next.probe()));
         }
         boolean outboundsChanged = !next.observedOutbounds().equals(config.observedOutbounds());
-        boolean observerChanged = !Objects.equals(next.standard(), config.standard())
-                || !Objects.equals(next.burst(), config.burst());
+        boolean observerChanged =
+                !Objects.equals(next.standard(), config.standard()) || !Objects.equals(next.burst(), config.burst());
         config = next;
         outbounds = next.observedOutbounds();
         if (!started) {
@@ -156,7 +164,8 @@ public final class ObserverRuntime implements Reconfigurable {
         }
         if (observerChanged) {
             observer.stop();
-            Set<String> configured = next.observedOutbounds().stream().map(Outbound::tag).collect(Collectors.toSet());
+            Set<String> configured =
+                    next.observedOutbounds().stream().map(Outbound::tag).collect(Collectors.toSet());
             published.keySet().retainAll(configured);
             observer = create(next, List.copyOf(published.values()));
             if (next.standard() == null && next.burst() == null) {
@@ -169,7 +178,9 @@ public final class ObserverRuntime implements Reconfigurable {
         } else {
             observer.outboundsChanged();
         }
-        log.info("configuration reloaded: {} outbounds {}, observer {}", outbounds.size(),
+        log.info(
+                "configuration reloaded: {} outbounds {}, observer {}",
+                outbounds.size(),
                 TagList.of(outbounds.stream().map(Outbound::tag).toList()),
                 observerChanged ? "restarted with new settings" : "unchanged");
     }

@@ -74,7 +74,7 @@ final class PerOutboundObserver implements Observer {
     private final StandardProbes probes;
     private final Map<String, Session> sessions = new HashMap<>();
     private final PriorityQueue<Session> due = new PriorityQueue<>((a, b) -> Long.compare(a.dueNanos, b.dueNanos));
-    private Scheduler.Cancellable timer = () -> { };
+    private Scheduler.Cancellable timer = () -> {};
     // When the armed timer fires; NOT_ARMED when none is.
     private long timerDueNanos = NOT_ARMED;
 
@@ -86,8 +86,12 @@ final class PerOutboundObserver implements Observer {
      * @param carriedOver statuses to start from (a predecessor's, after a configuration reload); those of outbounds
      *                    this observer does not select are dropped at its start
      */
-    PerOutboundObserver(StandardObserverSettings settings, ObserverContext context, Clock clock,
-            RandomGenerator random, List<OutboundStatus> carriedOver) {
+    PerOutboundObserver(
+            StandardObserverSettings settings,
+            ObserverContext context,
+            Clock clock,
+            RandomGenerator random,
+            List<OutboundStatus> carriedOver) {
         this.settings = settings;
         this.intervals = settings.intervals();
         this.selector = new SubjectSelector(settings.subjectSelector());
@@ -105,12 +109,18 @@ final class PerOutboundObserver implements Observer {
             writer.execute(this::outboundsChanged);
             return;
         }
-        log.info("standard observer started: selector {}, probe URL {} (unless an outbound sets its own), one session"
-                + " per outbound: interval {}, unhealthy {}, unhealthy edge {}, healthy edge {}, initial jitter {},"
-                + " interval jitter {}, timeout {}", selector, Redaction.redact(settings.probeUrl()),
-                GoDuration.format(intervals.healthy()), GoDuration.format(intervals.unhealthy()),
-                GoDuration.format(intervals.unhealthyEdge()), GoDuration.format(intervals.healthyEdge()),
-                GoDuration.format(intervals.initialJitter()), GoDuration.format(intervals.intervalJitter()),
+        log.info(
+                "standard observer started: selector {}, probe URL {} (unless an outbound sets its own), one session"
+                        + " per outbound: interval {}, unhealthy {}, unhealthy edge {}, healthy edge {}, initial jitter {},"
+                        + " interval jitter {}, timeout {}",
+                selector,
+                Redaction.redact(settings.probeUrl()),
+                GoDuration.format(intervals.healthy()),
+                GoDuration.format(intervals.unhealthy()),
+                GoDuration.format(intervals.unhealthyEdge()),
+                GoDuration.format(intervals.healthyEdge()),
+                GoDuration.format(intervals.initialJitter()),
+                GoDuration.format(intervals.intervalJitter()),
                 GoDuration.format(settings.timeout()));
         writer.execute(this::outboundsChanged);
     }
@@ -132,8 +142,8 @@ final class PerOutboundObserver implements Observer {
             return;
         }
         Map<String, Outbound> selected = selector.select(context.outbounds().get()).stream()
-                .collect(Collectors.toMap(Outbound::tag, outbound -> outbound, (first, second) -> second,
-                        LinkedHashMap::new));
+                .collect(Collectors.toMap(
+                        Outbound::tag, outbound -> outbound, (first, second) -> second, LinkedHashMap::new));
         probes.select(selected.keySet());
         sessions.values().removeIf(session -> {
             session.ended = !selected.containsKey(session.outbound.tag());

@@ -1,12 +1,12 @@
 package io.observatory.observer;
 
-import io.observatory.time.Scheduler;
-import io.observatory.text.GoDuration;
 import io.observatory.config.Outbound;
-import io.observatory.config.SubjectSelector;
-import io.observatory.text.Redaction;
 import io.observatory.config.StandardObserverSettings;
+import io.observatory.config.SubjectSelector;
 import io.observatory.status.OutboundStatus;
+import io.observatory.text.GoDuration;
+import io.observatory.text.Redaction;
+import io.observatory.time.Scheduler;
 import java.time.Clock;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -34,7 +34,7 @@ final class StandardObserver implements Observer {
     private final ObserverContext context;
     private final Scheduler scheduler;
     private final StandardProbes probes;
-    private Scheduler.Cancellable nextStep = () -> { };
+    private Scheduler.Cancellable nextStep = () -> {};
     private int unansweredInRound;
 
     /**
@@ -44,8 +44,8 @@ final class StandardObserver implements Observer {
      * @param carriedOver statuses to start from (a predecessor's, after a configuration reload); those of outbounds
      *                    this observer does not select are dropped at its first round
      */
-    StandardObserver(StandardObserverSettings settings, ObserverContext context, Clock clock,
-            List<OutboundStatus> carriedOver) {
+    StandardObserver(
+            StandardObserverSettings settings, ObserverContext context, Clock clock, List<OutboundStatus> carriedOver) {
         this.settings = settings;
         this.selector = new SubjectSelector(settings.subjectSelector());
         this.context = context;
@@ -61,9 +61,13 @@ final class StandardObserver implements Observer {
             scheduler.execute(this::outboundsChanged);
             return;
         }
-        log.info("standard observer started: selector {}, probe URL {} (unless an outbound sets its own), interval {},"
-                + " timeout {}, {} mode", selector, Redaction.redact(settings.probeUrl()),
-                GoDuration.format(settings.probeInterval()), GoDuration.format(settings.timeout()),
+        log.info(
+                "standard observer started: selector {}, probe URL {} (unless an outbound sets its own), interval {},"
+                        + " timeout {}, {} mode",
+                selector,
+                Redaction.redact(settings.probeUrl()),
+                GoDuration.format(settings.probeInterval()),
+                GoDuration.format(settings.timeout()),
                 settings.enableConcurrency() ? "concurrent" : "sequential");
         scheduler.execute(this::round);
     }
@@ -104,8 +108,11 @@ final class StandardObserver implements Observer {
             round();
             return;
         }
-        probes.probe(selected.get(index), () -> true, status -> nextStep =
-                scheduler.schedule(settings.probeInterval(), () -> probeInTurn(selected, index + 1)));
+        probes.probe(
+                selected.get(index),
+                () -> true,
+                status -> nextStep =
+                        scheduler.schedule(settings.probeInterval(), () -> probeInTurn(selected, index + 1)));
     }
 
     private void probeAll(List<Outbound> selected) {

@@ -44,8 +44,8 @@ final class StandardProbes {
      * @param carriedOver statuses to start from (a predecessor's, after a configuration reload); those of outbounds
      *                    not selected are dropped at the first {@link #select}
      */
-    StandardProbes(StandardObserverSettings settings, ObserverContext context, Clock clock,
-            List<OutboundStatus> carriedOver) {
+    StandardProbes(
+            StandardObserverSettings settings, ObserverContext context, Clock clock, List<OutboundStatus> carriedOver) {
         this.settings = settings;
         this.probeUrl = settings.probeUri();
         this.context = context;
@@ -63,9 +63,14 @@ final class StandardProbes {
      *                (false for a probe whose session ended, even if the tag was selected again meanwhile)
      */
     void probe(Outbound outbound, BooleanSupplier current, Consumer<@Nullable OutboundStatus> then) {
-        ProbeRequest request = new ProbeRequest(outbound, outbound.probeUrlOr(probeUrl), "GET", settings.timeout(),
+        ProbeRequest request = new ProbeRequest(
+                outbound,
+                outbound.probeUrlOr(probeUrl),
+                "GET",
+                settings.timeout(),
                 ProbeRequest.Client.STANDARD_OBSERVER);
-        context.prober().probe(request)
+        context.prober()
+                .probe(request)
                 .takeUntilOther(stopSignal.asMono())
                 .subscribe(result -> context.writer().execute(() -> {
                     if (!stopped) {
@@ -81,8 +86,14 @@ final class StandardProbes {
         OutboundStatus next = OutboundStatus.afterProbe(previous, result, clock.instant(), settings.activeCheck());
         statuses.put(next.tag(), next);
         ProbeResult probe = next.lastProbe();
-        log.debug("probe {}: success={} rtt={}ns status={} phases={} reason={}", next.tag(), probe.success(),
-                probe.rttNanos(), probe.httpStatus(), probe.phases(), next.lastErrorReason());
+        log.debug(
+                "probe {}: success={} rtt={}ns status={} phases={} reason={}",
+                next.tag(),
+                probe.success(),
+                probe.rttNanos(),
+                probe.httpStatus(),
+                probe.phases(),
+                next.lastErrorReason());
         publisher.put(next);
         return next;
     }
@@ -90,7 +101,10 @@ final class StandardProbes {
     /** Takes the selected outbounds' tags and drops, with one publication, the statuses of all others. */
     void select(Set<String> tags) {
         selected = Set.copyOf(tags);
-        List<String> gone = statuses.keySet().stream().filter(tag -> !selected.contains(tag)).sorted().toList();
+        List<String> gone = statuses.keySet().stream()
+                .filter(tag -> !selected.contains(tag))
+                .sorted()
+                .toList();
         if (!gone.isEmpty()) {
             gone.forEach(tag -> {
                 statuses.remove(tag);

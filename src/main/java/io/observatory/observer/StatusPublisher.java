@@ -37,8 +37,12 @@ final class StatusPublisher {
     private final Set<String> pendingGone = new LinkedHashSet<>();
     private boolean queued;
 
-    private StatusPublisher(Scheduler writer, StatusSink sink, @Nullable Supplier<List<OutboundStatus>> snapshot,
-            List<OutboundStatus> carriedOver, BooleanSupplier stopped) {
+    private StatusPublisher(
+            Scheduler writer,
+            StatusSink sink,
+            @Nullable Supplier<List<OutboundStatus>> snapshot,
+            List<OutboundStatus> carriedOver,
+            BooleanSupplier stopped) {
         this.writer = writer;
         this.sink = sink;
         this.snapshot = snapshot;
@@ -51,8 +55,8 @@ final class StatusPublisher {
      *
      * @param carriedOver the statuses the sink holds already (a predecessor's)
      */
-    static StatusPublisher ofChanges(Scheduler writer, StatusSink sink, List<OutboundStatus> carriedOver,
-            BooleanSupplier stopped) {
+    static StatusPublisher ofChanges(
+            Scheduler writer, StatusSink sink, List<OutboundStatus> carriedOver, BooleanSupplier stopped) {
         return new StatusPublisher(writer, sink, null, carriedOver, stopped);
     }
 
@@ -61,8 +65,12 @@ final class StatusPublisher {
      *
      * @param carriedOver the statuses the sink holds already (a predecessor's)
      */
-    static StatusPublisher ofSnapshots(Scheduler writer, StatusSink sink, Supplier<List<OutboundStatus>> snapshot,
-            List<OutboundStatus> carriedOver, BooleanSupplier stopped) {
+    static StatusPublisher ofSnapshots(
+            Scheduler writer,
+            StatusSink sink,
+            Supplier<List<OutboundStatus>> snapshot,
+            List<OutboundStatus> carriedOver,
+            BooleanSupplier stopped) {
         return new StatusPublisher(writer, sink, snapshot, carriedOver, stopped);
     }
 

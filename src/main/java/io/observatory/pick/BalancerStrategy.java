@@ -44,7 +44,9 @@ public enum BalancerStrategy {
      *     {@code strategy: "fastest" (expected: random, round-robin, least-ping, least-load)}
      */
     public static BalancerStrategy fromName(String name) {
-        return Arrays.stream(values()).filter(strategy -> strategy.strategyName.equals(name)).findFirst()
+        return Arrays.stream(values())
+                .filter(strategy -> strategy.strategyName.equals(name))
+                .findFirst()
                 .orElseThrow(() -> SettingMessages.invalid("strategy", SettingMessages.quoted(name), NAMES));
     }
 }

@@ -26,14 +26,16 @@ public record CostWeight(String match, boolean regexp, double value) {
      */
     public CostWeight {
         if (match == null || match.isEmpty() || match.length() > MAX_MATCH_LENGTH) {
-            throw SettingMessages.invalid("costs.match", SettingMessages.quoted(match),
-                    "1-" + MAX_MATCH_LENGTH + " characters");
+            throw SettingMessages.invalid(
+                    "costs.match", SettingMessages.quoted(match), "1-" + MAX_MATCH_LENGTH + " characters");
         }
         if (regexp) {
             compile(match);
         }
         if (!Double.isFinite(value) || value < 0) {
-            throw SettingMessages.invalid("costs.value", String.valueOf(value),
+            throw SettingMessages.invalid(
+                    "costs.value",
+                    String.valueOf(value),
                     ">= 0, where 0 takes the weight from the number in the matched tag text");
         }
     }
@@ -43,7 +45,9 @@ public record CostWeight(String match, boolean regexp, double value) {
         try {
             return Pattern.compile(match);
         } catch (PatternSyntaxException invalid) {
-            throw SettingMessages.invalid("costs.match", SettingMessages.quoted(match),
+            throw SettingMessages.invalid(
+                    "costs.match",
+                    SettingMessages.quoted(match),
                     "an RE2 regular expression; " + invalid.getDescription());
         }
     }

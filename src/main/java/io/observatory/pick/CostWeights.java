@@ -21,8 +21,7 @@ final class CostWeights {
     private final List<Entry> entries;
 
     /** An entry with its regular expression compiled once ({@code null} for a substring entry). */
-    private record Entry(CostWeight weight, Pattern pattern) {
-    }
+    private record Entry(CostWeight weight, Pattern pattern) {}
 
     CostWeights(List<CostWeight> costs) {
         this.entries = costs.stream()

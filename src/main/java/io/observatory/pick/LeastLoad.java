@@ -30,8 +30,7 @@ final class LeastLoad {
     private final CostWeights weights;
 
     /** A qualified outbound with what it is ranked by; a standard-observer outbound counts 1 sample, 1 failed. */
-    private record Ranked(String tag, long costNanos, long averageNanos, int fail, int all) {
-    }
+    private record Ranked(String tag, long costNanos, long averageNanos, int fail, int all) {}
 
     LeastLoad(LeastLoadSettings settings) {
         this.settings = settings;
@@ -81,8 +80,12 @@ final class LeastLoad {
             long delayNanos = candidate.delayMillis() * NANOS_PER_MILLI;
             return new Ranked(candidate.tag(), (long) (delayNanos * scale), delayNanos, 1, 1);
         }
-        return new Ranked(candidate.tag(), (long) (burst.deviationNanos() * scale), burst.averageNanos(),
-                burst.fail(), burst.all());
+        return new Ranked(
+                candidate.tag(),
+                (long) (burst.deviationNanos() * scale),
+                burst.averageNanos(),
+                burst.fail(),
+                burst.all());
     }
 
     private int keptCount(List<Ranked> ranked) {
@@ -96,7 +99,8 @@ final class LeastLoad {
         }
         int count = 0;
         for (Duration baseline : settings.baselines()) {
-            while (count < qualified && Duration.ofNanos(ranked.get(count).costNanos()).compareTo(baseline) < 0) {
+            while (count < qualified
+                    && Duration.ofNanos(ranked.get(count).costNanos()).compareTo(baseline) < 0) {
                 count++;
             }
             if (count >= wanted) {

@@ -19,8 +19,7 @@ final class LeastPing {
     private static final Comparator<PickCandidate> FASTEST_FIRST =
             Comparator.comparingLong(PickCandidate::delayMillis).thenComparing(PickCandidate::tag);
 
-    private LeastPing() {
-    }
+    private LeastPing() {}
 
     /**
      * Returns the tag of the alive candidate with the smallest delay; candidates reporting the dead delay

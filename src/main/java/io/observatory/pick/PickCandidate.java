@@ -11,5 +11,4 @@ import io.observatory.stats.HealthPingStats;
  * @param delayMillis Xray delay in ms ({@code 99_999_999} = dead)
  * @param healthPing burst statistics, or {@code null} for standard-observer outbounds
  */
-public record PickCandidate(String tag, boolean alive, long delayMillis, HealthPingStats healthPing) {
-}
+public record PickCandidate(String tag, boolean alive, long delayMillis, HealthPingStats healthPing) {}

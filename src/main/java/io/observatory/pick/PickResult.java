@@ -6,5 +6,4 @@ package io.observatory.pick;
  * @param tag the chosen outbound tag
  * @param fallback {@code true} when the strategy chose none of the candidates and the balancer's fallback tag was used
  */
-public record PickResult(String tag, boolean fallback) {
-}
+public record PickResult(String tag, boolean fallback) {}

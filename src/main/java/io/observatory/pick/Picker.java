@@ -82,7 +82,8 @@ public final class Picker {
     }
 
     private Optional<String> nextOf(String roundRobinKey, List<String> tags) {
-        return tags.isEmpty() ? Optional.empty()
+        return tags.isEmpty()
+                ? Optional.empty()
                 : Optional.of(tags.get(roundRobinPositions.next(roundRobinKey, tags.size())));
     }
 }

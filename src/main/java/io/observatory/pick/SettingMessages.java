@@ -13,8 +13,7 @@ final class SettingMessages {
     /** Longer client-supplied text is cut in messages, so that a huge value does not come back whole. */
     private static final int MAX_SHOWN_CHARACTERS = 64;
 
-    private SettingMessages() {
-    }
+    private SettingMessages() {}
 
     /** Returns the exception for {@code field}, whose value prints as {@code shownValue}. */
     static IllegalArgumentException invalid(String field, String shownValue, String expected) {

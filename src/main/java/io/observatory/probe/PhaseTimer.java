@@ -98,8 +98,8 @@ final class PhaseTimer {
         /** Records that {@code mark} was reached now unless it was already: the first of several connect attempts. */
         void stampFirst(Mark mark) {
             long now = ticker.nanoTime();
-            marks.updateAndGet(current -> current.request() != request || current.reached(mark) ? current
-                    : current.with(mark, now));
+            marks.updateAndGet(current ->
+                    current.request() != request || current.reached(mark) ? current : current.with(mark, now));
         }
 
         /** Records that an inbound read of the connection begins now. */
@@ -189,13 +189,16 @@ final class PhaseTimer {
 
         /** Whether the request reached the marks {@link #rttNanos} needs: its first bytes written and its end. */
         boolean hasRtt(boolean wholeBody) {
-            return reached(Mark.CONNECT_STARTED) && reached(Mark.CONNECTED) && reached(Mark.REQUEST_WRITTEN)
+            return reached(Mark.CONNECT_STARTED)
+                    && reached(Mark.CONNECTED)
+                    && reached(Mark.REQUEST_WRITTEN)
                     && reached(wholeBody ? Mark.RESPONSE_END : Mark.RESPONSE_HEADERS);
         }
 
         /** The reading at which the connection became ready for the request: the last handshake's end. */
         private long ready() {
-            return reached(Mark.TLS_HANDSHAKE_DONE) ? at(Mark.TLS_HANDSHAKE_DONE)
+            return reached(Mark.TLS_HANDSHAKE_DONE)
+                    ? at(Mark.TLS_HANDSHAKE_DONE)
                     : reached(Mark.PROXY_HANDSHAKE_DONE) ? at(Mark.PROXY_HANDSHAKE_DONE) : at(Mark.CONNECTED);
         }
 
@@ -205,7 +208,10 @@ final class PhaseTimer {
             long proxyDone = at(Mark.PROXY_HANDSHAKE_DONE);
             long dns = dnsMeasured() ? span(at(Mark.RESOLVE_STARTED), at(Mark.RESOLVED)) : ProbePhases.NOT_MEASURED;
             long tlsFrom = proxyDone != UNSET ? proxyDone : connected;
-            return new ProbePhases(dns, span(at(Mark.CONNECT_STARTED), connected), span(connected, proxyDone),
+            return new ProbePhases(
+                    dns,
+                    span(at(Mark.CONNECT_STARTED), connected),
+                    span(connected, proxyDone),
                     span(tlsFrom, at(Mark.TLS_HANDSHAKE_DONE)),
                     span(at(Mark.REQUEST_WRITTEN), at(Mark.RESPONSE_HEADERS)));
         }

@@ -57,8 +57,7 @@ final class PhaseTimingHandler extends ChannelDuplexHandler {
     }
 
     @Override
-    public void connect(
-            ChannelHandlerContext ctx, SocketAddress remote, SocketAddress local, ChannelPromise promise) {
+    public void connect(ChannelHandlerContext ctx, SocketAddress remote, SocketAddress local, ChannelPromise promise) {
         proxied = ctx.pipeline().get(ProxyHandler.class) != null;
         SslHandler tls = ctx.pipeline().get(SslHandler.class);
         secure = tls != null;
@@ -90,7 +89,8 @@ final class PhaseTimingHandler extends ChannelDuplexHandler {
 
     /** Whether every handshake before the request is done, so the next bytes written are the request's. */
     private boolean ready(PhaseTimer.Marks marks) {
-        return marks.reached(Mark.CONNECTED) && (!proxied || marks.reached(Mark.PROXY_HANDSHAKE_DONE))
+        return marks.reached(Mark.CONNECTED)
+                && (!proxied || marks.reached(Mark.PROXY_HANDSHAKE_DONE))
                 && (!secure || marks.reached(Mark.TLS_HANDSHAKE_DONE));
     }
 

@@ -65,11 +65,17 @@ final class ProbeClients {
                 .doAfterResolve(PhaseTimingHandler::resolved)
                 .doOnChannelInit((observer, channel, remote) -> {
                     ProbeRequest request = observer.currentContext().get(ProbeRequest.class);
-                    PhaseTimer.ConnectionStamps stamps = observer.currentContext().get(PhaseTimer.class).connection();
+                    PhaseTimer.ConnectionStamps stamps =
+                            observer.currentContext().get(PhaseTimer.class).connection();
                     ChannelPipeline pipeline = channel.pipeline();
                     pipeline.addAfter(NettyPipeline.HttpCodec, null, new ReplyTimingHandler(stamps));
-                    pipeline.addAfter(NettyPipeline.HttpCodec, null, new RequestHeaderOrder(headers,
-                            observer.currentContext().get(ProbeHop.class), request.client().announcesClose()));
+                    pipeline.addAfter(
+                            NettyPipeline.HttpCodec,
+                            null,
+                            new RequestHeaderOrder(
+                                    headers,
+                                    observer.currentContext().get(ProbeHop.class),
+                                    request.client().announcesClose()));
                     if (request.outbound().protocol() == Protocol.HTTP) {
                         if (pipeline.get(HttpProxyHandler.class) == null) {
                             throw new IllegalStateException("no HTTP proxy handler in the pipeline of outbound "
@@ -93,7 +99,8 @@ final class ProbeClients {
             // A redirect's URL comes from the server: bound per request, never cached.
             return bind(key, hop.method(), hop.url());
         }
-        return firstRequests.get(new FirstRequest(key, hop.method(), hop.url()),
+        return firstRequests.get(
+                new FirstRequest(key, hop.method(), hop.url()),
                 first -> bind(first.client(), first.method(), first.url()));
     }
 
@@ -110,7 +117,11 @@ final class ProbeClients {
 
     /** Expiry work runs on the caller's thread (an event loop or the writer), a few entries per access. */
     private static <K, V> Cache<K, V> idleExpiring(Ticker ticker) {
-        return Caffeine.newBuilder().expireAfterAccess(IDLE).ticker(ticker::nanoTime).executor(Runnable::run).build();
+        return Caffeine.newBuilder()
+                .expireAfterAccess(IDLE)
+                .ticker(ticker::nanoTime)
+                .executor(Runnable::run)
+                .build();
     }
 
     private HttpClient build(Key key) {

@@ -27,8 +27,14 @@ public class ProbeConfiguration {
      */
     @Bean
     Prober prober(ObservatoryConfig config, LoopResources probeLoops, Clock clock, Ticker ticker) {
-        return new ReactorNettyProber(config.probe(),
-                ProbeHeaders.xray(config.probe().headers(), clock.instant(), ThreadLocalRandom.current().nextDouble()),
-                probeLoops, clock, ticker);
+        return new ReactorNettyProber(
+                config.probe(),
+                ProbeHeaders.xray(
+                        config.probe().headers(),
+                        clock.instant(),
+                        ThreadLocalRandom.current().nextDouble()),
+                probeLoops,
+                clock,
+                ticker);
     }
 }

@@ -13,7 +13,8 @@ import org.jspecify.annotations.Nullable;
  * @param reason one line for operators: outbound, hop, what happened, cause chain
  * @param proxyReplyCode SOCKS5 reply code or HTTP CONNECT status when the proxy refused, else {@code null}
  */
-public record ProbeError(Kind kind, Hop hop, String reason, @Nullable Integer proxyReplyCode) {
+public record ProbeError(
+        Kind kind, Hop hop, String reason, @Nullable Integer proxyReplyCode) {
 
     public ProbeError {
         Objects.requireNonNull(kind, "kind");

@@ -5,12 +5,12 @@ import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.PrematureChannelClosureException;
 import io.netty.handler.proxy.HttpProxyHandler.HttpProxyConnectException;
 import io.netty.handler.proxy.ProxyConnectException;
-import io.observatory.text.GoDuration;
 import io.observatory.config.Outbound;
 import io.observatory.config.Protocol;
 import io.observatory.probe.PhaseTimer.Mark;
 import io.observatory.probe.ProbeError.Hop;
 import io.observatory.probe.ProbeError.Kind;
+import io.observatory.text.GoDuration;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
@@ -50,6 +50,7 @@ final class ProbeErrorClassifier {
     private final URI url;
     /** The causes the reason lists; empty for a deadline. */
     private final List<Throwable> chain;
+
     private final Hop firstHop;
     /** {@code proxy host:port}, as reasons name the proxy. */
     private final String proxy;
@@ -93,8 +94,9 @@ final class ProbeErrorClassifier {
         if (has(ConnectTimeoutException.class)) {
             return error(Kind.CONNECT_TIMEOUT, firstHop, "connect to " + hopName(firstHop) + " timed out");
         }
-        boolean closed = has(PrematureCloseException.class, PrematureChannelClosureException.class,
-                ClosedChannelException.class) || resetByPeer();
+        boolean closed =
+                has(PrematureCloseException.class, PrematureChannelClosureException.class, ClosedChannelException.class)
+                        || resetByPeer();
         if (!timer.reached(Mark.CONNECTED) && has(ConnectException.class, NoRouteToHostException.class)) {
             return error(Kind.CONNECTION_REFUSED, firstHop, "connection refused by " + hopName(firstHop));
         }
@@ -112,8 +114,10 @@ final class ProbeErrorClassifier {
             return error(Kind.CONNECTION_RESET, Hop.TARGET, "connection closed " + when + " from " + target);
         }
         if (has(RedirectLimitException.class)) {
-            return error(Kind.PROTOCOL_ERROR, Hop.TARGET, "stopped after " + ProbeRequest.Client.MAX_REDIRECTS
-                    + " redirects from " + target);
+            return error(
+                    Kind.PROTOCOL_ERROR,
+                    Hop.TARGET,
+                    "stopped after " + ProbeRequest.Client.MAX_REDIRECTS + " redirects from " + target);
         }
         if (has(DecoderException.class, IllegalArgumentException.class)) {
             return error(Kind.PROTOCOL_ERROR, Hop.TARGET, "invalid HTTP response from " + target);
@@ -130,24 +134,39 @@ final class ProbeErrorClassifier {
                 return error(Kind.PROTOCOL_ERROR, Hop.PROXY, proxy + " sent an invalid HTTP CONNECT reply");
             }
             return code == 407 || code == 401
-                    ? error(Kind.PROXY_AUTH_REJECTED, Hop.PROXY,
-                            proxy + " rejected the credentials (CONNECT status " + code + ")", code)
-                    : error(Kind.PROXY_REFUSED_TARGET, Hop.TARGET,
-                            proxy + " did not connect to " + target + " (CONNECT status " + code + ")", code);
+                    ? error(
+                            Kind.PROXY_AUTH_REJECTED,
+                            Hop.PROXY,
+                            proxy + " rejected the credentials (CONNECT status " + code + ")",
+                            code)
+                    : error(
+                            Kind.PROXY_REFUSED_TARGET,
+                            Hop.TARGET,
+                            proxy + " did not connect to " + target + " (CONNECT status " + code + ")",
+                            code);
         }
         Matcher socks = SOCKS_STATUS.matcher(message);
         if (socks.find()) {
             int code = Integer.parseInt(socks.group(3));
             return socks.group(1) != null
-                    ? error(Kind.PROXY_AUTH_REJECTED, Hop.PROXY,
-                            proxy + " rejected the credentials (RFC 1929 status " + code + ")", code)
-                    : error(Kind.PROXY_REFUSED_TARGET, Hop.TARGET, proxy + " did not connect to " + target
-                            + " (SOCKS5 reply " + code + " " + socks.group(2) + ")", code);
+                    ? error(
+                            Kind.PROXY_AUTH_REJECTED,
+                            Hop.PROXY,
+                            proxy + " rejected the credentials (RFC 1929 status " + code + ")",
+                            code)
+                    : error(
+                            Kind.PROXY_REFUSED_TARGET,
+                            Hop.TARGET,
+                            proxy + " did not connect to " + target + " (SOCKS5 reply " + code + " " + socks.group(2)
+                                    + ")",
+                            code);
         }
         Matcher method = SOCKS_AUTH_METHOD.matcher(message);
         if (method.find()) {
             String offered = request.outbound().authenticated() ? "username/password" : "no authentication";
-            return error(Kind.PROXY_AUTH_REJECTED, Hop.PROXY,
+            return error(
+                    Kind.PROXY_AUTH_REJECTED,
+                    Hop.PROXY,
                     proxy + " did not accept " + offered + " (SOCKS5 method " + method.group(1) + ")");
         }
         if (message.contains("timeout")) {
@@ -168,12 +187,11 @@ final class ProbeErrorClassifier {
             return error(Kind.CONNECT_TIMEOUT, firstHop, "no connection to " + hopName(firstHop) + after);
         }
         if (request.outbound().proxied() && !timer.reached(Mark.PROXY_HANDSHAKE_DONE)) {
-            return error(Kind.CONNECT_TIMEOUT, Hop.PROXY,
-                    proxy + " did not finish the handshake to " + target + after);
+            return error(Kind.CONNECT_TIMEOUT, Hop.PROXY, proxy + " did not finish the handshake to " + target + after);
         }
         if (timer.secure() && !timer.reached(Mark.TLS_HANDSHAKE_DONE)) {
-            return error(Kind.TLS_HANDSHAKE_FAILURE, Hop.TARGET,
-                    "TLS handshake with " + target + " did not finish" + after);
+            return error(
+                    Kind.TLS_HANDSHAKE_FAILURE, Hop.TARGET, "TLS handshake with " + target + " did not finish" + after);
         }
         String what = timer.reached(Mark.RESPONSE_HEADERS)
                 ? "response body from " + target + " not complete"
@@ -205,8 +223,11 @@ final class ProbeErrorClassifier {
     }
 
     private boolean resetByPeer() {
-        return chain.stream().anyMatch(cause -> cause instanceof IOException && cause.getMessage() != null
-                && (cause.getMessage().contains("reset") || cause.getMessage().contains("Broken pipe")));
+        return chain.stream()
+                .anyMatch(cause -> cause instanceof IOException
+                        && cause.getMessage() != null
+                        && (cause.getMessage().contains("reset")
+                                || cause.getMessage().contains("Broken pipe")));
     }
 
     private static String describe(List<Throwable> chain) {

@@ -35,8 +35,8 @@ public final class ProbeHeaders {
     private static final String CONNECTION = "Connection";
 
     /** The headers Go's client sends on a redirect only to the first request's domain and its subdomains. */
-    private static final Set<String> DOMAIN_CREDENTIALS = Set.of("authorization", "www-authenticate", "cookie",
-            "cookie2");
+    private static final Set<String> DOMAIN_CREDENTIALS =
+            Set.of("authorization", "www-authenticate", "cookie", "cookie2");
 
     /** Go's order: by name, byte by byte. */
     private static final Comparator<String[]> BY_NAME = Comparator.comparing(header -> header[0]);
@@ -47,6 +47,7 @@ public final class ProbeHeaders {
     private final List<String[]> sorted;
     /** {@link #sorted} without {@link #DOMAIN_CREDENTIALS}: for another domain's hop and for the CONNECT. */
     private final List<String[]> sortedWithoutCredentials;
+
     private final Map<String, String> all;
     /** In lower case, the names of every header and of those configured empty: Go adds none of them. */
     private final Set<String> lowerCaseNames;
@@ -160,7 +161,12 @@ public final class ProbeHeaders {
         if (authorization != null && sameDomain && lowerCaseNames.contains("authorization")) {
             authorization = null;
         }
-        writeSorted(out, sameDomain ? sorted : sortedWithoutCredentials, "Referer", referer, "Authorization",
+        writeSorted(
+                out,
+                sameDomain ? sorted : sortedWithoutCredentials,
+                "Referer",
+                referer,
+                "Authorization",
                 authorization);
         if (!method.equals("HEAD") && !lowerCaseNames.contains("accept-encoding") && !rangeSet) {
             out.add(ACCEPT_ENCODING, "gzip");
@@ -186,7 +192,12 @@ public final class ProbeHeaders {
         if (userAgent != null) {
             out.add(USER_AGENT, userAgent);
         }
-        writeSorted(out, sortedWithoutCredentials, "Proxy-Authorization", proxyAuthorization, "Proxy-Connection",
+        writeSorted(
+                out,
+                sortedWithoutCredentials,
+                "Proxy-Authorization",
+                proxyAuthorization,
+                "Proxy-Connection",
                 "Keep-Alive");
     }
 
@@ -194,8 +205,13 @@ public final class ProbeHeaders {
      * Adds {@code base} (sorted by name) to {@code out} with the two extra headers whose values are not {@code null}
      * sorted in; without extras, the common case of a probe, nothing is copied or sorted.
      */
-    private static void writeSorted(HttpHeaders out, List<String[]> base, String firstName,
-            @Nullable String firstValue, String secondName, @Nullable String secondValue) {
+    private static void writeSorted(
+            HttpHeaders out,
+            List<String[]> base,
+            String firstName,
+            @Nullable String firstValue,
+            String secondName,
+            @Nullable String secondValue) {
         List<String[]> headers = base;
         if (firstValue != null || secondValue != null) {
             headers = new ArrayList<>(base.size() + 2);

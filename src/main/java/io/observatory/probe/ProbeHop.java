@@ -21,7 +21,8 @@ import reactor.netty.http.client.HttpClientResponse;
  * @param initialHost the first request's host name, lower case: credentials go only to it and its subdomains
  * @param redirects   how many redirects led here, 0 for the first request
  */
-record ProbeHop(URI url, String method, String host, @Nullable String referer, String initialHost, int redirects) {
+record ProbeHop(
+        URI url, String method, String host, @Nullable String referer, String initialHost, int redirects) {
 
     ProbeHop {
         Objects.requireNonNull(url, "url");
@@ -40,13 +41,19 @@ record ProbeHop(URI url, String method, String host, @Nullable String referer, S
     static @Nullable String redirectLocation(HttpClientResponse response) {
         String location = response.responseHeaders().get(HttpHeaderNames.LOCATION);
         return REDIRECTS.contains(response.status().code()) && location != null && !location.isBlank()
-                ? location : null;
+                ? location
+                : null;
     }
 
     /** The first request of {@code request}: its URL and method, the Host configured or the URL's. */
     static ProbeHop first(ProbeRequest request, ProbeHeaders headers) {
-        return new ProbeHop(request.url(), request.method(), headers.host(authority(request.url())), null,
-                hostName(request.url()), 0);
+        return new ProbeHop(
+                request.url(),
+                request.method(),
+                headers.host(authority(request.url())),
+                null,
+                hostName(request.url()),
+                0);
     }
 
     /**
@@ -63,8 +70,13 @@ record ProbeHop(URI url, String method, String host, @Nullable String referer, S
         }
         boolean toGet = status <= 303 && !method.equals("GET") && !method.equals("HEAD");
         boolean downgrade = url.getScheme().equalsIgnoreCase("https") && scheme.equals("http");
-        return new ProbeHop(next, toGet ? "GET" : method, authority(next), downgrade ? null : withoutUserInfo(url),
-                initialHost, redirects + 1);
+        return new ProbeHop(
+                next,
+                toGet ? "GET" : method,
+                authority(next),
+                downgrade ? null : withoutUserInfo(url),
+                initialHost,
+                redirects + 1);
     }
 
     /** Whether this request goes to the first request's host or one of its subdomains (Go's credential rule). */
@@ -77,7 +89,8 @@ record ProbeHop(URI url, String method, String host, @Nullable String referer, S
      * The {@code Authorization} Go's client derives from this URL's user info: {@code Basic} of
      * {@code user:password}, decoded, the password empty when there is none; {@code null} without user info.
      */
-    @Nullable String userInfoAuthorization() {
+    @Nullable
+    String userInfoAuthorization() {
         String userInfo = url.getUserInfo();
         if (userInfo == null) {
             return null;
@@ -111,7 +124,8 @@ record ProbeHop(URI url, String method, String host, @Nullable String referer, S
             return url.toString();
         }
         return URI.create(url.getScheme() + "://" + authority(url)
-                + Objects.requireNonNullElse(url.getRawPath(), "")
-                + (url.getRawQuery() == null ? "" : "?" + url.getRawQuery())).toString();
+                        + Objects.requireNonNullElse(url.getRawPath(), "")
+                        + (url.getRawQuery() == null ? "" : "?" + url.getRawQuery()))
+                .toString();
     }
 }

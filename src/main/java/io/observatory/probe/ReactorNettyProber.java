@@ -30,8 +30,8 @@ public final class ReactorNettyProber implements Prober {
      * @param clock wall clock for the result's start/end instants
      * @param ticker monotonic clock for RTT and phase timings
      */
-    public ReactorNettyProber(ProbeSettings settings, ProbeHeaders headers, LoopResources loops, Clock clock,
-            Ticker ticker) {
+    public ReactorNettyProber(
+            ProbeSettings settings, ProbeHeaders headers, LoopResources loops, Clock clock, Ticker ticker) {
         this.clients = new ProbeClients(settings, headers, loops, ticker);
         this.headers = headers;
         this.permits = new ProbePermits(settings.maxConcurrent());
@@ -49,8 +49,8 @@ public final class ReactorNettyProber implements Prober {
     @Override
     public Mono<ProbeResult> probe(ProbeRequest request) {
         return permits.withPermit(() -> Mono.defer(() -> send(request)))
-                .switchIfEmpty(Mono.defer(() -> Mono.just(failed(request,
-                        new IllegalStateException("the probe ended without a result")))))
+                .switchIfEmpty(Mono.defer(() ->
+                        Mono.just(failed(request, new IllegalStateException("the probe ended without a result")))))
                 .onErrorResume(error -> Mono.just(failed(request, error)));
     }
 
@@ -58,7 +58,14 @@ public final class ReactorNettyProber implements Prober {
     private ProbeResult failed(ProbeRequest request, Throwable error) {
         Instant now = clock.instant();
         PhaseTimer.Marks none = new PhaseTimer(ticker, request.url(), false).marks();
-        return new ProbeResult(request.outbound().tag(), false, 0, none.phases(), 0, now, now,
+        return new ProbeResult(
+                request.outbound().tag(),
+                false,
+                0,
+                none.phases(),
+                0,
+                now,
+                now,
                 ProbeErrorClassifier.classify(request, none, error));
     }
 
@@ -70,15 +77,28 @@ public final class ReactorNettyProber implements Prober {
                 .timeout(request.timeout())
                 .map(answer -> {
                     PhaseTimer.Marks marks = timer.marks();
-                    long rtt = marks.hasRtt(answer.bodyRead()) ? marks.rttNanos(answer.bodyRead())
-                            : timer.elapsedNanos();
-                    return new ProbeResult(request.outbound().tag(), true, rtt, marks.phases(), answer.status(),
-                            startedAt, clock.instant(), null);
+                    long rtt =
+                            marks.hasRtt(answer.bodyRead()) ? marks.rttNanos(answer.bodyRead()) : timer.elapsedNanos();
+                    return new ProbeResult(
+                            request.outbound().tag(),
+                            true,
+                            rtt,
+                            marks.phases(),
+                            answer.status(),
+                            startedAt,
+                            clock.instant(),
+                            null);
                 })
                 .onErrorResume(error -> {
                     PhaseTimer.Marks marks = timer.marks();
-                    return Mono.just(new ProbeResult(request.outbound().tag(), false, timer.elapsedNanos(),
-                            marks.phases(), 0, startedAt, clock.instant(),
+                    return Mono.just(new ProbeResult(
+                            request.outbound().tag(),
+                            false,
+                            timer.elapsedNanos(),
+                            marks.phases(),
+                            0,
+                            startedAt,
+                            clock.instant(),
                             ProbeErrorClassifier.classify(request, marks, error)));
                 })
                 .contextWrite(context -> context.put(PhaseTimer.class, timer).put(ProbeRequest.class, request));
@@ -86,7 +106,9 @@ public final class ReactorNettyProber implements Prober {
 
     /** Whether the first hop of {@code hop} (its proxy, else its host) is a name resolved here. */
     private static boolean resolvesLocally(ProbeRequest request, ProbeHop hop) {
-        String firstHop = request.outbound().proxied() ? request.outbound().address() : hop.url().getHost();
+        String firstHop = request.outbound().proxied()
+                ? request.outbound().address()
+                : hop.url().getHost();
         return !NetUtil.isValidIpV4Address(firstHop) && !NetUtil.isValidIpV6Address(firstHop);
     }
 
@@ -126,6 +148,6 @@ public final class ReactorNettyProber implements Prober {
      * A response: its status, whether its whole body was read (then the RTT ends with the body), and the next
      * request when it is a redirect to follow.
      */
-    private record Answer(int status, boolean bodyRead, @Nullable ProbeHop next) {
-    }
+    private record Answer(
+            int status, boolean bodyRead, @Nullable ProbeHop next) {}
 }

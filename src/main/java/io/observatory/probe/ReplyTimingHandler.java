@@ -37,7 +37,9 @@ final class ReplyTimingHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object message) {
-        if (!answered && message instanceof HttpResponse response && response.decoderResult().isSuccess()
+        if (!answered
+                && message instanceof HttpResponse response
+                && response.decoderResult().isSuccess()
                 && !HttpResponseStatus.CONTINUE.equals(response.status())) {
             answered = true;
             timer.stampAtRead(Mark.RESPONSE_HEADERS);

@@ -31,8 +31,7 @@ final class XrayChrome {
     /** The orders of three brands, chosen by the major version. */
     private static final int[][] BRAND_ORDERS = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
 
-    private XrayChrome() {
-    }
+    private XrayChrome() {}
 
     /**
      * The Chrome major version Xray announces on {@code now}'s day: {@code 144 + (days since 2026-01-13 - 35 - lag)
@@ -58,7 +57,8 @@ final class XrayChrome {
                     + GREASE_CHARACTERS[(major + 1) % GREASE_CHARACTERS.length] + "Brand\";v=\""
                     + GREASE_VERSIONS[major % GREASE_VERSIONS.length] + "\"",
             "\"Chromium\";v=\"" + major + "\"",
-            "\"Google Chrome\";v=\"" + major + "\""};
+            "\"Google Chrome\";v=\"" + major + "\""
+        };
         int[] order = BRAND_ORDERS[major % BRAND_ORDERS.length];
         String[] ordered = new String[brands.length];
         for (int i = 0; i < brands.length; i++) {
@@ -87,8 +87,10 @@ final class XrayChrome {
                 Map.entry("Accept-Language", "en-US,en;q=0.9"),
                 Map.entry("Cache-Control", "max-age=0"),
                 Map.entry("Upgrade-Insecure-Requests", "1"),
-                Map.entry("Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,image/jxl,image/avif,"
-                        + "image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7"),
+                Map.entry(
+                        "Accept",
+                        "text/html,application/xhtml+xml,application/xml;q=0.9,image/jxl,image/avif,"
+                                + "image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7"),
                 Map.entry("Sec-Fetch-Site", "none"),
                 Map.entry("Sec-Fetch-Mode", "navigate"),
                 Map.entry("Sec-Fetch-User", "?1"),

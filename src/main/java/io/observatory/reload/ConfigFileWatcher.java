@@ -43,7 +43,7 @@ final class ConfigFileWatcher implements SmartLifecycle {
     private final Consumer<ObservatoryConfig> changes;
     // volatile: set by Spring's lifecycle thread, read there and by the scheduler's.
     private volatile boolean running;
-    private Scheduler.Cancellable nextCheck = () -> { };
+    private Scheduler.Cancellable nextCheck = () -> {};
     private @Nullable String lastDigest;
     private @Nullable String pendingDigest;
 
@@ -54,7 +54,11 @@ final class ConfigFileWatcher implements SmartLifecycle {
      * @param loader    reads and validates the files' content
      * @param changes   receives every valid new configuration, on the scheduler's thread
      */
-    ConfigFileWatcher(List<Path> files, Duration interval, Scheduler scheduler, ConfigLoader loader,
+    ConfigFileWatcher(
+            List<Path> files,
+            Duration interval,
+            Scheduler scheduler,
+            ConfigLoader loader,
             Consumer<ObservatoryConfig> changes) {
         this.files = List.copyOf(files);
         this.interval = interval;
@@ -101,8 +105,7 @@ final class ConfigFileWatcher implements SmartLifecycle {
             next.warnings().forEach(warning -> log.warn("{}", warning));
             changes.accept(next.config());
         } catch (RejectedConfigException e) {
-            log.error("configuration change rejected, the running configuration stays in force: {}",
-                    e.getMessage());
+            log.error("configuration change rejected, the running configuration stays in force: {}", e.getMessage());
         } catch (RuntimeException e) {
             log.error("configuration change could not be applied, the running configuration stays in force", e);
         }

@@ -34,9 +34,16 @@ final class ConfigLoader {
      * Settings the files may hold but only a start applies: the servers' ports and addresses, and warm restart's
      * ({@code observatory.state}). A reload that changes one says so rather than ignore it silently.
      */
-    static final List<String> START_UP_ONLY = List.of("server.port", "server.address", "management.server.port",
-            "management.server.address", "spring.grpc.server.port", "spring.grpc.server.address",
-            "observatory.state.directory", "observatory.state.write-interval", "observatory.state.max-age");
+    static final List<String> START_UP_ONLY = List.of(
+            "server.port",
+            "server.address",
+            "management.server.port",
+            "management.server.address",
+            "spring.grpc.server.port",
+            "spring.grpc.server.address",
+            "observatory.state.directory",
+            "observatory.state.write-interval",
+            "observatory.state.max-age");
 
     private final ConfigurableEnvironment running;
     private final List<Path> files;
@@ -48,7 +55,10 @@ final class ConfigLoader {
      * @param files   the watched files, checked to be there and not empty before loading
      * @param binder  the binder of start-up
      */
-    ConfigLoader(ConfigurableEnvironment running, List<Path> files, ObservatoryConfigBinder binder,
+    ConfigLoader(
+            ConfigurableEnvironment running,
+            List<Path> files,
+            ObservatoryConfigBinder binder,
             ResourceLoader resources) {
         this.running = running;
         this.files = List.copyOf(files);
@@ -77,8 +87,8 @@ final class ConfigLoader {
             String now = running.getProperty(property);
             String next = fresh.getProperty(property);
             if (!Objects.equals(now, next)) {
-                warnings.add(property + ": " + printable(next) + " takes effect at the next start; "
-                        + printable(now) + " stays in force");
+                warnings.add(property + ": " + printable(next) + " takes effect at the next start; " + printable(now)
+                        + " stays in force");
             }
         }
         return new ObservatoryConfigBinder.Bound(bound.config(), warnings);
@@ -113,8 +123,10 @@ final class ConfigLoader {
         }
         try {
             if (Files.readString(file).isBlank()) {
-                throw new RejectedConfigException(file + ": empty; an empty configuration file is taken for a "
-                        + "truncated write (a file that sets nothing holds e.g. \"observatory: {}\")", null);
+                throw new RejectedConfigException(
+                        file + ": empty; an empty configuration file is taken for a "
+                                + "truncated write (a file that sets nothing holds e.g. \"observatory: {}\")",
+                        null);
             }
         } catch (IOException e) {
             throw new RejectedConfigException(file + ": cannot be read: " + oneLine(e), e);

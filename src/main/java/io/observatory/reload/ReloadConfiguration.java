@@ -35,19 +35,28 @@ public class ReloadConfiguration {
 
     /** The watcher; it watches nothing (and starts no thread) when reload is off or no external file was given. */
     @Bean
-    ConfigFileWatcher configFileWatcher(ObservatoryConfig config, ConfigurableEnvironment environment,
-            ObservatoryConfigBinder binder, ResourceLoader resources,
-            @Qualifier("configWatcherScheduler") Scheduler watcher, Scheduler writer,
+    ConfigFileWatcher configFileWatcher(
+            ObservatoryConfig config,
+            ConfigurableEnvironment environment,
+            ObservatoryConfigBinder binder,
+            ResourceLoader resources,
+            @Qualifier("configWatcherScheduler") Scheduler watcher,
+            Scheduler writer,
             ObjectProvider<Reconfigurable> targets) {
         ReloadSettings settings = config.reload();
         List<Path> files = ConfigFiles.of(environment);
         if (!settings.enabled() || files.isEmpty()) {
-            log.info("live configuration reload off: {}", settings.enabled()
-                    ? "no external configuration file (spring.config.location, spring.config.additional-location)"
-                    : "observatory.reload.enabled is false");
+            log.info(
+                    "live configuration reload off: {}",
+                    settings.enabled()
+                            ? "no external configuration file (spring.config.location, spring.config.additional-location)"
+                            : "observatory.reload.enabled is false");
             files = List.of();
         }
-        return new ConfigFileWatcher(files, settings.interval(), watcher,
+        return new ConfigFileWatcher(
+                files,
+                settings.interval(),
+                watcher,
                 new ConfigLoader(environment, files, binder, resources),
                 next -> writer.execute(() -> targets.orderedStream().forEach(target -> reconfigure(target, next))));
     }

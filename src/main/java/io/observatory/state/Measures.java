@@ -24,8 +24,7 @@ final class Measures {
 
     private static final int BYTES = 8;
 
-    private Measures() {
-    }
+    private Measures() {}
 
     /**
      * What the configured observer measures of {@code outbound}; empty without an observer, or when its subject
@@ -41,7 +40,8 @@ final class Measures {
         }
         if (burst != null) {
             return new SubjectSelector(burst.subjectSelector()).selects(outbound.tag())
-                    ? Optional.of(hash("burst", outbound.probeUrlOr(burst.pingConfig().destinationUri()), outbound))
+                    ? Optional.of(
+                            hash("burst", outbound.probeUrlOr(burst.pingConfig().destinationUri()), outbound))
                     : Optional.empty();
         }
         return Optional.empty();
@@ -53,8 +53,13 @@ final class Measures {
      * in logs must not make every saved status measure something else at the next rollout.
      */
     private static byte[] hash(String observer, URI url, Outbound outbound) {
-        String text = String.join("\n", observer, url.toString(), outbound.protocol().name(),
-                Objects.toString(outbound.address(), ""), Objects.toString(outbound.port(), ""),
+        String text = String.join(
+                "\n",
+                observer,
+                url.toString(),
+                outbound.protocol().name(),
+                Objects.toString(outbound.address(), ""),
+                Objects.toString(outbound.port(), ""),
                 Objects.toString(outbound.username(), ""));
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));

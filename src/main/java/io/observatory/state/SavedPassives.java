@@ -26,8 +26,7 @@ final class SavedPassives {
 
     private static final long SECOND_NANOS = TransportFailureRatePolicy.BUCKET_NANOS;
 
-    private SavedPassives() {
-    }
+    private SavedPassives() {}
 
     /**
      * @param taken      the snapshot's wall time
@@ -35,7 +34,9 @@ final class SavedPassives {
      */
     static SavedPassive save(PassiveEntry entry, Instant taken, long takenNanos) {
         PassivePolicy.PassiveState state = entry.state();
-        SavedPassive.Builder saved = SavedPassive.newBuilder().setTag(entry.tag()).setState(state.state().name())
+        SavedPassive.Builder saved = SavedPassive.newBuilder()
+                .setTag(entry.tag())
+                .setState(state.state().name())
                 .setConsecutiveFailures(state.consecutiveFailures());
         if (state.state() == HealthState.UNHEALTHY) {
             saved.setUnhealthySince(Timestamps.wall(state.unhealthySinceNanos(), taken, takenNanos));
@@ -44,14 +45,18 @@ final class SavedPassives {
             for (TransportFailureRatePolicy.Bucket bucket : rate.buckets()) {
                 saved.addBuckets(SavedBucket.newBuilder()
                         .setSecond(Timestamps.wall(bucket.second() * SECOND_NANOS, taken, takenNanos))
-                        .setTotal(bucket.total()).setFailed(bucket.failed()));
+                        .setTotal(bucket.total())
+                        .setFailed(bucket.failed()));
             }
         }
         CallStatistics calls = entry.calls();
         if (calls != null) {
-            saved.setCalls(SavedCalls.newBuilder().setTotalCalls(calls.totalCalls())
-                    .setFailedCalls(calls.failedCalls()).setAverageLatencyNanos(calls.averageLatencyNanos())
-                    .setFirstCall(Timestamps.of(calls.firstCall())).setLastCall(Timestamps.of(calls.lastCall())));
+            saved.setCalls(SavedCalls.newBuilder()
+                    .setTotalCalls(calls.totalCalls())
+                    .setFailedCalls(calls.failedCalls())
+                    .setAverageLatencyNanos(calls.averageLatencyNanos())
+                    .setFirstCall(Timestamps.of(calls.firstCall()))
+                    .setLastCall(Timestamps.of(calls.lastCall())));
         }
         return saved.build();
     }
@@ -68,31 +73,41 @@ final class SavedPassives {
         HealthState state = HealthState.valueOf(saved.getState());
         long unhealthySince = saved.hasUnhealthySince() ? ticker(saved.getUnhealthySince(), now, nowNanos) : 0;
         PassivePolicy.PassiveState restored = switch (policy) {
-            case "consecutive-failures" -> new ConsecutiveFailuresPolicy.State(state,
-                    saved.getConsecutiveFailures(), unhealthySince);
+            case "consecutive-failures" ->
+                new ConsecutiveFailuresPolicy.State(state, saved.getConsecutiveFailures(), unhealthySince);
             case "transport-failure-rate" -> {
                 List<TransportFailureRatePolicy.Bucket> buckets = new ArrayList<>(saved.getBucketsCount());
-                long shift = saved.getBucketsCount() == 0 ? 0 : Math.floorDiv(ticker(saved.getBuckets(0).getSecond(),
-                        now, nowNanos), SECOND_NANOS) - saved.getBuckets(0).getSecond().getSeconds();
+                long shift = saved.getBucketsCount() == 0
+                        ? 0
+                        : Math.floorDiv(ticker(saved.getBuckets(0).getSecond(), now, nowNanos), SECOND_NANOS)
+                                - saved.getBuckets(0).getSecond().getSeconds();
                 if (saved.getBucketsCount() > 0) {
                     // Buckets saved by a clock ahead of this one end at this second, not after it.
-                    long newest = saved.getBuckets(saved.getBucketsCount() - 1).getSecond().getSeconds() + shift;
+                    long newest = saved.getBuckets(saved.getBucketsCount() - 1)
+                                    .getSecond()
+                                    .getSeconds()
+                            + shift;
                     shift -= Math.max(0, newest - Math.floorDiv(nowNanos, SECOND_NANOS));
                 }
                 for (SavedBucket bucket : saved.getBucketsList()) {
-                    buckets.add(new TransportFailureRatePolicy.Bucket(bucket.getSecond().getSeconds() + shift,
-                            bucket.getTotal(), bucket.getFailed()));
+                    buckets.add(new TransportFailureRatePolicy.Bucket(
+                            bucket.getSecond().getSeconds() + shift, bucket.getTotal(), bucket.getFailed()));
                 }
                 yield new TransportFailureRatePolicy.State(state, buckets, unhealthySince);
             }
-            default -> throw new IllegalArgumentException("passive policy " + policy + " (this build knows"
-                    + " consecutive-failures and transport-failure-rate)");
+            default ->
+                throw new IllegalArgumentException("passive policy " + policy + " (this build knows"
+                        + " consecutive-failures and transport-failure-rate)");
         };
         CallStatistics calls = null;
         if (saved.hasCalls()) {
             SavedCalls c = saved.getCalls();
-            calls = new CallStatistics(c.getTotalCalls(), c.getFailedCalls(), c.getAverageLatencyNanos(),
-                    Timestamps.instant(c.getFirstCall()), Timestamps.instant(c.getLastCall()));
+            calls = new CallStatistics(
+                    c.getTotalCalls(),
+                    c.getFailedCalls(),
+                    c.getAverageLatencyNanos(),
+                    Timestamps.instant(c.getFirstCall()),
+                    Timestamps.instant(c.getLastCall()));
         }
         return new PassiveEntry(saved.getTag(), restored, calls);
     }

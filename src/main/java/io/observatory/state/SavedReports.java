@@ -15,21 +15,27 @@ import java.util.List;
  */
 final class SavedReports {
 
-    private SavedReports() {
-    }
+    private SavedReports() {}
 
     static SavedReport save(HeldReport held) {
         MeshLedger.Report report = held.report();
-        SavedReport.Builder saved = SavedReport.newBuilder().setWitness(held.witness())
-                .setProcessStartMillis(report.processStartMillis()).setSequence(report.sequence())
+        SavedReport.Builder saved = SavedReport.newBuilder()
+                .setWitness(held.witness())
+                .setProcessStartMillis(report.processStartMillis())
+                .setSequence(report.sequence())
                 .setFailingCheck(report.failingCheck() == null ? "" : report.failingCheck())
                 .setReceivedTime(Timestamps.of(held.receivedAt()));
         for (MeshLedger.PathStreak streak : report.streaks()) {
             MeshLedger.LastProbe last = streak.last();
-            saved.addStreaks(SavedStreak.newBuilder().setServer(streak.server()).setEntryPoint(streak.entryPoint())
-                    .setFailures(streak.failures()).setLastSuccess(last.success())
-                    .setLastErrorKind(last.errorKind() == null ? "" : last.errorKind().name())
-                    .setLastError(last.error()).setLastRttNanos(last.rttNanos()));
+            saved.addStreaks(SavedStreak.newBuilder()
+                    .setServer(streak.server())
+                    .setEntryPoint(streak.entryPoint())
+                    .setFailures(streak.failures())
+                    .setLastSuccess(last.success())
+                    .setLastErrorKind(
+                            last.errorKind() == null ? "" : last.errorKind().name())
+                    .setLastError(last.error())
+                    .setLastRttNanos(last.rttNanos()));
         }
         return saved.build();
     }
@@ -38,13 +44,25 @@ final class SavedReports {
     static HeldReport restore(SavedReport saved) {
         List<MeshLedger.PathStreak> streaks = new ArrayList<>(saved.getStreaksCount());
         for (SavedStreak streak : saved.getStreaksList()) {
-            streaks.add(new MeshLedger.PathStreak(streak.getServer(), streak.getEntryPoint(), streak.getFailures(),
-                    new MeshLedger.LastProbe(streak.getLastSuccess(), streak.getLastErrorKind().isEmpty() ? null
-                            : ProbeError.Kind.valueOf(streak.getLastErrorKind()), streak.getLastError(),
+            streaks.add(new MeshLedger.PathStreak(
+                    streak.getServer(),
+                    streak.getEntryPoint(),
+                    streak.getFailures(),
+                    new MeshLedger.LastProbe(
+                            streak.getLastSuccess(),
+                            streak.getLastErrorKind().isEmpty()
+                                    ? null
+                                    : ProbeError.Kind.valueOf(streak.getLastErrorKind()),
+                            streak.getLastError(),
                             streak.getLastRttNanos())));
         }
-        return new HeldReport(saved.getWitness(), new MeshLedger.Report(saved.getProcessStartMillis(),
-                saved.getSequence(), saved.getFailingCheck().isEmpty() ? null : saved.getFailingCheck(), streaks),
+        return new HeldReport(
+                saved.getWitness(),
+                new MeshLedger.Report(
+                        saved.getProcessStartMillis(),
+                        saved.getSequence(),
+                        saved.getFailingCheck().isEmpty() ? null : saved.getFailingCheck(),
+                        streaks),
                 Timestamps.instant(saved.getReceivedTime()));
     }
 }

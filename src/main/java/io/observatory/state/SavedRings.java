@@ -16,20 +16,19 @@ import java.util.List;
  */
 final class SavedRings {
 
-    private SavedRings() {
-    }
+    private SavedRings() {}
 
     /**
      * @param taken      the snapshot's wall time
      * @param takenNanos the same moment on the ticker the samples' times were read from
      */
-    static SavedRing save(String tag, byte[] measures, List<RttRing.Sample> samples, Instant taken,
-            long takenNanos) {
+    static SavedRing save(String tag, byte[] measures, List<RttRing.Sample> samples, Instant taken, long takenNanos) {
         SavedRing.Builder ring = SavedRing.newBuilder().setTag(tag).setMeasures(ByteString.copyFrom(measures));
         for (RttRing.Sample sample : samples) {
             ring.addSamples(SavedSample.newBuilder()
                     .setRecordedTime(Timestamps.wall(sample.recordedAtNanos(), taken, takenNanos))
-                    .setSuccess(sample.success()).setRttNanos(sample.rttNanos()));
+                    .setSuccess(sample.success())
+                    .setRttNanos(sample.rttNanos()));
         }
         return ring.build();
     }
@@ -44,8 +43,10 @@ final class SavedRings {
     static List<RttRing.Sample> restore(SavedRing ring, Instant now, long nowNanos) {
         List<RttRing.Sample> samples = new ArrayList<>(ring.getSamplesCount());
         for (SavedSample sample : ring.getSamplesList()) {
-            samples.add(new RttRing.Sample(nowNanos - Timestamps.ageNanos(sample.getRecordedTime(), now),
-                    sample.getSuccess(), sample.getRttNanos()));
+            samples.add(new RttRing.Sample(
+                    nowNanos - Timestamps.ageNanos(sample.getRecordedTime(), now),
+                    sample.getSuccess(),
+                    sample.getRttNanos()));
         }
         return samples;
     }

@@ -20,17 +20,19 @@ import org.jspecify.annotations.Nullable;
  */
 final class SavedStatuses {
 
-    private SavedStatuses() {
-    }
+    private SavedStatuses() {}
 
     /**
      * @param measures what the status measured ({@link Measures})
      * @param measured when it was measured
      */
     static SavedStatus save(OutboundStatus status, byte[] measures, Instant measured) {
-        SavedStatus.Builder saved = SavedStatus.newBuilder().setTag(status.tag())
-                .setMeasures(ByteString.copyFrom(measures)).setMeasuredTime(Timestamps.of(measured))
-                .setAlive(status.alive()).setDelayMillis(status.delayMillis())
+        SavedStatus.Builder saved = SavedStatus.newBuilder()
+                .setTag(status.tag())
+                .setMeasures(ByteString.copyFrom(measures))
+                .setMeasuredTime(Timestamps.of(measured))
+                .setAlive(status.alive())
+                .setDelayMillis(status.delayMillis())
                 .setLastErrorReason(status.lastErrorReason())
                 .setActiveState(status.active().state().name())
                 .setConsecutiveSuccesses(status.active().consecutiveSuccesses())
@@ -44,9 +46,13 @@ final class SavedStatuses {
         }
         HealthPingStats stats = status.healthPing();
         if (stats != null) {
-            saved.setHealthPing(SavedBurstStats.newBuilder().setAll(stats.all()).setFail(stats.fail())
-                    .setDeviationNanos(stats.deviationNanos()).setAverageNanos(stats.averageNanos())
-                    .setMaxNanos(stats.maxNanos()).setMinNanos(stats.minNanos()));
+            saved.setHealthPing(SavedBurstStats.newBuilder()
+                    .setAll(stats.all())
+                    .setFail(stats.fail())
+                    .setDeviationNanos(stats.deviationNanos())
+                    .setAverageNanos(stats.averageNanos())
+                    .setMaxNanos(stats.maxNanos())
+                    .setMinNanos(stats.minNanos()));
         }
         if (status.lastProbe() != null) {
             saved.setLastProbe(probe(status.lastProbe()));
@@ -63,16 +69,31 @@ final class SavedStatuses {
         HealthPingStats stats = null;
         if (saved.hasHealthPing()) {
             SavedBurstStats s = saved.getHealthPing();
-            stats = new HealthPingStats(s.getAll(), s.getFail(), s.getDeviationNanos(), s.getAverageNanos(),
-                    s.getMaxNanos(), s.getMinNanos());
+            stats = new HealthPingStats(
+                    s.getAll(),
+                    s.getFail(),
+                    s.getDeviationNanos(),
+                    s.getAverageNanos(),
+                    s.getMaxNanos(),
+                    s.getMinNanos());
         }
         ProbeResult probe = saved.hasLastProbe() ? probe(saved.getTag(), saved.getLastProbe()) : null;
-        ActiveHealth active = new ActiveHealth(HealthState.valueOf(saved.getActiveState()),
-                saved.getConsecutiveSuccesses(), saved.getConsecutiveFailures());
-        return new OutboundStatus(saved.getTag(), saved.getAlive(), saved.getDelayMillis(),
-                saved.getLastErrorReason(), Timestamps.optional(saved.hasLastSeen(), saved.getLastSeen()),
-                Timestamps.optional(saved.hasLastTry(), saved.getLastTry()), stats, probe, active,
-                saved.getActiveDetail(), Timestamps.instant(saved.getMeasuredTime()));
+        ActiveHealth active = new ActiveHealth(
+                HealthState.valueOf(saved.getActiveState()),
+                saved.getConsecutiveSuccesses(),
+                saved.getConsecutiveFailures());
+        return new OutboundStatus(
+                saved.getTag(),
+                saved.getAlive(),
+                saved.getDelayMillis(),
+                saved.getLastErrorReason(),
+                Timestamps.optional(saved.hasLastSeen(), saved.getLastSeen()),
+                Timestamps.optional(saved.hasLastTry(), saved.getLastTry()),
+                stats,
+                probe,
+                active,
+                saved.getActiveDetail(),
+                Timestamps.instant(saved.getMeasuredTime()));
     }
 
     /**
@@ -88,14 +109,22 @@ final class SavedStatuses {
 
     private static SavedProbe probe(ProbeResult result) {
         ProbePhases phases = result.phases();
-        SavedProbe.Builder saved = SavedProbe.newBuilder().setSuccess(result.success())
-                .setRttNanos(result.rttNanos()).setDnsNanos(phases.dnsNanos()).setConnectNanos(phases.connectNanos())
-                .setProxyHandshakeNanos(phases.proxyHandshakeNanos()).setTlsNanos(phases.tlsNanos())
-                .setFirstByteNanos(phases.firstByteNanos()).setHttpStatus(result.httpStatus())
-                .setStartedTime(Timestamps.of(result.startedAt())).setFinishedTime(Timestamps.of(result.finishedAt()));
+        SavedProbe.Builder saved = SavedProbe.newBuilder()
+                .setSuccess(result.success())
+                .setRttNanos(result.rttNanos())
+                .setDnsNanos(phases.dnsNanos())
+                .setConnectNanos(phases.connectNanos())
+                .setProxyHandshakeNanos(phases.proxyHandshakeNanos())
+                .setTlsNanos(phases.tlsNanos())
+                .setFirstByteNanos(phases.firstByteNanos())
+                .setHttpStatus(result.httpStatus())
+                .setStartedTime(Timestamps.of(result.startedAt()))
+                .setFinishedTime(Timestamps.of(result.finishedAt()));
         ProbeError error = result.error();
         if (error != null) {
-            saved.setErrorKind(error.kind().name()).setErrorHop(error.hop().name()).setErrorReason(error.reason());
+            saved.setErrorKind(error.kind().name())
+                    .setErrorHop(error.hop().name())
+                    .setErrorReason(error.reason());
             if (error.proxyReplyCode() != null) {
                 saved.setErrorProxyReplyCode(error.proxyReplyCode()).setHasErrorProxyReplyCode(true);
             }
@@ -104,13 +133,27 @@ final class SavedStatuses {
     }
 
     private static ProbeResult probe(String tag, SavedProbe saved) {
-        @Nullable ProbeError error = saved.getSuccess() ? null : new ProbeError(
-                ProbeError.Kind.valueOf(saved.getErrorKind()), ProbeError.Hop.valueOf(saved.getErrorHop()),
-                saved.getErrorReason(), saved.getHasErrorProxyReplyCode() ? saved.getErrorProxyReplyCode() : null);
-        return new ProbeResult(tag, saved.getSuccess(), saved.getRttNanos(),
-                new ProbePhases(saved.getDnsNanos(), saved.getConnectNanos(), saved.getProxyHandshakeNanos(),
-                        saved.getTlsNanos(), saved.getFirstByteNanos()),
-                saved.getHttpStatus(), Timestamps.instant(saved.getStartedTime()),
-                Timestamps.instant(saved.getFinishedTime()), error);
+        @Nullable
+        ProbeError error = saved.getSuccess()
+                ? null
+                : new ProbeError(
+                        ProbeError.Kind.valueOf(saved.getErrorKind()),
+                        ProbeError.Hop.valueOf(saved.getErrorHop()),
+                        saved.getErrorReason(),
+                        saved.getHasErrorProxyReplyCode() ? saved.getErrorProxyReplyCode() : null);
+        return new ProbeResult(
+                tag,
+                saved.getSuccess(),
+                saved.getRttNanos(),
+                new ProbePhases(
+                        saved.getDnsNanos(),
+                        saved.getConnectNanos(),
+                        saved.getProxyHandshakeNanos(),
+                        saved.getTlsNanos(),
+                        saved.getFirstByteNanos()),
+                saved.getHttpStatus(),
+                Timestamps.instant(saved.getStartedTime()),
+                Timestamps.instant(saved.getFinishedTime()),
+                error);
     }
 }

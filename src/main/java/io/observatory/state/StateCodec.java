@@ -14,8 +14,7 @@ import java.util.Optional;
  */
 final class StateCodec {
 
-    private StateCodec() {
-    }
+    private StateCodec() {}
 
     /**
      * The snapshot's payload: every observer status and burst ring with what it measures, every passive entry, every
@@ -38,12 +37,13 @@ final class StateCodec {
         snapshot.samples().forEach((tag, samples) -> {
             Outbound outbound = outbounds.get(tag);
             Optional<byte[]> measures = outbound == null ? Optional.empty() : Measures.of(snapshot.config(), outbound);
-            measures.ifPresent(key -> saved.addRings(SavedRings.save(tag, key, samples, snapshot.taken(),
-                    snapshot.takenNanos())));
+            measures.ifPresent(
+                    key -> saved.addRings(SavedRings.save(tag, key, samples, snapshot.taken(), snapshot.takenNanos())));
         });
         saved.setPassivePolicy(snapshot.passive().policy());
-        snapshot.passive().entries().forEach(entry -> saved.addPassive(SavedPassives.save(entry, snapshot.taken(),
-                snapshot.takenNanos())));
+        snapshot.passive()
+                .entries()
+                .forEach(entry -> saved.addPassive(SavedPassives.save(entry, snapshot.taken(), snapshot.takenNanos())));
         snapshot.reports().forEach(report -> saved.addMeshReports(SavedReports.save(report)));
         return saved.build();
     }

@@ -22,8 +22,13 @@ public class StateConfiguration {
     @Bean
     @Order(7)
     @Conditional(DirectorySet.class)
-    WarmRestart warmRestart(ObservatoryConfig config, Scheduler writer, Clock clock, ObserverRuntime runtime,
-            MeshHub hub, ObservationUpdater updater) {
+    WarmRestart warmRestart(
+            ObservatoryConfig config,
+            Scheduler writer,
+            Clock clock,
+            ObserverRuntime runtime,
+            MeshHub hub,
+            ObservationUpdater updater) {
         return new WarmRestart(config, writer, clock, runtime, hub, updater);
     }
 

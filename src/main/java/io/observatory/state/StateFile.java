@@ -32,24 +32,19 @@ final class StateFile {
     /** The share of the heap a payload may take at most: 1/16, e.g. 16 MiB of a 256 MiB heap. */
     private static final long HEAP_SHARE = 16;
 
-    private StateFile() {
-    }
+    private StateFile() {}
 
     /** What reading found. */
-    sealed interface Read {
-    }
+    sealed interface Read {}
 
     /** A complete file of this format: its payload. */
-    record Loaded(byte[] payload) implements Read {
-    }
+    record Loaded(byte[] payload) implements Read {}
 
     /** No file (a first start, or warm restart just turned on). */
-    record Missing() implements Read {
-    }
+    record Missing() implements Read {}
 
     /** A file that cannot be used, and why, e.g. {@code truncated: 1,024 of 52,480 payload bytes}. */
-    record Unusable(String why) implements Read {
-    }
+    record Unusable(String why) implements Read {}
 
     /**
      * Replaces {@code file} with a frame of {@code payload}, atomically.
@@ -63,10 +58,17 @@ final class StateFile {
         Path temporary = directory.resolve(file.getFileName() + ".tmp");
         CRC32C crc = new CRC32C();
         crc.update(payload);
-        ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES).put(MAGIC).putInt(FORMAT_VERSION)
-                .putLong(payload.length).putInt((int) crc.getValue()).flip();
+        ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES)
+                .put(MAGIC)
+                .putInt(FORMAT_VERSION)
+                .putLong(payload.length)
+                .putInt((int) crc.getValue())
+                .flip();
         try {
-            try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+            try (FileChannel channel = FileChannel.open(
+                    temporary,
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE,
                     StandardOpenOption.TRUNCATE_EXISTING)) {
                 ByteBuffer body = ByteBuffer.wrap(payload);
                 while (header.hasRemaining() || body.hasRemaining()) {
@@ -114,13 +116,13 @@ final class StateFile {
             return new Missing();
         }
         if (!attributes.isRegularFile()) {
-            return new Unusable("not a regular file but " + (attributes.isDirectory() ? "a directory" : "a special file"));
+            return new Unusable(
+                    "not a regular file but " + (attributes.isDirectory() ? "a directory" : "a special file"));
         }
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = channel.size();
             if (size < HEADER_BYTES) {
-                return new Unusable("truncated: " + size + " bytes, shorter than the " + HEADER_BYTES
-                        + "-byte header");
+                return new Unusable("truncated: " + size + " bytes, shorter than the " + HEADER_BYTES + "-byte header");
             }
             ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
             if (!readFully(channel, header)) {
@@ -134,15 +136,14 @@ final class StateFile {
             }
             int version = header.getInt();
             if (version != FORMAT_VERSION) {
-                return new Unusable("format version " + version + " (this build reads version " + FORMAT_VERSION
-                        + ")");
+                return new Unusable("format version " + version + " (this build reads version " + FORMAT_VERSION + ")");
             }
             long length = header.getLong();
             int expectedCrc = header.getInt();
             long remaining = size - HEADER_BYTES;
             if (length != remaining) {
-                return new Unusable((length > remaining || length < 0 ? "truncated: " : "trailing bytes: ")
-                        + remaining + " of " + length + " payload bytes");
+                return new Unusable((length > remaining || length < 0 ? "truncated: " : "trailing bytes: ") + remaining
+                        + " of " + length + " payload bytes");
             }
             if (length > Math.min(maxPayloadBytes, Integer.MAX_VALUE - 8)) {
                 return new Unusable("a payload of " + length + " bytes, more than the " + maxPayloadBytes

@@ -35,8 +35,7 @@ import java.util.Set;
  */
 final class StateRestore {
 
-    private StateRestore() {
-    }
+    private StateRestore() {}
 
     /**
      * What is restored, and the one line that says so.
@@ -50,9 +49,12 @@ final class StateRestore {
      *                 {@code , 1 more than 30s in the future} before the closing parenthesis when a time was that far
      *                 ahead of this process's clock
      */
-    record Restoration(List<OutboundStatus> statuses, Map<String, List<RttRing.Sample>> samples,
-            List<PassiveEntry> passive, List<HeldReport> reports, String summary) {
-    }
+    record Restoration(
+            List<OutboundStatus> statuses,
+            Map<String, List<RttRing.Sample>> samples,
+            List<PassiveEntry> passive,
+            List<HeldReport> reports,
+            String summary) {}
 
     /**
      * @param payload the payload of a complete state file
@@ -63,8 +65,7 @@ final class StateRestore {
      * @throws IllegalArgumentException if the payload is no {@code SavedState} of this build: not protobuf, or a
      *                                  state, kind or hop name it does not know
      */
-    static Restoration select(byte[] payload, ObservatoryConfig config, Instant now, long nowNanos,
-            Duration maxAge) {
+    static Restoration select(byte[] payload, ObservatoryConfig config, Instant now, long nowNanos, Duration maxAge) {
         SavedState saved;
         try {
             saved = SavedState.parseFrom(payload);
@@ -83,7 +84,8 @@ final class StateRestore {
             Optional<byte[]> measures = outbound == null ? Optional.empty() : Measures.of(config, outbound);
             if (outbound == null) {
                 gone++;
-            } else if (measures.isEmpty() || !Arrays.equals(measures.get(), status.getMeasures().toByteArray())) {
+            } else if (measures.isEmpty()
+                    || !Arrays.equals(measures.get(), status.getMeasures().toByteArray())) {
                 changed++;
             } else if (tooOld(Timestamps.instant(status.getMeasuredTime()), now, maxAge)) {
                 old++;
@@ -109,8 +111,8 @@ final class StateRestore {
             } else if (entry.hasCalls()
                     && tooOld(Timestamps.instant(entry.getCalls().getLastCall()), now, passiveMaxAge)) {
                 old++;
-            } else if (entry.hasCalls() && fromTheFuture(Timestamps.instant(entry.getCalls().getLastCall()), now,
-                    passiveMaxAge)) {
+            } else if (entry.hasCalls()
+                    && fromTheFuture(Timestamps.instant(entry.getCalls().getLastCall()), now, passiveMaxAge)) {
                 future++;
             } else {
                 passive.add(SavedPassives.restore(entry, saved.getPassivePolicy(), now, nowNanos));
@@ -134,13 +136,15 @@ final class StateRestore {
         Duration written = Duration.between(Timestamps.instant(saved.getWrittenTime()), now)
                 .truncatedTo(ChronoUnit.MILLIS);
         String summary = "restored " + statuses.size() + " statuses, " + passive.size() + " passive states and "
-                + reports.size() + " witness reports written " + (written.isNegative()
+                + reports.size() + " witness reports written "
+                + (written.isNegative()
                         ? GoDuration.format(written.negated()) + " in the future (another clock, or this one set back)"
                         : GoDuration.format(written) + " ago")
                 + "; dropped " + (old + future + changed + gone) + " (" + old + " older than "
                 + GoDuration.format(maxAge) + ", " + changed + " measuring something else now, " + gone
-                + " no longer configured" + (future == 0 ? "" : ", " + future + " more than "
-                        + GoDuration.format(maxAge) + " in the future") + ")";
+                + " no longer configured"
+                + (future == 0 ? "" : ", " + future + " more than " + GoDuration.format(maxAge) + " in the future")
+                + ")";
         return new Restoration(statuses, samples, passive, reports, summary);
     }
 

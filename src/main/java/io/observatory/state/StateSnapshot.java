@@ -23,8 +23,13 @@ import java.util.Objects;
  * @param passive     the passive states and call statistics
  * @param reports     a hub's held reports; empty elsewhere
  */
-record StateSnapshot(Instant taken, long takenNanos, ObservatoryConfig config, Observation observation,
-        Map<String, List<RttRing.Sample>> samples, ObservationUpdater.PassiveEntries passive,
+record StateSnapshot(
+        Instant taken,
+        long takenNanos,
+        ObservatoryConfig config,
+        Observation observation,
+        Map<String, List<RttRing.Sample>> samples,
+        ObservationUpdater.PassiveEntries passive,
         List<MeshHub.HeldReport> reports) {
 
     StateSnapshot {

@@ -53,7 +53,11 @@ final class StateWriter implements AutoCloseable {
     }
 
     /** @param lastCaptureTimeout how long {@link #close()} waits for the writer to take the last snapshot */
-    StateWriter(Path file, Duration interval, Scheduler writer, Supplier<StateSnapshot> capture,
+    StateWriter(
+            Path file,
+            Duration interval,
+            Scheduler writer,
+            Supplier<StateSnapshot> capture,
             Duration lastCaptureTimeout) {
         this.file = file;
         this.intervalNanos = interval.toNanos();
@@ -106,8 +110,10 @@ final class StateWriter implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             if (!failing) {
                 failing = true;
-                log.warn("state file {} not written ({}); the previous one stays, retrying after the next change",
-                        file, e.toString());
+                log.warn(
+                        "state file {} not written ({}); the previous one stays, retrying after the next change",
+                        file,
+                        e.toString());
             }
         }
     }
@@ -119,20 +125,28 @@ final class StateWriter implements AutoCloseable {
      */
     @Override
     public void close() {
-        CompletableFuture<StateSnapshot> last = CompletableFuture.supplyAsync(() -> {
-            closed = true;
-            return capture.get();
-        }, writer::execute);
+        CompletableFuture<StateSnapshot> last = CompletableFuture.supplyAsync(
+                () -> {
+                    closed = true;
+                    return capture.get();
+                },
+                writer::execute);
         try {
             try {
                 next.set(last.get(lastCaptureTimeout.toNanos(), TimeUnit.NANOSECONDS));
                 io.execute(this::writeLatest);
             } catch (TimeoutException e) {
-                log.warn("state file {}: the writer took no last snapshot within {} of shutdown (it has stopped or is"
-                        + " busy); the file keeps the last periodic write", file, GoDuration.format(lastCaptureTimeout));
+                log.warn(
+                        "state file {}: the writer took no last snapshot within {} of shutdown (it has stopped or is"
+                                + " busy); the file keeps the last periodic write",
+                        file,
+                        GoDuration.format(lastCaptureTimeout));
             } catch (ExecutionException e) {
-                log.warn("state file {}: the last snapshot could not be taken at shutdown ({}); the file keeps the last"
-                        + " periodic write", file, e.getCause().toString());
+                log.warn(
+                        "state file {}: the last snapshot could not be taken at shutdown ({}); the file keeps the last"
+                                + " periodic write",
+                        file,
+                        e.getCause().toString());
             }
             io.shutdown();
             if (!io.awaitTermination(10, TimeUnit.SECONDS)) {

@@ -11,11 +11,13 @@ final class Timestamps {
     /** The longest age {@link #ageNanos} returns: a quarter of the ticker's range. */
     static final long MAX_AGE_NANOS = Long.MAX_VALUE / 4;
 
-    private Timestamps() {
-    }
+    private Timestamps() {}
 
     static Timestamp of(Instant instant) {
-        return Timestamp.newBuilder().setSeconds(instant.getEpochSecond()).setNanos(instant.getNano()).build();
+        return Timestamp.newBuilder()
+                .setSeconds(instant.getEpochSecond())
+                .setNanos(instant.getNano())
+                .build();
     }
 
     static Instant instant(Timestamp timestamp) {

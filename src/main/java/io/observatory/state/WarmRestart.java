@@ -44,8 +44,8 @@ public final class WarmRestart implements SmartInitializingSingleton, SmartLifec
     private final StateWriter files;
     // Writer state: the configuration in force, for what each status measures.
     private ObservatoryConfig config;
-    private Runnable unwatchObservation = () -> { };
-    private Runnable unwatchMesh = () -> { };
+    private Runnable unwatchObservation = () -> {};
+    private Runnable unwatchMesh = () -> {};
     // volatile: started and stopped by Spring's lifecycle thread, read by isRunning from any.
     private volatile boolean running;
 
@@ -54,7 +54,12 @@ public final class WarmRestart implements SmartInitializingSingleton, SmartLifec
      * @param writer  the writer: restores and snapshots run there
      * @param clock   wall clock: entry ages and the file's times
      */
-    public WarmRestart(ObservatoryConfig initial, Scheduler writer, Clock clock, ObserverRuntime runtime, MeshHub hub,
+    public WarmRestart(
+            ObservatoryConfig initial,
+            Scheduler writer,
+            Clock clock,
+            ObserverRuntime runtime,
+            MeshHub hub,
             ObservationUpdater updater) {
         this.settings = initial.state();
         this.config = initial;
@@ -88,21 +93,28 @@ public final class WarmRestart implements SmartInitializingSingleton, SmartLifec
     }
 
     private void restore(Path file, byte[] payload) {
-        CompletableFuture<String> restored = CompletableFuture.supplyAsync(() -> {
-            StateRestore.Restoration restoration = StateRestore.select(payload, config, clock.instant(),
-                    writer.nanoTime(), settings.maxAge(config));
-            updater.restorePassive(restoration.passive());
-            runtime.restore(restoration.statuses(), restoration.samples());
-            hub.restore(restoration.reports());
-            return restoration.summary();
-        }, writer::execute);
+        CompletableFuture<String> restored = CompletableFuture.supplyAsync(
+                () -> {
+                    StateRestore.Restoration restoration = StateRestore.select(
+                            payload, config, clock.instant(), writer.nanoTime(), settings.maxAge(config));
+                    updater.restorePassive(restoration.passive());
+                    runtime.restore(restoration.statuses(), restoration.samples());
+                    hub.restore(restoration.reports());
+                    return restoration.summary();
+                },
+                writer::execute);
         try {
             log.info("warm restart: {} from {}", restored.get(RESTORE_TIMEOUT.toSeconds(), TimeUnit.SECONDS), file);
         } catch (ExecutionException e) {
-            log.warn("warm restart: ignoring state file {} ({}); starting cold", file, e.getCause().getMessage());
+            log.warn(
+                    "warm restart: ignoring state file {} ({}); starting cold",
+                    file,
+                    e.getCause().getMessage());
         } catch (TimeoutException e) {
-            throw new IllegalStateException("warm restart: the writer did not restore " + file + " within "
-                    + RESTORE_TIMEOUT.toSeconds() + " s", e);
+            throw new IllegalStateException(
+                    "warm restart: the writer did not restore " + file + " within " + RESTORE_TIMEOUT.toSeconds()
+                            + " s",
+                    e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while restoring " + file, e);
@@ -110,8 +122,14 @@ public final class WarmRestart implements SmartInitializingSingleton, SmartLifec
     }
 
     private StateSnapshot snapshot() {
-        return new StateSnapshot(clock.instant(), writer.nanoTime(), config, store.current(), runtime.samples(),
-                updater.passiveEntries(), hub.heldReports());
+        return new StateSnapshot(
+                clock.instant(),
+                writer.nanoTime(),
+                config,
+                store.current(),
+                runtime.samples(),
+                updater.passiveEntries(),
+                hub.heldReports());
     }
 
     @Override
@@ -121,7 +139,7 @@ public final class WarmRestart implements SmartInitializingSingleton, SmartLifec
 
     @Override
     public void start() {
-        unwatchObservation = store.watch(observation -> { }, update -> files.changed());
+        unwatchObservation = store.watch(observation -> {}, update -> files.changed());
         unwatchMesh = hub.store().watch(view -> files.changed());
         running = true;
     }

@@ -12,8 +12,7 @@ package io.observatory.stats;
  * @param maxNanos largest successful RTT; 0 without successes
  * @param minNanos smallest successful RTT; 0 without successes
  */
-public record HealthPingStats(
-        int all, int fail, long deviationNanos, long averageNanos, long maxNanos, long minNanos) {
+public record HealthPingStats(int all, int fail, long deviationNanos, long averageNanos, long maxNanos, long minNanos) {
 
     /** No valid sample at all. */
     public static final HealthPingStats EMPTY = new HealthPingStats(0, 0, 0, 0, 0, 0);

@@ -114,8 +114,7 @@ public final class RttRing {
      * @param success         whether the probe succeeded
      * @param rttNanos        its RTT; 0 for a failure
      */
-    public record Sample(long recordedAtNanos, boolean success, long rttNanos) {
-    }
+    public record Sample(long recordedAtNanos, boolean success, long rttNanos) {}
 
     /** The samples valid at {@code nowNanos}, oldest first: what the statistics are computed from. */
     public List<Sample> samples(long nowNanos) {

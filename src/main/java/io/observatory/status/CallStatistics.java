@@ -32,7 +32,11 @@ public record CallStatistics(
     public CallStatistics plus(CallOutcome outcome, long latencyNanos, Instant endedAt) {
         long total = totalCalls + 1;
         long average = averageLatencyNanos + (latencyNanos - averageLatencyNanos) / total;
-        return new CallStatistics(total, failedCalls + (outcome.failed() ? 1 : 0), average,
-                endedAt.isBefore(firstCall) ? endedAt : firstCall, endedAt.isAfter(lastCall) ? endedAt : lastCall);
+        return new CallStatistics(
+                total,
+                failedCalls + (outcome.failed() ? 1 : 0),
+                average,
+                endedAt.isBefore(firstCall) ? endedAt : firstCall,
+                endedAt.isAfter(lastCall) ? endedAt : lastCall);
     }
 }

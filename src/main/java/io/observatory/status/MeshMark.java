@@ -20,8 +20,13 @@ import org.jspecify.annotations.Nullable;
  * @param lastSeen    the newest report time of a witness whose last probe of it succeeded, or {@code null}
  * @param lastTry     the newest report time of a witness that probed it, or {@code null}
  */
-public record MeshMark(HealthState state, boolean inRotation, String detail, long delayMillis,
-        @Nullable Instant lastSeen, @Nullable Instant lastTry) {
+public record MeshMark(
+        HealthState state,
+        boolean inRotation,
+        String detail,
+        long delayMillis,
+        @Nullable Instant lastSeen,
+        @Nullable Instant lastTry) {
 
     public MeshMark {
         Objects.requireNonNull(state, "state");

@@ -41,8 +41,8 @@ public final class Observation {
      * @param availability    how {@link #available} builds the usable set
      * @param observedAtNanos when the observer last published its statuses (ticker nanoseconds); empty before the first
      */
-    public Observation(Map<String, OutboundHealth> outbounds, AvailabilityPolicy availability,
-            OptionalLong observedAtNanos) {
+    public Observation(
+            Map<String, OutboundHealth> outbounds, AvailabilityPolicy availability, OptionalLong observedAtNanos) {
         Map<String, OutboundHealth> ordered = inTagOrder(outbounds);
         this.index = indexOf(ordered);
         this.sorted = PagedEntries.of(List.copyOf(ordered.values()));
@@ -51,7 +51,10 @@ public final class Observation {
         this.observedAtNanos = observedAtNanos;
     }
 
-    private Observation(Map<String, Integer> index, PagedEntries sorted, AvailabilityPolicy availability,
+    private Observation(
+            Map<String, Integer> index,
+            PagedEntries sorted,
+            AvailabilityPolicy availability,
             OptionalLong observedAtNanos) {
         this.index = index;
         this.sorted = sorted;
@@ -141,7 +144,9 @@ public final class Observation {
         }
         List<OutboundHealth> matches = new ArrayList<>();
         for (String prefix : widest(prefixes)) {
-            for (int i = firstAtOrAfter(prefix); i < sorted.size() && sorted.get(i).tag().startsWith(prefix); i++) {
+            for (int i = firstAtOrAfter(prefix);
+                    i < sorted.size() && sorted.get(i).tag().startsWith(prefix);
+                    i++) {
                 matches.add(sorted.get(i));
             }
         }

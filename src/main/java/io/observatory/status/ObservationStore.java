@@ -44,8 +44,8 @@ public final class ObservationStore {
      */
     public void publish(ObservationUpdate update) {
         if (!writer.inSchedulerThread()) {
-            throw new IllegalStateException("observation published on " + Thread.currentThread().getName()
-                    + " (expected: the writer)");
+            throw new IllegalStateException(
+                    "observation published on " + Thread.currentThread().getName() + " (expected: the writer)");
         }
         current.set(update.observation());
         for (Consumer<ObservationUpdate> watcher : List.copyOf(watchers)) {

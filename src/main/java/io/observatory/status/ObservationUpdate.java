@@ -20,7 +20,8 @@ public final class ObservationUpdate {
     public ObservationUpdate(Observation observation, List<OutboundEvent> events) {
         this.observation = Objects.requireNonNull(observation, "observation");
         this.events = List.copyOf(events);
-        this.transitions = this.events.stream().filter(OutboundEvent::transition).toList();
+        this.transitions =
+                this.events.stream().filter(OutboundEvent::transition).toList();
     }
 
     /** The observation just published. */

@@ -56,8 +56,10 @@ public sealed interface OutboundEvent {
         /** True when the active, passive or mesh state or the verdict changed. */
         @Override
         public boolean transition() {
-            return now.activeState() != previous.activeState() || now.verdict() != previous.verdict()
-                    || now.passive().state() != previous.passive().state() || now.meshState() != previous.meshState();
+            return now.activeState() != previous.activeState()
+                    || now.verdict() != previous.verdict()
+                    || now.passive().state() != previous.passive().state()
+                    || now.meshState() != previous.meshState();
         }
     }
 

@@ -20,8 +20,14 @@ import org.jspecify.annotations.Nullable;
  * @param lastChange       wall time the verdict or one of the states last changed (or the outbound appeared)
  * @param lastChangeReason why, e.g. {@code active unknown -> healthy: probe succeeded: HTTP 204 in 12 ms}
  */
-public record OutboundHealth(String tag, @Nullable OutboundStatus probe, PassiveView passive, @Nullable MeshMark mesh,
-        HealthState verdict, Instant lastChange, String lastChangeReason) {
+public record OutboundHealth(
+        String tag,
+        @Nullable OutboundStatus probe,
+        PassiveView passive,
+        @Nullable MeshMark mesh,
+        HealthState verdict,
+        Instant lastChange,
+        String lastChangeReason) {
 
     public OutboundHealth {
         Objects.requireNonNull(tag, "tag");

@@ -56,17 +56,45 @@ public record OutboundStatus(
     }
 
     /** A status this process measured ({@link #restoredFrom} {@code null}). */
-    public OutboundStatus(String tag, boolean alive, long delayMillis, String lastErrorReason, @Nullable Instant lastSeen,
-            @Nullable Instant lastTry, @Nullable HealthPingStats healthPing, @Nullable ProbeResult lastProbe,
-            ActiveHealth active, String activeDetail) {
-        this(tag, alive, delayMillis, lastErrorReason, lastSeen, lastTry, healthPing, lastProbe, active, activeDetail,
+    public OutboundStatus(
+            String tag,
+            boolean alive,
+            long delayMillis,
+            String lastErrorReason,
+            @Nullable Instant lastSeen,
+            @Nullable Instant lastTry,
+            @Nullable HealthPingStats healthPing,
+            @Nullable ProbeResult lastProbe,
+            ActiveHealth active,
+            String activeDetail) {
+        this(
+                tag,
+                alive,
+                delayMillis,
+                lastErrorReason,
+                lastSeen,
+                lastTry,
+                healthPing,
+                lastProbe,
+                active,
+                activeDetail,
                 null);
     }
 
     /** This status as restored from the state file, measured at {@code measured} by the previous process. */
     public OutboundStatus asRestored(Instant measured) {
-        return new OutboundStatus(tag, alive, delayMillis, lastErrorReason, lastSeen, lastTry, healthPing, lastProbe,
-                active, activeDetail, measured);
+        return new OutboundStatus(
+                tag,
+                alive,
+                delayMillis,
+                lastErrorReason,
+                lastSeen,
+                lastTry,
+                healthPing,
+                lastProbe,
+                active,
+                activeDetail,
+                measured);
     }
 
     /**
@@ -82,19 +110,36 @@ public record OutboundStatus(
      * @param now      wall time of the update
      * @param check    how the result is judged
      */
-    public static OutboundStatus afterProbe(@Nullable OutboundStatus previous, ProbeResult result, Instant now,
-            ActiveCheck check) {
+    public static OutboundStatus afterProbe(
+            @Nullable OutboundStatus previous, ProbeResult result, Instant now, ActiveCheck check) {
         ProbeResult judged = judged(result, check);
-        ActiveHealth active = check.thresholds().next(previous == null ? ActiveHealth.INITIAL : previous.active(),
-                judged.success());
+        ActiveHealth active =
+                check.thresholds().next(previous == null ? ActiveHealth.INITIAL : previous.active(), judged.success());
         boolean alive = active.state() == HealthState.HEALTHY;
         if (judged.error() == null) {
-            return new OutboundStatus(judged.outboundTag(), alive, judged.rttMillis(), "", now, now, null, judged,
-                    active, "probe succeeded: HTTP " + judged.httpStatus() + " in " + judged.rttMillis() + " ms");
+            return new OutboundStatus(
+                    judged.outboundTag(),
+                    alive,
+                    judged.rttMillis(),
+                    "",
+                    now,
+                    now,
+                    null,
+                    judged,
+                    active,
+                    "probe succeeded: HTTP " + judged.httpStatus() + " in " + judged.rttMillis() + " ms");
         }
         long delay = alive && previous != null ? previous.delayMillis() : DEAD_DELAY_MILLIS;
-        return new OutboundStatus(judged.outboundTag(), alive, delay, judged.error().reason(),
-                previous == null ? null : previous.lastSeen(), now, null, judged, active,
+        return new OutboundStatus(
+                judged.outboundTag(),
+                alive,
+                delay,
+                judged.error().reason(),
+                previous == null ? null : previous.lastSeen(),
+                now,
+                null,
+                judged,
+                active,
                 "probe failed: " + judged.error().reason());
     }
 
@@ -108,10 +153,19 @@ public record OutboundStatus(
             return result;
         }
         return check.unexpectedStatus(result.httpStatus())
-                .map(why -> new ProbeResult(result.outboundTag(), false, result.rttNanos(), result.phases(),
-                        result.httpStatus(), result.startedAt(), result.finishedAt(), new ProbeError(
-                        ProbeError.Kind.UNEXPECTED_STATUS, ProbeError.Hop.TARGET,
-                        "outbound " + result.outboundTag() + ": " + why, null)))
+                .map(why -> new ProbeResult(
+                        result.outboundTag(),
+                        false,
+                        result.rttNanos(),
+                        result.phases(),
+                        result.httpStatus(),
+                        result.startedAt(),
+                        result.finishedAt(),
+                        new ProbeError(
+                                ProbeError.Kind.UNEXPECTED_STATUS,
+                                ProbeError.Hop.TARGET,
+                                "outbound " + result.outboundTag() + ": " + why,
+                                null)))
                 .orElse(result);
     }
 
@@ -124,8 +178,17 @@ public record OutboundStatus(
      * @param detail the window as {@link io.observatory.health.BurstWindowRule#describe} says it
      */
     public static OutboundStatus fromBurst(String tag, HealthPingStats stats, ActiveHealth active, String detail) {
-        return new OutboundStatus(tag, active.state() == HealthState.HEALTHY, stats.averageNanos() / 1_000_000, "",
-                null, null, stats, null, active, detail);
+        return new OutboundStatus(
+                tag,
+                active.state() == HealthState.HEALTHY,
+                stats.averageNanos() / 1_000_000,
+                "",
+                null,
+                null,
+                stats,
+                null,
+                active,
+                detail);
     }
 
     /** {@link #lastSeen} in Xray's unit, unix seconds; 0 when never seen. */

@@ -14,6 +14,7 @@ final class PagedEntries {
 
     /** Entries per page. */
     static final int PAGE = 64;
+
     private static final int SHIFT = Integer.numberOfTrailingZeros(PAGE);
 
     private final OutboundHealth[][] pages;

@@ -13,7 +13,11 @@ import org.jspecify.annotations.Nullable;
  * @param consecutiveFailures the current run of failed calls (consecutive-failures), else 0
  * @param calls               statistics of every reported call, or {@code null} when none was reported
  */
-public record PassiveView(HealthState state, int windowCalls, int windowFailures, int consecutiveFailures,
+public record PassiveView(
+        HealthState state,
+        int windowCalls,
+        int windowFailures,
+        int consecutiveFailures,
         @Nullable CallStatistics calls) {
 
     /** No call reported. */

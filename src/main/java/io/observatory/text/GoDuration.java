@@ -64,8 +64,7 @@ public final class GoDuration {
     private static final Pattern SPRING_ONLY_SIMPLE =
             Pattern.compile("[+-]?\\d+(?!(?:ns|us|ms|s|m|h)$)(?i:ns|us|ms|s|m|h|d)");
 
-    private GoDuration() {
-    }
+    private GoDuration() {}
 
     /**
      * Parses a duration in Go, Spring simple or ISO-8601 form (see the class comment). Does not trim.
@@ -121,8 +120,8 @@ public final class GoDuration {
         try {
             duration = style.parse(text);
         } catch (IllegalArgumentException failure) {
-            throw new InvalidValueException(text, style == DurationStyle.SIMPLE ? EXPECTED_RANGE : EXPECTED_ISO_8601,
-                    failure);
+            throw new InvalidValueException(
+                    text, style == DurationStyle.SIMPLE ? EXPECTED_RANGE : EXPECTED_ISO_8601, failure);
         }
         if (duration.compareTo(MIN) < 0 || duration.compareTo(MAX) > 0) {
             throw new InvalidValueException(text, EXPECTED_RANGE);
@@ -219,7 +218,8 @@ public final class GoDuration {
 
     /** Formats {@code whole.fraction} with {@code digits} fraction digits, trailing zeros and lone point dropped. */
     private static String decimal(long whole, long fraction, int digits) {
-        return fraction == 0 ? Long.toString(whole)
+        return fraction == 0
+                ? Long.toString(whole)
                 : whole + "." + String.format("%0" + digits + "d", fraction).replaceFirst("0+$", "");
     }
 }

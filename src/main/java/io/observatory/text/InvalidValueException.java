@@ -47,7 +47,8 @@ public class InvalidValueException extends IllegalArgumentException {
             return "(empty)";
         }
         boolean plain = value.strip().equals(value)
-                && value.chars().noneMatch(Character::isISOControl) && !value.startsWith("\"");
+                && value.chars().noneMatch(Character::isISOControl)
+                && !value.startsWith("\"");
         return plain ? value : QuotedText.quote(value, Integer.MAX_VALUE);
     }
 }

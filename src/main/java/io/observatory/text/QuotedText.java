@@ -7,8 +7,7 @@ package io.observatory.text;
  */
 public final class QuotedText {
 
-    private QuotedText() {
-    }
+    private QuotedText() {}
 
     /**
      * @param value    the text; not null
@@ -40,8 +39,10 @@ public final class QuotedText {
             case '\n' -> "\\n";
             case '\r' -> "\\r";
             case '\t' -> "\\t";
-            default -> Character.isISOControl(codePoint) ? String.format("\\u%04x", codePoint)
-                    : new String(Character.toChars(codePoint));
+            default ->
+                Character.isISOControl(codePoint)
+                        ? String.format("\\u%04x", codePoint)
+                        : new String(Character.toChars(codePoint));
         };
     }
 }

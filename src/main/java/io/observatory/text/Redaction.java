@@ -23,7 +23,8 @@ public final class Redaction {
      * {@code authorization}. A heuristic, so that a misspelled key does not print the password it holds. The word
      * {@code passive} ({@code observatory.passive.*}) is not a password.
      */
-    private static final Pattern SECRET_NAME = Pattern.compile("pass(?!ive)|pa?s+w|pwd|\\bpw\\b|secret|token|key|cred|auth");
+    private static final Pattern SECRET_NAME =
+            Pattern.compile("pass(?!ive)|pa?s+w|pwd|\\bpw\\b|secret|token|key|cred|auth");
 
     /**
      * Properties whose names look secret but whose values are not: where the API token is kept (a file path, the name
@@ -38,8 +39,7 @@ public final class Redaction {
     /** Group 1 runs to the first {@code :} of the authority; the match ends at the last {@code @} of the authority. */
     private static final Pattern USER_INFO_PASSWORD = Pattern.compile("^([^/?#]*://[^/?#:]*:)[^/?#]+@");
 
-    private Redaction() {
-    }
+    private Redaction() {}
 
     /**
      * Returns the URL as text with the password of its user-info masked, e.g. {@code http://user:******@host/}; a URL

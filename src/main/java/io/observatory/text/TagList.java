@@ -12,8 +12,7 @@ public final class TagList {
     /** Tags a line names before it counts the rest. */
     public static final int SHOWN = 20;
 
-    private TagList() {
-    }
+    private TagList() {}
 
     /**
      * @param tags in the order to print them

@@ -49,7 +49,7 @@ public final class ExecutorScheduler implements Scheduler, AutoCloseable {
         } catch (RejectedExecutionException e) {
             // Closed at shutdown (possibly between another thread's check and this call): the task is not needed.
             log.debug("task not scheduled: the scheduler {} has stopped", this);
-            return () -> { };
+            return () -> {};
         }
     }
 

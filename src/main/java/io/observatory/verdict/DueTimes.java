@@ -16,8 +16,7 @@ import java.util.Set;
  */
 final class DueTimes {
 
-    private record Entry(long atNanos, String tag) {
-    }
+    private record Entry(long atNanos, String tag) {}
 
     private final Map<String, Long> dueAt = new HashMap<>();
     private final PriorityQueue<Entry> queue = new PriorityQueue<>(Comparator.comparingLong(Entry::atNanos));

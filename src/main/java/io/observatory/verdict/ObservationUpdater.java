@@ -2,12 +2,12 @@ package io.observatory.verdict;
 
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.config.Outbound;
-import io.observatory.reload.Reconfigurable;
 import io.observatory.health.AvailabilityPolicy;
 import io.observatory.health.CombinedVerdict;
 import io.observatory.health.HealthState;
-import io.observatory.status.Observation;
+import io.observatory.reload.Reconfigurable;
 import io.observatory.status.MeshMark;
+import io.observatory.status.Observation;
 import io.observatory.status.ObservationStore;
 import io.observatory.status.ObservationUpdate;
 import io.observatory.status.OutboundEvent;
@@ -81,7 +81,7 @@ public final class ObservationUpdater implements Reconfigurable, StatusSink {
         Map<String, OutboundHealth> outbounds = new LinkedHashMap<>();
         tags.forEach(tag -> outbounds.put(tag, judge(tag, null, null, null, now)));
         this.store = new ObservationStore(writer, new Observation(outbounds, availability, observedAtNanos));
-        store.watch(observation -> { }, new TransitionLog());
+        store.watch(observation -> {}, new TransitionLog());
     }
 
     /** Where the observation is published and read. */
@@ -236,7 +236,9 @@ public final class ObservationUpdater implements Reconfigurable, StatusSink {
             OutboundHealth before = previous.get(tag).orElse(null);
             OutboundStatus status = statuses.get(tag);
             MeshMark mesh = meshMarks.get(tag);
-            if (before != null && !passiveChanged.contains(tag) && Objects.equals(status, before.probe())
+            if (before != null
+                    && !passiveChanged.contains(tag)
+                    && Objects.equals(status, before.probe())
                     && Objects.equals(mesh, before.mesh())) {
                 next.put(tag, before);
                 continue;
@@ -249,7 +251,8 @@ public final class ObservationUpdater implements Reconfigurable, StatusSink {
                 events.add(new OutboundEvent.Updated(before, health));
             }
         }
-        previous.all().stream().filter(gone -> !next.containsKey(gone.tag()))
+        previous.all().stream()
+                .filter(gone -> !next.containsKey(gone.tag()))
                 .forEach(gone -> events.add(new OutboundEvent.Removed(gone, now)));
         events.sort(Comparator.comparing(OutboundEvent::tag));
         passive.settle(nowNanos);
@@ -260,21 +263,35 @@ public final class ObservationUpdater implements Reconfigurable, StatusSink {
      * The next entry of one outbound: the combined verdict of its active, passive and mesh states and, when a state
      * changed, the change time and a reason naming what changed; {@code before}'s change time and reason otherwise.
      */
-    private OutboundHealth judge(String tag, @Nullable OutboundStatus status, @Nullable MeshMark mesh,
-            @Nullable OutboundHealth before, Instant now) {
+    private OutboundHealth judge(
+            String tag,
+            @Nullable OutboundStatus status,
+            @Nullable MeshMark mesh,
+            @Nullable OutboundHealth before,
+            Instant now) {
         PassiveView view = passive.view(tag);
-        HealthState active = status == null ? HealthState.UNKNOWN : status.active().state();
+        HealthState active =
+                status == null ? HealthState.UNKNOWN : status.active().state();
         HealthState meshState = mesh == null ? HealthState.UNKNOWN : mesh.state();
         HealthState verdict = CombinedVerdict.of(active, view.state(), meshState);
         if (before == null) {
             return new OutboundHealth(tag, status, view, mesh, verdict, now, "outbound added");
         }
         String reason = CombinedVerdict.changeReason(List.of(
-                new CombinedVerdict.Change("active", before.activeState(), active,
+                new CombinedVerdict.Change(
+                        "active",
+                        before.activeState(),
+                        active,
                         () -> status == null ? "no longer observed" : activeDetail(status)),
-                new CombinedVerdict.Change("passive", before.passive().state(), view.state(),
+                new CombinedVerdict.Change(
+                        "passive",
+                        before.passive().state(),
+                        view.state(),
                         () -> passive.why(tag, before.passive().state())),
-                new CombinedVerdict.Change("mesh", before.meshState(), meshState,
+                new CombinedVerdict.Change(
+                        "mesh",
+                        before.meshState(),
+                        meshState,
                         () -> mesh == null ? "no longer judged" : mesh.detail())));
         return reason == null
                 ? new OutboundHealth(tag, status, view, mesh, verdict, before.lastChange(), before.lastChangeReason())
@@ -287,14 +304,17 @@ public final class ObservationUpdater implements Reconfigurable, StatusSink {
      */
     private static String activeDetail(OutboundStatus status) {
         Instant restored = status.restoredFrom();
-        return restored == null ? status.activeDetail()
+        return restored == null
+                ? status.activeDetail()
                 : "restored from the state file (measured " + restored.truncatedTo(ChronoUnit.MILLIS) + "): "
                         + status.activeDetail();
     }
 
     /** The configured tags, iterating in tag order, so the observation is built in order. */
     private static Set<String> tagsOf(ObservatoryConfig config) {
-        return config.observedOutbounds().stream().map(Outbound::tag).sorted()
+        return config.observedOutbounds().stream()
+                .map(Outbound::tag)
+                .sorted()
                 .collect(Collectors.toCollection(LinkedHashSet::new));
     }
 }

@@ -13,7 +13,10 @@ import org.jspecify.annotations.Nullable;
  * @param state its state under the passive policy; its times are readings of the writer's ticker
  * @param calls the statistics of its reported calls, or {@code null} when none was reported
  */
-public record PassiveEntry(String tag, PassivePolicy.PassiveState state, @Nullable CallStatistics calls) {
+public record PassiveEntry(
+        String tag,
+        PassivePolicy.PassiveState state,
+        @Nullable CallStatistics calls) {
 
     public PassiveEntry {
         Objects.requireNonNull(tag, "tag");

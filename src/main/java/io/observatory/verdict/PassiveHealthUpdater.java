@@ -32,7 +32,7 @@ final class PassiveHealthUpdater {
     private @Nullable String restartReason;
     // The configured outbounds the ledger was last trimmed to: the caller hands a new set only when they change.
     private @Nullable Set<String> retained;
-    private Scheduler.Cancellable reactivation = () -> { };
+    private Scheduler.Cancellable reactivation = () -> {};
     private long scheduledReactivationNanos = Long.MAX_VALUE;
 
     /**
@@ -65,8 +65,12 @@ final class PassiveHealthUpdater {
             return;
         }
         boolean sameKind = policy.getClass() == ledger.policy().getClass();
-        log.info("passive policy {} {}", policy.name(), sameKind ? "has new parameters: passive states kept"
-                : "replaces " + ledger.policy().name() + ": passive states start over at unknown");
+        log.info(
+                "passive policy {} {}",
+                policy.name(),
+                sameKind
+                        ? "has new parameters: passive states kept"
+                        : "replaces " + ledger.policy().name() + ": passive states start over at unknown");
         ledger = ledger.withPolicy(policy);
         touched.addAll(configured);
         if (!sameKind) {

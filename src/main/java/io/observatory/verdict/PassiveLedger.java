@@ -80,7 +80,9 @@ final class PassiveLedger<S extends PassivePolicy.PassiveState> {
         String tag = report.tag();
         put(tag, policy.next(states.getOrDefault(tag, policy.initial()), report.outcome(), nanos));
         CallOutcome outcome = report.outcome();
-        calls.merge(tag, CallStatistics.first(outcome, report.latencyNanos(), report.endedAt()),
+        calls.merge(
+                tag,
+                CallStatistics.first(outcome, report.latencyNanos(), report.endedAt()),
                 (old, one) -> old.plus(outcome, report.latencyNanos(), report.endedAt()));
     }
 
@@ -110,8 +112,8 @@ final class PassiveLedger<S extends PassivePolicy.PassiveState> {
         Set<String> tags = new TreeSet<>(states.keySet());
         tags.addAll(calls.keySet());
         List<PassiveEntry> entries = new ArrayList<>(tags.size());
-        tags.forEach(tag -> entries.add(new PassiveEntry(tag, states.getOrDefault(tag, policy.initial()),
-                calls.get(tag))));
+        tags.forEach(
+                tag -> entries.add(new PassiveEntry(tag, states.getOrDefault(tag, policy.initial()), calls.get(tag))));
         return entries;
     }
 
@@ -145,7 +147,11 @@ final class PassiveLedger<S extends PassivePolicy.PassiveState> {
     /** The outbound's passive view: its state (the policy's initial one before any report) and call statistics. */
     PassiveView view(String tag) {
         S state = states.getOrDefault(tag, policy.initial());
-        return new PassiveView(state.state(), state.windowCalls(), state.windowFailures(), state.consecutiveFailures(),
+        return new PassiveView(
+                state.state(),
+                state.windowCalls(),
+                state.windowFailures(),
+                state.consecutiveFailures(),
                 calls.get(tag));
     }
 

@@ -24,7 +24,8 @@ final class TransitionLog implements Consumer<ObservationUpdate> {
             if (event instanceof OutboundEvent.Updated updated) {
                 OutboundHealth before = updated.previous();
                 OutboundHealth after = updated.now();
-                String verdict = before.verdict() == after.verdict() ? "still " + CombinedVerdict.word(after.verdict())
+                String verdict = before.verdict() == after.verdict()
+                        ? "still " + CombinedVerdict.word(after.verdict())
                         : CombinedVerdict.word(before.verdict()) + " -> " + CombinedVerdict.word(after.verdict());
                 log.info("outbound {}: {} ({})", after.tag(), verdict, after.lastChangeReason());
             }

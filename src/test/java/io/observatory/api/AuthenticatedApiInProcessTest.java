@@ -1,6 +1,8 @@
 package io.observatory.api;
 
-import io.observatory.testing.ObserverOutput;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.Server;
@@ -21,8 +23,8 @@ import io.observatory.api.v1.GetObservationRequest;
 import io.observatory.api.v1.ListAvailableRequest;
 import io.observatory.api.v1.ObservatoryServiceGrpc;
 import io.observatory.api.v1.ObservatoryServiceGrpc.ObservatoryServiceBlockingStub;
-import io.observatory.api.v1.Outcome;
 import io.observatory.api.v1.OutboundObservation;
+import io.observatory.api.v1.Outcome;
 import io.observatory.api.v1.ReportOutcomesRequest;
 import io.observatory.api.v1.ReportOutcomesResponse;
 import io.observatory.api.v1.TransportFailure;
@@ -35,6 +37,7 @@ import io.observatory.health.HealthState;
 import io.observatory.status.OutboundStatus;
 import io.observatory.testing.Configs;
 import io.observatory.testing.FakeScheduler;
+import io.observatory.testing.ObserverOutput;
 import io.observatory.verdict.ObservationUpdater;
 import java.io.IOException;
 import java.util.Iterator;
@@ -44,8 +47,6 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The auth interceptor in front of the real services, as Spring gRPC binds it to every service, over gRPC's
@@ -59,8 +60,8 @@ class AuthenticatedApiInProcessTest {
             Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
 
     private final FakeScheduler writer = new FakeScheduler();
-    private final ObservationUpdater updater = new ObservationUpdater(
-            Configs.direct(List.of("proxy_a", "proxy_b")), writer, writer.clock());
+    private final ObservationUpdater updater =
+            new ObservationUpdater(Configs.direct(List.of("proxy_a", "proxy_b")), writer, writer.clock());
     private final ObservationWatchers watchers = new ObservationWatchers(updater.store());
     private Server server;
     private ManagedChannel channel;
@@ -68,21 +69,34 @@ class AuthenticatedApiInProcessTest {
     private void serve(boolean requireForReads) throws IOException {
         HealthStatusManager health = new HealthStatusManager();
         new OutboundHealthStatuses(health, updater.store());
-        writer.execute(() -> ObserverOutput.publish(updater, List.of(new OutboundStatus("proxy_a", true, 12, "",
-                writer.clock().instant(), writer.clock().instant(), null, null,
-                new ActiveHealth(HealthState.HEALTHY, 1, 0), "probe succeeded: HTTP 204 in 12 ms"))));
+        writer.execute(() -> ObserverOutput.publish(
+                updater,
+                List.of(new OutboundStatus(
+                        "proxy_a",
+                        true,
+                        12,
+                        "",
+                        writer.clock().instant(),
+                        writer.clock().instant(),
+                        null,
+                        null,
+                        new ActiveHealth(HealthState.HEALTHY, 1, 0),
+                        "probe succeeded: HTTP 204 in 12 ms"))));
         writer.runDue();
         ApiAuthInterceptor interceptor = new ApiAuthInterceptor(
                 new ApiAuthSettings(null, "OBSERVATORY_API_TOKEN", requireForReads),
-                settings -> ApiToken.of(settings.token(), Map.of("OBSERVATORY_API_TOKEN", TOKEN)::get, writer), false,
+                settings -> ApiToken.of(settings.token(), Map.of("OBSERVATORY_API_TOKEN", TOKEN)::get, writer),
+                false,
                 subject -> false);
         String name = InProcessServerBuilder.generateName();
-        server = InProcessServerBuilder.forName(name).directExecutor()
-                .addService(ServerInterceptors.intercept(new ObservatoryV1Service(updater.store(), updater,
-                        writer.clock(), watchers), interceptor))
+        server = InProcessServerBuilder.forName(name)
+                .directExecutor()
+                .addService(ServerInterceptors.intercept(
+                        new ObservatoryV1Service(updater.store(), updater, writer.clock(), watchers), interceptor))
                 .addService(ServerInterceptors.intercept(new XrayObservatoryService(updater.store()), interceptor))
                 .addService(ServerInterceptors.intercept(health.getHealthService(), interceptor))
-                .build().start();
+                .build()
+                .start();
         channel = InProcessChannelBuilder.forName(name).directExecutor().build();
     }
 
@@ -104,19 +118,30 @@ class AuthenticatedApiInProcessTest {
     }
 
     private static ReportOutcomesRequest failures(String tag, int count) {
-        CallOutcome failure = CallOutcome.newBuilder().setTag(tag).setOutcome(Outcome.OUTCOME_TRANSPORT_FAILURE)
-                .setTransportFailure(TransportFailure.TRANSPORT_FAILURE_CONNECT).setLatencyNanos(1_000_000).build();
-        return ReportOutcomesRequest.newBuilder().addAllOutcomes(java.util.Collections.nCopies(count, failure)).build();
+        CallOutcome failure = CallOutcome.newBuilder()
+                .setTag(tag)
+                .setOutcome(Outcome.OUTCOME_TRANSPORT_FAILURE)
+                .setTransportFailure(TransportFailure.TRANSPORT_FAILURE_CONNECT)
+                .setLatencyNanos(1_000_000)
+                .build();
+        return ReportOutcomesRequest.newBuilder()
+                .addAllOutcomes(java.util.Collections.nCopies(count, failure))
+                .build();
     }
 
     private OutboundObservation observed(String tag) {
-        return v1("Bearer " + TOKEN).getObservation(GetObservationRequest.newBuilder().addTagPrefixes(tag).build())
+        return v1("Bearer " + TOKEN)
+                .getObservation(
+                        GetObservationRequest.newBuilder().addTagPrefixes(tag).build())
                 .getOutbounds(0);
     }
 
     private ServingStatus outboundHealth(String tag) {
-        return HealthGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS)
-                .check(HealthCheckRequest.newBuilder().setService(OutboundHealthStatuses.SERVICE_PREFIX + tag).build())
+        return HealthGrpc.newBlockingStub(channel)
+                .withDeadlineAfter(5, TimeUnit.SECONDS)
+                .check(HealthCheckRequest.newBuilder()
+                        .setService(OutboundHealthStatuses.SERVICE_PREFIX + tag)
+                        .build())
                 .getStatus();
     }
 
@@ -146,8 +171,9 @@ class AuthenticatedApiInProcessTest {
                     assertThat(e.getStatus().getDescription()).isEqualTo("missing bearer token or client certificate");
                 });
         assertThatThrownBy(() -> v1("Bearer " + TOKEN + "x").reportOutcomes(failures("proxy_a", 10)))
-                .isInstanceOfSatisfying(StatusRuntimeException.class, e ->
-                        assertThat(e.getStatus().getDescription()).isEqualTo("invalid bearer token"));
+                .isInstanceOfSatisfying(
+                        StatusRuntimeException.class,
+                        e -> assertThat(e.getStatus().getDescription()).isEqualTo("invalid bearer token"));
         writer.runDue();
 
         assertThat(observed("proxy_a").hasPassive()).isFalse();
@@ -175,16 +201,20 @@ class AuthenticatedApiInProcessTest {
 
         Status observation = statusOf(() -> v1(null).getObservation(GetObservationRequest.getDefaultInstance()));
         Status available = statusOf(() -> v1(null).listAvailable(
-                ListAvailableRequest.newBuilder().addSelector("proxy_").build()));
+                        ListAvailableRequest.newBuilder().addSelector("proxy_").build()));
         Status watch = statusOf(() -> v1(null).watchObservation(WatchObservationRequest.getDefaultInstance())
                 .hasNext());
 
-        assertThat(List.of(observation, available, watch)).extracting(Status::getCode)
+        assertThat(List.of(observation, available, watch))
+                .extracting(Status::getCode)
                 .containsOnly(Status.Code.UNAUTHENTICATED);
         assertThat(observed("proxy_a").getVerdict()).isEqualTo(io.observatory.api.v1.HealthState.HEALTH_STATE_HEALTHY);
         assertThat(io.observatory.api.xray.ObservatoryServiceGrpc.newBlockingStub(channel)
-                .withDeadlineAfter(5, TimeUnit.SECONDS).getOutboundStatus(GetOutboundStatusRequest.getDefaultInstance())
-                .getStatus().getStatusList()).extracting(status -> status.getOutboundTag(), status -> status.getAlive())
+                        .withDeadlineAfter(5, TimeUnit.SECONDS)
+                        .getOutboundStatus(GetOutboundStatusRequest.getDefaultInstance())
+                        .getStatus()
+                        .getStatusList())
+                .extracting(status -> status.getOutboundTag(), status -> status.getAlive())
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("proxy_a", true));
         assertThat(outboundHealth("proxy_a")).isEqualTo(ServingStatus.SERVING);
     }
@@ -193,11 +223,12 @@ class AuthenticatedApiInProcessTest {
     void watchWhenAuthorizedThenTheFirstMessageIsTheObservation() throws IOException {
         serve(true);
 
-        Iterator<WatchObservationResponse> stream = v1("Bearer " + TOKEN)
-                .watchObservation(WatchObservationRequest.getDefaultInstance());
+        Iterator<WatchObservationResponse> stream =
+                v1("Bearer " + TOKEN).watchObservation(WatchObservationRequest.getDefaultInstance());
         writer.runDue();
 
-        assertThat(stream.next().getSnapshot().getOutboundsList()).extracting(OutboundObservation::getTag)
+        assertThat(stream.next().getSnapshot().getOutboundsList())
+                .extracting(OutboundObservation::getTag)
                 .containsExactly("proxy_a", "proxy_b");
     }
 

@@ -35,8 +35,7 @@ class BurstObserverIntegrationTest extends RunningServiceTest {
         registry.add("observatory.outbounds[0].address", () -> "127.0.0.1");
         registry.add("observatory.outbounds[0].port", SOCKS::port);
         registry.add("observatory.burst.subject-selector[0]", () -> "burst_");
-        registry.add("observatory.burst.ping-config.destination", () -> TARGET.urlWithHost("localhost",
-                "/body/1000"));
+        registry.add("observatory.burst.ping-config.destination", () -> TARGET.urlWithHost("localhost", "/body/1000"));
         registry.add("observatory.burst.ping-config.http-method", () -> "GET");
         registry.add("observatory.burst.ping-config.interval", () -> "10s");
         registry.add("observatory.burst.ping-config.sampling", () -> "2");
@@ -48,12 +47,12 @@ class BurstObserverIntegrationTest extends RunningServiceTest {
         SOCKS.close();
     }
 
-
     private List<OutboundStatus> statuses() {
         return ObservatoryServiceGrpc.newBlockingStub(channel)
                 .withDeadlineAfter(5, TimeUnit.SECONDS)
                 .getOutboundStatus(GetOutboundStatusRequest.getDefaultInstance())
-                .getStatus().getStatusList();
+                .getStatus()
+                .getStatusList();
     }
 
     @Test
@@ -68,9 +67,11 @@ class BurstObserverIntegrationTest extends RunningServiceTest {
         assertThat(status.getLastErrorReason()).isEmpty();
         assertThat(status.getHealthPing().getAll()).isGreaterThanOrEqualTo(1);
         assertThat(status.getHealthPing().getFail()).isZero();
-        assertThat(status.getHealthPing().getAverage()).isBetween(1L, Duration.ofSeconds(5).toNanos());
+        assertThat(status.getHealthPing().getAverage())
+                .isBetween(1L, Duration.ofSeconds(5).toNanos());
         assertThat(status.getDelay()).isEqualTo(status.getHealthPing().getAverage() / 1_000_000);
-        assertThat(status.getHealthPing().getMin()).isLessThanOrEqualTo(status.getHealthPing().getMax());
+        assertThat(status.getHealthPing().getMin())
+                .isLessThanOrEqualTo(status.getHealthPing().getMax());
         assertThat(TARGET.lastRequest().method()).isEqualTo("GET");
     }
 
@@ -82,7 +83,8 @@ class BurstObserverIntegrationTest extends RunningServiceTest {
                     @Override
                     public void onNext(ServerReflectionResponse response) {
                         services.complete(response.getListServicesResponse().getServiceList().stream()
-                                .map(ServiceResponse::getName).toList());
+                                .map(ServiceResponse::getName)
+                                .toList());
                     }
 
                     @Override
@@ -98,7 +100,7 @@ class BurstObserverIntegrationTest extends RunningServiceTest {
         requests.onNext(ServerReflectionRequest.newBuilder().setListServices("").build());
         requests.onCompleted();
 
-        assertThat(services.get(5, TimeUnit.SECONDS)).contains(
-                "xray.core.app.observatory.command.ObservatoryService", "grpc.health.v1.Health");
+        assertThat(services.get(5, TimeUnit.SECONDS))
+                .contains("xray.core.app.observatory.command.ObservatoryService", "grpc.health.v1.Health");
     }
 }

@@ -30,8 +30,8 @@ final class FakeServerCall<T> extends ServerCallStreamObserver<T> {
     private volatile @Nullable RuntimeException failNext;
     // volatile: set by the code under test, run by the test's thread.
     private volatile boolean notReadyAfterNext;
-    private volatile Runnable onReady = () -> { };
-    private volatile Runnable onCancel = () -> { };
+    private volatile Runnable onReady = () -> {};
+    private volatile Runnable onCancel = () -> {};
 
     void ready(boolean ready) {
         this.ready = ready;
@@ -87,7 +87,8 @@ final class FakeServerCall<T> extends ServerCallStreamObserver<T> {
     }
 
     /** The status the call failed with, or {@code null}. */
-    @Nullable Status error() {
+    @Nullable
+    Status error() {
         return error;
     }
 
@@ -156,8 +157,7 @@ final class FakeServerCall<T> extends ServerCallStreamObserver<T> {
     }
 
     @Override
-    public void setCompression(String compression) {
-    }
+    public void setCompression(String compression) {}
 
     @Override
     public void setOnReadyHandler(Runnable onReadyHandler) {
@@ -165,14 +165,11 @@ final class FakeServerCall<T> extends ServerCallStreamObserver<T> {
     }
 
     @Override
-    public void request(int count) {
-    }
+    public void request(int count) {}
 
     @Override
-    public void setMessageCompression(boolean enable) {
-    }
+    public void setMessageCompression(boolean enable) {}
 
     @Override
-    public void disableAutoInboundFlowControl() {
-    }
+    public void disableAutoInboundFlowControl() {}
 }

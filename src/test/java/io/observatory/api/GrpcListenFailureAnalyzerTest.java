@@ -1,5 +1,7 @@
 package io.observatory.api;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.observatory.testing.FailedStartup;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -8,7 +10,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** A gRPC server that cannot listen ends start-up with one line naming the setting, before the first probe. */
 @ExtendWith(OutputCaptureExtension.class)
@@ -22,11 +23,12 @@ class GrpcListenFailureAnalyzerTest {
             FailedStartup.run("--spring.grpc.server.port=" + port);
 
             String expected = "a free port; 127.0.0.1:" + port + " is already in use";
-            assertThat(output).contains(FailedStartup.report(
-                    "spring.grpc.server.port: " + port + " (expected: " + expected + ")",
-                    "Update spring.grpc.server.port in the application configuration (set in "
-                            + "\"spring.grpc.server.port\" from property source \"commandLineArgs\"). Expected: "
-                            + expected + "."));
+            assertThat(output)
+                    .contains(FailedStartup.report(
+                            "spring.grpc.server.port: " + port + " (expected: " + expected + ")",
+                            "Update spring.grpc.server.port in the application configuration (set in "
+                                    + "\"spring.grpc.server.port\" from property source \"commandLineArgs\"). Expected: "
+                                    + expected + "."));
             assertThat(output).doesNotContain(FailedStartup.OBSERVER_STARTED).doesNotContain("Caused by:");
         }
     }
@@ -36,8 +38,9 @@ class GrpcListenFailureAnalyzerTest {
         // TEST-NET-1 (RFC 5737): no interface of a test machine has it, and binding to it sends nothing.
         FailedStartup.run("--spring.grpc.server.address=192.0.2.1");
 
-        assertThat(output).contains("spring.grpc.server.address: 192.0.2.1 (expected: an address of one of this "
-                + "host's network interfaces, or unset for all of them)");
+        assertThat(output)
+                .contains("spring.grpc.server.address: 192.0.2.1 (expected: an address of one of this "
+                        + "host's network interfaces, or unset for all of them)");
         assertThat(output).doesNotContain(FailedStartup.OBSERVER_STARTED);
     }
 }

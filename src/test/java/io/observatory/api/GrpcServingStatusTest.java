@@ -17,8 +17,8 @@ class GrpcServingStatusTest {
     private final List<ServingStatus> watched = new ArrayList<>();
 
     private void watchWholeServer() {
-        ((io.grpc.health.v1.HealthGrpc.AsyncService) health.getHealthService()).watch(
-                HealthCheckRequest.newBuilder().setService("").build(), new StreamObserver<>() {
+        ((io.grpc.health.v1.HealthGrpc.AsyncService) health.getHealthService())
+                .watch(HealthCheckRequest.newBuilder().setService("").build(), new StreamObserver<>() {
                     @Override
                     public void onNext(HealthCheckResponse value) {
                         watched.add(value.getStatus());
@@ -54,7 +54,7 @@ class GrpcServingStatusTest {
         status.shuttingDown();
         health.setStatus("", ServingStatus.SERVING);
 
-        assertThat(watched).containsExactly(ServingStatus.NOT_SERVING, ServingStatus.SERVING,
-                ServingStatus.NOT_SERVING);
+        assertThat(watched)
+                .containsExactly(ServingStatus.NOT_SERVING, ServingStatus.SERVING, ServingStatus.NOT_SERVING);
     }
 }

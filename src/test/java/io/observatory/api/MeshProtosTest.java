@@ -19,13 +19,15 @@ class MeshProtosTest {
     private static final Instant NOW = Instant.parse("2026-12-01T12:00:00Z");
 
     private static ReportRequest.Builder report() {
-        return ReportRequest.newBuilder().setWitness("w1")
-                .setProcessStartTime(Timestamp.newBuilder().setSeconds(NOW.getEpochSecond() - 60)).setSequence(1);
+        return ReportRequest.newBuilder()
+                .setWitness("w1")
+                .setProcessStartTime(Timestamp.newBuilder().setSeconds(NOW.getEpochSecond() - 60))
+                .setSequence(1);
     }
 
     private static String refusal(ReportRequest.Builder request) {
-        StatusRuntimeException refused = catchThrowableOfType(
-                StatusRuntimeException.class, () -> MeshProtos.report(request.build(), NOW));
+        StatusRuntimeException refused =
+                catchThrowableOfType(StatusRuntimeException.class, () -> MeshProtos.report(request.build(), NOW));
         assertThat(refused.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
         return refused.getStatus().getDescription();
     }
@@ -33,11 +35,16 @@ class MeshProtosTest {
     @Test
     void reportWhenProcessStartIsFarAheadOfTheHubsClockThenRefusedNamingBoth() {
         assertThat(refusal(report().setProcessStartTime(Timestamp.newBuilder()
-                .setSeconds(NOW.plusSeconds(3_600).getEpochSecond())))).isEqualTo("process_start_time:"
-                + " 2026-12-01T13:00:00Z (expected: not after the hub's clock, 2026-12-01T12:00:00Z, by more than 5"
-                + " minutes)");
-        assertThat(MeshProtos.report(report().setProcessStartTime(Timestamp.newBuilder()
-                .setSeconds(NOW.plusSeconds(60).getEpochSecond())).build(), NOW).processStartMillis())
+                        .setSeconds(NOW.plusSeconds(3_600).getEpochSecond()))))
+                .isEqualTo("process_start_time:"
+                        + " 2026-12-01T13:00:00Z (expected: not after the hub's clock, 2026-12-01T12:00:00Z, by more than 5"
+                        + " minutes)");
+        assertThat(MeshProtos.report(
+                                report().setProcessStartTime(Timestamp.newBuilder()
+                                                .setSeconds(NOW.plusSeconds(60).getEpochSecond()))
+                                        .build(),
+                                NOW)
+                        .processStartMillis())
                 .isEqualTo(NOW.plusSeconds(60).toEpochMilli());
     }
 
@@ -57,24 +64,34 @@ class MeshProtosTest {
 
     @Test
     void reportWhenTextsAreLongOrHoldLineBreaksThenCutAndFlattened() {
-        MeshLedger.Report report = MeshProtos.report(report()
-                .addSelfChecks(SelfCheck.newBuilder().setName("tcp :443").setPassing(false)
-                        .setDetail("refused\nINFO forged log line"))
-                .addPaths(PathReport.newBuilder().setServer("s2").setEntryPoint("main").setFailures(-1)
-                        .setLastError("x".repeat(5_000)))
-                .build(), NOW);
+        MeshLedger.Report report = MeshProtos.report(
+                report().addSelfChecks(SelfCheck.newBuilder()
+                                .setName("tcp :443")
+                                .setPassing(false)
+                                .setDetail("refused\nINFO forged log line"))
+                        .addPaths(PathReport.newBuilder()
+                                .setServer("s2")
+                                .setEntryPoint("main")
+                                .setFailures(-1)
+                                .setLastError("x".repeat(5_000)))
+                        .build(),
+                NOW);
 
         assertThat(report.failingCheck()).isEqualTo("tcp :443 (refused INFO forged log line)");
-        assertThat(report.streaks().get(0).last().error()).hasSize(MeshProtos.MAX_TEXT).endsWith("…");
+        assertThat(report.streaks().get(0).last().error())
+                .hasSize(MeshProtos.MAX_TEXT)
+                .endsWith("…");
         assertThat(report.streaks().get(0).failures()).isEqualTo(Integer.MAX_VALUE);
     }
 
     @Test
     void reportWhenAnEntryPointIsRepeatedThenRefusedNamingTheIndex() {
-        PathReport path = PathReport.newBuilder().setServer("s2").setEntryPoint("main").build();
+        PathReport path =
+                PathReport.newBuilder().setServer("s2").setEntryPoint("main").build();
 
         assertThat(refusal(report().addPaths(path).addPaths(path)))
                 .isEqualTo("paths[1]: s2/main (expected: each entry point once)");
-        assertThat(MeshProtos.report(report().addPaths(path).build(), NOW).streaks()).hasSize(1);
+        assertThat(MeshProtos.report(report().addPaths(path).build(), NOW).streaks())
+                .hasSize(1);
     }
 }

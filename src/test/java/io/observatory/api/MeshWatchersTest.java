@@ -29,7 +29,7 @@ class MeshWatchersTest {
             """;
 
     private final FakeScheduler writer = new FakeScheduler();
-    private final MeshHub hub = new MeshHub(Configs.yaml(FLEET).mesh(), writer, writer.clock(), marks -> { });
+    private final MeshHub hub = new MeshHub(Configs.yaml(FLEET).mesh(), writer, writer.clock(), marks -> {});
     private final UnreadAnswers budget = new UnreadAnswers(1);
     private final List<MeshWatchers> opened = new ArrayList<>();
     private final MeshWatchers watchers = watchers(budget);
@@ -49,7 +49,9 @@ class MeshWatchersTest {
 
     @Test
     void watchWhenClientsThatReadNothingHoldTheBudgetThenANewStreamIsRefusedUntilTheyRead() {
-        assertThat(budget.tryHold(2)).as("another call's answer, not read by its client").isTrue();
+        assertThat(budget.tryHold(2))
+                .as("another call's answer, not read by its client")
+                .isTrue();
         FakeServerCall<GetMeshResponse> refused = new FakeServerCall<>();
 
         watchers.watch(refused);
@@ -57,9 +59,10 @@ class MeshWatchersTest {
 
         await().until(() -> refused.error() != null);
         assertThat(refused.error().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
-        assertThat(refused.error().getDescription()).startsWith("the server holds answers its clients have not read"
-                + " yet, and this stream's first view of ").endsWith(" bytes would exceed the budget of 1 bytes"
-                + " (expected: a retry after a moment)");
+        assertThat(refused.error().getDescription())
+                .startsWith(
+                        "the server holds answers its clients have not read" + " yet, and this stream's first view of ")
+                .endsWith(" bytes would exceed the budget of 1 bytes" + " (expected: a retry after a moment)");
         assertThat(refused.messages()).isEmpty();
 
         budget.release(2);
@@ -70,7 +73,8 @@ class MeshWatchersTest {
 
         await().until(() -> served.messages().size() == 1);
         assertThat(served.error()).isNull();
-        assertThat(budget.unreadBytes()).as("its view, until its transport is ready again")
+        assertThat(budget.unreadBytes())
+                .as("its view, until its transport is ready again")
                 .isEqualTo(served.messages().get(0).getSerializedSize());
     }
 
@@ -108,9 +112,12 @@ class MeshWatchersTest {
         UnreadAnswers tight = new UnreadAnswers(size + 1);
         FakeServerCall<GetMeshResponse> call = new FakeServerCall<>();
         watchUntilTheFirstView(watchers(tight), call);
-        assertThat(tight.tryHold(1)).as("another call's answer, not read by its client").isTrue();
+        assertThat(tight.tryHold(1))
+                .as("another call's answer, not read by its client")
+                .isTrue();
 
-        hub.reconfigure(Configs.yaml(FLEET.replace("  witnesses:",
+        hub.reconfigure(Configs.yaml(FLEET.replace(
+                "  witnesses:",
                 "    - { name: s3, route: nl, entry-points: [ { name: main, protocol: direct } ] }\n  witnesses:")));
         writer.advance(MeshHub.JUDGE_INTERVAL);
 

@@ -20,6 +20,7 @@ class ObservationProtosTest {
     @ParameterizedTest
     @EnumSource(ProbeError.Kind.class)
     void errorKindWhenAnyKindThenTheV1EnumHasItsName(ProbeError.Kind kind) {
-        assertThat(ProbeErrorKind.valueOf("PROBE_ERROR_KIND_" + kind.name()).getNumber()).isPositive();
+        assertThat(ProbeErrorKind.valueOf("PROBE_ERROR_KIND_" + kind.name()).getNumber())
+                .isPositive();
     }
 }

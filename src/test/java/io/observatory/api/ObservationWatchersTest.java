@@ -1,6 +1,8 @@
 package io.observatory.api;
 
-import io.observatory.testing.ObserverOutput;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
@@ -8,17 +10,18 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
 import io.grpc.stub.StreamObserver;
-import io.observatory.testing.Configs;
 import io.observatory.api.v1.ObservatoryServiceGrpc;
 import io.observatory.api.v1.WatchObservationRequest;
 import io.observatory.api.v1.WatchObservationResponse;
 import io.observatory.config.Outbound;
 import io.observatory.health.ActiveHealth;
 import io.observatory.health.HealthState;
+import io.observatory.status.OutboundStatus;
+import io.observatory.testing.Configs;
+import io.observatory.testing.ObserverOutput;
+import io.observatory.testing.RecordingObserver;
 import io.observatory.time.ExecutorScheduler;
 import io.observatory.time.Ticker;
-import io.observatory.status.OutboundStatus;
-import io.observatory.testing.RecordingObserver;
 import io.observatory.verdict.ObservationUpdater;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -30,8 +33,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.context.support.GenericApplicationContext;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /** Watch streams over a real loopback gRPC server, fed by a real observation updater on its own writer. */
 class ObservationWatchersTest {
@@ -43,22 +44,27 @@ class ObservationWatchersTest {
     private ManagedChannel channel;
 
     private void start(int outbounds) throws IOException {
-        List<Outbound> configured = IntStream.range(0, outbounds).mapToObj(i -> Outbound.direct(tag(i))).toList();
-        updater = new ObservationUpdater(Configs.direct(configured.stream().map(Outbound::tag).toList()),
-                scheduler, Clock.systemUTC());
+        List<Outbound> configured = IntStream.range(0, outbounds)
+                .mapToObj(i -> Outbound.direct(tag(i)))
+                .toList();
+        updater = new ObservationUpdater(
+                Configs.direct(configured.stream().map(Outbound::tag).toList()), scheduler, Clock.systemUTC());
         watchers = new ObservationWatchers(updater.store());
         server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
                 .addService(new ObservatoryServiceGrpc.ObservatoryServiceImplBase() {
                     @Override
-                    public void watchObservation(WatchObservationRequest request,
-                            StreamObserver<WatchObservationResponse> responses) {
+                    public void watchObservation(
+                            WatchObservationRequest request, StreamObserver<WatchObservationResponse> responses) {
                         watchers.watch(request.getTagPrefixesList(), responses);
                     }
                 })
-                .build().start();
+                .build()
+                .start();
         // A small window makes a client that stops requesting push back on the server quickly.
-        channel = NettyChannelBuilder.forAddress("127.0.0.1", server.getPort()).usePlaintext()
-                .flowControlWindow(16 * 1024).build();
+        channel = NettyChannelBuilder.forAddress("127.0.0.1", server.getPort())
+                .usePlaintext()
+                .flowControlWindow(16 * 1024)
+                .build();
     }
 
     @AfterEach
@@ -79,13 +85,23 @@ class ObservationWatchersTest {
     }
 
     private void publishAll(int outbounds, HealthState state) {
-        observe(IntStream.range(0, outbounds).mapToObj(i -> status(tag(i), state)).toList());
+        observe(IntStream.range(0, outbounds)
+                .mapToObj(i -> status(tag(i), state))
+                .toList());
     }
 
     private static OutboundStatus status(String tag, HealthState state) {
         boolean alive = state == HealthState.HEALTHY;
-        return new OutboundStatus(tag, alive, alive ? 5 : OutboundStatus.DEAD_DELAY_MILLIS, alive ? "" : "refused",
-                null, null, null, null, new ActiveHealth(state, alive ? 1 : 0, alive ? 0 : 1),
+        return new OutboundStatus(
+                tag,
+                alive,
+                alive ? 5 : OutboundStatus.DEAD_DELAY_MILLIS,
+                alive ? "" : "refused",
+                null,
+                null,
+                null,
+                null,
+                new ActiveHealth(state, alive ? 1 : 0, alive ? 0 : 1),
                 alive ? "probe succeeded" : "probe failed: refused");
     }
 
@@ -108,8 +124,12 @@ class ObservationWatchersTest {
 
     private Client watch(int initial, String... prefixes) {
         Client client = new Client(initial);
-        ObservatoryServiceGrpc.newStub(channel).watchObservation(
-                WatchObservationRequest.newBuilder().addAllTagPrefixes(List.of(prefixes)).build(), client);
+        ObservatoryServiceGrpc.newStub(channel)
+                .watchObservation(
+                        WatchObservationRequest.newBuilder()
+                                .addAllTagPrefixes(List.of(prefixes))
+                                .build(),
+                        client);
         return client;
     }
 
@@ -127,7 +147,8 @@ class ObservationWatchersTest {
 
         WatchObservationResponse first = client.values().get(0);
         assertThat(first.getSnapshot().getResync()).isFalse();
-        assertThat(first.getSnapshot().getOutboundsList()).extracting(o -> o.getTag())
+        assertThat(first.getSnapshot().getOutboundsList())
+                .extracting(o -> o.getTag())
                 .containsExactly(tag(0), tag(1), tag(2));
         assertThat(first.getSnapshot().getOutbounds(0).getVerdict())
                 .isEqualTo(io.observatory.api.v1.HealthState.HEALTH_STATE_UNKNOWN);
@@ -150,9 +171,11 @@ class ObservationWatchersTest {
         publishAll(12, HealthState.HEALTHY);
         await().until(() -> client.values().size() == 3);
 
-        assertThat(client.values().get(0).getSnapshot().getOutboundsList()).extracting(o -> o.getTag())
+        assertThat(client.values().get(0).getSnapshot().getOutboundsList())
+                .extracting(o -> o.getTag())
                 .containsExactly(tag(10), tag(11));
-        assertThat(client.values().subList(1, 3)).extracting(r -> r.getChanged().getOutbound().getTag())
+        assertThat(client.values().subList(1, 3))
+                .extracting(r -> r.getChanged().getOutbound().getTag())
                 .containsExactly(tag(10), tag(11));
     }
 
@@ -169,13 +192,18 @@ class ObservationWatchersTest {
         await().until(() -> updater.store().current().get(tag(0)).orElseThrow().verdict() == HealthState.UNHEALTHY);
         client.call.request(Integer.MAX_VALUE);
 
-        await().until(() -> client.values().stream().anyMatch(r -> r.getSnapshot().getResync()));
-        WatchObservationResponse resync = client.values().stream().filter(r -> r.getSnapshot().getResync())
-                .findFirst().orElseThrow();
+        await().until(() ->
+                client.values().stream().anyMatch(r -> r.getSnapshot().getResync()));
+        WatchObservationResponse resync = client.values().stream()
+                .filter(r -> r.getSnapshot().getResync())
+                .findFirst()
+                .orElseThrow();
         assertThat(resync.getSnapshot().getOutboundsCount()).isEqualTo(outbounds);
-        assertThat(resync.getSnapshot().getOutboundsList()).allMatch(
-                o -> o.getVerdict() == io.observatory.api.v1.HealthState.HEALTH_STATE_UNHEALTHY);
-        assertThat(client.values().size()).as("far fewer messages than the 1,600 events").isLessThan(1_000);
+        assertThat(resync.getSnapshot().getOutboundsList())
+                .allMatch(o -> o.getVerdict() == io.observatory.api.v1.HealthState.HEALTH_STATE_UNHEALTHY);
+        assertThat(client.values().size())
+                .as("far fewer messages than the 1,600 events")
+                .isLessThan(1_000);
     }
 
     @Test

@@ -1,5 +1,9 @@
 package io.observatory.api;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.awaitility.Awaitility.await;
+
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -41,9 +45,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
-import static org.awaitility.Awaitility.await;
 
 /**
  * The whole service on a real gRPC port, read and fed through a v1 client generated from {@code proto/}: the standard
@@ -87,13 +88,18 @@ class ObservatoryV1ServiceIntegrationTest extends RunningServiceTest {
     private ObservatoryServiceGrpc.ObservatoryServiceBlockingStub stub() {
         Metadata headers = new Metadata();
         headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + TOKEN);
-        return ObservatoryServiceGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS)
+        return ObservatoryServiceGrpc.newBlockingStub(channel)
+                .withDeadlineAfter(5, TimeUnit.SECONDS)
                 .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
     }
 
     private Map<String, OutboundObservation> observations(String... prefixes) {
-        return stub().getObservation(GetObservationRequest.newBuilder().addAllTagPrefixes(List.of(prefixes)).build())
-                .getOutboundsList().stream()
+        return stub()
+                .getObservation(GetObservationRequest.newBuilder()
+                        .addAllTagPrefixes(List.of(prefixes))
+                        .build())
+                .getOutboundsList()
+                .stream()
                 .collect(Collectors.toMap(OutboundObservation::getTag, Function.identity()));
     }
 
@@ -102,7 +108,10 @@ class ObservatoryV1ServiceIntegrationTest extends RunningServiceTest {
     }
 
     private static PickRequest pick(String... selector) {
-        return PickRequest.newBuilder().addAllSelector(List.of(selector)).setStrategy("random").build();
+        return PickRequest.newBuilder()
+                .addAllSelector(List.of(selector))
+                .setStrategy("random")
+                .build();
     }
 
     @BeforeEach
@@ -119,8 +128,11 @@ class ObservatoryV1ServiceIntegrationTest extends RunningServiceTest {
     void getObservationWhenProbedThenClientSeesStatesAndProbeEvidence() {
         Map<String, OutboundObservation> observed = observations("edge_");
 
-        assertThat(stub().getObservation(GetObservationRequest.newBuilder().addTagPrefixes("edge_").build())
-                .getOutboundsList()).extracting(OutboundObservation::getTag)
+        assertThat(stub().getObservation(GetObservationRequest.newBuilder()
+                                .addTagPrefixes("edge_")
+                                .build())
+                        .getOutboundsList())
+                .extracting(OutboundObservation::getTag)
                 .containsExactly("edge_alive", "edge_dead", "edge_unprobed");
 
         OutboundObservation alive = observed.get("edge_alive");
@@ -153,10 +165,11 @@ class ObservatoryV1ServiceIntegrationTest extends RunningServiceTest {
 
     @Test
     void listAvailableWhenOneSelectedIsDeadThenItIsLeftOut() {
-        ListAvailableResponse response =
-                stub().listAvailable(ListAvailableRequest.newBuilder().addSelector("edge_").build());
+        ListAvailableResponse response = stub().listAvailable(
+                        ListAvailableRequest.newBuilder().addSelector("edge_").build());
 
-        assertThat(response.getOutboundsList()).extracting(OutboundObservation::getTag)
+        assertThat(response.getOutboundsList())
+                .extracting(OutboundObservation::getTag)
                 .containsExactly("edge_alive", "edge_unprobed");
         assertThat(response.getPanic()).isFalse();
     }
@@ -180,10 +193,13 @@ class ObservatoryV1ServiceIntegrationTest extends RunningServiceTest {
                 catchThrowableOfType(StatusRuntimeException.class, () -> stub().pick(pick("edge_unprobed")));
 
         assertThat(error.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND);
-        assertThat(error.getStatus().getDescription()).isEqualTo(
-                "nothing to pick for selector [\"edge_unprobed\"]: 1 selected, 1 available, 0 of them probed");
+        assertThat(error.getStatus().getDescription())
+                .isEqualTo(
+                        "nothing to pick for selector [\"edge_unprobed\"]: 1 selected, 1 available, 0 of them probed");
 
-        PickResponse fallback = stub().pick(pick("edge_unprobed").toBuilder().setFallbackTag("direct").build());
+        PickResponse fallback = stub().pick(pick("edge_unprobed").toBuilder()
+                .setFallbackTag("direct")
+                .build());
         assertThat(fallback.getTag()).isEqualTo("direct");
         assertThat(fallback.getFallback()).isTrue();
     }
@@ -198,8 +214,10 @@ class ObservatoryV1ServiceIntegrationTest extends RunningServiceTest {
 
     @Test
     void pickWhenStrategyUnknownThenClientSeesInvalidArgumentDescription() {
-        StatusRuntimeException error = catchThrowableOfType(StatusRuntimeException.class,
-                () -> stub().pick(pick("edge_").toBuilder().setStrategy("fastest").build()));
+        StatusRuntimeException error = catchThrowableOfType(
+                StatusRuntimeException.class,
+                () -> stub().pick(
+                                pick("edge_").toBuilder().setStrategy("fastest").build()));
 
         assertThat(error.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
         assertThat(error.getStatus().getDescription())
@@ -211,16 +229,24 @@ class ObservatoryV1ServiceIntegrationTest extends RunningServiceTest {
         long before = observation("victim").getPassive().getTotalCalls();
 
         ReportOutcomesResponse response = stub().reportOutcomes(ReportOutcomesRequest.newBuilder()
-                .addOutcomes(CallOutcome.newBuilder().setTag("victim").setOutcome(Outcome.OUTCOME_SUCCESS)
+                .addOutcomes(CallOutcome.newBuilder()
+                        .setTag("victim")
+                        .setOutcome(Outcome.OUTCOME_SUCCESS)
                         .setLatencyNanos(3_000_000))
                 .addOutcomes(CallOutcome.newBuilder().setTag("nope").setOutcome(Outcome.OUTCOME_SUCCESS))
-                .addOutcomes(CallOutcome.newBuilder().setTag("victim").setOutcome(Outcome.OUTCOME_APPLICATION_FAILURE)
-                        .setApplicationStatus(503).setLatencyNanos(1_000_000))
+                .addOutcomes(CallOutcome.newBuilder()
+                        .setTag("victim")
+                        .setOutcome(Outcome.OUTCOME_APPLICATION_FAILURE)
+                        .setApplicationStatus(503)
+                        .setLatencyNanos(1_000_000))
                 .build());
 
         assertThat(response.getAccepted()).isEqualTo(2);
-        assertThat(response.getRejectedList()).containsExactly(
-                RejectedOutcome.newBuilder().setIndex(1).setReason("unknown outbound tag \"nope\"").build());
+        assertThat(response.getRejectedList())
+                .containsExactly(RejectedOutcome.newBuilder()
+                        .setIndex(1)
+                        .setReason("unknown outbound tag \"nope\"")
+                        .build());
         await().atMost(PATIENCE).until(() -> observation("victim").getPassive().getTotalCalls() == before + 2);
     }
 
@@ -228,14 +254,21 @@ class ObservatoryV1ServiceIntegrationTest extends RunningServiceTest {
     void reportOutcomesWhenTenTransportFailuresThenPassiveUnhealthyAndNoLongerAvailable() {
         assertThat(observation("victim").getAlive()).isTrue();
         RecordingObserver<WatchObservationResponse> watch = new RecordingObserver<>();
-        ObservatoryServiceGrpc.newStub(channel).watchObservation(
-                WatchObservationRequest.newBuilder().addTagPrefixes("victim").build(), watch);
+        ObservatoryServiceGrpc.newStub(channel)
+                .watchObservation(
+                        WatchObservationRequest.newBuilder()
+                                .addTagPrefixes("victim")
+                                .build(),
+                        watch);
         List<WatchObservationResponse> watched = watch.values();
         await().atMost(PATIENCE).until(() -> !watched.isEmpty());
         ReportOutcomesRequest.Builder request = ReportOutcomesRequest.newBuilder();
         for (int i = 0; i < 10; i++) {
-            request.addOutcomes(CallOutcome.newBuilder().setTag("victim").setOutcome(Outcome.OUTCOME_TRANSPORT_FAILURE)
-                    .setTransportFailure(TransportFailure.TRANSPORT_FAILURE_CONNECT).setLatencyNanos(2_000_000));
+            request.addOutcomes(CallOutcome.newBuilder()
+                    .setTag("victim")
+                    .setOutcome(Outcome.OUTCOME_TRANSPORT_FAILURE)
+                    .setTransportFailure(TransportFailure.TRANSPORT_FAILURE_CONNECT)
+                    .setLatencyNanos(2_000_000));
         }
 
         ReportOutcomesResponse response = stub().reportOutcomes(request.build());
@@ -249,15 +282,26 @@ class ObservatoryV1ServiceIntegrationTest extends RunningServiceTest {
         assertThat(victim.getActiveState()).isEqualTo(HealthState.HEALTH_STATE_HEALTHY);
         assertThat(victim.getAlive()).isFalse();
         assertThat(victim.getPassive().getWindowFailures()).isGreaterThanOrEqualTo(10);
-        assertThat(stub().listAvailable(ListAvailableRequest.newBuilder().addSelector("victim")
-                .addSelector("edge_alive").build()).getOutboundsList()).extracting(OutboundObservation::getTag)
+        assertThat(stub().listAvailable(ListAvailableRequest.newBuilder()
+                                .addSelector("victim")
+                                .addSelector("edge_alive")
+                                .build())
+                        .getOutboundsList())
+                .extracting(OutboundObservation::getTag)
                 .containsExactly("edge_alive");
-        await().atMost(PATIENCE).until(() -> watched.stream().anyMatch(event -> event.hasChanged()
-                && event.getChanged().getOutbound().getVerdict() == HealthState.HEALTH_STATE_UNHEALTHY));
-        OutboundChanged change = watched.stream().filter(WatchObservationResponse::hasChanged)
-                .map(WatchObservationResponse::getChanged).reduce((first, second) -> second).orElseThrow();
+        await().atMost(PATIENCE)
+                .until(() -> watched.stream()
+                        .anyMatch(event -> event.hasChanged()
+                                && event.getChanged().getOutbound().getVerdict()
+                                        == HealthState.HEALTH_STATE_UNHEALTHY));
+        OutboundChanged change = watched.stream()
+                .filter(WatchObservationResponse::hasChanged)
+                .map(WatchObservationResponse::getChanged)
+                .reduce((first, second) -> second)
+                .orElseThrow();
         assertThat(change.getPreviousVerdict()).isEqualTo(HealthState.HEALTH_STATE_HEALTHY);
-        assertThat(change.getReason()).startsWith("passive unknown -> unhealthy: ")
+        assertThat(change.getReason())
+                .startsWith("passive unknown -> unhealthy: ")
                 .contains("calls in the 1m0s window failed in transport");
         assertThat(xrayAlive("victim")).isFalse();
     }
@@ -265,7 +309,12 @@ class ObservatoryV1ServiceIntegrationTest extends RunningServiceTest {
     private boolean xrayAlive(String tag) {
         return io.observatory.api.xray.ObservatoryServiceGrpc.newBlockingStub(channel)
                 .getOutboundStatus(io.observatory.api.xray.GetOutboundStatusRequest.getDefaultInstance())
-                .getStatus().getStatusList().stream().filter(status -> status.getOutboundTag().equals(tag))
-                .findFirst().orElseThrow().getAlive();
+                .getStatus()
+                .getStatusList()
+                .stream()
+                .filter(status -> status.getOutboundTag().equals(tag))
+                .findFirst()
+                .orElseThrow()
+                .getAlive();
     }
 }

@@ -1,6 +1,8 @@
 package io.observatory.api;
 
-import io.observatory.testing.ObserverOutput;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
 import com.google.protobuf.Timestamp;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
@@ -8,7 +10,6 @@ import io.grpc.Status;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.stub.StreamObserver;
-import io.observatory.testing.Configs;
 import io.observatory.api.v1.CallOutcome;
 import io.observatory.api.v1.GetObservationRequest;
 import io.observatory.api.v1.GetObservationResponse;
@@ -26,10 +27,12 @@ import io.observatory.api.v1.ReportOutcomesResponse;
 import io.observatory.api.v1.TransportFailure;
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.health.ActiveHealth;
-import io.observatory.status.OutboundStatus;
-import io.observatory.testing.FakeScheduler;
-import io.observatory.testing.RecordingObserver;
 import io.observatory.status.OutboundHealth;
+import io.observatory.status.OutboundStatus;
+import io.observatory.testing.Configs;
+import io.observatory.testing.FakeScheduler;
+import io.observatory.testing.ObserverOutput;
+import io.observatory.testing.RecordingObserver;
 import io.observatory.verdict.ObservationUpdater;
 import java.io.IOException;
 import java.time.Clock;
@@ -50,8 +53,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * The v1 handlers on a real {@link ObservationUpdater} driven by fake time: outbounds {@code a_up} and {@code b_up}
@@ -75,12 +76,16 @@ class ObservatoryV1ServiceTest {
     void startUpdater() throws IOException {
         ObservatoryConfig config = Configs.direct(List.of("a_up", "a_down", "a_new", "b_up"));
         updater = new ObservationUpdater(config, scheduler, clock);
-        scheduler.execute(() -> ObserverOutput.publish(updater, List.of(alive("a_up", 12), dead("a_down"), alive("b_up", 30))));
+        scheduler.execute(
+                () -> ObserverOutput.publish(updater, List.of(alive("a_up", 12), dead("a_down"), alive("b_up", 30))));
         scheduler.runDue();
-        service = new ObservatoryV1Service(updater.store(), updater, clock, random,
-                new ObservationWatchers(updater.store()));
+        service = new ObservatoryV1Service(
+                updater.store(), updater, clock, random, new ObservationWatchers(updater.store()));
         String name = InProcessServerBuilder.generateName();
-        server = InProcessServerBuilder.forName(name).directExecutor().addService(service).build();
+        server = InProcessServerBuilder.forName(name)
+                .directExecutor()
+                .addService(service)
+                .build();
         server.start();
         channel = InProcessChannelBuilder.forName(name).directExecutor().build();
     }
@@ -92,14 +97,30 @@ class ObservatoryV1ServiceTest {
     }
 
     private static OutboundStatus alive(String tag, long delayMillis) {
-        return new OutboundStatus(tag, true, delayMillis, "", NOW, NOW, null, null,
+        return new OutboundStatus(
+                tag,
+                true,
+                delayMillis,
+                "",
+                NOW,
+                NOW,
+                null,
+                null,
                 new ActiveHealth(io.observatory.health.HealthState.HEALTHY, 1, 0),
                 "probe succeeded: HTTP 204 in " + delayMillis + " ms");
     }
 
     private static OutboundStatus dead(String tag) {
-        return new OutboundStatus(tag, false, OutboundStatus.DEAD_DELAY_MILLIS, "outbound " + tag + ": refused", null,
-                NOW, null, null, new ActiveHealth(io.observatory.health.HealthState.UNHEALTHY, 0, 1),
+        return new OutboundStatus(
+                tag,
+                false,
+                OutboundStatus.DEAD_DELAY_MILLIS,
+                "outbound " + tag + ": refused",
+                null,
+                NOW,
+                null,
+                null,
+                new ActiveHealth(io.observatory.health.HealthState.UNHEALTHY, 0, 1),
                 "probe failed: outbound " + tag + ": refused");
     }
 
@@ -109,14 +130,16 @@ class ObservatoryV1ServiceTest {
     void getObservationWhenNoPrefixThenEveryOutboundSortedByTag() {
         GetObservationResponse response = getObservation(GetObservationRequest.getDefaultInstance());
 
-        assertThat(response.getOutboundsList()).extracting(OutboundObservation::getTag)
+        assertThat(response.getOutboundsList())
+                .extracting(OutboundObservation::getTag)
                 .containsExactly("a_down", "a_new", "a_up", "b_up");
     }
 
     @Test
     void getObservationWhenPublishedAgainThenAnswersFromTheNewSnapshot() {
         GetObservationResponse before = getObservation(GetObservationRequest.getDefaultInstance());
-        scheduler.execute(() -> ObserverOutput.publish(updater, List.of(dead("a_up"), dead("a_down"), alive("b_up", 30))));
+        scheduler.execute(
+                () -> ObserverOutput.publish(updater, List.of(dead("a_up"), dead("a_down"), alive("b_up", 30))));
         scheduler.runDue();
 
         GetObservationResponse after = getObservation(GetObservationRequest.getDefaultInstance());
@@ -130,21 +153,31 @@ class ObservatoryV1ServiceTest {
     @Test
     void getObservationWhenPrefixesOverlapThenEachOutboundOnceInTagOrder() {
         GetObservationResponse response = getObservation(GetObservationRequest.newBuilder()
-                .addTagPrefixes("b").addTagPrefixes("a_").addTagPrefixes("a_u").addTagPrefixes("zz").build());
+                .addTagPrefixes("b")
+                .addTagPrefixes("a_")
+                .addTagPrefixes("a_u")
+                .addTagPrefixes("zz")
+                .build());
 
-        assertThat(response.getOutboundsList()).extracting(OutboundObservation::getTag)
+        assertThat(response.getOutboundsList())
+                .extracting(OutboundObservation::getTag)
                 .containsExactly("a_down", "a_new", "a_up", "b_up");
     }
 
     @Test
     void getObservationWhenPrefixesGivenThenOnlyMatchingOutboundsMappedFromBoard() {
-        GetObservationResponse response = getObservation(
-                GetObservationRequest.newBuilder().addTagPrefixes("a_u").addTagPrefixes("a_n").build());
+        GetObservationResponse response = getObservation(GetObservationRequest.newBuilder()
+                .addTagPrefixes("a_u")
+                .addTagPrefixes("a_n")
+                .build());
 
-        assertThat(response.getOutboundsList()).extracting(OutboundObservation::getTag)
+        assertThat(response.getOutboundsList())
+                .extracting(OutboundObservation::getTag)
                 .containsExactly("a_new", "a_up");
         OutboundObservation up = response.getOutbounds(1);
-        assertThat(up).isEqualTo(ObservationProtos.outbound(updater.store().current().get("a_up").orElseThrow()));
+        assertThat(up)
+                .isEqualTo(ObservationProtos.outbound(
+                        updater.store().current().get("a_up").orElseThrow()));
         assertThat(up.getVerdict()).isEqualTo(HealthState.HEALTH_STATE_HEALTHY);
         assertThat(up.getDelayMillis()).isEqualTo(12);
         assertThat(up.getProbed()).isTrue();
@@ -155,8 +188,10 @@ class ObservatoryV1ServiceTest {
 
     @Test
     void getObservationWhenEmptyPrefixThenInvalidArgument() {
-        Status status = Status.fromThrowable(catchThrowable(() -> getObservation(
-                GetObservationRequest.newBuilder().addTagPrefixes("a_").addTagPrefixes("").build())));
+        Status status = Status.fromThrowable(catchThrowable(() -> getObservation(GetObservationRequest.newBuilder()
+                .addTagPrefixes("a_")
+                .addTagPrefixes("")
+                .build())));
 
         assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
         assertThat(status.getDescription()).isEqualTo("tag_prefixes[1]: \"\" (expected: a non-empty tag prefix)");
@@ -168,7 +203,8 @@ class ObservatoryV1ServiceTest {
     void listAvailableWhenOneSelectedIsUnhealthyThenItIsLeftOutAndUnknownStays() {
         ListAvailableResponse response = ok(service::listAvailable, selector(ListAvailableRequest.newBuilder(), "a_"));
 
-        assertThat(response.getOutboundsList()).extracting(OutboundObservation::getTag)
+        assertThat(response.getOutboundsList())
+                .extracting(OutboundObservation::getTag)
                 .containsExactly("a_new", "a_up");
         assertThat(response.getPanic()).isFalse();
     }
@@ -178,7 +214,9 @@ class ObservatoryV1ServiceTest {
         ListAvailableResponse response =
                 ok(service::listAvailable, selector(ListAvailableRequest.newBuilder(), "a_down"));
 
-        assertThat(response.getOutboundsList()).extracting(OutboundObservation::getTag).containsExactly("a_down");
+        assertThat(response.getOutboundsList())
+                .extracting(OutboundObservation::getTag)
+                .containsExactly("a_down");
         assertThat(response.getPanic()).isTrue();
     }
 
@@ -193,7 +231,8 @@ class ObservatoryV1ServiceTest {
     @ParameterizedTest
     @MethodSource("invalidSelectors")
     void listAvailableWhenSelectorInvalidThenInvalidArgument(List<String> selector, String description) {
-        Status status = failure(service::listAvailable,
+        Status status = failure(
+                service::listAvailable,
                 ListAvailableRequest.newBuilder().addAllSelector(selector).build());
 
         assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
@@ -205,8 +244,12 @@ class ObservatoryV1ServiceTest {
     @ParameterizedTest
     @MethodSource("invalidSelectors")
     void pickWhenSelectorInvalidThenInvalidArgument(List<String> selector, String description) {
-        Status status = failure(service::pick,
-                PickRequest.newBuilder().addAllSelector(selector).setStrategy("random").build());
+        Status status = failure(
+                service::pick,
+                PickRequest.newBuilder()
+                        .addAllSelector(selector)
+                        .setStrategy("random")
+                        .build());
 
         assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
         assertThat(status.getDescription()).isEqualTo(description);
@@ -233,8 +276,9 @@ class ObservatoryV1ServiceTest {
         Status status = failure(service::pick, pick("random", "a_new", "zzz"));
 
         assertThat(status.getCode()).isEqualTo(Status.Code.NOT_FOUND);
-        assertThat(status.getDescription()).isEqualTo(
-                "nothing to pick for selector [\"a_new\", \"zzz\"]: 1 selected, 1 available, 0 of them probed");
+        assertThat(status.getDescription())
+                .isEqualTo(
+                        "nothing to pick for selector [\"a_new\", \"zzz\"]: 1 selected, 1 available, 0 of them probed");
         assertThat(random.bounds).isEmpty();
     }
 
@@ -253,13 +297,16 @@ class ObservatoryV1ServiceTest {
 
         Status status = failure(service::pick, pick("random", selector));
 
-        assertThat(status.getDescription()).isEqualTo("nothing to pick for selector [\"z0\", \"z1\", \"z2\", \"z3\", "
-                + "\"z4\", \"z5\", \"z6\", \"z7\", ... 2 more]: 0 selected, 0 available, 0 of them probed");
+        assertThat(status.getDescription())
+                .isEqualTo("nothing to pick for selector [\"z0\", \"z1\", \"z2\", \"z3\", "
+                        + "\"z4\", \"z5\", \"z6\", \"z7\", ... 2 more]: 0 selected, 0 available, 0 of them probed");
     }
 
     @Test
     void pickWhenNothingToPickAndFallbackGivenThenFallback() {
-        PickResponse response = ok(service::pick, pick("random", "a_new").toBuilder().setFallbackTag("direct").build());
+        PickResponse response = ok(
+                service::pick,
+                pick("random", "a_new").toBuilder().setFallbackTag("direct").build());
 
         assertThat(response.getTag()).isEqualTo("direct");
         assertThat(response.getFallback()).isTrue();
@@ -305,11 +352,14 @@ class ObservatoryV1ServiceTest {
 
     @Test
     void pickWhenFallbackTagHasControlCharactersThenInvalidArgument() {
-        Status status = failure(service::pick, pick("random", "a_").toBuilder().setFallbackTag("x\n").build());
+        Status status = failure(
+                service::pick,
+                pick("random", "a_").toBuilder().setFallbackTag("x\n").build());
 
         assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
-        assertThat(status.getDescription()).isEqualTo("fallback_tag: \"x\\n\" (expected: empty or an outbound tag of"
-                + " at most 256 bytes without control characters)");
+        assertThat(status.getDescription())
+                .isEqualTo("fallback_tag: \"x\\n\" (expected: empty or an outbound tag of"
+                        + " at most 256 bytes without control characters)");
     }
 
     @Test
@@ -334,9 +384,13 @@ class ObservatoryV1ServiceTest {
 
     @Test
     void pickWhenLeastLoadMaxRttBelowEveryDelayThenFallback() {
-        PickResponse response = ok(service::pick, pick("least-load", "a_", "b_").toBuilder()
-                .setLeastLoad(io.observatory.api.v1.LeastLoadSettings.newBuilder().setMaxRttNanos(5_000_000))
-                .setFallbackTag("direct").build());
+        PickResponse response = ok(
+                service::pick,
+                pick("least-load", "a_", "b_").toBuilder()
+                        .setLeastLoad(io.observatory.api.v1.LeastLoadSettings.newBuilder()
+                                .setMaxRttNanos(5_000_000))
+                        .setFallbackTag("direct")
+                        .build());
 
         assertThat(response.getTag()).isEqualTo("direct");
         assertThat(response.getFallback()).isTrue();
@@ -344,8 +398,12 @@ class ObservatoryV1ServiceTest {
 
     @Test
     void pickWhenLeastLoadToleranceOutOfRangeThenInvalidArgument() {
-        Status status = failure(service::pick, pick("least-load", "a_").toBuilder()
-                .setLeastLoad(io.observatory.api.v1.LeastLoadSettings.newBuilder().setTolerance(1.5)).build());
+        Status status = failure(
+                service::pick,
+                pick("least-load", "a_").toBuilder()
+                        .setLeastLoad(io.observatory.api.v1.LeastLoadSettings.newBuilder()
+                                .setTolerance(1.5))
+                        .build());
 
         assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
         assertThat(status.getDescription()).isEqualTo("least_load.tolerance: 1.5 (expected: 0-1)");
@@ -364,50 +422,61 @@ class ObservatoryV1ServiceTest {
     static Stream<Arguments> rejectedOutcomes() {
         String outcomes = "(expected: OUTCOME_SUCCESS, OUTCOME_TRANSPORT_FAILURE or OUTCOME_APPLICATION_FAILURE)";
         return Stream.of(
-                Arguments.of(outcome("", Outcome.OUTCOME_SUCCESS),
-                        "tag: \"\" (expected: a configured outbound tag)"),
+                Arguments.of(outcome("", Outcome.OUTCOME_SUCCESS), "tag: \"\" (expected: a configured outbound tag)"),
                 Arguments.of(outcome("x", Outcome.OUTCOME_SUCCESS), "unknown outbound tag \"x\""),
                 Arguments.of(outcome("a_", Outcome.OUTCOME_SUCCESS), "unknown outbound tag \"a_\""),
                 Arguments.of(outcome("a_up", Outcome.OUTCOME_UNSPECIFIED), "outcome: OUTCOME_UNSPECIFIED " + outcomes),
                 Arguments.of(outcome("a_up", Outcome.OUTCOME_SUCCESS).setOutcomeValue(7), "outcome: 7 " + outcomes),
-                Arguments.of(outcome("a_up", Outcome.OUTCOME_SUCCESS)
+                Arguments.of(
+                        outcome("a_up", Outcome.OUTCOME_SUCCESS)
                                 .setTransportFailure(TransportFailure.TRANSPORT_FAILURE_RESET),
                         "transport_failure: TRANSPORT_FAILURE_RESET (expected: TRANSPORT_FAILURE_UNSPECIFIED unless "
                                 + "outcome is OUTCOME_TRANSPORT_FAILURE)"),
-                Arguments.of(outcome("a_up", Outcome.OUTCOME_APPLICATION_FAILURE)
+                Arguments.of(
+                        outcome("a_up", Outcome.OUTCOME_APPLICATION_FAILURE)
                                 .setTransportFailure(TransportFailure.TRANSPORT_FAILURE_CONNECT),
                         "transport_failure: TRANSPORT_FAILURE_CONNECT (expected: TRANSPORT_FAILURE_UNSPECIFIED unless "
                                 + "outcome is OUTCOME_TRANSPORT_FAILURE)"),
-                Arguments.of(outcome("a_up", Outcome.OUTCOME_TRANSPORT_FAILURE).setTransportFailureValue(9),
+                Arguments.of(
+                        outcome("a_up", Outcome.OUTCOME_TRANSPORT_FAILURE).setTransportFailureValue(9),
                         "transport_failure: 9 (expected: TRANSPORT_FAILURE_UNSPECIFIED, TRANSPORT_FAILURE_CONNECT, "
                                 + "TRANSPORT_FAILURE_TIMEOUT or TRANSPORT_FAILURE_RESET)"),
-                Arguments.of(outcome("a_up", Outcome.OUTCOME_SUCCESS).setLatencyNanos(-1),
+                Arguments.of(
+                        outcome("a_up", Outcome.OUTCOME_SUCCESS).setLatencyNanos(-1),
                         "latency_nanos: -1 (expected: 0-86400000000000, 24 hours)"),
-                Arguments.of(outcome("a_up", Outcome.OUTCOME_SUCCESS).setLatencyNanos(86_400_000_000_001L),
+                Arguments.of(
+                        outcome("a_up", Outcome.OUTCOME_SUCCESS).setLatencyNanos(86_400_000_000_001L),
                         "latency_nanos: 86400000000001 (expected: 0-86400000000000, 24 hours)"),
-                Arguments.of(outcome("a\u0000up", Outcome.OUTCOME_SUCCESS),
+                Arguments.of(
+                        outcome("a\u0000up", Outcome.OUTCOME_SUCCESS),
                         "tag: \"a\\u0000up\" (expected: a configured outbound tag, without control characters)"),
-                Arguments.of(outcome("a_up", Outcome.OUTCOME_SUCCESS)
+                Arguments.of(
+                        outcome("a_up", Outcome.OUTCOME_SUCCESS)
                                 .setTime(at(NOW.minus(Duration.ofMinutes(5)).minusNanos(1))),
                         "time: 2026-11-29T11:54:59.999999999Z (expected: at most 5 minutes before the server's "
                                 + "clock, 2026-11-29T12:00:00Z)"),
-                Arguments.of(outcome("a_up", Outcome.OUTCOME_SUCCESS)
+                Arguments.of(
+                        outcome("a_up", Outcome.OUTCOME_SUCCESS)
                                 .setTime(at(NOW.plus(Duration.ofMinutes(1)).plusNanos(1))),
                         "time: 2026-11-29T12:01:00.000000001Z (expected: at most 1 minute after the server's "
                                 + "clock, 2026-11-29T12:00:00Z)"),
-                Arguments.of(outcome("a_up", Outcome.OUTCOME_SUCCESS)
+                Arguments.of(
+                        outcome("a_up", Outcome.OUTCOME_SUCCESS)
                                 .setTime(Timestamp.newBuilder().setSeconds(Long.MAX_VALUE)),
                         "time: seconds 9223372036854775807 (expected: 0001-01-01T00:00:00Z to "
                                 + "9999-12-31T23:59:59Z)"),
-                Arguments.of(outcome("a_up", Outcome.OUTCOME_SUCCESS)
-                                .setTime(Timestamp.newBuilder().setSeconds(NOW.getEpochSecond()).setNanos(-1)),
+                Arguments.of(
+                        outcome("a_up", Outcome.OUTCOME_SUCCESS)
+                                .setTime(Timestamp.newBuilder()
+                                        .setSeconds(NOW.getEpochSecond())
+                                        .setNanos(-1)),
                         "time: nanos -1 (expected: 0-999999999)"));
     }
 
     @Test
     void reportOutcomesWhenTenThousandHostileTagsThenAnswerFitsAClientsDefaultFourMebibytes() {
-        ReportOutcomesRequest.Builder request = ReportOutcomesRequest.newBuilder()
-                .addOutcomes(outcome("a_up", Outcome.OUTCOME_SUCCESS));
+        ReportOutcomesRequest.Builder request =
+                ReportOutcomesRequest.newBuilder().addOutcomes(outcome("a_up", Outcome.OUTCOME_SUCCESS));
         for (int i = 1; i < 10_000; i++) {
             request.addOutcomes(outcome("\u0000".repeat(300), Outcome.OUTCOME_SUCCESS));
         }
@@ -426,7 +495,8 @@ class ObservatoryV1ServiceTest {
         ReportOutcomesRequest request = ReportOutcomesRequest.newBuilder()
                 .addOutcomes(outcome("a_up", Outcome.OUTCOME_SUCCESS))
                 .addOutcomes(bad)
-                .addOutcomes(outcome("b_up", Outcome.OUTCOME_APPLICATION_FAILURE).setApplicationStatus(503))
+                .addOutcomes(
+                        outcome("b_up", Outcome.OUTCOME_APPLICATION_FAILURE).setApplicationStatus(503))
                 .build();
 
         ReportOutcomesResponse response = ok(service::reportOutcomes, request);
@@ -434,7 +504,10 @@ class ObservatoryV1ServiceTest {
 
         assertThat(response.getAccepted()).isEqualTo(2);
         assertThat(response.getRejectedList())
-                .containsExactly(RejectedOutcome.newBuilder().setIndex(1).setReason(reason).build());
+                .containsExactly(RejectedOutcome.newBuilder()
+                        .setIndex(1)
+                        .setReason(reason)
+                        .build());
         assertThat(calls("a_up")).isEqualTo(1);
         assertThat(calls("b_up")).isEqualTo(1);
     }
@@ -451,13 +524,17 @@ class ObservatoryV1ServiceTest {
     @ParameterizedTest
     @MethodSource("acceptedTimes")
     void reportOutcomesWhenTimeWithinWindowThenAcceptedAtThatTimeOrNow(Instant sent, Instant applied) {
-        ReportOutcomesResponse response = ok(service::reportOutcomes, ReportOutcomesRequest.newBuilder()
-                .addOutcomes(outcome("a_up", Outcome.OUTCOME_SUCCESS).setTime(at(sent))).build());
+        ReportOutcomesResponse response = ok(
+                service::reportOutcomes,
+                ReportOutcomesRequest.newBuilder()
+                        .addOutcomes(outcome("a_up", Outcome.OUTCOME_SUCCESS).setTime(at(sent)))
+                        .build());
         scheduler.runDue();
 
         assertThat(response.getAccepted()).isEqualTo(1);
         assertThat(response.getRejectedList()).isEmpty();
-        OutboundObservation observation = ObservationProtos.outbound(updater.store().current().get("a_up").orElseThrow());
+        OutboundObservation observation =
+                ObservationProtos.outbound(updater.store().current().get("a_up").orElseThrow());
         assertThat(observation.getPassive().getLastCallTime()).isEqualTo(at(applied));
     }
 
@@ -465,11 +542,15 @@ class ObservatoryV1ServiceTest {
     void reportOutcomesWhenTimeUnsetThenServersNow() {
         scheduler.advance(Duration.ofSeconds(3));
 
-        ok(service::reportOutcomes, ReportOutcomesRequest.newBuilder()
-                .addOutcomes(outcome("a_up", Outcome.OUTCOME_SUCCESS).setLatencyNanos(2_500_000)).build());
+        ok(
+                service::reportOutcomes,
+                ReportOutcomesRequest.newBuilder()
+                        .addOutcomes(outcome("a_up", Outcome.OUTCOME_SUCCESS).setLatencyNanos(2_500_000))
+                        .build());
         scheduler.runDue();
 
-        OutboundObservation observation = ObservationProtos.outbound(updater.store().current().get("a_up").orElseThrow());
+        OutboundObservation observation =
+                ObservationProtos.outbound(updater.store().current().get("a_up").orElseThrow());
         assertThat(observation.getPassive().getFirstCallTime()).isEqualTo(at(NOW.plusSeconds(3)));
         assertThat(observation.getPassive().getAverageLatencyNanos()).isEqualTo(2_500_000);
     }
@@ -490,7 +571,9 @@ class ObservatoryV1ServiceTest {
         assertThat(health.passive().state()).isEqualTo(io.observatory.health.HealthState.UNHEALTHY);
         assertThat(health.verdict()).isEqualTo(io.observatory.health.HealthState.UNHEALTHY);
         ListAvailableResponse available = ok(service::listAvailable, selector(ListAvailableRequest.newBuilder(), "a_"));
-        assertThat(available.getOutboundsList()).extracting(OutboundObservation::getTag).containsExactly("a_new");
+        assertThat(available.getOutboundsList())
+                .extracting(OutboundObservation::getTag)
+                .containsExactly("a_new");
     }
 
     @Test
@@ -504,9 +587,12 @@ class ObservatoryV1ServiceTest {
 
     @Test
     void reportOutcomesWhenTenThousandThenAllAccepted() {
-        ReportOutcomesResponse response = ok(service::reportOutcomes, ReportOutcomesRequest.newBuilder()
-                .addAllOutcomes(Collections.nCopies(10_000, outcome("b_up", Outcome.OUTCOME_SUCCESS).build()))
-                .build());
+        ReportOutcomesResponse response = ok(
+                service::reportOutcomes,
+                ReportOutcomesRequest.newBuilder()
+                        .addAllOutcomes(Collections.nCopies(
+                                10_000, outcome("b_up", Outcome.OUTCOME_SUCCESS).build()))
+                        .build());
         scheduler.runDue();
 
         assertThat(response.getAccepted()).isEqualTo(10_000);
@@ -515,20 +601,25 @@ class ObservatoryV1ServiceTest {
 
     @Test
     void reportOutcomesWhenMoreThanTenThousandThenInvalidArgumentAndNothingApplied() {
-        Status status = failure(service::reportOutcomes, ReportOutcomesRequest.newBuilder()
-                .addAllOutcomes(Collections.nCopies(10_001, outcome("b_up", Outcome.OUTCOME_SUCCESS).build()))
-                .build());
+        Status status = failure(
+                service::reportOutcomes,
+                ReportOutcomesRequest.newBuilder()
+                        .addAllOutcomes(Collections.nCopies(
+                                10_001, outcome("b_up", Outcome.OUTCOME_SUCCESS).build()))
+                        .build());
         scheduler.runDue();
 
         assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
         assertThat(status.getDescription()).isEqualTo("outcomes: 10001 items (expected: at most 10000)");
-        assertThat(updater.store().current().get("b_up").orElseThrow().passive().calls()).isNull();
+        assertThat(updater.store().current().get("b_up").orElseThrow().passive().calls())
+                .isNull();
     }
 
     @Test
     void reportOutcomesWhenTheWriterIsBehindThenResourceExhaustedUntilItCatchesUp() {
         ReportOutcomesRequest full = ReportOutcomesRequest.newBuilder()
-                .addAllOutcomes(Collections.nCopies(10_000, outcome("b_up", Outcome.OUTCOME_SUCCESS).build()))
+                .addAllOutcomes(Collections.nCopies(
+                        10_000, outcome("b_up", Outcome.OUTCOME_SUCCESS).build()))
                 .build();
         for (int i = 0; i < ObservationUpdater.MAX_PENDING_REPORTS / 10_000; i++) {
             assertThat(ok(service::reportOutcomes, full).getAccepted()).isEqualTo(10_000);
@@ -540,16 +631,20 @@ class ObservatoryV1ServiceTest {
         scheduler.runDue();
 
         assertThat(refused.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
-        assertThat(refused.getDescription()).isEqualTo("outcomes: the service is still applying 100000 earlier "
-                + "outcomes (expected: a retry after a moment)");
+        assertThat(refused.getDescription())
+                .isEqualTo("outcomes: the service is still applying 100000 earlier "
+                        + "outcomes (expected: a retry after a moment)");
         assertThat(afterwards.getAccepted()).isEqualTo(10_000);
         assertThat(calls("b_up")).as("the refused call applied nothing").isEqualTo(110_000);
     }
 
     @Test
     void watchObservationWhenEmptyPrefixThenInvalidArgument() {
-        Status status = failure(service::watchObservation,
-                io.observatory.api.v1.WatchObservationRequest.newBuilder().addTagPrefixes("").build());
+        Status status = failure(
+                service::watchObservation,
+                io.observatory.api.v1.WatchObservationRequest.newBuilder()
+                        .addTagPrefixes("")
+                        .build());
 
         assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
         assertThat(status.getDescription()).isEqualTo("tag_prefixes[0]: \"\" (expected: a non-empty tag prefix)");
@@ -558,11 +653,20 @@ class ObservatoryV1ServiceTest {
     // Helpers
 
     private long calls(String tag) {
-        return updater.store().current().get(tag).orElseThrow().passive().calls().totalCalls();
+        return updater.store()
+                .current()
+                .get(tag)
+                .orElseThrow()
+                .passive()
+                .calls()
+                .totalCalls();
     }
 
     private static PickRequest pick(String strategy, String... selector) {
-        return PickRequest.newBuilder().addAllSelector(List.of(selector)).setStrategy(strategy).build();
+        return PickRequest.newBuilder()
+                .addAllSelector(List.of(selector))
+                .setStrategy(strategy)
+                .build();
     }
 
     private static ListAvailableRequest selector(ListAvailableRequest.Builder request, String... selector) {

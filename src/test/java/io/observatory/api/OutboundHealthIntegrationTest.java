@@ -7,8 +7,8 @@ import static org.awaitility.Awaitility.await;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.health.v1.HealthCheckRequest;
-import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.health.v1.HealthCheckResponse;
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.health.v1.HealthGrpc;
 import io.grpc.stub.StreamObserver;
 import io.observatory.testing.ClosedPort;
@@ -49,8 +49,10 @@ class OutboundHealthIntegrationTest extends RunningServiceTest {
     }
 
     private ServingStatus check(String service) {
-        return HealthGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS)
-                .check(HealthCheckRequest.newBuilder().setService(service).build()).getStatus();
+        return HealthGrpc.newBlockingStub(channel)
+                .withDeadlineAfter(5, TimeUnit.SECONDS)
+                .check(HealthCheckRequest.newBuilder().setService(service).build())
+                .getStatus();
     }
 
     @Test
@@ -63,8 +65,8 @@ class OutboundHealthIntegrationTest extends RunningServiceTest {
 
     @Test
     void checkWhenTagNotConfiguredThenNotFound() {
-        StatusRuntimeException refused = catchThrowableOfType(StatusRuntimeException.class,
-                () -> check("outbound/lab-missing"));
+        StatusRuntimeException refused =
+                catchThrowableOfType(StatusRuntimeException.class, () -> check("outbound/lab-missing"));
 
         assertThat(refused.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND);
     }
@@ -72,23 +74,27 @@ class OutboundHealthIntegrationTest extends RunningServiceTest {
     @Test
     void watchWhenTargetGoesAwayThenStreamHearsServingThenNotServing() {
         List<ServingStatus> watched = new CopyOnWriteArrayList<>();
-        HealthGrpc.newStub(channel).watch(HealthCheckRequest.newBuilder().setService("outbound/lab-fading").build(),
-                new StreamObserver<>() {
-                    @Override
-                    public void onNext(HealthCheckResponse response) {
-                        watched.add(response.getStatus());
-                    }
+        HealthGrpc.newStub(channel)
+                .watch(
+                        HealthCheckRequest.newBuilder()
+                                .setService("outbound/lab-fading")
+                                .build(),
+                        new StreamObserver<>() {
+                            @Override
+                            public void onNext(HealthCheckResponse response) {
+                                watched.add(response.getStatus());
+                            }
 
-                    @Override
-                    public void onError(Throwable t) {
-                        watched.add(ServingStatus.UNRECOGNIZED);
-                    }
+                            @Override
+                            public void onError(Throwable t) {
+                                watched.add(ServingStatus.UNRECOGNIZED);
+                            }
 
-                    @Override
-                    public void onCompleted() {
-                        watched.add(ServingStatus.UNRECOGNIZED);
-                    }
-                });
+                            @Override
+                            public void onCompleted() {
+                                watched.add(ServingStatus.UNRECOGNIZED);
+                            }
+                        });
         await().atMost(Duration.ofSeconds(15)).until(() -> watched.contains(ServingStatus.SERVING));
 
         FADING.close();

@@ -1,6 +1,5 @@
 package io.observatory.api;
 
-import io.observatory.testing.ObserverOutput;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
@@ -13,17 +12,18 @@ import io.grpc.Server;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.health.v1.HealthCheckRequest;
-import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.health.v1.HealthCheckResponse;
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.health.v1.HealthGrpc;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.stub.StreamObserver;
-import io.observatory.testing.Configs;
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.health.ActiveHealth;
 import io.observatory.health.HealthState;
 import io.observatory.status.OutboundStatus;
+import io.observatory.testing.Configs;
 import io.observatory.testing.FakeScheduler;
+import io.observatory.testing.ObserverOutput;
 import io.observatory.verdict.ObservationUpdater;
 import java.io.IOException;
 import java.time.Duration;
@@ -91,22 +91,24 @@ class OutboundHealthStatusesTest {
             case UNKNOWN, DEGRADED -> ActiveHealth.INITIAL;
         };
         scheduler.advance(Duration.ofSeconds(1));
-        OutboundStatus status = new OutboundStatus(tag, active == HealthState.HEALTHY, 12, "", null, null, null, null,
-                activeHealth, "probe " + active);
+        OutboundStatus status = new OutboundStatus(
+                tag, active == HealthState.HEALTHY, 12, "", null, null, null, null, activeHealth, "probe " + active);
         scheduler.execute(() -> ObserverOutput.publish(updater, List.of(status)));
         scheduler.runDue();
     }
 
     private ServingStatus check(String service) {
-        return HealthGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS)
-                .check(HealthCheckRequest.newBuilder().setService(service).build()).getStatus();
+        return HealthGrpc.newBlockingStub(channel)
+                .withDeadlineAfter(5, TimeUnit.SECONDS)
+                .check(HealthCheckRequest.newBuilder().setService(service).build())
+                .getStatus();
     }
 
     /** Opens a Watch on {@code service}; the returned list collects what the stream delivers. */
     private List<ServingStatus> watch(String service) {
         List<ServingStatus> received = new CopyOnWriteArrayList<>();
-        HealthGrpc.newStub(channel).watch(HealthCheckRequest.newBuilder().setService(service).build(),
-                new StreamObserver<>() {
+        HealthGrpc.newStub(channel)
+                .watch(HealthCheckRequest.newBuilder().setService(service).build(), new StreamObserver<>() {
                     @Override
                     public void onNext(HealthCheckResponse response) {
                         received.add(response.getStatus());
@@ -140,7 +142,8 @@ class OutboundHealthStatusesTest {
 
         observe("proxy-a", verdict);
 
-        assertThat(updater.store().current().get("proxy-a").orElseThrow().verdict()).isEqualTo(verdict);
+        assertThat(updater.store().current().get("proxy-a").orElseThrow().verdict())
+                .isEqualTo(verdict);
         assertThat(check("outbound/proxy-a")).isEqualTo(expected);
     }
 
@@ -148,8 +151,8 @@ class OutboundHealthStatusesTest {
     void checkWhenTagNotConfiguredThenNotFound() {
         updaterWithListener("proxy-a");
 
-        StatusRuntimeException refused = catchThrowableOfType(StatusRuntimeException.class,
-                () -> check("outbound/proxy-z"));
+        StatusRuntimeException refused =
+                catchThrowableOfType(StatusRuntimeException.class, () -> check("outbound/proxy-z"));
 
         assertThat(refused.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND);
     }
@@ -178,8 +181,13 @@ class OutboundHealthStatusesTest {
         observe("proxy-a", HealthState.UNHEALTHY);
         observe("proxy-a", HealthState.HEALTHY);
 
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(watched).containsExactly(
-                ServingStatus.UNKNOWN, ServingStatus.SERVING, ServingStatus.NOT_SERVING, ServingStatus.SERVING));
+        await().atMost(Duration.ofSeconds(5))
+                .untilAsserted(() -> assertThat(watched)
+                        .containsExactly(
+                                ServingStatus.UNKNOWN,
+                                ServingStatus.SERVING,
+                                ServingStatus.NOT_SERVING,
+                                ServingStatus.SERVING));
     }
 
     @Test
@@ -195,8 +203,9 @@ class OutboundHealthStatusesTest {
         reconfigure(config("proxy-a", "proxy-b"));
         scheduler.runDue();
 
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(watched).containsExactly(
-                ServingStatus.SERVING, ServingStatus.SERVICE_UNKNOWN, ServingStatus.UNKNOWN));
+        await().atMost(Duration.ofSeconds(5))
+                .untilAsserted(() -> assertThat(watched)
+                        .containsExactly(ServingStatus.SERVING, ServingStatus.SERVICE_UNKNOWN, ServingStatus.UNKNOWN));
         assertThat(check("outbound/proxy-b")).isEqualTo(ServingStatus.UNKNOWN);
     }
 
@@ -210,8 +219,9 @@ class OutboundHealthStatusesTest {
         scheduler.runDue();
         observe("proxy-new", HealthState.HEALTHY);
 
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(watched).containsExactly(
-                ServingStatus.SERVICE_UNKNOWN, ServingStatus.UNKNOWN, ServingStatus.SERVING));
+        await().atMost(Duration.ofSeconds(5))
+                .untilAsserted(() -> assertThat(watched)
+                        .containsExactly(ServingStatus.SERVICE_UNKNOWN, ServingStatus.UNKNOWN, ServingStatus.SERVING));
     }
 
     @Test
@@ -226,8 +236,9 @@ class OutboundHealthStatusesTest {
         reconfigure(config("proxy-b"));
         scheduler.runDue();
 
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(watched).containsExactly(
-                ServingStatus.SERVING, ServingStatus.NOT_SERVING));
+        await().atMost(Duration.ofSeconds(5))
+                .untilAsserted(
+                        () -> assertThat(watched).containsExactly(ServingStatus.SERVING, ServingStatus.NOT_SERVING));
         assertThat(check("outbound/proxy-a")).isEqualTo(ServingStatus.NOT_SERVING);
         assertThat(check("outbound/proxy-b")).isEqualTo(ServingStatus.NOT_SERVING);
     }

@@ -28,8 +28,14 @@ public abstract class RunningServiceTest {
      * Registers {@code observatory.outbounds[index]} as a proxy on 127.0.0.1; values are read lazily, when the
      * context starts. {@code username} {@code null} registers no credentials.
      */
-    protected static void registerProxyOutbound(DynamicPropertyRegistry registry, int index, String tag,
-            String protocol, Supplier<Object> port, Supplier<Object> username, Supplier<Object> password) {
+    protected static void registerProxyOutbound(
+            DynamicPropertyRegistry registry,
+            int index,
+            String tag,
+            String protocol,
+            Supplier<Object> port,
+            Supplier<Object> username,
+            Supplier<Object> password) {
         String prefix = "observatory.outbounds[" + index + "].";
         registry.add(prefix + "tag", () -> tag);
         registry.add(prefix + "protocol", () -> protocol);
@@ -45,8 +51,8 @@ public abstract class RunningServiceTest {
      * Registers {@code observatory.outbounds[index]} as a direct outbound; {@code probeUrl}, read lazily when the
      * context starts, sets its own probe URL, {@code null} none.
      */
-    public static void registerDirectOutbound(DynamicPropertyRegistry registry, int index, String tag,
-            Supplier<Object> probeUrl) {
+    public static void registerDirectOutbound(
+            DynamicPropertyRegistry registry, int index, String tag, Supplier<Object> probeUrl) {
         String prefix = "observatory.outbounds[" + index + "].";
         registry.add(prefix + "tag", () -> tag);
         registry.add(prefix + "protocol", () -> "direct");
@@ -76,7 +82,9 @@ public abstract class RunningServiceTest {
 
     @BeforeEach
     void connect() {
-        channel = ManagedChannelBuilder.forAddress("127.0.0.1", grpcPort.port()).usePlaintext().build();
+        channel = ManagedChannelBuilder.forAddress("127.0.0.1", grpcPort.port())
+                .usePlaintext()
+                .build();
     }
 
     @AfterEach

@@ -14,23 +14,29 @@ import org.junit.jupiter.api.Test;
 class SerializedMethodsTest {
 
     private static final ServerServiceDefinition V1 = io.observatory.api.v1.ObservatoryServiceGrpc.bindService(
-            new io.observatory.api.v1.ObservatoryServiceGrpc.AsyncService() { });
+            new io.observatory.api.v1.ObservatoryServiceGrpc.AsyncService() {});
 
     @Test
     void rebindWhenMethodOfTheServiceThenSameNamesAndSchemaAndOnlyThatMarshallerReplaced() {
         MethodDescriptor<?, ?> method = io.observatory.api.v1.ObservatoryServiceGrpc.getGetObservationMethod();
 
-        ServerServiceDefinition rebound = SerializedMethods.rebind(V1,
-                io.observatory.api.v1.ObservatoryServiceGrpc.getGetObservationMethod(), (request, responses) -> { });
+        ServerServiceDefinition rebound = SerializedMethods.rebind(
+                V1, io.observatory.api.v1.ObservatoryServiceGrpc.getGetObservationMethod(), (request, responses) -> {});
 
         assertThat(rebound.getServiceDescriptor().getName()).isEqualTo("observatory.v1.ObservatoryService");
-        assertThat(((ProtoServiceDescriptorSupplier) rebound.getServiceDescriptor().getSchemaDescriptor())
-                .getServiceDescriptor().getFullName()).isEqualTo("observatory.v1.ObservatoryService");
-        assertThat(rebound.getMethods().stream().map(m -> m.getMethodDescriptor().getFullMethodName())
-                .collect(Collectors.toSet()))
-                .isEqualTo(V1.getMethods().stream().map(m -> m.getMethodDescriptor().getFullMethodName())
+        assertThat(((ProtoServiceDescriptorSupplier)
+                                rebound.getServiceDescriptor().getSchemaDescriptor())
+                        .getServiceDescriptor()
+                        .getFullName())
+                .isEqualTo("observatory.v1.ObservatoryService");
+        assertThat(rebound.getMethods().stream()
+                        .map(m -> m.getMethodDescriptor().getFullMethodName())
+                        .collect(Collectors.toSet()))
+                .isEqualTo(V1.getMethods().stream()
+                        .map(m -> m.getMethodDescriptor().getFullMethodName())
                         .collect(Collectors.toSet()));
-        MethodDescriptor<?, ?> bound = rebound.getMethod(method.getFullMethodName()).getMethodDescriptor();
+        MethodDescriptor<?, ?> bound =
+                rebound.getMethod(method.getFullMethodName()).getMethodDescriptor();
         assertThat(bound.getResponseMarshaller()).isSameAs(SerializedMessage.MARSHALLER);
         assertThat(bound.getRequestMarshaller()).isSameAs(method.getRequestMarshaller());
         assertThat(bound.getSchemaDescriptor()).isSameAs(method.getSchemaDescriptor());
@@ -40,8 +46,8 @@ class SerializedMethodsTest {
 
     @Test
     void rebindWhenMethodOfAnotherServiceThenRefusedNamingIt() {
-        assertThatThrownBy(() -> SerializedMethods.rebind(V1, ObservatoryServiceGrpc.getGetOutboundStatusMethod(),
-                (request, responses) -> { }))
+        assertThatThrownBy(() -> SerializedMethods.rebind(
+                        V1, ObservatoryServiceGrpc.getGetOutboundStatusMethod(), (request, responses) -> {}))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("observatory.v1.ObservatoryService has no method"
                         + " xray.core.app.observatory.command.ObservatoryService/GetOutboundStatus");

@@ -28,8 +28,8 @@ import org.junit.jupiter.api.Test;
 class SnapshotReadExecutorsTest {
 
     private final FakeScheduler writer = new FakeScheduler();
-    private final ObservationUpdater updater = new ObservationUpdater(Configs.direct(List.of("a", "b")), writer,
-            writer.clock());
+    private final ObservationUpdater updater =
+            new ObservationUpdater(Configs.direct(List.of("a", "b")), writer, writer.clock());
     private final XrayObservatoryService xray = new XrayObservatoryService(updater.store());
     private final SnapshotReadExecutors executors = new SnapshotReadExecutors(xray);
     private Server server;
@@ -38,7 +38,11 @@ class SnapshotReadExecutorsTest {
     @BeforeEach
     void startServer() throws IOException {
         String name = InProcessServerBuilder.generateName();
-        server = InProcessServerBuilder.forName(name).directExecutor().addService(xray).build().start();
+        server = InProcessServerBuilder.forName(name)
+                .directExecutor()
+                .addService(xray)
+                .build()
+                .start();
         channel = InProcessChannelBuilder.forName(name).directExecutor().build();
     }
 
@@ -55,14 +59,17 @@ class SnapshotReadExecutorsTest {
 
     private int read() {
         return ObservatoryServiceGrpc.newBlockingStub(channel)
-                .getOutboundStatus(GetOutboundStatusRequest.getDefaultInstance()).getStatus().getStatusCount();
+                .getOutboundStatus(GetOutboundStatusRequest.getDefaultInstance())
+                .getStatus()
+                .getStatusCount();
     }
 
     @Test
     void getExecutorWhenTheSnapshotsAnswerIsSerializedThenTheTransportThreadUntilTheNextPublication() {
         publish(true);
         assertThat(executors.getExecutor(call(ObservatoryServiceGrpc.getGetOutboundStatusMethod()), new Metadata()))
-                .as("not serialized yet: the executor builds it").isNull();
+                .as("not serialized yet: the executor builds it")
+                .isNull();
 
         assertThat(read()).isEqualTo(2);
         assertThat(executors.getExecutor(call(ObservatoryServiceGrpc.getGetOutboundStatusMethod()), new Metadata()))
@@ -70,28 +77,27 @@ class SnapshotReadExecutorsTest {
 
         publish(false);
         assertThat(executors.getExecutor(call(ObservatoryServiceGrpc.getGetOutboundStatusMethod()), new Metadata()))
-                .as("a new snapshot").isNull();
-        assertThat(executors.getExecutor(call(io.observatory.api.v1.ObservatoryServiceGrpc.getPickMethod()),
-                new Metadata())).as("any other method").isNull();
+                .as("a new snapshot")
+                .isNull();
+        assertThat(executors.getExecutor(
+                        call(io.observatory.api.v1.ObservatoryServiceGrpc.getPickMethod()), new Metadata()))
+                .as("any other method")
+                .isNull();
     }
 
     private static <Q, R> ServerCall<Q, R> call(MethodDescriptor<Q, R> method) {
         return new ServerCall<>() {
             @Override
-            public void request(int numMessages) {
-            }
+            public void request(int numMessages) {}
 
             @Override
-            public void sendHeaders(Metadata headers) {
-            }
+            public void sendHeaders(Metadata headers) {}
 
             @Override
-            public void sendMessage(R message) {
-            }
+            public void sendMessage(R message) {}
 
             @Override
-            public void close(Status status, Metadata trailers) {
-            }
+            public void close(Status status, Metadata trailers) {}
 
             @Override
             public boolean isCancelled() {

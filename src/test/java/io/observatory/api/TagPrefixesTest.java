@@ -19,33 +19,51 @@ class TagPrefixesTest {
     static Stream<Arguments> invalidLists() {
         return Stream.of(
                 Arguments.of("selector", List.of(), true, "selector: empty (expected: 1-256 tag prefixes)"),
-                Arguments.of("selector", Collections.nCopies(257, "a"), true,
+                Arguments.of(
+                        "selector",
+                        Collections.nCopies(257, "a"),
+                        true,
                         "selector: 257 tag prefixes (expected: 1-256)"),
-                Arguments.of("tag_prefixes", Collections.nCopies(257, "a"), false,
+                Arguments.of(
+                        "tag_prefixes",
+                        Collections.nCopies(257, "a"),
+                        false,
                         "tag_prefixes: 257 tag prefixes (expected: at most 256)"),
-                Arguments.of("selector", List.of("a", "b\u0000\u001b[31m"), true,
+                Arguments.of(
+                        "selector",
+                        List.of("a", "b\u0000\u001b[31m"),
+                        true,
                         "selector[1]: \"b\\u0000\\u001b[31m\" (expected: a tag prefix without control characters)"),
-                Arguments.of("tag_prefixes", List.of("a\n"), false,
+                Arguments.of(
+                        "tag_prefixes",
+                        List.of("a\n"),
+                        false,
                         "tag_prefixes[0]: \"a\\n\" (expected: a tag prefix without control characters)"),
-                Arguments.of("selector", List.of("a", "b", "c", ""), true,
+                Arguments.of(
+                        "selector",
+                        List.of("a", "b", "c", ""),
+                        true,
                         "selector[3]: \"\" (expected: a non-empty tag prefix)"),
-                Arguments.of("tag_prefixes", List.of(""), false,
-                        "tag_prefixes[0]: \"\" (expected: a non-empty tag prefix)"),
-                Arguments.of("selector", List.of("x".repeat(300)), true,
-                        "selector[0]: 300 bytes (expected: at most 256)"),
-                Arguments.of("selector", List.of("ok", "x".repeat(257)), true,
+                Arguments.of(
+                        "tag_prefixes", List.of(""), false, "tag_prefixes[0]: \"\" (expected: a non-empty tag prefix)"),
+                Arguments.of(
+                        "selector", List.of("x".repeat(300)), true, "selector[0]: 300 bytes (expected: at most 256)"),
+                Arguments.of(
+                        "selector",
+                        List.of("ok", "x".repeat(257)),
+                        true,
                         "selector[1]: 257 bytes (expected: at most 256)"),
                 // 129 two-byte characters: the limit is in UTF-8 bytes, not characters.
-                Arguments.of("selector", List.of("é".repeat(129)), true,
-                        "selector[0]: 258 bytes (expected: at most 256)"));
+                Arguments.of(
+                        "selector", List.of("é".repeat(129)), true, "selector[0]: 258 bytes (expected: at most 256)"));
     }
 
     @ParameterizedTest
     @MethodSource("invalidLists")
-    void validateWhenListBreaksLimitThenInvalidArgumentNamesFieldValueAndExpectation(String field,
-            List<String> prefixes, boolean required, String description) {
-        StatusRuntimeException error = catchThrowableOfType(StatusRuntimeException.class,
-                () -> TagPrefixes.validate(field, prefixes, required));
+    void validateWhenListBreaksLimitThenInvalidArgumentNamesFieldValueAndExpectation(
+            String field, List<String> prefixes, boolean required, String description) {
+        StatusRuntimeException error = catchThrowableOfType(
+                StatusRuntimeException.class, () -> TagPrefixes.validate(field, prefixes, required));
 
         assertThat(error.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
         assertThat(error.getStatus().getDescription()).isEqualTo(description);
@@ -63,7 +81,8 @@ class TagPrefixesTest {
     @ParameterizedTest
     @MethodSource("validLists")
     void validateWhenListWithinLimitsThenPasses(List<String> prefixes, boolean required) {
-        assertThatCode(() -> TagPrefixes.validate("selector", prefixes, required)).doesNotThrowAnyException();
+        assertThatCode(() -> TagPrefixes.validate("selector", prefixes, required))
+                .doesNotThrowAnyException();
     }
 
     @Test

@@ -45,8 +45,12 @@ class UnreadAnswersTest {
     private static GetOutboundStatusResponse answer() {
         ObservationResult.Builder result = ObservationResult.newBuilder();
         for (int i = 0; i < OUTBOUNDS; i++) {
-            result.addStatus(OutboundStatus.newBuilder().setOutboundTag(String.format("outbound-%05d", i))
-                    .setAlive(true).setDelay(12).setLastSeenTime(1_795_985_070).setLastTryTime(1_795_985_070));
+            result.addStatus(OutboundStatus.newBuilder()
+                    .setOutboundTag(String.format("outbound-%05d", i))
+                    .setAlive(true)
+                    .setDelay(12)
+                    .setLastSeenTime(1_795_985_070)
+                    .setLastTryTime(1_795_985_070));
         }
         return GetOutboundStatusResponse.newBuilder().setStatus(result).build();
     }
@@ -64,19 +68,27 @@ class UnreadAnswersTest {
     /** A real gRPC server on a free loopback port answering every GetOutboundStatus with the same answer. */
     private Server serving(UnreadAnswers budget) throws IOException {
         return NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
-                .addService(ServerInterceptors.intercept(new ObservatoryServiceGrpc.ObservatoryServiceImplBase() {
-                    @Override
-                    public void getOutboundStatus(GetOutboundStatusRequest request,
-                            StreamObserver<GetOutboundStatusResponse> responses) {
-                        responses.onNext(answer);
-                        responses.onCompleted();
-                    }
-                }, budget)).build().start();
+                .addService(ServerInterceptors.intercept(
+                        new ObservatoryServiceGrpc.ObservatoryServiceImplBase() {
+                            @Override
+                            public void getOutboundStatus(
+                                    GetOutboundStatusRequest request,
+                                    StreamObserver<GetOutboundStatusResponse> responses) {
+                                responses.onNext(answer);
+                                responses.onCompleted();
+                            }
+                        },
+                        budget))
+                .build()
+                .start();
     }
 
     private ManagedChannel channel() {
-        return NettyChannelBuilder.forAddress("127.0.0.1", server.getPort()).usePlaintext()
-                .flowControlWindow(65_535).maxInboundMessageSize(16 << 20).build();
+        return NettyChannelBuilder.forAddress("127.0.0.1", server.getPort())
+                .usePlaintext()
+                .flowControlWindow(65_535)
+                .maxInboundMessageSize(16 << 20)
+                .build();
     }
 
     @Test
@@ -88,20 +100,22 @@ class UnreadAnswersTest {
         for (int i = 0; i < calls; i++) {
             ClientCall<GetOutboundStatusRequest, GetOutboundStatusResponse> call =
                     neverReads.newCall(ObservatoryServiceGrpc.getGetOutboundStatusMethod(), CallOptions.DEFAULT);
-            call.start(new ClientCall.Listener<>() { }, new Metadata());
+            call.start(new ClientCall.Listener<>() {}, new Metadata());
             call.sendMessage(GetOutboundStatusRequest.getDefaultInstance());
             call.halfClose();
             // never call.request(1): the answer is never taken, and the connection's window is never returned
         }
-        await().atMost(Duration.ofSeconds(20))
-                .until(() -> unread.unreadBytes() > BUDGET - answer.getSerializedSize());
+        await().atMost(Duration.ofSeconds(20)).until(() -> unread.unreadBytes() > BUDGET - answer.getSerializedSize());
         reads = channel();
         ObservatoryServiceGrpc.ObservatoryServiceBlockingStub reader = ObservatoryServiceGrpc.newBlockingStub(reads);
 
-        StatusRuntimeException refused = catchThrowableOfType(StatusRuntimeException.class, () -> reader
-                .withDeadlineAfter(5, TimeUnit.SECONDS).getOutboundStatus(GetOutboundStatusRequest.getDefaultInstance()));
+        StatusRuntimeException refused = catchThrowableOfType(
+                StatusRuntimeException.class,
+                () -> reader.withDeadlineAfter(5, TimeUnit.SECONDS)
+                        .getOutboundStatus(GetOutboundStatusRequest.getDefaultInstance()));
         assertThat(refused.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
-        assertThat(refused.getStatus().getDescription()).startsWith("the server holds ")
+        assertThat(refused.getStatus().getDescription())
+                .startsWith("the server holds ")
                 .endsWith(" bytes of answers its clients have not read yet, and this answer of "
                         + answer.getSerializedSize() + " bytes would exceed the budget of " + BUDGET
                         + " (expected: a retry after a moment)");
@@ -111,7 +125,8 @@ class UnreadAnswersTest {
 
         await().atMost(Duration.ofSeconds(20)).until(() -> unread.unreadBytes() == 0);
         assertThat(reader.withDeadlineAfter(5, TimeUnit.SECONDS)
-                .getOutboundStatus(GetOutboundStatusRequest.getDefaultInstance())).isEqualTo(answer);
+                        .getOutboundStatus(GetOutboundStatusRequest.getDefaultInstance()))
+                .isEqualTo(answer);
     }
 
     @Test
@@ -120,8 +135,10 @@ class UnreadAnswersTest {
         server = serving(small);
         reads = channel();
 
-        assertThat(ObservatoryServiceGrpc.newBlockingStub(reads).withDeadlineAfter(5, TimeUnit.SECONDS)
-                .getOutboundStatus(GetOutboundStatusRequest.getDefaultInstance())).isEqualTo(answer);
+        assertThat(ObservatoryServiceGrpc.newBlockingStub(reads)
+                        .withDeadlineAfter(5, TimeUnit.SECONDS)
+                        .getOutboundStatus(GetOutboundStatusRequest.getDefaultInstance()))
+                .isEqualTo(answer);
         await().atMost(Duration.ofSeconds(5)).until(() -> small.unreadBytes() == 0);
     }
 }

@@ -1,9 +1,8 @@
 package io.observatory.api;
 
-import static io.observatory.testing.SyntheticStatuses.status;
-import io.observatory.testing.ObserverOutput;
 import static io.observatory.testing.Percentiles.millis;
 import static io.observatory.testing.Percentiles.percentile;
+import static io.observatory.testing.SyntheticStatuses.status;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.grpc.stub.StreamObserver;
@@ -12,9 +11,10 @@ import io.observatory.api.v1.GetObservationResponse;
 import io.observatory.api.v1.ObservatoryServiceGrpc;
 import io.observatory.api.v1.WatchObservationRequest;
 import io.observatory.api.v1.WatchObservationResponse;
-import io.observatory.time.ExecutorScheduler;
 import io.observatory.status.ObservationStore;
 import io.observatory.status.OutboundStatus;
+import io.observatory.testing.ObserverOutput;
+import io.observatory.time.ExecutorScheduler;
 import io.observatory.verdict.ObservationUpdater;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,6 +39,7 @@ class V1ApiBenchmarkIT extends RunningServiceTest {
 
     /** Configured outbounds; the design's target size unless {@code -Dbenchmark.v1.outbounds} says otherwise. */
     private static final int OUTBOUNDS = Integer.getInteger("benchmark.v1.outbounds", 10_000);
+
     private static final int TRANSITIONS = 100;
     private static final int CALLS = 500;
 
@@ -62,7 +63,6 @@ class V1ApiBenchmarkIT extends RunningServiceTest {
         return String.format("proxy_%04d", i);
     }
 
-
     /** All outbounds alive except perhaps the first, as an observer would publish them. */
     private static List<OutboundStatus> observation(boolean firstAlive) {
         List<OutboundStatus> statuses = new ArrayList<>(OUTBOUNDS);
@@ -85,33 +85,35 @@ class V1ApiBenchmarkIT extends RunningServiceTest {
     void watchEventLatencyAndGetObservationLatencyAtOneThousandOutbounds() throws InterruptedException {
         BlockingQueue<Long> arrivals = new LinkedBlockingQueue<>();
         BlockingQueue<Long> decided = new LinkedBlockingQueue<>();
-        store.watch(observation -> { }, update -> {
+        store.watch(observation -> {}, update -> {
             if (!update.transitions().isEmpty()) {
                 decided.add(System.nanoTime());
             }
         });
         List<WatchObservationResponse> changes = new ArrayList<>();
-        ObservatoryServiceGrpc.newStub(channel).watchObservation(
-                WatchObservationRequest.newBuilder().addTagPrefixes(tag(0)).build(),
-                new StreamObserver<>() {
-                    @Override
-                    public void onNext(WatchObservationResponse value) {
-                        long now = System.nanoTime();
-                        synchronized (changes) {
-                            changes.add(value);
-                        }
-                        arrivals.add(now);
-                    }
+        ObservatoryServiceGrpc.newStub(channel)
+                .watchObservation(
+                        WatchObservationRequest.newBuilder()
+                                .addTagPrefixes(tag(0))
+                                .build(),
+                        new StreamObserver<>() {
+                            @Override
+                            public void onNext(WatchObservationResponse value) {
+                                long now = System.nanoTime();
+                                synchronized (changes) {
+                                    changes.add(value);
+                                }
+                                arrivals.add(now);
+                            }
 
-                    @Override
-                    public void onError(Throwable t) {
-                        arrivals.add(-1L);
-                    }
+                            @Override
+                            public void onError(Throwable t) {
+                                arrivals.add(-1L);
+                            }
 
-                    @Override
-                    public void onCompleted() {
-                    }
-                });
+                            @Override
+                            public void onCompleted() {}
+                        });
         assertThat(arrivals.poll(10, TimeUnit.SECONDS)).as("initial snapshot").isPositive();
         List<OutboundStatus> firstAlive = observation(true);
         List<OutboundStatus> firstDead = observation(false);
@@ -135,9 +137,11 @@ class V1ApiBenchmarkIT extends RunningServiceTest {
             List<WatchObservationResponse> transitions = changes.subList(2, changes.size());
             assertThat(transitions).hasSize(TRANSITIONS);
             for (int i = 0; i < TRANSITIONS; i++) {
-                assertThat(transitions.get(i).getChanged().getOutbound().getVerdict()).isEqualTo(i % 2 == 1
-                        ? io.observatory.api.v1.HealthState.HEALTH_STATE_HEALTHY
-                        : io.observatory.api.v1.HealthState.HEALTH_STATE_UNHEALTHY);
+                assertThat(transitions.get(i).getChanged().getOutbound().getVerdict())
+                        .isEqualTo(
+                                i % 2 == 1
+                                        ? io.observatory.api.v1.HealthState.HEALTH_STATE_HEALTHY
+                                        : io.observatory.api.v1.HealthState.HEALTH_STATE_UNHEALTHY);
             }
         }
 
@@ -155,14 +159,24 @@ class V1ApiBenchmarkIT extends RunningServiceTest {
         }
         assertThat(response.getOutboundsCount()).isEqualTo(OUTBOUNDS);
 
-        System.out.printf("Watch event latency, publication of the transition to the client, over %d transitions with %d outbounds:"
-                + " median %.3f ms, p99 %.3f ms, max %.3f ms%n", TRANSITIONS, OUTBOUNDS,
-                millis(percentile(watchNanos, 50)), millis(percentile(watchNanos, 99)),
+        System.out.printf(
+                "Watch event latency, publication of the transition to the client, over %d transitions with %d outbounds:"
+                        + " median %.3f ms, p99 %.3f ms, max %.3f ms%n",
+                TRANSITIONS,
+                OUTBOUNDS,
+                millis(percentile(watchNanos, 50)),
+                millis(percentile(watchNanos, 99)),
                 millis(percentile(watchNanos, 100)));
-        System.out.printf("  of which publication to verdict decided (writer thread): median %.3f ms, p99 %.3f ms%n",
+        System.out.printf(
+                "  of which publication to verdict decided (writer thread): median %.3f ms, p99 %.3f ms%n",
                 millis(percentile(decideNanos, 50)), millis(percentile(decideNanos, 99)));
-        System.out.printf("GetObservation latency at %d outbounds (%d bytes), over %d calls after 100 warm-up:"
-                + " median %.3f ms, p99 %.3f ms%n", OUTBOUNDS, response.getSerializedSize(), CALLS,
-                millis(percentile(getNanos, 50)), millis(percentile(getNanos, 99)));
+        System.out.printf(
+                "GetObservation latency at %d outbounds (%d bytes), over %d calls after 100 warm-up:"
+                        + " median %.3f ms, p99 %.3f ms%n",
+                OUTBOUNDS,
+                response.getSerializedSize(),
+                CALLS,
+                millis(percentile(getNanos, 50)),
+                millis(percentile(getNanos, 99)));
     }
 }

@@ -1,8 +1,8 @@
 package io.observatory.api;
 
-import static io.observatory.testing.SyntheticStatuses.status;
 import static io.observatory.testing.Percentiles.millis;
 import static io.observatory.testing.Percentiles.percentile;
+import static io.observatory.testing.SyntheticStatuses.status;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.grpc.ManagedChannel;
@@ -62,7 +62,6 @@ class WatchFanOutBenchmarkIT extends RunningServiceTest {
         return String.format("proxy_%05d", i);
     }
 
-
     @AfterEach
     void closeChannels() throws InterruptedException {
         channels.forEach(ManagedChannel::shutdownNow);
@@ -73,14 +72,19 @@ class WatchFanOutBenchmarkIT extends RunningServiceTest {
 
     @Test
     void oneTransitionToOneThousandSubscribersEachOnItsOwnConnection() throws InterruptedException {
-        List<OutboundStatus> all = IntStream.range(0, OUTBOUNDS).mapToObj(i -> status(tag(i), true)).toList();
+        List<OutboundStatus> all = IntStream.range(0, OUTBOUNDS)
+                .mapToObj(i -> status(tag(i), true))
+                .toList();
         writer.execute(() -> ObserverOutput.publish(updater, all));
         AtomicReference<Round> round = new AtomicReference<>();
         CountDownLatch subscribed = new CountDownLatch(SUBSCRIBERS);
         AtomicInteger failures = new AtomicInteger();
-        WatchObservationRequest request = WatchObservationRequest.newBuilder().addTagPrefixes(tag(0)).build();
+        WatchObservationRequest request =
+                WatchObservationRequest.newBuilder().addTagPrefixes(tag(0)).build();
         for (int i = 0; i < SUBSCRIBERS; i++) {
-            ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", grpcPort()).usePlaintext().build();
+            ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", grpcPort())
+                    .usePlaintext()
+                    .build();
             channels.add(channel);
             ObservatoryServiceGrpc.newStub(channel).watchObservation(request, new StreamObserver<>() {
                 private boolean started;
@@ -104,11 +108,12 @@ class WatchFanOutBenchmarkIT extends RunningServiceTest {
                 }
 
                 @Override
-                public void onCompleted() {
-                }
+                public void onCompleted() {}
             });
         }
-        assertThat(subscribed.await(60, TimeUnit.SECONDS)).as("every subscriber has its first snapshot").isTrue();
+        assertThat(subscribed.await(60, TimeUnit.SECONDS))
+                .as("every subscriber has its first snapshot")
+                .isTrue();
 
         long[] deliveries = new long[TRANSITIONS * SUBSCRIBERS];
         long[] lastDeliveries = new long[TRANSITIONS];
@@ -118,9 +123,12 @@ class WatchFanOutBenchmarkIT extends RunningServiceTest {
             round.set(current);
             current.startNanos = System.nanoTime();
             writer.execute(() -> updater.changed(List.of(status(tag(0), alive)), List.of()));
-            assertThat(current.done.await(30, TimeUnit.SECONDS)).as("transition %d reached every subscriber", i)
+            assertThat(current.done.await(30, TimeUnit.SECONDS))
+                    .as("transition %d reached every subscriber", i)
                     .isTrue();
-            assertThat(current.wrongVerdicts.get()).as("wrong verdicts in transition %d", i).isZero();
+            assertThat(current.wrongVerdicts.get())
+                    .as("wrong verdicts in transition %d", i)
+                    .isZero();
             if (i >= WARM_UP_TRANSITIONS) {
                 int measured = i - WARM_UP_TRANSITIONS;
                 long last = 0;
@@ -134,11 +142,18 @@ class WatchFanOutBenchmarkIT extends RunningServiceTest {
         }
         assertThat(failures.get()).as("streams that failed").isZero();
 
-        System.out.printf("Watch fan-out, one transition to %d subscribers (own connection each, %d outbounds), %d"
-                + " transitions after %d warm-up: delivery p50 %.1f ms, p99 %.1f ms, max %.1f ms; last subscriber of"
-                + " a transition p50 %.1f ms, p99 %.1f ms%n", SUBSCRIBERS, OUTBOUNDS, TRANSITIONS,
-                WARM_UP_TRANSITIONS, millis(percentile(deliveries, 50)), millis(percentile(deliveries, 99)),
-                millis(percentile(deliveries, 100)), millis(percentile(lastDeliveries, 50)),
+        System.out.printf(
+                "Watch fan-out, one transition to %d subscribers (own connection each, %d outbounds), %d"
+                        + " transitions after %d warm-up: delivery p50 %.1f ms, p99 %.1f ms, max %.1f ms; last subscriber of"
+                        + " a transition p50 %.1f ms, p99 %.1f ms%n",
+                SUBSCRIBERS,
+                OUTBOUNDS,
+                TRANSITIONS,
+                WARM_UP_TRANSITIONS,
+                millis(percentile(deliveries, 50)),
+                millis(percentile(deliveries, 99)),
+                millis(percentile(deliveries, 100)),
+                millis(percentile(lastDeliveries, 50)),
                 millis(percentile(lastDeliveries, 99)));
     }
 
@@ -152,7 +167,8 @@ class WatchFanOutBenchmarkIT extends RunningServiceTest {
         volatile long startNanos;
 
         Round(boolean alive) {
-            this.expected = alive ? io.observatory.api.v1.HealthState.HEALTH_STATE_HEALTHY
+            this.expected = alive
+                    ? io.observatory.api.v1.HealthState.HEALTH_STATE_HEALTHY
                     : io.observatory.api.v1.HealthState.HEALTH_STATE_UNHEALTHY;
         }
 

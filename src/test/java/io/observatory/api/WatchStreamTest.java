@@ -1,5 +1,8 @@
 package io.observatory.api;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.grpc.Status;
 import io.observatory.api.v1.WatchObservationResponse;
 import io.observatory.health.AvailabilityPolicy;
@@ -28,8 +31,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * One watch stream between the writer, which only queues, and a client's flow control. The first group steps
@@ -41,8 +42,13 @@ class WatchStreamTest {
 
     /** {@code tag}'s entry at step {@code sequence}: the verdict alternates, the reason carries the step. */
     private static OutboundHealth entry(String tag, int sequence) {
-        return new OutboundHealth(tag, null, PassiveView.NONE, null,
-                sequence % 2 == 0 ? HealthState.HEALTHY : HealthState.UNHEALTHY, T0.plusSeconds(sequence),
+        return new OutboundHealth(
+                tag,
+                null,
+                PassiveView.NONE,
+                null,
+                sequence % 2 == 0 ? HealthState.HEALTHY : HealthState.UNHEALTHY,
+                T0.plusSeconds(sequence),
                 "step " + sequence);
     }
 
@@ -57,7 +63,8 @@ class WatchStreamTest {
     /** The update that moves {@code tag} from step {@code sequence - 1} to {@code sequence}: one transition. */
     private static ObservationUpdate step(String tag, int sequence) {
         OutboundHealth now = entry(tag, sequence);
-        return new ObservationUpdate(observation(now), List.of(new OutboundEvent.Updated(entry(tag, sequence - 1), now)));
+        return new ObservationUpdate(
+                observation(now), List.of(new OutboundEvent.Updated(entry(tag, sequence - 1), now)));
     }
 
     /** The step a message carries: the changed outbound's, or the snapshot's only outbound's; -1 for other kinds. */
@@ -96,7 +103,8 @@ class WatchStreamTest {
 
             assertThat(call.messages()).singleElement().satisfies(message -> {
                 assertThat(message.getSnapshot().getResync()).isFalse();
-                assertThat(message.getSnapshot().getOutboundsList()).extracting(o -> o.getTag())
+                assertThat(message.getSnapshot().getOutboundsList())
+                        .extracting(o -> o.getTag())
                         .containsExactly("proxy_a", "proxy_b");
             });
         }
@@ -108,7 +116,7 @@ class WatchStreamTest {
             UnreadAnswers budget = new UnreadAnswers(1);
             FakeServerCall<WatchObservationResponse> neverReads = new FakeServerCall<>();
             java.util.concurrent.atomic.AtomicInteger closed = new java.util.concurrent.atomic.AtomicInteger();
-            WatchStream holding = new WatchStream(neverReads, List.of(), 8, deliveries::add, budget, stream -> { });
+            WatchStream holding = new WatchStream(neverReads, List.of(), 8, deliveries::add, budget, stream -> {});
             neverReads.notReadyAfterEachMessage();
             holding.start(observation(entry("proxy_a", 0)));
             deliver();
@@ -116,7 +124,8 @@ class WatchStreamTest {
             assertThat(neverReads.messages()).hasSize(1);
             assertThat(budget.unreadBytes()).as("its snapshot").isPositive();
 
-            WatchStream refused = new WatchStream(call, List.of(), 8, deliveries::add, budget, stream -> closed.incrementAndGet());
+            WatchStream refused =
+                    new WatchStream(call, List.of(), 8, deliveries::add, budget, stream -> closed.incrementAndGet());
             refused.start(observation(entry("proxy_a", 0)));
             deliver();
             refused.offer(step("proxy_a", 1));
@@ -124,14 +133,15 @@ class WatchStreamTest {
 
             assertThat(call.messages()).isEmpty();
             assertThat(call.error().getCode()).isEqualTo(io.grpc.Status.Code.RESOURCE_EXHAUSTED);
-            assertThat(call.error().getDescription()).startsWith("the server holds answers its clients have not read"
-                    + " yet, and this stream's first message");
+            assertThat(call.error().getDescription())
+                    .startsWith("the server holds answers its clients have not read"
+                            + " yet, and this stream's first message");
             assertThat(closed).as("the watchers stop feeding it").hasValue(1);
 
             holding.cancelled();
             assertThat(budget.unreadBytes()).isZero();
             FakeServerCall<WatchObservationResponse> later = new FakeServerCall<>();
-            WatchStream served = new WatchStream(later, List.of(), 8, deliveries::add, budget, stream -> { });
+            WatchStream served = new WatchStream(later, List.of(), 8, deliveries::add, budget, stream -> {});
             served.start(observation(entry("proxy_a", 0)));
             deliver();
             assertThat(later.messages()).hasSize(1);
@@ -142,12 +152,14 @@ class WatchStreamTest {
             // A stream whose outbounds stay quiet sends nothing more: without this it held its snapshot in the
             // budget for good, and a few such streams at 10,000 outbounds refused every other answer.
             UnreadAnswers budget = new UnreadAnswers(1 << 20);
-            WatchStream quiet = new WatchStream(call, List.of(), 8, deliveries::add, budget, stream -> { });
+            WatchStream quiet = new WatchStream(call, List.of(), 8, deliveries::add, budget, stream -> {});
             call.notReadyAfterEachMessage();
             quiet.start(observation(entry("proxy_a", 0)));
             deliver();
             assertThat(call.messages()).hasSize(1);
-            assertThat(budget.unreadBytes()).as("its snapshot, until its transport is ready again").isPositive();
+            assertThat(budget.unreadBytes())
+                    .as("its snapshot, until its transport is ready again")
+                    .isPositive();
 
             call.ready(true);
             quiet.onReady();
@@ -199,7 +211,9 @@ class WatchStreamTest {
             stream.onReady();
 
             List<WatchObservationResponse> messages = call.messages();
-            assertThat(messages).as("a buffer of 2 overflows at steps 2 and 4").extracting(WatchStreamTest::stepOf)
+            assertThat(messages)
+                    .as("a buffer of 2 overflows at steps 2 and 4")
+                    .extracting(WatchStreamTest::stepOf)
                     .containsExactly(4, 5);
             assertThat(messages.get(0).getSnapshot().getResync()).isTrue();
             assertThat(messages.get(1).hasChanged()).isTrue();
@@ -210,16 +224,18 @@ class WatchStreamTest {
             WatchStream stream = stream(List.of("proxy_a"), 8);
             stream.start(observation(entry("proxy_a", 0), entry("proxy_b", 0)));
             deliver();
-            OutboundHealth sameState = new OutboundHealth("proxy_a", null, PassiveView.NONE, null, HealthState.HEALTHY,
-                    T0, "evidence only");
+            OutboundHealth sameState = new OutboundHealth(
+                    "proxy_a", null, PassiveView.NONE, null, HealthState.HEALTHY, T0, "evidence only");
 
             stream.offer(step("proxy_b", 1));
-            stream.offer(new ObservationUpdate(observation(sameState),
-                    List.of(new OutboundEvent.Updated(entry("proxy_a", 0), sameState))));
+            stream.offer(new ObservationUpdate(
+                    observation(sameState), List.of(new OutboundEvent.Updated(entry("proxy_a", 0), sameState))));
             deliver();
 
-            assertThat(call.messages()).singleElement().satisfies(message ->
-                    assertThat(message.getSnapshot().getOutboundsList()).extracting(o -> o.getTag())
+            assertThat(call.messages())
+                    .singleElement()
+                    .satisfies(message -> assertThat(message.getSnapshot().getOutboundsList())
+                            .extracting(o -> o.getTag())
                             .containsExactly("proxy_a"));
         }
 
@@ -236,8 +252,10 @@ class WatchStreamTest {
             deliver();
             stream.onReady();
 
-            assertThat(call.messages()).singleElement().satisfies(message ->
-                    assertThat(message.getServingEnded().getReason()).isEqualTo("observatory is shutting down"));
+            assertThat(call.messages())
+                    .singleElement()
+                    .satisfies(message -> assertThat(message.getServingEnded().getReason())
+                            .isEqualTo("observatory is shutting down"));
             assertThat(call.completions()).isEqualTo(1);
             assertThat(call.callsAfterEnd()).isZero();
         }
@@ -333,8 +351,10 @@ class WatchStreamTest {
             race(stream);
             await().atMost(Duration.ofSeconds(10)).until(() -> call.messages().size() == STEPS + 1);
 
-            assertThat(call.messages()).extracting(WatchStreamTest::stepOf)
-                    .containsExactlyElementsOf(IntStream.rangeClosed(0, STEPS).boxed().toList());
+            assertThat(call.messages())
+                    .extracting(WatchStreamTest::stepOf)
+                    .containsExactlyElementsOf(
+                            IntStream.rangeClosed(0, STEPS).boxed().toList());
             assertThat(call.overlaps()).isZero();
         }
 
@@ -345,16 +365,17 @@ class WatchStreamTest {
 
             race(stream);
             await().atMost(Duration.ofSeconds(10))
-                    .until(() -> !call.messages().isEmpty() && stepOf(call.messages().get(call.messages().size() - 1)) == STEPS);
+                    .until(() -> !call.messages().isEmpty()
+                            && stepOf(call.messages().get(call.messages().size() - 1)) == STEPS);
 
-            List<Integer> steps = call.messages().stream().map(WatchStreamTest::stepOf).toList();
+            List<Integer> steps =
+                    call.messages().stream().map(WatchStreamTest::stepOf).toList();
             assertThat(steps).isSorted().doesNotHaveDuplicates();
             assertThat(call.overlaps()).isZero();
         }
 
         @RepeatedTest(5)
-        void raceWhenShutdownMeetsDeliveryThenServingEndedIsTheLastMessageAndTheCallCompletesOnce()
-                throws Exception {
+        void raceWhenShutdownMeetsDeliveryThenServingEndedIsTheLastMessageAndTheCallCompletesOnce() throws Exception {
             WatchStream stream = new WatchStream(call, List.of(), 64, threads);
             stream.start(observation(entry("proxy_a", 0)));
 
@@ -366,7 +387,9 @@ class WatchStreamTest {
 
             List<WatchObservationResponse> messages = call.messages();
             assertThat(messages.get(messages.size() - 1).hasServingEnded()).isTrue();
-            assertThat(messages).filteredOn(WatchObservationResponse::hasServingEnded).hasSize(1);
+            assertThat(messages)
+                    .filteredOn(WatchObservationResponse::hasServingEnded)
+                    .hasSize(1);
             assertThat(call.callsAfterEnd()).isZero();
             assertThat(call.overlaps()).isZero();
         }

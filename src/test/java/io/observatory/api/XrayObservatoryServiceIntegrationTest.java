@@ -40,7 +40,9 @@ class XrayObservatoryServiceIntegrationTest extends RunningServiceTest {
 
     @DynamicPropertySource
     static void outbounds(DynamicPropertyRegistry registry) {
-        registry.add("observatory.probe.trusted-certificates", () -> TestTls.certificatePath().toString());
+        registry.add(
+                "observatory.probe.trusted-certificates",
+                () -> TestTls.certificatePath().toString());
         registry.add("observatory.standard.subject-selector[0]", () -> "proxy_");
         registry.add("observatory.standard.probe-url", () -> TARGET.urlWithHost("localhost", "/generate_204"));
         registry.add("observatory.standard.probe-interval", () -> "200ms");
@@ -48,8 +50,8 @@ class XrayObservatoryServiceIntegrationTest extends RunningServiceTest {
         registerProxyOutbound(registry, 0, "proxy_socks", "socks", () -> SOCKS.port(), () -> "alice", () -> "s3cret");
         registerProxyOutbound(registry, 1, "proxy_http", "http", () -> HTTP.port(), () -> "bob", () -> "hunter2");
         registerProxyOutbound(registry, 2, "proxy_dead", "socks", () -> DEAD_PORT, null, null);
-        registerProxyOutbound(registry, 3, "proxy_wrong_password", "socks", () -> SOCKS.port(), () -> "alice",
-                () -> "guess");
+        registerProxyOutbound(
+                registry, 3, "proxy_wrong_password", "socks", () -> SOCKS.port(), () -> "alice", () -> "guess");
         registerProxyOutbound(registry, 4, "unobserved", "http", () -> HTTP.port(), null, null);
     }
 
@@ -60,12 +62,13 @@ class XrayObservatoryServiceIntegrationTest extends RunningServiceTest {
         HTTP.close();
     }
 
-
     private Map<String, OutboundStatus> statuses() {
         return ObservatoryServiceGrpc.newBlockingStub(channel)
                 .withDeadlineAfter(5, TimeUnit.SECONDS)
                 .getOutboundStatus(GetOutboundStatusRequest.getDefaultInstance())
-                .getStatus().getStatusList().stream()
+                .getStatus()
+                .getStatusList()
+                .stream()
                 .collect(Collectors.toMap(OutboundStatus::getOutboundTag, Function.identity()));
     }
 
@@ -90,8 +93,9 @@ class XrayObservatoryServiceIntegrationTest extends RunningServiceTest {
         assertThat(dead.getDelay()).isEqualTo(99_999_999L);
         assertThat(dead.getLastSeenTime()).isZero();
         assertThat(dead.getLastTryTime()).isBetween(STARTED.getEpochSecond(), now);
-        assertThat(dead.getLastErrorReason()).startsWith("outbound proxy_dead (socks 127.0.0.1:" + DEAD_PORT
-                + "): connection refused by 127.0.0.1:" + DEAD_PORT);
+        assertThat(dead.getLastErrorReason())
+                .startsWith("outbound proxy_dead (socks 127.0.0.1:" + DEAD_PORT + "): connection refused by 127.0.0.1:"
+                        + DEAD_PORT);
 
         OutboundStatus wrong = statuses.get("proxy_wrong_password");
         assertThat(wrong.getAlive()).isFalse();
@@ -107,7 +111,11 @@ class XrayObservatoryServiceIntegrationTest extends RunningServiceTest {
 
         List<String> tags = ObservatoryServiceGrpc.newBlockingStub(channel)
                 .getOutboundStatus(GetOutboundStatusRequest.getDefaultInstance())
-                .getStatus().getStatusList().stream().map(OutboundStatus::getOutboundTag).toList();
+                .getStatus()
+                .getStatusList()
+                .stream()
+                .map(OutboundStatus::getOutboundTag)
+                .toList();
 
         assertThat(tags).containsExactly("proxy_dead", "proxy_http", "proxy_socks", "proxy_wrong_password");
     }

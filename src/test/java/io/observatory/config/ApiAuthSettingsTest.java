@@ -44,8 +44,9 @@ class ApiAuthSettingsTest {
 
     @Test
     void bindWhenTokenEnvSetThenNameKeptAndTokenNot() {
-        ObservatoryConfig config = Configs.bound(Map.of("OBSERVATORY_API_TOKEN", TOKEN),
-                "api.auth.token-env=OBSERVATORY_API_TOKEN").config();
+        ObservatoryConfig config = Configs.bound(
+                        Map.of("OBSERVATORY_API_TOKEN", TOKEN), "api.auth.token-env=OBSERVATORY_API_TOKEN")
+                .config();
 
         assertThat(config.api().auth()).isEqualTo(new ApiAuthSettings(null, "OBSERVATORY_API_TOKEN", false));
         assertThat(config.toString()).doesNotContain(TOKEN);
@@ -53,7 +54,9 @@ class ApiAuthSettingsTest {
 
     @Test
     void bindWhenTokenKeysBlankThenUnset() {
-        assertThat(Configs.of("api.auth.token-file= ", "api.auth.token-env=").api().auth())
+        assertThat(Configs.of("api.auth.token-file= ", "api.auth.token-env=")
+                        .api()
+                        .auth())
                 .isEqualTo(new ApiAuthSettings(null, null, false));
     }
 
@@ -61,21 +64,24 @@ class ApiAuthSettingsTest {
     void bindWhenBothTokenKeysSetThenOneLineNamesBoth() throws IOException {
         Path file = Files.writeString(directory.resolve("api-token"), TOKEN);
 
-        assertThat(rejectedWithoutToken(Map.of("OBSERVATORY_API_TOKEN", TOKEN), "api.auth.token-file=" + file,
-                "api.auth.token-env=OBSERVATORY_API_TOKEN")).isEqualTo("observatory.api.auth.token-env: set together "
-                + "with observatory.api.auth.token-file (expected: at most one token source: remove "
-                + "observatory.api.auth.token-file or observatory.api.auth.token-env)");
+        assertThat(rejectedWithoutToken(
+                        Map.of("OBSERVATORY_API_TOKEN", TOKEN),
+                        "api.auth.token-file=" + file,
+                        "api.auth.token-env=OBSERVATORY_API_TOKEN"))
+                .isEqualTo("observatory.api.auth.token-env: set together "
+                        + "with observatory.api.auth.token-file (expected: at most one token source: remove "
+                        + "observatory.api.auth.token-file or observatory.api.auth.token-env)");
     }
 
     @Test
     void bindWhenTokenFileMissingOrDirectoryThenOneLineNamesPath() {
         Path missing = directory.resolve("missing-token");
 
-        assertThat(rejectedWithoutToken(Map.of(), "api.auth.token-file=" + missing)).isEqualTo(
-                "observatory.api.auth.token-file: " + missing
+        assertThat(rejectedWithoutToken(Map.of(), "api.auth.token-file=" + missing))
+                .isEqualTo("observatory.api.auth.token-file: " + missing
                         + " (expected: the path of an existing file holding the API token)");
-        assertThat(rejectedWithoutToken(Map.of(), "api.auth.token-file=" + directory)).isEqualTo(
-                "observatory.api.auth.token-file: " + directory
+        assertThat(rejectedWithoutToken(Map.of(), "api.auth.token-file=" + directory))
+                .isEqualTo("observatory.api.auth.token-file: " + directory
                         + " (expected: the path of an existing file holding the API token)");
     }
 
@@ -84,9 +90,9 @@ class ApiAuthSettingsTest {
     void bindWhenTokenFileEmptyOrWhitespaceThenOneLineSaysEmpty(String content) throws IOException {
         Path file = Files.writeString(directory.resolve("api-token"), content);
 
-        assertThat(rejectedWithoutToken(Map.of(), "api.auth.token-file=" + file)).isEqualTo(
-                "observatory.api.auth.token-file: " + file + " (expected: a file holding the API token; the file is "
-                        + "empty)");
+        assertThat(rejectedWithoutToken(Map.of(), "api.auth.token-file=" + file))
+                .isEqualTo("observatory.api.auth.token-file: " + file
+                        + " (expected: a file holding the API token; the file is " + "empty)");
     }
 
     @Test
@@ -95,24 +101,27 @@ class ApiAuthSettingsTest {
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("---------"));
         assumeFalse(Files.isReadable(file), "this user reads files whatever their permissions (root)");
 
-        assertThat(rejectedWithoutToken(Map.of(), "api.auth.token-file=" + file)).isEqualTo(
-                "observatory.api.auth.token-file: " + file + " (expected: a token file this process may read)");
+        assertThat(rejectedWithoutToken(Map.of(), "api.auth.token-file=" + file))
+                .isEqualTo(
+                        "observatory.api.auth.token-file: " + file + " (expected: a token file this process may read)");
     }
 
     @Test
     void bindWhenTokenEnvUnsetThenOneLineNamesVariable() {
-        assertThat(rejectedWithoutToken(Map.of(), "api.auth.token-env=OBSERVATORY_API_TOKEN")).isEqualTo(
-                "observatory.api.auth.token-env: OBSERVATORY_API_TOKEN (expected: the name of an environment "
-                        + "variable holding the API token; it is not set)");
+        assertThat(rejectedWithoutToken(Map.of(), "api.auth.token-env=OBSERVATORY_API_TOKEN"))
+                .isEqualTo(
+                        "observatory.api.auth.token-env: OBSERVATORY_API_TOKEN (expected: the name of an environment "
+                                + "variable holding the API token; it is not set)");
     }
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"", "  ", "\n"})
     void bindWhenTokenEnvBlankThenOneLineNamesVariable(String value) {
-        assertThat(rejectedWithoutToken(Map.of("OBSERVATORY_API_TOKEN", value),
-                "api.auth.token-env=OBSERVATORY_API_TOKEN")).isEqualTo("observatory.api.auth.token-env: "
-                + "OBSERVATORY_API_TOKEN (expected: the name of an environment variable holding the API token; it "
-                + "is empty)");
+        assertThat(rejectedWithoutToken(
+                        Map.of("OBSERVATORY_API_TOKEN", value), "api.auth.token-env=OBSERVATORY_API_TOKEN"))
+                .isEqualTo("observatory.api.auth.token-env: "
+                        + "OBSERVATORY_API_TOKEN (expected: the name of an environment variable holding the API token; it "
+                        + "is empty)");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -120,8 +129,9 @@ class ApiAuthSettingsTest {
     void bindWhenTokenEnvIsNoVariableNameThenOneLineWithValueMasked(String value) {
         String line = Configs.rejection(Map.of(value, "x"), "api.auth.token-env=" + value);
 
-        assertThat(line).isEqualTo("observatory.api.auth.token-env: ****** (expected: the name of an environment "
-                + "variable: letters, digits and '_', not starting with a digit)");
+        assertThat(line)
+                .isEqualTo("observatory.api.auth.token-env: ****** (expected: the name of an environment "
+                        + "variable: letters, digits and '_', not starting with a digit)");
         assertThat(line).doesNotContain(value);
     }
 }

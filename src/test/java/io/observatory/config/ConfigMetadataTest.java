@@ -24,24 +24,27 @@ class ConfigMetadataTest {
 
         assertThat(metadata.<List<String>>read(interval + ".type")).containsExactly("java.time.Duration");
         assertThat(metadata.<List<String>>read(interval + ".defaultValue")).containsExactly("1m0s");
-        assertThat(metadata.<List<String>>read(interval + ".description")).singleElement().asString()
+        assertThat(metadata.<List<String>>read(interval + ".description"))
+                .singleElement()
+                .asString()
                 .contains("values below 10s are raised to 10s", "Default: 1m");
     }
 
     @ParameterizedTest(name = "{0}")
     @CsvSource({
-            "observatory.standard.expected-status, any",
-            "observatory.standard.healthy-threshold, 1",
-            "observatory.burst.unhealthy-threshold, 1",
-            "observatory.probe.max-concurrent, 1024",
-            "observatory.passive.consecutive-failures.threshold, 3",
-            "observatory.passive.transport-failure-rate.detection-window, 60s",
-            "observatory.passive.transport-failure-rate.minimal-total-count, 10",
-            "observatory.passive.transport-failure-rate.failure-rate-limit, 0.3",
-            "observatory.passive.transport-failure-rate.reactivation-period, 60s",
-            "observatory.availability.healthy-or-panic.panic-threshold, 0",
-            "observatory.api.auth.require-for-reads, false",
-            "observatory.reload.interval, 5s"})
+        "observatory.standard.expected-status, any",
+        "observatory.standard.healthy-threshold, 1",
+        "observatory.burst.unhealthy-threshold, 1",
+        "observatory.probe.max-concurrent, 1024",
+        "observatory.passive.consecutive-failures.threshold, 3",
+        "observatory.passive.transport-failure-rate.detection-window, 60s",
+        "observatory.passive.transport-failure-rate.minimal-total-count, 10",
+        "observatory.passive.transport-failure-rate.failure-rate-limit, 0.3",
+        "observatory.passive.transport-failure-rate.reactivation-period, 60s",
+        "observatory.availability.healthy-or-panic.panic-threshold, 0",
+        "observatory.api.auth.require-for-reads, false",
+        "observatory.reload.interval, 5s"
+    })
     void metadataWhenPropertyHasDefaultThenIdeShowsTheBoundDefault(String property, String expected)
             throws IOException, URISyntaxException {
         List<Object> values = metadata().read("$.properties[?(@.name == '" + property + "')].defaultValue");
@@ -51,16 +54,23 @@ class ConfigMetadataTest {
 
     @Test
     void metadataWhenPolicySectionsThenEachKeyIsDescribed() throws IOException, URISyntaxException {
-        List<String> description = metadata().read("$.properties[?(@.name == "
-                + "'observatory.passive.transport-failure-rate.reactivation-period')].description");
+        List<String> description = metadata()
+                .read("$.properties[?(@.name == "
+                        + "'observatory.passive.transport-failure-rate.reactivation-period')].description");
 
-        assertThat(description).singleElement().asString()
+        assertThat(description)
+                .singleElement()
+                .asString()
                 .contains("never shorter than the detection window", "Default: 60s");
     }
 
     /** The metadata next to the main classes: the test classes have their own, for their test properties. */
     private static DocumentContext metadata() throws IOException, URISyntaxException {
-        Path classes = Path.of(ObservatoryConfig.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Path classes = Path.of(ObservatoryConfig.class
+                .getProtectionDomain()
+                .getCodeSource()
+                .getLocation()
+                .toURI());
         try (InputStream json = Files.newInputStream(classes.resolve("META-INF/spring-configuration-metadata.json"))) {
             return JsonPath.parse(json);
         }

@@ -29,7 +29,9 @@ class GoDurationConverterTest {
 
     @Test
     void convertWhenBareNumberTextThenErrorSaysUnitRequired() {
-        assertThatThrownBy(() -> convert("1000")).rootCause().isInstanceOf(InvalidValueException.class)
+        assertThatThrownBy(() -> convert("1000"))
+                .rootCause()
+                .isInstanceOf(InvalidValueException.class)
                 .hasMessage("1000 " + UNIT);
     }
 
@@ -40,7 +42,9 @@ class GoDurationConverterTest {
 
     @Test
     void convertWhenYamlWholeNumberThenErrorSaysUnitRequired() {
-        assertThatThrownBy(() -> convert(1000)).rootCause().isInstanceOf(InvalidValueException.class)
+        assertThatThrownBy(() -> convert(1000))
+                .rootCause()
+                .isInstanceOf(InvalidValueException.class)
                 .hasMessage("1000 " + UNIT);
     }
 

@@ -40,7 +40,8 @@ class MeshSettingsTest {
 
     private String token(String name) {
         try {
-            return Files.writeString(directory.resolve(name + ".token"), "token-of-" + name).toString();
+            return Files.writeString(directory.resolve(name + ".token"), "token-of-" + name)
+                    .toString();
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
@@ -67,44 +68,54 @@ class MeshSettingsTest {
     void bindWhenHubThenFleetAndEntryPointsBecomeOutboundsTaggedServerSlashEntry() {
         ObservatoryConfig config = Configs.yaml(hub("    report-interval: 2s\n"));
 
-        assertThat(config.mesh().fleet()).isEqualTo(new MeshFleet(
-                List.of(new MeshFleet.Server("s1", "de", List.of("main")),
-                        new MeshFleet.Server("s2", "de", List.of("main"))),
-                List.of(new MeshFleet.Witness("w1", "de", "s1", false), new MeshFleet.Witness("w2", "nl", null, false))));
-        assertThat(config.observedOutbounds()).extracting(Outbound::tag, Outbound::describe)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("s1/main", "socks 127.0.0.1:1080"),
+        assertThat(config.mesh().fleet())
+                .isEqualTo(new MeshFleet(
+                        List.of(
+                                new MeshFleet.Server("s1", "de", List.of("main")),
+                                new MeshFleet.Server("s2", "de", List.of("main"))),
+                        List.of(
+                                new MeshFleet.Witness("w1", "de", "s1", false),
+                                new MeshFleet.Witness("w2", "nl", null, false))));
+        assertThat(config.observedOutbounds())
+                .extracting(Outbound::tag, Outbound::describe)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("s1/main", "socks 127.0.0.1:1080"),
                         org.assertj.core.groups.Tuple.tuple("s2/main", "http 127.0.0.1:3128"));
         assertThat(config.mesh().rules().noDataAfter()).isEqualTo(Duration.ofSeconds(6));
     }
 
     @Test
     void bindWhenRoleIsWrittenWithDashesThenHubAndWitness() {
-        ObservatoryConfig config = Configs.yaml(hub("    self: { name: w2 }\n").replace("role: hub", "role: hub-and-witness"));
+        ObservatoryConfig config =
+                Configs.yaml(hub("    self: { name: w2 }\n").replace("role: hub", "role: hub-and-witness"));
 
         assertThat(config.mesh().role()).isEqualTo(MeshRole.HUB_AND_WITNESS);
     }
 
     @Test
     void bindWhenServersSetWithRoleOffThenOneLineSaysTheHubDefinesTheFleet() {
-        assertThat(Configs.yamlRejection(hub("").replace("role: hub", "role: off"))).isEqualTo(
-                "observatory.mesh.servers: set while role is off (expected: nothing here: the hub defines the fleet;"
-                        + " witnesses fetch it)");
+        assertThat(Configs.yamlRejection(hub("").replace("role: hub", "role: off")))
+                .isEqualTo(
+                        "observatory.mesh.servers: set while role is off (expected: nothing here: the hub defines the fleet;"
+                                + " witnesses fetch it)");
     }
 
     @Test
     void bindWhenWitnessNamesAnUnknownServerThenOneLineListsTheServers() {
-        assertThat(Configs.yamlRejection(hub("").replace("server: s1,", "server: s9,"))).isEqualTo(
-                "observatory.mesh.witnesses[0].server: s9 (expected: the name of one of observatory.mesh.servers"
-                        + " [s1, s2], or nothing for an external vantage point)");
+        assertThat(Configs.yamlRejection(hub("").replace("server: s1,", "server: s9,")))
+                .isEqualTo(
+                        "observatory.mesh.witnesses[0].server: s9 (expected: the name of one of observatory.mesh.servers"
+                                + " [s1, s2], or nothing for an external vantage point)");
     }
 
     @Test
     void bindWhenWitnessHasNoCredentialThenOneLineAsksForOne() {
         String document = hub("").replace(", token-file: " + directory.resolve("w2.token"), "");
 
-        assertThat(Configs.yamlRejection(document)).isEqualTo("observatory.mesh.witnesses[1]: no credential"
-                + " (expected: a token-file, token-env or certificate-subject, by which the hub recognises the"
-                + " witness)");
+        assertThat(Configs.yamlRejection(document))
+                .isEqualTo("observatory.mesh.witnesses[1]: no credential"
+                        + " (expected: a token-file, token-env or certificate-subject, by which the hub recognises the"
+                        + " witness)");
     }
 
     @Test
@@ -116,51 +127,56 @@ class MeshSettingsTest {
 
     @Test
     void bindWhenEntryPointLacksItsPortThenTheOutboundRuleNamesIt() {
-        assertThat(Configs.yamlRejection(hub("").replace(", port: 3128", ""))).isEqualTo(
-                "observatory.mesh.servers[1].entry-points[0].port: (none) (expected: 1-65535)");
+        assertThat(Configs.yamlRejection(hub("").replace(", port: 3128", "")))
+                .isEqualTo("observatory.mesh.servers[1].entry-points[0].port: (none) (expected: 1-65535)");
     }
 
     @Test
     void bindWhenAnOutboundTagIsAnEntryPointsTagThenOneLineNamesTheClash() {
-        String document = hub("").replace("  mesh:\n", "  outbounds: [ { tag: s2/main, protocol: direct } ]\n  mesh:\n");
+        String document =
+                hub("").replace("  mesh:\n", "  outbounds: [ { tag: s2/main, protocol: direct } ]\n  mesh:\n");
 
-        assertThat(Configs.yamlRejection(document)).isEqualTo("observatory.outbounds[0].tag: s2/main (expected: a"
-                + " tag that is not a mesh entry point's (<server>/<entry>))");
+        assertThat(Configs.yamlRejection(document))
+                .isEqualTo("observatory.outbounds[0].tag: s2/main (expected: a"
+                        + " tag that is not a mesh entry point's (<server>/<entry>))");
     }
 
     @Test
     void bindWhenWitnessWithoutHubsOrTokenThenOneLineEach() {
         assertThat(Configs.yamlRejection("observatory:\n  mesh:\n    role: witness\n    self: { name: w1 }\n"
-                + "    token-file: " + token("w1") + "\n")).isEqualTo(
-                "observatory.mesh.hubs: none (expected: at least one hub, host:port with a port 1-65535, e.g."
-                        + " 127.0.0.1:9090 or [::1]:9090)");
+                        + "    token-file: " + token("w1") + "\n"))
+                .isEqualTo(
+                        "observatory.mesh.hubs: none (expected: at least one hub, host:port with a port 1-65535, e.g."
+                                + " 127.0.0.1:9090 or [::1]:9090)");
         assertThat(Configs.yamlRejection("observatory:\n  mesh:\n    role: witness\n    self: { name: w1 }\n"
-                + "    hubs: [ \"hub:9090\" ]\n")).isEqualTo("observatory.mesh.role: witness without a credential"
-                + " (expected: a credential the hub recognises too: the file or variable holding this witness's bearer"
-                + " token (observatory.mesh.token-file or observatory.mesh.token-env), or a client certificate"
-                + " (observatory.mesh.hub-tls.certificate-chain))");
+                        + "    hubs: [ \"hub:9090\" ]\n"))
+                .isEqualTo("observatory.mesh.role: witness without a credential"
+                        + " (expected: a credential the hub recognises too: the file or variable holding this witness's bearer"
+                        + " token (observatory.mesh.token-file or observatory.mesh.token-env), or a client certificate"
+                        + " (observatory.mesh.hub-tls.certificate-chain))");
     }
 
     @Test
     void bindWhenHubAddressHasNoPortThenOneLineNamesIt() {
         assertThat(Configs.yamlRejection("observatory:\n  mesh:\n    role: witness\n    self: { name: w1 }\n"
-                + "    token-file: " + token("w1") + "\n    hubs: [ \"hub.mesh.svc\" ]\n")).isEqualTo(
-                "observatory.mesh.hubs[0]: hub.mesh.svc (expected: host:port with a port 1-65535, e.g."
+                        + "    token-file: " + token("w1") + "\n    hubs: [ \"hub.mesh.svc\" ]\n"))
+                .isEqualTo("observatory.mesh.hubs[0]: hub.mesh.svc (expected: host:port with a port 1-65535, e.g."
                         + " 127.0.0.1:9090 or [::1]:9090)");
     }
 
     @Test
     void bindWhenSelfCheckSetsTwoKindsThenOneLineSaysExactlyOne() {
         assertThat(Configs.yamlRejection("observatory:\n  mesh:\n    role: witness\n    token-file: " + token("w1")
-                + "\n    hubs: [ \"127.0.0.1:9090\" ]\n    self:\n      name: w1\n      checks:\n"
-                + "        - { tcp: \"127.0.0.1:443\", pid-file: /run/x.pid }\n")).isEqualTo(
-                "observatory.mesh.self.checks[0].pid-file: tcp and pid-file (expected: exactly one of tcp, http and"
-                        + " pid-file)");
+                        + "\n    hubs: [ \"127.0.0.1:9090\" ]\n    self:\n      name: w1\n      checks:\n"
+                        + "        - { tcp: \"127.0.0.1:443\", pid-file: /run/x.pid }\n"))
+                .isEqualTo(
+                        "observatory.mesh.self.checks[0].pid-file: tcp and pid-file (expected: exactly one of tcp, http and"
+                                + " pid-file)");
     }
 
     @Test
     void bindWhenUnreliableShareAboveOneThenOneLineNamesTheRange() {
-        assertThat(Configs.yamlRejection(hub("    unreliable-share: 1.5\n"))).isEqualTo(
-                "observatory.mesh.unreliable-share: 1.5 (expected: > 0 and <= 1)");
+        assertThat(Configs.yamlRejection(hub("    unreliable-share: 1.5\n")))
+                .isEqualTo("observatory.mesh.unreliable-share: 1.5 (expected: > 0 and <= 1)");
     }
 }

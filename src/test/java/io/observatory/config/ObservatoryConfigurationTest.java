@@ -1,6 +1,5 @@
 package io.observatory.config;
 
-import io.observatory.testing.Configs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -10,6 +9,7 @@ import io.observatory.health.AvailabilityPolicy;
 import io.observatory.health.ConsecutiveFailuresPolicy;
 import io.observatory.health.ExpectedStatus;
 import io.observatory.health.TransportFailureRatePolicy;
+import io.observatory.testing.Configs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,8 +41,8 @@ class ObservatoryConfigurationTest {
 
     private static final String UNIT = "(expected: a duration with a unit, e.g. 10s, 1.5s, 2h45m, 300ms)";
 
-    private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withUserConfiguration(ObservatoryConfiguration.class);
+    private final ApplicationContextRunner runner =
+            new ApplicationContextRunner().withUserConfiguration(ObservatoryConfiguration.class);
 
     @Test
     void contextWhenKebabCasePropertiesThenValidatedConfigBean() {
@@ -66,13 +66,26 @@ class ObservatoryConfigurationTest {
                         "observatory.probe.headers.User-Agent=observatory-test")
                 .run(context -> {
                     ObservatoryConfig config = context.getBean(ObservatoryConfig.class);
-                    assertThat(config.outbounds()).containsExactly(
-                            new Outbound("proxy_de", Protocol.SOCKS, "10.0.0.5", 1080, "u", "p", null),
-                            new Outbound("proxy_us", Protocol.HTTP, "10.0.0.6", 3128, null, null,
-                                    "http://10.0.0.6:8080/ready"));
-                    assertThat(config.standard()).isEqualTo(Configs.xrayStandard(List.of("proxy_", "direct"),
-                            "https://example.com/generate_204", Duration.ofMillis(1_500), true, ExpectedStatus.ANY, 1,
-                            1));
+                    assertThat(config.outbounds())
+                            .containsExactly(
+                                    new Outbound("proxy_de", Protocol.SOCKS, "10.0.0.5", 1080, "u", "p", null),
+                                    new Outbound(
+                                            "proxy_us",
+                                            Protocol.HTTP,
+                                            "10.0.0.6",
+                                            3128,
+                                            null,
+                                            null,
+                                            "http://10.0.0.6:8080/ready"));
+                    assertThat(config.standard())
+                            .isEqualTo(Configs.xrayStandard(
+                                    List.of("proxy_", "direct"),
+                                    "https://example.com/generate_204",
+                                    Duration.ofMillis(1_500),
+                                    true,
+                                    ExpectedStatus.ANY,
+                                    1,
+                                    1));
                     assertThat(config.burst()).isNull();
                     assertThat(config.probe().maxConcurrent()).isEqualTo(8);
                     assertThat(config.probe().headers()).containsEntry("User-Agent", "observatory-test");
@@ -88,7 +101,8 @@ class ObservatoryConfigurationTest {
                         "observatory.burst.ping-config.sampling=3",
                         "observatory.burst.ping-config.http-method=GET")
                 .run(context -> {
-                    PingConfig ping = context.getBean(ObservatoryConfig.class).burst().pingConfig();
+                    PingConfig ping =
+                            context.getBean(ObservatoryConfig.class).burst().pingConfig();
                     assertThat(ping.interval()).isEqualTo(Duration.ofMinutes(165));
                     assertThat(ping.timeout()).isEqualTo(Duration.ofSeconds(1, 7));
                     assertThat(ping.sampling()).isEqualTo(3);
@@ -121,16 +135,15 @@ class ObservatoryConfigurationTest {
                       token-file: %s
                       require-for-reads: true
                 """.formatted(token)).run(context -> {
-                    ObservatoryConfig config = context.getBean(ObservatoryConfig.class);
-                    BurstObserverSettings burst = config.burst();
-                    assertThat(burst.windowRule().check()).isEqualTo(new ActiveCheck(
-                            ExpectedStatus.parse("200-299/304"), new ActiveHealthPolicy(2, 3)));
-                    assertThat(burst.windowRule().maxFailureRatio()).isEqualTo(OptionalDouble.of(0.5));
-                    assertThat(config.passive().policy())
-                            .isEqualTo(new ConsecutiveFailuresPolicy(5, Duration.ofMinutes(2)));
-                    assertThat(config.availability().policy()).isEqualTo(new AvailabilityPolicy.HealthyOrPanic(50));
-                    assertThat(config.api().auth()).isEqualTo(new ApiAuthSettings(token.toString(), null, true));
-                });
+            ObservatoryConfig config = context.getBean(ObservatoryConfig.class);
+            BurstObserverSettings burst = config.burst();
+            assertThat(burst.windowRule().check())
+                    .isEqualTo(new ActiveCheck(ExpectedStatus.parse("200-299/304"), new ActiveHealthPolicy(2, 3)));
+            assertThat(burst.windowRule().maxFailureRatio()).isEqualTo(OptionalDouble.of(0.5));
+            assertThat(config.passive().policy()).isEqualTo(new ConsecutiveFailuresPolicy(5, Duration.ofMinutes(2)));
+            assertThat(config.availability().policy()).isEqualTo(new AvailabilityPolicy.HealthyOrPanic(50));
+            assertThat(config.api().auth()).isEqualTo(new ApiAuthSettings(token.toString(), null, true));
+        });
     }
 
     @Test
@@ -150,54 +163,61 @@ class ObservatoryConfigurationTest {
                   availability:
                     healthy-and-unknown: {}
                 """).run(context -> {
-                    ObservatoryConfig config = context.getBean(ObservatoryConfig.class);
-                    assertThat(config.standard().activeCheck()).isEqualTo(new ActiveCheck(
-                            ExpectedStatus.parse("204"), new ActiveHealthPolicy(1, 2)));
-                    assertThat(config.passive().policy()).isEqualTo(new TransportFailureRatePolicy(
-                            Duration.ofSeconds(30), 20, 0.5, Duration.ofMinutes(1)));
-                    assertThat(config.availability().policy()).isEqualTo(AvailabilityPolicy.HEALTHY_AND_UNKNOWN);
-                    assertThat(config.api().auth()).isEqualTo(new ApiAuthSettings(null, null, false));
-                });
+            ObservatoryConfig config = context.getBean(ObservatoryConfig.class);
+            assertThat(config.standard().activeCheck())
+                    .isEqualTo(new ActiveCheck(ExpectedStatus.parse("204"), new ActiveHealthPolicy(1, 2)));
+            assertThat(config.passive().policy())
+                    .isEqualTo(new TransportFailureRatePolicy(Duration.ofSeconds(30), 20, 0.5, Duration.ofMinutes(1)));
+            assertThat(config.availability().policy()).isEqualTo(AvailabilityPolicy.HEALTHY_AND_UNKNOWN);
+            assertThat(config.api().auth()).isEqualTo(new ApiAuthSettings(null, null, false));
+        });
     }
 
     @Test
     void contextWhenChartTokenVariableInEnvironmentThenStrictBindingIgnoresIt() {
         // The Helm chart passes the token as OBSERVATORY_API_TOKEN, which relaxed binding maps to the unknown key
         // observatory.api.token: environment variables are exempt from the strict key check.
-        runner.withInitializer(context -> context.getEnvironment().getPropertySources().addFirst(
-                        new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+        runner.withInitializer(context -> context.getEnvironment()
+                        .getPropertySources()
+                        .addFirst(new SystemEnvironmentPropertySource(
+                                StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
                                 Map.of("OBSERVATORY_API_TOKEN", "t0ken"))))
-                .run(context -> assertThat(context.getBean(ObservatoryConfig.class).api().auth())
+                .run(context -> assertThat(
+                                context.getBean(ObservatoryConfig.class).api().auth())
                         .isEqualTo(new ApiAuthSettings(null, null, false)));
     }
 
     @Test
     void startupWhenBothPassivePoliciesThenReportIsOneLineNamingBoth(CapturedOutput output) {
-        assertStartupFails("--observatory.passive.consecutive-failures.threshold=5",
+        assertStartupFails(
+                "--observatory.passive.consecutive-failures.threshold=5",
                 "--observatory.passive.transport-failure-rate.minimal-total-count=20");
 
         String expected = "at most one passive policy: remove observatory.passive.transport-failure-rate or "
                 + "observatory.passive.consecutive-failures";
-        assertThat(output).contains(report(
-                "observatory.passive.consecutive-failures: set together with observatory.passive.transport-failure-rate"
-                        + " (expected: " + expected + ")",
-                "Update observatory.passive.consecutive-failures in the application configuration. Expected: "
-                        + expected + "."));
+        assertThat(output)
+                .contains(report(
+                        "observatory.passive.consecutive-failures: set together with observatory.passive.transport-failure-rate"
+                                + " (expected: " + expected + ")",
+                        "Update observatory.passive.consecutive-failures in the application configuration. Expected: "
+                                + expected + "."));
     }
 
     @Test
     void startupWhenTokenEnvUnsetThenReportIsOneLineNamingTheVariable(CapturedOutput output) {
-        String variable = "OBSERVATORY_TEST_UNSET_" + UUID.randomUUID().toString().replace('-', '_');
+        String variable =
+                "OBSERVATORY_TEST_UNSET_" + UUID.randomUUID().toString().replace('-', '_');
         assertThat(System.getenv(variable)).isNull();
 
         assertStartupFails("--observatory.api.auth.token-env=" + variable);
 
-        assertThat(output).contains(report(
-                "observatory.api.auth.token-env: " + variable
-                        + " (expected: the name of an environment variable holding the API token; it is not set)",
-                "Update observatory.api.auth.token-env in the application configuration (set in "
-                        + "\"observatory.api.auth.token-env\" from property source \"commandLineArgs\"). Expected: the "
-                        + "name of an environment variable holding the API token; it is not set."));
+        assertThat(output)
+                .contains(report(
+                        "observatory.api.auth.token-env: " + variable
+                                + " (expected: the name of an environment variable holding the API token; it is not set)",
+                        "Update observatory.api.auth.token-env in the application configuration (set in "
+                                + "\"observatory.api.auth.token-env\" from property source \"commandLineArgs\"). Expected: the "
+                                + "name of an environment variable holding the API token; it is not set."));
     }
 
     @Test
@@ -206,8 +226,9 @@ class ObservatoryConfigurationTest {
 
         assertStartupFails("--observatory.api.auth.token-env=" + token);
 
-        assertThat(output).contains("observatory.api.auth.token-env: ****** (expected: the name of an environment "
-                + "variable: letters, digits and '_', not starting with a digit)");
+        assertThat(output)
+                .contains("observatory.api.auth.token-env: ****** (expected: the name of an environment "
+                        + "variable: letters, digits and '_', not starting with a digit)");
         assertThat(output.getAll()).doesNotContain(token);
     }
 
@@ -222,42 +243,55 @@ class ObservatoryConfigurationTest {
         String warning = "no observer configured: set observatory.standard or observatory.burst; "
                 + "serving an empty observation";
         assertThat(output.getAll().lines().filter(line -> line.contains(warning)))
-                .singleElement().asString().contains("WARN");
+                .singleElement()
+                .asString()
+                .contains("WARN");
     }
 
     @ParameterizedTest(name = "{0}")
     @CsvSource({
-            "observatory.standard.probe-interval",
-            "observatory.burst.ping-config.interval",
-            "observatory.burst.ping-config.timeout"})
+        "observatory.standard.probe-interval",
+        "observatory.burst.ping-config.interval",
+        "observatory.burst.ping-config.timeout"
+    })
     void contextWhenDurationPropertyIsBareNumberThenStartupFailsWithGoDurationMessage(String property) {
         runner.withPropertyValues(property + "=1000").run(context -> {
             assertThat(context).hasFailed();
-            assertThat(new ConfigFailureAnalyzer().analyze(context.getStartupFailure()).getDescription())
+            assertThat(new ConfigFailureAnalyzer()
+                            .analyze(context.getStartupFailure())
+                            .getDescription())
                     .isEqualTo(property + ": 1000 " + UNIT);
         });
     }
 
     @Test
     void contextWhenShortProbeIntervalThenWarningLoggedOnceAtWarn(CapturedOutput output) {
-        runner.withPropertyValues("observatory.standard.probe-interval=1ns").run(context ->
-                assertThat(context.getBean(ObservatoryConfig.class).standard().probeInterval())
+        runner.withPropertyValues("observatory.standard.probe-interval=1ns")
+                .run(context -> assertThat(context.getBean(ObservatoryConfig.class)
+                                .standard()
+                                .probeInterval())
                         .isEqualTo(Duration.ofNanos(1)));
 
         String warning = "observatory.standard.probe-interval: 1ns is very short: "
                 + "outbounds may be probed more than once a second";
         assertThat(output.getAll().lines().filter(line -> line.contains(warning)))
-                .singleElement().asString().contains("WARN");
+                .singleElement()
+                .asString()
+                .contains("WARN");
     }
 
     @Test
     void contextWhenYamlIntegerZeroDurationsThenDefaultsAsForGoZero() {
-        runner.withInitializer(context -> context.getEnvironment().getPropertySources().addFirst(
-                        new MapPropertySource("yaml", Map.of(
-                                "observatory.burst.ping-config.interval", 0,
-                                "observatory.burst.ping-config.timeout", 0))))
+        runner.withInitializer(context -> context.getEnvironment()
+                        .getPropertySources()
+                        .addFirst(new MapPropertySource(
+                                "yaml",
+                                Map.of(
+                                        "observatory.burst.ping-config.interval", 0,
+                                        "observatory.burst.ping-config.timeout", 0))))
                 .run(context -> {
-                    PingConfig ping = context.getBean(ObservatoryConfig.class).burst().pingConfig();
+                    PingConfig ping =
+                            context.getBean(ObservatoryConfig.class).burst().pingConfig();
                     assertThat(ping.interval()).isEqualTo(Duration.ofMinutes(1));
                     assertThat(ping.timeout()).isEqualTo(Duration.ofSeconds(5));
                 });
@@ -266,9 +300,11 @@ class ObservatoryConfigurationTest {
     @Test
     void contextWhenOtherDurationPropertyIsYamlIntegerThenSpringMillisecondsKept() {
         runner.withUserConfiguration(OtherConfiguration.class)
-                .withInitializer(context -> context.getEnvironment().getPropertySources().addFirst(
-                        new MapPropertySource("yaml", Map.of("other.bare", 30))))
-                .run(context -> assertThat(context.getBean(OtherProperties.class).getBare())
+                .withInitializer(context -> context.getEnvironment()
+                        .getPropertySources()
+                        .addFirst(new MapPropertySource("yaml", Map.of("other.bare", 30))))
+                .run(context -> assertThat(
+                                context.getBean(OtherProperties.class).getBare())
                         .isEqualTo(Duration.ofMillis(30)));
     }
 
@@ -291,21 +327,24 @@ class ObservatoryConfigurationTest {
                 "--observatory.outbounds[0].address=127.0.0.1",
                 "--observatory.outbounds[0].port=70000");
 
-        assertThat(output).contains(report(
-                "observatory.outbounds[0].port: 70000 (expected: 1-65535)",
-                "Update observatory.outbounds[0].port in the application configuration (set in "
-                        + "\"observatory.outbounds[0].port\" from property source \"commandLineArgs\"). Expected: 1-65535."));
+        assertThat(output)
+                .contains(
+                        report(
+                                "observatory.outbounds[0].port: 70000 (expected: 1-65535)",
+                                "Update observatory.outbounds[0].port in the application configuration (set in "
+                                        + "\"observatory.outbounds[0].port\" from property source \"commandLineArgs\"). Expected: 1-65535."));
     }
 
     @Test
     void startupWhenDurationHasNoUnitThenReportIsOneLineWinningOverSpringBindReport(CapturedOutput output) {
         assertStartupFails("--observatory.standard.probe-interval=1000");
 
-        assertThat(output).contains(report(
-                "observatory.standard.probe-interval: 1000 " + UNIT,
-                "Update observatory.standard.probe-interval in the application configuration (set in "
-                        + "\"observatory.standard.probe-interval\" from property source \"commandLineArgs\"). "
-                        + "Expected: a duration with a unit, e.g. 10s, 1.5s, 2h45m, 300ms."));
+        assertThat(output)
+                .contains(report(
+                        "observatory.standard.probe-interval: 1000 " + UNIT,
+                        "Update observatory.standard.probe-interval in the application configuration (set in "
+                                + "\"observatory.standard.probe-interval\" from property source \"commandLineArgs\"). "
+                                + "Expected: a duration with a unit, e.g. 10s, 1.5s, 2h45m, 300ms."));
         assertThat(output).doesNotContain("to java.time.Duration:" + System.lineSeparator());
     }
 
@@ -314,11 +353,12 @@ class ObservatoryConfigurationTest {
         assertStartupFails("--observatory.standard.probe-intreval=5s");
 
         String expected = "a known property of observatory.standard: " + ConfigFailureAnalyzerTest.STANDARD_KEYS;
-        assertThat(output).contains(report(
-                "observatory.standard.probe-intreval: 5s (expected: " + expected + ")",
-                "Update observatory.standard.probe-intreval in the application configuration (set in "
-                        + "\"observatory.standard.probe-intreval\" from property source \"commandLineArgs\"). "
-                        + "Expected: " + expected + "."));
+        assertThat(output)
+                .contains(report(
+                        "observatory.standard.probe-intreval: 5s (expected: " + expected + ")",
+                        "Update observatory.standard.probe-intreval in the application configuration (set in "
+                                + "\"observatory.standard.probe-intreval\" from property source \"commandLineArgs\"). "
+                                + "Expected: " + expected + "."));
         assertThat(output).doesNotContain("were left unbound");
     }
 
@@ -326,11 +366,12 @@ class ObservatoryConfigurationTest {
     void startupWhenSamplingAboveLimitThenReportIsOneLineNamingLimit(CapturedOutput output) {
         assertStartupFails("--observatory.burst.ping-config.sampling=20000000");
 
-        assertThat(output).contains(report(
-                "observatory.burst.ping-config.sampling: 20000000 (expected: 1-1000 samples, or 0 for the default 10)",
-                "Update observatory.burst.ping-config.sampling in the application configuration (set in "
-                        + "\"observatory.burst.ping-config.sampling\" from property source \"commandLineArgs\"). "
-                        + "Expected: 1-1000 samples, or 0 for the default 10."));
+        assertThat(output)
+                .contains(report(
+                        "observatory.burst.ping-config.sampling: 20000000 (expected: 1-1000 samples, or 0 for the default 10)",
+                        "Update observatory.burst.ping-config.sampling in the application configuration (set in "
+                                + "\"observatory.burst.ping-config.sampling\" from property source \"commandLineArgs\"). "
+                                + "Expected: 1-1000 samples, or 0 for the default 10."));
     }
 
     @Test
@@ -369,8 +410,7 @@ class ObservatoryConfigurationTest {
 
     @Configuration(proxyBeanMethods = false)
     @EnableConfigurationProperties(OtherProperties.class)
-    static class OtherConfiguration {
-    }
+    static class OtherConfiguration {}
 
     /** Properties of another component, to check that the Go-duration binding leaves their meaning alone. */
     @ConfigurationProperties("other")

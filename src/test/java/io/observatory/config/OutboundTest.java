@@ -49,10 +49,18 @@ class OutboundTest {
                     - { tag: direct, protocol: direct }
                 """);
 
-        assertThat(config.outbounds()).containsExactly(
-                new Outbound("proxy_de", Protocol.SOCKS, "10.0.0.5", 1080, "u", "p", null),
-                new Outbound("proxy_us", Protocol.HTTP, "10.0.0.6", 3128, null, null, "http://health.internal/ready"),
-                Outbound.direct("direct"));
+        assertThat(config.outbounds())
+                .containsExactly(
+                        new Outbound("proxy_de", Protocol.SOCKS, "10.0.0.5", 1080, "u", "p", null),
+                        new Outbound(
+                                "proxy_us",
+                                Protocol.HTTP,
+                                "10.0.0.6",
+                                3128,
+                                null,
+                                null,
+                                "http://health.internal/ready"),
+                        Outbound.direct("direct"));
         assertThat(config.outbounds().get(1).probeUrlOr(URI.create("http://observer/")))
                 .isEqualTo(URI.create("http://health.internal/ready"));
     }
@@ -79,8 +87,9 @@ class OutboundTest {
                     - { tag: proxy_de, protocol: socks, address: 10.0.0.5, port: 1080 }
                     - { tag: direct, protocol: direct }
                     - { tag: proxy_de, protocol: http, address: 10.0.0.6, port: 3128 }
-                """)).isEqualTo("observatory.outbounds[2].tag: proxy_de "
-                + "(expected: a unique tag; observatory.outbounds[0].tag is also proxy_de)");
+                """))
+                .isEqualTo("observatory.outbounds[2].tag: proxy_de "
+                        + "(expected: a unique tag; observatory.outbounds[0].tag is also proxy_de)");
     }
 
     @Test
@@ -90,12 +99,13 @@ class OutboundTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-            "'a\nb'      | \"a\\nb\"",
-            "'proxy\tde' | \"proxy\\tde\""})
+    @CsvSource(
+            delimiter = '|',
+            value = {"'a\nb'      | \"a\\nb\"", "'proxy\tde' | \"proxy\\tde\""})
     void bindWhenTagHasControlCharacterThenOneLineRejectsIt(String tag, String printed) {
         assertThat(rejected("tag=" + tag, "protocol=direct"))
-                .isEqualTo("observatory.outbounds[0].tag: " + printed + " (expected: a tag without control characters)");
+                .isEqualTo(
+                        "observatory.outbounds[0].tag: " + printed + " (expected: a tag without control characters)");
     }
 
     @Test
@@ -106,8 +116,16 @@ class OutboundTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource({"127.0.0.1:1080", "proxy.example:1080", "[::1]:1080", "10.0.0.256", "1.2.3", "proxy host",
-            "http://10.0.0.5", "[proxy.example]"})
+    @CsvSource({
+        "127.0.0.1:1080",
+        "proxy.example:1080",
+        "[::1]:1080",
+        "10.0.0.256",
+        "1.2.3",
+        "proxy host",
+        "http://10.0.0.5",
+        "[proxy.example]"
+    })
     void bindWhenAddressIsNotHostOrIpThenOneLineSaysWithoutPort(String address) {
         assertThat(rejected("tag=proxy_de", "protocol=socks", "address=" + address, "port=1080"))
                 .isEqualTo("observatory.outbounds[0].address: " + address
@@ -115,11 +133,22 @@ class OutboundTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource({"10.0.0.5, 10.0.0.5", "proxy-1.example.com, proxy-1.example.com", "my_proxy.internal, my_proxy.internal",
-            "localhost, localhost", "::1, ::1", "[::1], ::1", "[2001:db8::5], 2001:db8::5", "fe80::1%eth0, fe80::1%eth0"})
+    @CsvSource({
+        "10.0.0.5, 10.0.0.5",
+        "proxy-1.example.com, proxy-1.example.com",
+        "my_proxy.internal, my_proxy.internal",
+        "localhost, localhost",
+        "::1, ::1",
+        "[::1], ::1",
+        "[2001:db8::5], 2001:db8::5",
+        "fe80::1%eth0, fe80::1%eth0"
+    })
     void bindWhenAddressIsHostOrIpThenKeptWithoutBrackets(String address, String kept) {
         assertThat(Configs.of(outbound(0, "tag=proxy_de", "protocol=socks", "address=" + address, "port=1080"))
-                .outbounds().get(0).address()).isEqualTo(kept);
+                        .outbounds()
+                        .get(0)
+                        .address())
+                .isEqualTo(kept);
     }
 
     @Test
@@ -133,16 +162,20 @@ class OutboundTest {
     @ParameterizedTest(name = "port={0}")
     @CsvSource({"0, 0", "'', (none)"})
     void bindWhenProxyPortZeroOrMissingThenError(String port, String printed) {
-        String[] keys = port.isEmpty() ? new String[] {"tag=proxy_us", "protocol=http", "address=10.0.0.6"}
+        String[] keys = port.isEmpty()
+                ? new String[] {"tag=proxy_us", "protocol=http", "address=10.0.0.6"}
                 : new String[] {"tag=proxy_us", "protocol=http", "address=10.0.0.6", "port=" + port};
         assertThat(rejected(keys)).isEqualTo("observatory.outbounds[0].port: " + printed + " (expected: 1-65535)");
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-            "address=10.0.0.5 | observatory.outbounds[0].address: 10.0.0.5",
-            "port=1080        | observatory.outbounds[0].port: 1080",
-            "password=s3cret  | observatory.outbounds[0].password: ******"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "address=10.0.0.5 | observatory.outbounds[0].address: 10.0.0.5",
+                "port=1080        | observatory.outbounds[0].port: 1080",
+                "password=s3cret  | observatory.outbounds[0].password: ******"
+            })
     void bindWhenDirectWithProxySettingThenErrorWithSecretsMasked(String setting, String line) {
         assertThat(rejected("tag=direct", "protocol=direct", setting))
                 .isEqualTo(line + " (expected: nothing for protocol direct, which uses no proxy)")
@@ -151,8 +184,8 @@ class OutboundTest {
 
     @Test
     void bindWhenPasswordEmptyWithUsernameThenErrorSaysEmptyNotMasked() {
-        assertThat(rejected("tag=proxy_de", "protocol=socks", "address=10.0.0.5", "port=1080", "username=u",
-                "password="))
+        assertThat(rejected(
+                        "tag=proxy_de", "protocol=socks", "address=10.0.0.5", "port=1080", "username=u", "password="))
                 .isEqualTo("observatory.outbounds[0].password: (empty) "
                         + "(expected: a password, since observatory.outbounds[0].username is set)");
     }
@@ -172,16 +205,19 @@ class OutboundTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-            "ftp://10.0.0.1/health                | ftp://10.0.0.1/health " + EXPECTED_URL,
-            "http://127.0.0.1:99999/              | http://127.0.0.1:99999/ (expected: port 1-65535)",
-            "http://127.0.0.1:0/                  | http://127.0.0.1:0/ (expected: port 1-65535)",
-            "https://127.0.0.1:99999999999/health | https://127.0.0.1:99999999999/health (expected: port 1-65535)",
-            "http://:80/                          | http://:80/ " + EXPECTED_URL,
-            "http://my_host.example/              | http://my_host.example/ (expected: a host name of letters, "
-                    + "digits, '-' and '.' ('_' is not supported in probe URLs))",
-            "http://user:s3cret@127.0.0.1:0/      | http://user:******@127.0.0.1:0/ (expected: port 1-65535)",
-            "http://user:s3cret@ho st/            | http://user:******@ho st/ " + EXPECTED_URL})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "ftp://10.0.0.1/health                | ftp://10.0.0.1/health " + EXPECTED_URL,
+                "http://127.0.0.1:99999/              | http://127.0.0.1:99999/ (expected: port 1-65535)",
+                "http://127.0.0.1:0/                  | http://127.0.0.1:0/ (expected: port 1-65535)",
+                "https://127.0.0.1:99999999999/health | https://127.0.0.1:99999999999/health (expected: port 1-65535)",
+                "http://:80/                          | http://:80/ " + EXPECTED_URL,
+                "http://my_host.example/              | http://my_host.example/ (expected: a host name of letters, "
+                        + "digits, '-' and '.' ('_' is not supported in probe URLs))",
+                "http://user:s3cret@127.0.0.1:0/      | http://user:******@127.0.0.1:0/ (expected: port 1-65535)",
+                "http://user:s3cret@ho st/            | http://user:******@ho st/ " + EXPECTED_URL
+            })
     void bindWhenProbeUrlBadThenOneLineSaysWhatIsWrongWithThePasswordMasked(String url, String line) {
         assertThat(rejected("tag=direct", "protocol=direct", "probe-url=" + url))
                 .isEqualTo("observatory.outbounds[0].probe-url: " + line)
@@ -193,17 +229,37 @@ class OutboundTest {
         String expected = " (expected: at most 255 bytes (UTF-8) for a SOCKS5 proxy (RFC 1929))";
         String user = "u".repeat(256);
 
-        assertThat(rejected("tag=s", "protocol=socks", "address=127.0.0.1", "port=1080", "username=" + user,
-                "password=p")).isEqualTo("observatory.outbounds[0].username: " + user + expected);
-        assertThat(rejected("tag=s", "protocol=socks", "address=127.0.0.1", "port=1080", "username=u",
-                "password=" + "\u00e9".repeat(128))).isEqualTo("observatory.outbounds[0].password: ******" + expected);
-        assertThat(Configs.of(outbound(0, "tag=h", "protocol=http", "address=127.0.0.1", "port=3128",
-                "username=" + user, "password=p")).outbounds().get(0).username()).isEqualTo(user);
+        assertThat(rejected(
+                        "tag=s", "protocol=socks", "address=127.0.0.1", "port=1080", "username=" + user, "password=p"))
+                .isEqualTo("observatory.outbounds[0].username: " + user + expected);
+        assertThat(rejected(
+                        "tag=s",
+                        "protocol=socks",
+                        "address=127.0.0.1",
+                        "port=1080",
+                        "username=u",
+                        "password=" + "\u00e9".repeat(128)))
+                .isEqualTo("observatory.outbounds[0].password: ******" + expected);
+        assertThat(Configs.of(outbound(
+                                0,
+                                "tag=h",
+                                "protocol=http",
+                                "address=127.0.0.1",
+                                "port=3128",
+                                "username=" + user,
+                                "password=p"))
+                        .outbounds()
+                        .get(0)
+                        .username())
+                .isEqualTo(user);
     }
 
     @Test
     void bindWhenProbeUrlPortInRangeThenKept() {
         assertThat(Configs.of(outbound(0, "tag=direct", "protocol=direct", "probe-url=http://127.0.0.1:65535/"))
-                .outbounds().get(0).probeUrl()).isEqualTo("http://127.0.0.1:65535/");
+                        .outbounds()
+                        .get(0)
+                        .probeUrl())
+                .isEqualTo("http://127.0.0.1:65535/");
     }
 }

@@ -27,52 +27,61 @@ class PassiveSettingsTest {
     void bindWhenNotSetThenYarpTransportFailureRateWithItsDefaults() {
         ObservatoryConfigBinder.Bound bound = bound();
 
-        assertThat(bound.config().passive().policy()).isEqualTo(new TransportFailureRatePolicy(Duration.ofSeconds(60),
-                10, 0.3, Duration.ofSeconds(60)));
+        assertThat(bound.config().passive().policy())
+                .isEqualTo(new TransportFailureRatePolicy(Duration.ofSeconds(60), 10, 0.3, Duration.ofSeconds(60)));
         assertThat(bound.warnings()).isEmpty();
     }
 
     @Test
     void bindWhenConsecutiveFailuresEmptySectionThenSilkyThresholdAndYarpReactivation() {
-        assertThat(Configs.yaml("observatory:\n  passive:\n    consecutive-failures: {}\n").passive().policy())
+        assertThat(Configs.yaml("observatory:\n  passive:\n    consecutive-failures: {}\n")
+                        .passive()
+                        .policy())
                 .isEqualTo(new ConsecutiveFailuresPolicy(3, Duration.ofSeconds(60)));
     }
 
     @Test
     void bindWhenConsecutiveFailuresSetThenThresholdAndReactivation() {
-        ObservatoryConfigBinder.Bound bound = bound(CONSECUTIVE + "threshold=0",
-                CONSECUTIVE + "reactivation-period=2m30s");
+        ObservatoryConfigBinder.Bound bound =
+                bound(CONSECUTIVE + "threshold=0", CONSECUTIVE + "reactivation-period=2m30s");
 
-        assertThat(bound.config().passive().policy()).isEqualTo(new ConsecutiveFailuresPolicy(0, Duration.ofSeconds(150)));
+        assertThat(bound.config().passive().policy())
+                .isEqualTo(new ConsecutiveFailuresPolicy(0, Duration.ofSeconds(150)));
         assertThat(bound.warnings()).isEmpty();
     }
 
     @Test
     void bindWhenTransportFailureRateSetThenEveryParameter() {
-        ObservatoryConfigBinder.Bound bound = bound(RATE + "detection-window=2m", RATE + "minimal-total-count=1",
-                RATE + "failure-rate-limit=1", RATE + "reactivation-period=5m");
+        ObservatoryConfigBinder.Bound bound = bound(
+                RATE + "detection-window=2m",
+                RATE + "minimal-total-count=1",
+                RATE + "failure-rate-limit=1",
+                RATE + "reactivation-period=5m");
 
-        assertThat(bound.config().passive().policy()).isEqualTo(new TransportFailureRatePolicy(Duration.ofMinutes(2),
-                1, 1.0, Duration.ofMinutes(5)));
+        assertThat(bound.config().passive().policy())
+                .isEqualTo(new TransportFailureRatePolicy(Duration.ofMinutes(2), 1, 1.0, Duration.ofMinutes(5)));
         assertThat(bound.warnings()).isEmpty();
     }
 
     @Test
     void bindWhenReactivationShorterThanWindowThenKeptRaisedToWindowAndOneWarning() {
         ObservatoryConfigBinder.Bound bound = bound(RATE + "detection-window=90s", RATE + "reactivation-period=10s");
-        TransportFailureRatePolicy policy = (TransportFailureRatePolicy) bound.config().passive().policy();
+        TransportFailureRatePolicy policy =
+                (TransportFailureRatePolicy) bound.config().passive().policy();
 
         assertThat(policy.reactivationPeriod()).isEqualTo(Duration.ofSeconds(10));
         assertThat(policy.effectiveReactivationPeriod()).isEqualTo(Duration.ofSeconds(90));
-        assertThat(bound.warnings()).containsExactly("observatory.passive.transport-failure-rate.reactivation-period: "
-                + "10s is shorter than the detection window, 1m30s is applied");
+        assertThat(bound.warnings())
+                .containsExactly("observatory.passive.transport-failure-rate.reactivation-period: "
+                        + "10s is shorter than the detection window, 1m30s is applied");
     }
 
     @Test
     void bindWhenOnlyWindowLongerThanDefaultReactivationThenRaisedWithoutWarning() {
         ObservatoryConfigBinder.Bound bound = bound(RATE + "detection-window=5m");
 
-        assertThat(bound.config().passive().policy().effectiveReactivationPeriod()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(bound.config().passive().policy().effectiveReactivationPeriod())
+                .isEqualTo(Duration.ofMinutes(5));
         assertThat(bound.warnings()).isEmpty();
     }
 
@@ -86,34 +95,37 @@ class PassiveSettingsTest {
 
     @Test
     void bindWhenUnknownPolicyThenOneLineListsThePolicies() {
-        assertThat(Configs.rejection("passive.outlier-detection.threshold=3")).isEqualTo(
-                "observatory.passive.outlier-detection: (a nested map) (expected: a known property of "
+        assertThat(Configs.rejection("passive.outlier-detection.threshold=3"))
+                .isEqualTo("observatory.passive.outlier-detection: (a nested map) (expected: a known property of "
                         + "observatory.passive: transport-failure-rate, consecutive-failures)");
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-            "consecutive-failures.threshold=-1               | consecutive-failures.threshold: -1 (expected: >= 0)",
-            "consecutive-failures.reactivation-period=0      | consecutive-failures.reactivation-period: 0s "
-                    + "(expected: > 0)",
-            "transport-failure-rate.detection-window=0s      | transport-failure-rate.detection-window: 0s "
-                    + "(expected: a whole number of seconds, >= 1s)",
-            "transport-failure-rate.detection-window=999ms   | transport-failure-rate.detection-window: 999ms "
-                    + "(expected: a whole number of seconds, >= 1s)",
-            "transport-failure-rate.detection-window=1.5s    | transport-failure-rate.detection-window: 1.5s "
-                    + "(expected: a whole number of seconds, >= 1s)",
-            "transport-failure-rate.detection-window=-1m     | transport-failure-rate.detection-window: -1m0s "
-                    + "(expected: a whole number of seconds, >= 1s)",
-            "transport-failure-rate.minimal-total-count=0    | transport-failure-rate.minimal-total-count: 0 "
-                    + "(expected: >= 1)",
-            "transport-failure-rate.failure-rate-limit=0     | transport-failure-rate.failure-rate-limit: 0 "
-                    + "(expected: > 0 and <= 1)",
-            "transport-failure-rate.failure-rate-limit=1.5   | transport-failure-rate.failure-rate-limit: 1.5 "
-                    + "(expected: > 0 and <= 1)",
-            "transport-failure-rate.failure-rate-limit=NaN   | transport-failure-rate.failure-rate-limit: NaN "
-                    + "(expected: > 0 and <= 1)",
-            "transport-failure-rate.reactivation-period=-5s  | transport-failure-rate.reactivation-period: -5s "
-                    + "(expected: > 0)"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "consecutive-failures.threshold=-1               | consecutive-failures.threshold: -1 (expected: >= 0)",
+                "consecutive-failures.reactivation-period=0      | consecutive-failures.reactivation-period: 0s "
+                        + "(expected: > 0)",
+                "transport-failure-rate.detection-window=0s      | transport-failure-rate.detection-window: 0s "
+                        + "(expected: a whole number of seconds, >= 1s)",
+                "transport-failure-rate.detection-window=999ms   | transport-failure-rate.detection-window: 999ms "
+                        + "(expected: a whole number of seconds, >= 1s)",
+                "transport-failure-rate.detection-window=1.5s    | transport-failure-rate.detection-window: 1.5s "
+                        + "(expected: a whole number of seconds, >= 1s)",
+                "transport-failure-rate.detection-window=-1m     | transport-failure-rate.detection-window: -1m0s "
+                        + "(expected: a whole number of seconds, >= 1s)",
+                "transport-failure-rate.minimal-total-count=0    | transport-failure-rate.minimal-total-count: 0 "
+                        + "(expected: >= 1)",
+                "transport-failure-rate.failure-rate-limit=0     | transport-failure-rate.failure-rate-limit: 0 "
+                        + "(expected: > 0 and <= 1)",
+                "transport-failure-rate.failure-rate-limit=1.5   | transport-failure-rate.failure-rate-limit: 1.5 "
+                        + "(expected: > 0 and <= 1)",
+                "transport-failure-rate.failure-rate-limit=NaN   | transport-failure-rate.failure-rate-limit: NaN "
+                        + "(expected: > 0 and <= 1)",
+                "transport-failure-rate.reactivation-period=-5s  | transport-failure-rate.reactivation-period: -5s "
+                        + "(expected: > 0)"
+            })
     void bindWhenPassiveValueBadThenOneLineNamesFullProperty(String assignment, String line) {
         assertThat(Configs.rejection("passive." + assignment)).isEqualTo("observatory.passive." + line);
     }
@@ -121,7 +133,10 @@ class PassiveSettingsTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource({"1s, 1", "60s, 60", "1h, 3600"})
     void bindWhenDetectionWindowWholeSecondsThenKept(String window, long seconds) {
-        assertThat(((TransportFailureRatePolicy) Configs.of(RATE + "detection-window=" + window).passive().policy())
-                .detectionWindow()).isEqualTo(Duration.ofSeconds(seconds));
+        assertThat(((TransportFailureRatePolicy) Configs.of(RATE + "detection-window=" + window)
+                                .passive()
+                                .policy())
+                        .detectionWindow())
+                .isEqualTo(Duration.ofSeconds(seconds));
     }
 }

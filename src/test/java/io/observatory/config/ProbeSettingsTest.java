@@ -11,9 +11,9 @@ import java.nio.file.Path;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.io.TempDir;
 
 class ProbeSettingsTest {
 
@@ -43,7 +43,8 @@ class ProbeSettingsTest {
     void bindWhenTrustedCertificatesHoldCertificateThenPath() {
         Path pem = TestTls.certificatePath();
 
-        assertThat(probe("probe.trusted-certificates=" + pem).trustedCertificatesPath()).isEqualTo(pem);
+        assertThat(probe("probe.trusted-certificates=" + pem).trustedCertificatesPath())
+                .isEqualTo(pem);
     }
 
     @Test
@@ -88,23 +89,26 @@ class ProbeSettingsTest {
     void bindWhenTrustedCertificatesMissingOrDirectoryThenError() {
         String missing = directory.resolve("missing.pem").toString();
 
-        assertThat(Configs.rejection("probe.trusted-certificates=" + missing)).isEqualTo(
-                "observatory.probe.trusted-certificates: " + missing + " (expected: the path of an existing PEM file)");
-        assertThat(Configs.rejection("probe.trusted-certificates=" + directory)).isEqualTo(
-                "observatory.probe.trusted-certificates: " + directory
+        assertThat(Configs.rejection("probe.trusted-certificates=" + missing))
+                .isEqualTo("observatory.probe.trusted-certificates: " + missing
+                        + " (expected: the path of an existing PEM file)");
+        assertThat(Configs.rejection("probe.trusted-certificates=" + directory))
+                .isEqualTo("observatory.probe.trusted-certificates: " + directory
                         + " (expected: the path of an existing PEM file)");
     }
 
     @Test
     void bindWhenHeaderNameHasSpaceThenError() {
-        assertThat(Configs.rejection("probe.headers[X Probe]=1")).isEqualTo("observatory.probe.headers: X Probe "
-                + "(expected: header names made of letters, digits and !#$%&'*+-.^_`|~)");
+        assertThat(Configs.rejection("probe.headers[X Probe]=1"))
+                .isEqualTo("observatory.probe.headers: X Probe "
+                        + "(expected: header names made of letters, digits and !#$%&'*+-.^_`|~)");
     }
 
     @Test
     void bindWhenSecretHeaderValueHasLineBreakThenTheValueIsMasked() {
         assertThat(Configs.rejection("probe.headers.Authorization=Bearer s3cret\nx"))
-                .isEqualTo("observatory.probe.headers[Authorization]: ****** (expected: a header value of visible ASCII characters, with spaces and tabs inside)");
+                .isEqualTo(
+                        "observatory.probe.headers[Authorization]: ****** (expected: a header value of visible ASCII characters, with spaces and tabs inside)");
     }
 
     @Test
@@ -120,18 +124,18 @@ class ProbeSettingsTest {
             X-Del=a\u007fb   | observatory.probe.headers[X-Del]: "a\\u007fb" (expected: a header value of visible ASCII characters, with spaces and tabs inside)
             X-Uni=h\u00e9llo | observatory.probe.headers[X-Uni]: héllo (expected: a header value of visible ASCII characters, with spaces and tabs inside)
             """)
-    void bindWhenHeaderValueIsNotVisibleAsciiThenRefusedRatherThanMangledOnTheWire(String assignment,
-            String line) {
-        assertThat(Configs.rejection("probe.headers." + assignment.translateEscapes())).isEqualTo(line);
+    void bindWhenHeaderValueIsNotVisibleAsciiThenRefusedRatherThanMangledOnTheWire(String assignment, String line) {
+        assertThat(Configs.rejection("probe.headers." + assignment.translateEscapes()))
+                .isEqualTo(line);
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource({"Content-Length", "transfer-encoding", "Expect", "Upgrade", "Proxy-Authorization",
-            "proxy-connection"})
+    @CsvSource({"Content-Length", "transfer-encoding", "Expect", "Upgrade", "Proxy-Authorization", "proxy-connection"})
     void bindWhenHeaderIsOneTheProberSetsThenRefused(String name) {
-        assertThat(Configs.rejection("probe.headers." + name + "=5")).isEqualTo("observatory.probe.headers: " + name
-                + " (expected: a header the prober does not set itself (it sets Content-Length, Transfer-Encoding,"
-                + " Trailer, TE, Upgrade, Expect, Proxy-Authorization, Proxy-Connection))");
+        assertThat(Configs.rejection("probe.headers." + name + "=5"))
+                .isEqualTo("observatory.probe.headers: " + name
+                        + " (expected: a header the prober does not set itself (it sets Content-Length, Transfer-Encoding,"
+                        + " Trailer, TE, Upgrade, Expect, Proxy-Authorization, Proxy-Connection))");
     }
 
     @Test
@@ -169,7 +173,7 @@ class ProbeSettingsTest {
             many[i] = "probe.headers.X-" + i + "=1";
         }
         assertThat(Configs.rejection(many)).isEqualTo("observatory.probe.headers: 65 headers (expected: at most 64)");
-        assertThat(Configs.rejection("probe.headers.X-Long=" + "a".repeat(4_097))).isEqualTo(
-                "observatory.probe.headers[X-Long]: 4097 characters (expected: at most 4096 characters)");
+        assertThat(Configs.rejection("probe.headers.X-Long=" + "a".repeat(4_097)))
+                .isEqualTo("observatory.probe.headers[X-Long]: 4097 characters (expected: at most 4096 characters)");
     }
 }

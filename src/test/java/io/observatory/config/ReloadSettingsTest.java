@@ -1,11 +1,12 @@
 package io.observatory.config;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.observatory.testing.Configs;
 import java.time.Duration;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
-import static org.assertj.core.api.Assertions.assertThat;
 
 class ReloadSettingsTest {
 
@@ -20,6 +21,7 @@ class ReloadSettingsTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource({"100ms, 100", "5s, 5000", "1h, 3600000"})
     void bindWhenIntervalInRangeThenKept(String interval, long millis) {
-        assertThat(Configs.of("reload.interval=" + interval).reload().interval()).isEqualTo(Duration.ofMillis(millis));
+        assertThat(Configs.of("reload.interval=" + interval).reload().interval())
+                .isEqualTo(Duration.ofMillis(millis));
     }
 }

@@ -25,13 +25,20 @@ class StandardObserverSettingsTest {
 
     @Test
     void toStringWhenPrintedThenGoDurationAndNoPassword() {
-        StandardObserverSettings settings = Configs.xrayStandard(List.of("proxy_"),
-                "http://user:s3cret@10.0.0.1/ready", Duration.ofHours(2), true, ExpectedStatus.ANY, 1, 1);
+        StandardObserverSettings settings = Configs.xrayStandard(
+                List.of("proxy_"),
+                "http://user:s3cret@10.0.0.1/ready",
+                Duration.ofHours(2),
+                true,
+                ExpectedStatus.ANY,
+                1,
+                1);
 
-        assertThat(settings).hasToString("StandardObserverSettings[subjectSelector=[proxy_], "
-                + "probeUrl=http://user:******@10.0.0.1/ready, probeInterval=2h0m0s, enableConcurrency=true, "
-                + "timeout=5s, activeCheck=ActiveCheck[expectedStatus=any, "
-                + "thresholds=ActiveHealthPolicy[healthyThreshold=1, unhealthyThreshold=1]]]");
+        assertThat(settings)
+                .hasToString("StandardObserverSettings[subjectSelector=[proxy_], "
+                        + "probeUrl=http://user:******@10.0.0.1/ready, probeInterval=2h0m0s, enableConcurrency=true, "
+                        + "timeout=5s, activeCheck=ActiveCheck[expectedStatus=any, "
+                        + "thresholds=ActiveHealthPolicy[healthyThreshold=1, unhealthyThreshold=1]]]");
     }
 
     @Test
@@ -48,76 +55,110 @@ class StandardObserverSettingsTest {
 
     @Test
     void bindWhenEverySettingGivenThenBound() {
-        StandardObserverSettings standard = standard("standard.subject-selector=proxy_,direct",
-                "standard.probe-url=https://example.com/generate_204", "standard.probe-interval=1.5s",
+        StandardObserverSettings standard = standard(
+                "standard.subject-selector=proxy_,direct",
+                "standard.probe-url=https://example.com/generate_204",
+                "standard.probe-interval=1.5s",
                 "standard.enable-concurrency=true");
 
-        assertThat(standard).isEqualTo(Configs.xrayStandard(List.of("proxy_", "direct"),
-                "https://example.com/generate_204", Duration.ofMillis(1_500), true, ExpectedStatus.ANY, 1, 1));
+        assertThat(standard)
+                .isEqualTo(Configs.xrayStandard(
+                        List.of("proxy_", "direct"),
+                        "https://example.com/generate_204",
+                        Duration.ofMillis(1_500),
+                        true,
+                        ExpectedStatus.ANY,
+                        1,
+                        1));
     }
 
     @Test
     void bindWhenPerOutboundWithoutIntervalsThenEachDefaultFollowsTheIntervalItIsDefinedBy() {
-        StandardObserverSettings standard = standard("standard.schedule=per-outbound", "standard.probe-interval=2s",
-                "standard.unhealthy-interval=7s");
+        StandardObserverSettings standard = standard(
+                "standard.schedule=per-outbound", "standard.probe-interval=2s", "standard.unhealthy-interval=7s");
 
         assertThat(standard.schedule()).isEqualTo(StandardObserverSettings.Schedule.PER_OUTBOUND);
         assertThat(standard.timeout()).isEqualTo(Duration.ofSeconds(5));
-        assertThat(standard.intervals()).isEqualTo(new ProbeIntervals(Duration.ofSeconds(2), Duration.ofSeconds(7),
-                Duration.ofSeconds(7), Duration.ofSeconds(2), Duration.ofSeconds(2), Duration.ZERO));
+        assertThat(standard.intervals())
+                .isEqualTo(new ProbeIntervals(
+                        Duration.ofSeconds(2),
+                        Duration.ofSeconds(7),
+                        Duration.ofSeconds(7),
+                        Duration.ofSeconds(2),
+                        Duration.ofSeconds(2),
+                        Duration.ZERO));
     }
 
     @Test
     void bindWhenPerOutboundWithEveryOptionThenBoundAndPrinted() {
-        StandardObserverSettings standard = standard("standard.subject-selector=p", "standard.schedule=per-outbound",
-                "standard.probe-interval=1s", "standard.timeout=800ms", "standard.initial-jitter=0",
-                "standard.interval-jitter=100ms", "standard.unhealthy-interval=5s",
-                "standard.unhealthy-edge-interval=250ms", "standard.healthy-edge-interval=500ms");
+        StandardObserverSettings standard = standard(
+                "standard.subject-selector=p",
+                "standard.schedule=per-outbound",
+                "standard.probe-interval=1s",
+                "standard.timeout=800ms",
+                "standard.initial-jitter=0",
+                "standard.interval-jitter=100ms",
+                "standard.unhealthy-interval=5s",
+                "standard.unhealthy-edge-interval=250ms",
+                "standard.healthy-edge-interval=500ms");
 
-        assertThat(standard.intervals()).isEqualTo(new ProbeIntervals(Duration.ofSeconds(1), Duration.ofSeconds(5),
-                Duration.ofMillis(250), Duration.ofMillis(500), Duration.ZERO, Duration.ofMillis(100)));
-        assertThat(standard).hasToString("StandardObserverSettings[subjectSelector=[p], "
-                + "probeUrl=https://www.google.com/generate_204, probeInterval=1s, schedule=per-outbound, "
-                + "unhealthyInterval=5s, unhealthyEdgeInterval=250ms, healthyEdgeInterval=500ms, initialJitter=0s, "
-                + "intervalJitter=100ms, timeout=800ms, activeCheck=ActiveCheck[expectedStatus=any, "
-                + "thresholds=ActiveHealthPolicy[healthyThreshold=1, unhealthyThreshold=1]]]");
+        assertThat(standard.intervals())
+                .isEqualTo(new ProbeIntervals(
+                        Duration.ofSeconds(1),
+                        Duration.ofSeconds(5),
+                        Duration.ofMillis(250),
+                        Duration.ofMillis(500),
+                        Duration.ZERO,
+                        Duration.ofMillis(100)));
+        assertThat(standard)
+                .hasToString("StandardObserverSettings[subjectSelector=[p], "
+                        + "probeUrl=https://www.google.com/generate_204, probeInterval=1s, schedule=per-outbound, "
+                        + "unhealthyInterval=5s, unhealthyEdgeInterval=250ms, healthyEdgeInterval=500ms, initialJitter=0s, "
+                        + "intervalJitter=100ms, timeout=800ms, activeCheck=ActiveCheck[expectedStatus=any, "
+                        + "thresholds=ActiveHealthPolicy[healthyThreshold=1, unhealthyThreshold=1]]]");
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-            "standard.timeout=0 | observatory.standard.timeout: 0s (expected: a positive duration)",
-            "standard.unhealthy-interval=-1s | observatory.standard.unhealthy-interval: -1s (expected: a positive"
-                    + " duration)",
-            "standard.unhealthy-edge-interval=0s | observatory.standard.unhealthy-edge-interval: 0s (expected: a"
-                    + " positive duration)",
-            "standard.healthy-edge-interval=0s | observatory.standard.healthy-edge-interval: 0s (expected: a"
-                    + " positive duration)",
-            "standard.initial-jitter=-5ms | observatory.standard.initial-jitter: -5ms (expected: 0 or a positive"
-                    + " duration)",
-            "standard.interval-jitter=-1ns | observatory.standard.interval-jitter: -1ns (expected: 0 or a positive"
-                    + " duration)",
-            "standard.schedule=parallel | observatory.standard.schedule: parallel (expected: one of xray,"
-                    + " per-outbound)"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "standard.timeout=0 | observatory.standard.timeout: 0s (expected: a positive duration)",
+                "standard.unhealthy-interval=-1s | observatory.standard.unhealthy-interval: -1s (expected: a positive"
+                        + " duration)",
+                "standard.unhealthy-edge-interval=0s | observatory.standard.unhealthy-edge-interval: 0s (expected: a"
+                        + " positive duration)",
+                "standard.healthy-edge-interval=0s | observatory.standard.healthy-edge-interval: 0s (expected: a"
+                        + " positive duration)",
+                "standard.initial-jitter=-5ms | observatory.standard.initial-jitter: -5ms (expected: 0 or a positive"
+                        + " duration)",
+                "standard.interval-jitter=-1ns | observatory.standard.interval-jitter: -1ns (expected: 0 or a positive"
+                        + " duration)",
+                "standard.schedule=parallel | observatory.standard.schedule: parallel (expected: one of xray,"
+                        + " per-outbound)"
+            })
     void bindWhenScheduleOptionOutOfRangeThenOneLineNamingIt(String property, String error) {
         assertThat(Configs.rejection(property)).isEqualTo(error);
     }
 
     @Test
     void bindWhenOptionOfTheOtherScheduleSetThenWarnedAsWithoutEffect() {
-        List<String> outbound = List.of("outbounds[0].tag=p", "outbounds[0].protocol=direct",
-                "standard.subject-selector=p");
+        List<String> outbound =
+                List.of("outbounds[0].tag=p", "outbounds[0].protocol=direct", "standard.subject-selector=p");
 
         assertThat(Configs.bound(with(outbound, "standard.unhealthy-edge-interval=250ms", "standard.initial-jitter=0"))
-                .warnings()).containsExactly(
-                "observatory.standard.initial-jitter: has no effect with observatory.standard.schedule xray (it"
-                        + " applies to schedule per-outbound)",
-                "observatory.standard.unhealthy-edge-interval: has no effect with observatory.standard.schedule xray"
-                        + " (it applies to schedule per-outbound)");
+                        .warnings())
+                .containsExactly(
+                        "observatory.standard.initial-jitter: has no effect with observatory.standard.schedule xray (it"
+                                + " applies to schedule per-outbound)",
+                        "observatory.standard.unhealthy-edge-interval: has no effect with observatory.standard.schedule xray"
+                                + " (it applies to schedule per-outbound)");
         assertThat(Configs.bound(with(outbound, "standard.schedule=per-outbound", "standard.enable-concurrency=true"))
-                .warnings()).containsExactly("observatory.standard.enable-concurrency: has no effect with"
-                + " observatory.standard.schedule per-outbound (every outbound has its own probe session)");
+                        .warnings())
+                .containsExactly("observatory.standard.enable-concurrency: has no effect with"
+                        + " observatory.standard.schedule per-outbound (every outbound has its own probe session)");
         assertThat(Configs.bound(with(outbound, "standard.schedule=per-outbound", "standard.healthy-edge-interval=1s"))
-                .warnings()).isEmpty();
+                        .warnings())
+                .isEmpty();
     }
 
     private static String[] with(List<String> properties, String... more) {
@@ -132,8 +173,9 @@ class StandardObserverSettingsTest {
 
     @Test
     void bindWhenProbeIntervalNegativeThenError() {
-        assertThat(Configs.rejection("standard.probe-interval=-1s")).isEqualTo(
-                "observatory.standard.probe-interval: -1s (expected: a positive duration, or 0 for the default 10s)");
+        assertThat(Configs.rejection("standard.probe-interval=-1s"))
+                .isEqualTo(
+                        "observatory.standard.probe-interval: -1s (expected: a positive duration, or 0 for the default 10s)");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -142,14 +184,20 @@ class StandardObserverSettingsTest {
         ObservatoryConfigBinder.Bound bound = Configs.bound("standard.probe-interval=" + interval);
 
         assertThat(bound.config().standard().probeInterval()).isLessThan(Duration.ofSeconds(1));
-        assertThat(bound.warnings()).containsExactly("observatory.standard.probe-interval: " + printed
-                + " is very short: outbounds may be probed more than once a second");
+        assertThat(bound.warnings())
+                .containsExactly("observatory.standard.probe-interval: " + printed
+                        + " is very short: outbounds may be probed more than once a second");
     }
 
     @Test
     void bindWhenProbeIntervalOneSecondThenNoWarning() {
-        assertThat(Configs.bound("standard.probe-interval=1s", "outbounds[0].tag=p", "outbounds[0].protocol=direct",
-                "standard.subject-selector=p").warnings()).isEmpty();
+        assertThat(Configs.bound(
+                                "standard.probe-interval=1s",
+                                "outbounds[0].tag=p",
+                                "outbounds[0].protocol=direct",
+                                "standard.subject-selector=p")
+                        .warnings())
+                .isEmpty();
     }
 
     @Test
@@ -173,44 +221,58 @@ class StandardObserverSettingsTest {
 
     @Test
     void bindWhenProbeUrlRelativeThenError() {
-        assertThat(Configs.rejection("standard.probe-url=/generate_204")).isEqualTo("observatory.standard.probe-url: "
-                + "/generate_204 (expected: an absolute http or https URL with a host, e.g. "
-                + "https://example.com/generate_204)");
+        assertThat(Configs.rejection("standard.probe-url=/generate_204"))
+                .isEqualTo("observatory.standard.probe-url: "
+                        + "/generate_204 (expected: an absolute http or https URL with a host, e.g. "
+                        + "https://example.com/generate_204)");
     }
 
     @Test
     void bindWhenSelectorEntryEmptyThenKeptAndSelectsEveryOutboundAsXraysPrefixMatch() {
-        ObservatoryConfigBinder.Bound bound = Configs.bound("outbounds[0].tag=direct", "outbounds[0].protocol=direct",
-                "standard.subject-selector[0]=proxy_", "standard.subject-selector[1]=");
+        ObservatoryConfigBinder.Bound bound = Configs.bound(
+                "outbounds[0].tag=direct",
+                "outbounds[0].protocol=direct",
+                "standard.subject-selector[0]=proxy_",
+                "standard.subject-selector[1]=");
 
         assertThat(bound.config().standard().subjectSelector()).containsExactly("proxy_", "");
         assertThat(new SubjectSelector(bound.config().standard().subjectSelector()).toString())
                 .isEqualTo("[proxy_, \"\"]");
-        assertThat(bound.warnings()).containsExactly(
-                "observatory.standard.subject-selector[0]: proxy_ matches no outbound tag (tags: direct)");
+        assertThat(bound.warnings())
+                .containsExactly(
+                        "observatory.standard.subject-selector[0]: proxy_ matches no outbound tag (tags: direct)");
     }
 
     @Test
     void bindWhenSelectorMatchesNoOutboundThenWarningListsTags() {
-        ObservatoryConfigBinder.Bound bound = Configs.bound("outbounds[0].tag=proxy_de", "outbounds[0].protocol=socks",
-                "outbounds[0].address=10.0.0.5", "outbounds[0].port=1080", "outbounds[1].tag=direct",
-                "outbounds[1].protocol=direct", "standard.subject-selector=proxy_,vpn_");
+        ObservatoryConfigBinder.Bound bound = Configs.bound(
+                "outbounds[0].tag=proxy_de",
+                "outbounds[0].protocol=socks",
+                "outbounds[0].address=10.0.0.5",
+                "outbounds[0].port=1080",
+                "outbounds[1].tag=direct",
+                "outbounds[1].protocol=direct",
+                "standard.subject-selector=proxy_,vpn_");
 
-        assertThat(bound.warnings()).containsExactly(
-                "observatory.standard.subject-selector[1]: vpn_ matches no outbound tag (tags: proxy_de, direct)");
+        assertThat(bound.warnings())
+                .containsExactly(
+                        "observatory.standard.subject-selector[1]: vpn_ matches no outbound tag (tags: proxy_de, direct)");
     }
 
     @Test
     void bindWhenNoOutboundsThenSelectorWarningSaysSo() {
-        assertThat(Configs.bound("standard.subject-selector=proxy_").warnings()).containsExactly(
-                "observatory.standard.subject-selector[0]: proxy_ matches no outbound tag "
+        assertThat(Configs.bound("standard.subject-selector=proxy_").warnings())
+                .containsExactly("observatory.standard.subject-selector[0]: proxy_ matches no outbound tag "
                         + "(no outbounds are configured)");
     }
 
     @Test
     void bindWhenActiveCheckSetThenStatusesAndThresholds() {
-        ActiveCheck check = standard("standard.expected-status=200/204/301-399", "standard.healthy-threshold=2",
-                "standard.unhealthy-threshold=3").activeCheck();
+        ActiveCheck check = standard(
+                        "standard.expected-status=200/204/301-399",
+                        "standard.healthy-threshold=2",
+                        "standard.unhealthy-threshold=3")
+                .activeCheck();
 
         assertThat(check.expectedStatus()).isEqualTo(ExpectedStatus.parse("200/204/301-399"));
         assertThat(check.unexpectedStatus(404)).contains("unexpected HTTP status 404 (expected: 200/204/301-399)");
@@ -226,17 +288,20 @@ class StandardObserverSettingsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-            "expected-status=99      | expected-status: 99 " + EXPECTED_STATUS,
-            "expected-status=600     | expected-status: 600 " + EXPECTED_STATUS,
-            "expected-status=299-200 | expected-status: 299-200 " + EXPECTED_STATUS,
-            "expected-status=2xx     | expected-status: 2xx " + EXPECTED_STATUS,
-            "expected-status=200,204 | expected-status: 200,204 " + EXPECTED_STATUS,
-            "expected-status=200/    | expected-status: 200/ " + EXPECTED_STATUS,
-            "expected-status=        | expected-status: (empty) " + EXPECTED_STATUS,
-            "healthy-threshold=0     | healthy-threshold: 0 (expected: >= 1)",
-            "healthy-threshold=-1    | healthy-threshold: -1 (expected: >= 1)",
-            "unhealthy-threshold=0   | unhealthy-threshold: 0 (expected: >= 1)"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "expected-status=99      | expected-status: 99 " + EXPECTED_STATUS,
+                "expected-status=600     | expected-status: 600 " + EXPECTED_STATUS,
+                "expected-status=299-200 | expected-status: 299-200 " + EXPECTED_STATUS,
+                "expected-status=2xx     | expected-status: 2xx " + EXPECTED_STATUS,
+                "expected-status=200,204 | expected-status: 200,204 " + EXPECTED_STATUS,
+                "expected-status=200/    | expected-status: 200/ " + EXPECTED_STATUS,
+                "expected-status=        | expected-status: (empty) " + EXPECTED_STATUS,
+                "healthy-threshold=0     | healthy-threshold: 0 (expected: >= 1)",
+                "healthy-threshold=-1    | healthy-threshold: -1 (expected: >= 1)",
+                "unhealthy-threshold=0   | unhealthy-threshold: 0 (expected: >= 1)"
+            })
     void bindWhenActiveCheckValueBadThenOneLineNamesFullProperty(String assignment, String line) {
         assertThat(Configs.rejection("standard." + assignment)).isEqualTo("observatory.standard." + line);
     }

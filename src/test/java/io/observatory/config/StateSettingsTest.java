@@ -13,8 +13,14 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class StateSettingsTest {
 
-    private static final String[] OUTBOUNDS = {"outbounds[0].tag=a", "outbounds[0].protocol=direct",
-        "outbounds[1].tag=b", "outbounds[1].protocol=direct", "outbounds[2].tag=c", "outbounds[2].protocol=direct"};
+    private static final String[] OUTBOUNDS = {
+        "outbounds[0].tag=a",
+        "outbounds[0].protocol=direct",
+        "outbounds[1].tag=b",
+        "outbounds[1].protocol=direct",
+        "outbounds[2].tag=c",
+        "outbounds[2].protocol=direct"
+    };
 
     @Test
     void bindWhenUnsetOrBlankThenOffWithAFiveSecondWriteInterval() {
@@ -25,7 +31,8 @@ class StateSettingsTest {
 
     @Test
     void bindWhenADirectoryThenTheFileInIt(@TempDir Path directory) {
-        StateSettings state = Configs.of("state.directory=" + directory.resolve("not-yet")).state();
+        StateSettings state =
+                Configs.of("state.directory=" + directory.resolve("not-yet")).state();
 
         assertThat(state.file()).isEqualTo(directory.resolve("not-yet").resolve("observatory.state"));
     }
@@ -49,16 +56,25 @@ class StateSettingsTest {
     @Test
     void maxAgeWhenUnsetThenThreeTimesTheWaitBetweenTwoProbesOfAnOutboundAtLeastAMinute() {
         assertThat(maxAge("standard.probe-interval=10s", "standard.enable-concurrency=true"))
-                .as("concurrent, 3 x 10 s raised to a minute").isEqualTo(Duration.ofMinutes(1));
+                .as("concurrent, 3 x 10 s raised to a minute")
+                .isEqualTo(Duration.ofMinutes(1));
         assertThat(maxAge("standard.probe-interval=30s", "standard.enable-concurrency=true"))
-                .as("concurrent").isEqualTo(Duration.ofSeconds(90));
-        assertThat(maxAge("standard.probe-interval=10s")).as("sequential, 3 outbounds")
+                .as("concurrent")
                 .isEqualTo(Duration.ofSeconds(90));
-        assertThat(maxAge("standard.probe-interval=10s", "standard.schedule=per-outbound",
-                "standard.unhealthy-interval=1m")).as("per outbound, unhealthy slower").isEqualTo(Duration.ofMinutes(3));
-        assertThat(maxAge("burst.ping-config.interval=1m", "burst.ping-config.sampling=2")).as("burst")
+        assertThat(maxAge("standard.probe-interval=10s"))
+                .as("sequential, 3 outbounds")
+                .isEqualTo(Duration.ofSeconds(90));
+        assertThat(maxAge(
+                        "standard.probe-interval=10s",
+                        "standard.schedule=per-outbound",
+                        "standard.unhealthy-interval=1m"))
+                .as("per outbound, unhealthy slower")
+                .isEqualTo(Duration.ofMinutes(3));
+        assertThat(maxAge("burst.ping-config.interval=1m", "burst.ping-config.sampling=2"))
+                .as("burst")
                 .isEqualTo(Duration.ofMinutes(6));
-        assertThat(maxAge("standard.probe-interval=10s", "state.max-age=2m")).as("set")
+        assertThat(maxAge("standard.probe-interval=10s", "state.max-age=2m"))
+                .as("set")
                 .isEqualTo(Duration.ofMinutes(2));
     }
 
@@ -66,9 +82,14 @@ class StateSettingsTest {
     void maxAgeWhenThreeWaitsExceedTheLongestDurationThenTheLongestDuration() {
         Duration longest = Duration.ofNanos(Long.MAX_VALUE);
 
-        assertThat(maxAge("standard.probe-interval=10s", "standard.schedule=per-outbound",
-                "standard.unhealthy-interval=2562047h")).isEqualTo(longest);
-        assertThat(maxAge("standard.probe-interval=1000000h")).as("sequential, 3 outbounds").isEqualTo(longest);
+        assertThat(maxAge(
+                        "standard.probe-interval=10s",
+                        "standard.schedule=per-outbound",
+                        "standard.unhealthy-interval=2562047h"))
+                .isEqualTo(longest);
+        assertThat(maxAge("standard.probe-interval=1000000h"))
+                .as("sequential, 3 outbounds")
+                .isEqualTo(longest);
     }
 
     private static Duration maxAge(String... properties) {

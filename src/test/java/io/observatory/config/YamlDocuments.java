@@ -11,15 +11,16 @@ import org.springframework.core.io.ByteArrayResource;
 /** Feeds a YAML document to a context as Spring Boot loads an {@code application.yml}, named {@code test.yml}. */
 final class YamlDocuments {
 
-    private YamlDocuments() {
-    }
+    private YamlDocuments() {}
 
     /** Returns {@code runner} with {@code document} as its first property source. */
     static ApplicationContextRunner withYaml(ApplicationContextRunner runner, String document) {
         return runner.withInitializer(context -> {
             try {
-                for (PropertySource<?> source : new YamlPropertySourceLoader().load("test.yml",
-                        new ByteArrayResource(document.getBytes(StandardCharsets.UTF_8), "test.yml"))) {
+                for (PropertySource<?> source : new YamlPropertySourceLoader()
+                        .load(
+                                "test.yml",
+                                new ByteArrayResource(document.getBytes(StandardCharsets.UTF_8), "test.yml"))) {
                     context.getEnvironment().getPropertySources().addFirst(source);
                 }
             } catch (IOException e) {

@@ -31,7 +31,9 @@ class DashboardPromQlInteropIT {
      * variable (only in label values here) as a word.
      */
     static String substituted(String expression) {
-        return expression.replace("[$__rate_interval]", "[1m]").replace("[$__range]", "[1h]")
+        return expression
+                .replace("[$__rate_interval]", "[1m]")
+                .replace("[$__range]", "[1h]")
                 .replaceAll("\\$\\{[^}]*}|\\$\\w+", "x");
     }
 
@@ -46,8 +48,8 @@ class DashboardPromQlInteropIT {
             rules.add(rule);
         }
         Path file = directory.resolve("dashboard-rules.yml");
-        Files.writeString(file, new Yaml().dump(Map.of("groups", List.of(Map.of("name", "dashboard",
-                "rules", rules)))));
+        Files.writeString(
+                file, new Yaml().dump(Map.of("groups", List.of(Map.of("name", "dashboard", "rules", rules)))));
 
         String checked = ExternalCommand.run(PROMTOOL_LIMIT, List.of("promtool", "check", "rules", file.toString()));
 
@@ -64,12 +66,21 @@ class DashboardPromQlInteropIT {
 
     @Test
     void promtoolWhenAnExpressionDoesNotParseThenFailsNamingIt(@TempDir Path directory) throws IOException {
-        Path file = Files.writeString(directory.resolve("broken-rules.yml"), new Yaml().dump(Map.of("groups",
-                List.of(Map.of("name", "dashboard", "rules", List.of(Map.of("record", "dashboard:broken",
-                        "expr", "sum by (le) (rate(x[1m])")))))));
+        Path file = Files.writeString(
+                directory.resolve("broken-rules.yml"),
+                new Yaml()
+                        .dump(Map.of(
+                                "groups",
+                                List.of(Map.of(
+                                        "name",
+                                        "dashboard",
+                                        "rules",
+                                        List.of(Map.of(
+                                                "record", "dashboard:broken", "expr", "sum by (le) (rate(x[1m])")))))));
 
-        assertThatThrownBy(() -> ExternalCommand.run(PROMTOOL_LIMIT,
-                List.of("promtool", "check", "rules", file.toString())))
-                .isInstanceOf(AssertionError.class).hasMessageContaining("dashboard:broken");
+        assertThatThrownBy(() ->
+                        ExternalCommand.run(PROMTOOL_LIMIT, List.of("promtool", "check", "rules", file.toString())))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("dashboard:broken");
     }
 }

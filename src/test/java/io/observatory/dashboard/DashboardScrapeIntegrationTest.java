@@ -36,19 +36,22 @@ import org.springframework.test.context.DynamicPropertySource;
  * exist.
  */
 @DirtiesContext(classMode = ClassMode.AFTER_CLASS)
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
-    "spring.grpc.server.port=0",
-    "observatory.standard.subject-selector[0]=lab-",
-    "observatory.standard.probe-interval=200ms",
-    "observatory.standard.enable-concurrency=true",
-    "observatory.metrics.outbound-histograms[0]=lab-fast",
-    "observatory.mesh.role=hub-and-witness",
-    "observatory.mesh.self.name=w1",
-    "observatory.mesh.report-interval=300ms",
-    "observatory.mesh.probe.probe-interval=150ms",
-    "observatory.mesh.probe.timeout=1s",
-    "observatory.mesh.witnesses[0].name=w1",
-    "observatory.mesh.witnesses[0].site=lab"})
+@SpringBootTest(
+        webEnvironment = WebEnvironment.RANDOM_PORT,
+        properties = {
+            "spring.grpc.server.port=0",
+            "observatory.standard.subject-selector[0]=lab-",
+            "observatory.standard.probe-interval=200ms",
+            "observatory.standard.enable-concurrency=true",
+            "observatory.metrics.outbound-histograms[0]=lab-fast",
+            "observatory.mesh.role=hub-and-witness",
+            "observatory.mesh.self.name=w1",
+            "observatory.mesh.report-interval=300ms",
+            "observatory.mesh.probe.probe-interval=150ms",
+            "observatory.mesh.probe.timeout=1s",
+            "observatory.mesh.witnesses[0].name=w1",
+            "observatory.mesh.witnesses[0].site=lab"
+        })
 class DashboardScrapeIntegrationTest {
 
     /** What Prometheus 2.x sends when it scrapes a target. */
@@ -59,7 +62,8 @@ class DashboardScrapeIntegrationTest {
     private static final Socks5TestProxy PROXY = Socks5TestProxy.start();
     private static final int CLOSED_PORT = ClosedPort.find();
 
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient client =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @LocalServerPort
     private int port;
@@ -67,8 +71,8 @@ class DashboardScrapeIntegrationTest {
     @DynamicPropertySource
     static void fleet(DynamicPropertyRegistry registry) {
         RunningServiceTest.registerDirectOutbound(registry, 0, "lab-fast", () -> TARGET.url("/generate_204"));
-        RunningServiceTest.registerDirectOutbound(registry, 1, "lab-refused",
-                () -> "http://127.0.0.1:" + CLOSED_PORT + "/generate_204");
+        RunningServiceTest.registerDirectOutbound(
+                registry, 1, "lab-refused", () -> "http://127.0.0.1:" + CLOSED_PORT + "/generate_204");
         registry.add("observatory.outbounds[2].tag", () -> "lab-socks");
         registry.add("observatory.outbounds[2].protocol", () -> "socks");
         registry.add("observatory.outbounds[2].address", () -> "127.0.0.1");
@@ -97,7 +101,10 @@ class DashboardScrapeIntegrationTest {
 
     private ScrapedSeries scrape() throws IOException, InterruptedException {
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/prometheus"))
-                .header("Accept", PROMETHEUS_ACCEPT).timeout(Duration.ofSeconds(5)).GET().build();
+                .header("Accept", PROMETHEUS_ACCEPT)
+                .timeout(Duration.ofSeconds(5))
+                .GET()
+                .build();
         HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).isEqualTo(200);
         return ScrapedSeries.parse(response.body());
@@ -111,18 +118,24 @@ class DashboardScrapeIntegrationTest {
     void scrapeWhenOutboundsAndTheMeshAreProbedThenEveryMetricAndLabelTheDashboardQueriesIsThere() {
         List<PromQlUse> uses = GrafanaDashboard.read().queries();
 
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(500))
                 .untilAsserted(() -> assertThat(problems(uses, scrape())).isEmpty());
     }
 
     @Test
     void dashboardThenQueriesManyMetricsOfTheServiceAndOfItsJvm() throws Exception {
         Set<String> metrics = new TreeSet<>();
-        GrafanaDashboard.read().queries().forEach(use -> metrics.addAll(use.query().metrics()));
+        GrafanaDashboard.read()
+                .queries()
+                .forEach(use -> metrics.addAll(use.query().metrics()));
 
         assertThat(metrics).hasSizeGreaterThanOrEqualTo(25);
-        assertThat(metrics).filteredOn(metric -> metric.startsWith("observatory_")).hasSizeGreaterThanOrEqualTo(20);
-        assertThat(scrape().samples()).as("the scrape has more than the dashboard shows")
+        assertThat(metrics)
+                .filteredOn(metric -> metric.startsWith("observatory_"))
+                .hasSizeGreaterThanOrEqualTo(20);
+        assertThat(scrape().samples())
+                .as("the scrape has more than the dashboard shows")
                 .hasSizeGreaterThan(metrics.size());
     }
 }

@@ -21,8 +21,8 @@ final class GrafanaDashboard {
     /** The one copy, which the Helm chart ships with {@code .Files.Get}. */
     static final Path FILE = Path.of("helm/observatory/dashboards/observatory.json");
 
-    private static final Pattern LABEL_VALUES = Pattern.compile(
-            "\\s*label_values\\((.+),\\s*([A-Za-z_][A-Za-z0-9_]*)\\s*\\)\\s*", Pattern.DOTALL);
+    private static final Pattern LABEL_VALUES =
+            Pattern.compile("\\s*label_values\\((.+),\\s*([A-Za-z_][A-Za-z0-9_]*)\\s*\\)\\s*", Pattern.DOTALL);
     private static final Pattern QUERY_RESULT = Pattern.compile("\\s*query_result\\((.+)\\)\\s*", Pattern.DOTALL);
 
     /**
@@ -33,8 +33,7 @@ final class GrafanaDashboard {
      * @param promql     the PromQL in it that Prometheus evaluates: the expression, or a variable's selector
      * @param query      what it reads; for {@code label_values} the label is one of the grouping labels
      */
-    record PromQlUse(String where, String expression, String promql, Query query) {
-    }
+    record PromQlUse(String where, String expression, String promql, Query query) {}
 
     private final JsonNode root;
 
@@ -73,8 +72,12 @@ final class GrafanaDashboard {
         for (JsonNode panel : panels()) {
             for (JsonNode target : panel.path("targets")) {
                 String expression = target.path("expr").asString();
-                uses.add(new PromQlUse("panel \"" + panel.path("title").asString() + "\" target "
-                        + target.path("refId").asString(), expression, expression, PromQl.parse(expression)));
+                uses.add(new PromQlUse(
+                        "panel \"" + panel.path("title").asString() + "\" target "
+                                + target.path("refId").asString(),
+                        expression,
+                        expression,
+                        PromQl.parse(expression)));
             }
         }
         for (JsonNode variable : root.path("templating").path("list")) {
@@ -94,8 +97,8 @@ final class GrafanaDashboard {
             Query selector = PromQl.parse(labelValues.group(1));
             Set<String> labels = new LinkedHashSet<>(selector.groupingLabels());
             labels.add(labelValues.group(2));
-            return new PromQlUse(where, expression, labelValues.group(1),
-                    new Query(selector.selectors(), Set.copyOf(labels)));
+            return new PromQlUse(
+                    where, expression, labelValues.group(1), new Query(selector.selectors(), Set.copyOf(labels)));
         }
         Matcher queryResult = QUERY_RESULT.matcher(expression);
         if (queryResult.matches()) {

@@ -25,11 +25,15 @@ class GrafanaDashboardTest {
     private final GrafanaDashboard dashboard = GrafanaDashboard.read();
 
     private List<JsonNode> visualisations() {
-        return dashboard.panels().stream().filter(panel -> !panel.path("type").asString().equals("row")).toList();
+        return dashboard.panels().stream()
+                .filter(panel -> !panel.path("type").asString().equals("row"))
+                .toList();
     }
 
     private JsonNode panel(String title) {
-        return dashboard.panels().stream().filter(panel -> panel.path("title").asString().equals(title)).findFirst()
+        return dashboard.panels().stream()
+                .filter(panel -> panel.path("title").asString().equals(title))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no panel " + title));
     }
 
@@ -48,8 +52,12 @@ class GrafanaDashboardTest {
         assertThat(root.path("schemaVersion").asInt()).isGreaterThanOrEqualTo(39);
         assertThat(root.path("uid").asString()).isEqualTo("observatory");
         assertThat(root.path("title").asString()).isEqualTo("Observatory");
-        assertThat(root.path("id").isNull()).as("id is the Grafana instance's, null in a file").isTrue();
-        assertThat(root.has("__inputs")).as("no import-time data source input: the variable picks it").isFalse();
+        assertThat(root.path("id").isNull())
+                .as("id is the Grafana instance's, null in a file")
+                .isTrue();
+        assertThat(root.has("__inputs"))
+                .as("no import-time data source input: the variable picks it")
+                .isFalse();
     }
 
     @Test
@@ -58,25 +66,43 @@ class GrafanaDashboardTest {
         datasources(dashboard.root(), datasources);
 
         assertThat(datasources).hasSizeGreaterThan(visualisations().size());
-        assertThat(datasources).filteredOn(datasource -> !datasource.path("type").asString().equals("grafana"))
+        assertThat(datasources)
+                .filteredOn(datasource -> !datasource.path("type").asString().equals("grafana"))
                 .allSatisfy(datasource -> {
                     assertThat(datasource.path("type").asString()).isEqualTo("prometheus");
                     assertThat(datasource.path("uid").asString()).isEqualTo("${datasource}");
                 });
-        assertThat(visualisations()).allSatisfy(panel -> assertThat(panel.has("datasource")).isTrue());
+        assertThat(visualisations())
+                .allSatisfy(panel -> assertThat(panel.has("datasource")).isTrue());
     }
 
     @Test
     void templatingThenDatasourceJobInstanceTagPrefixAndOutbound() {
         Map<String, String> variables = new HashMap<>();
-        dashboard.root().path("templating").path("list").forEach(variable ->
-                variables.put(variable.path("name").asString(), variable.path("type").asString()));
+        dashboard
+                .root()
+                .path("templating")
+                .path("list")
+                .forEach(variable -> variables.put(
+                        variable.path("name").asString(), variable.path("type").asString()));
         JsonNode datasource = dashboard.root().path("templating").path("list").get(0);
 
-        assertThat(variables).containsExactlyInAnyOrderEntriesOf(Map.of("datasource", "datasource", "job", "query",
-                "instance", "query", "prefix", "textbox", "outbound", "query"));
+        assertThat(variables)
+                .containsExactlyInAnyOrderEntriesOf(Map.of(
+                        "datasource",
+                        "datasource",
+                        "job",
+                        "query",
+                        "instance",
+                        "query",
+                        "prefix",
+                        "textbox",
+                        "outbound",
+                        "query"));
         assertThat(datasource.path("query").asString()).isEqualTo("prometheus");
-        assertThat(dashboard.queries()).filteredOn(use -> use.where().equals("variable outbound")).singleElement()
+        assertThat(dashboard.queries())
+                .filteredOn(use -> use.where().equals("variable outbound"))
+                .singleElement()
                 .satisfies(use -> assertThat(use.expression()).contains("outbound=~\"${prefix:regex}.*\""));
     }
 
@@ -87,11 +113,14 @@ class GrafanaDashboardTest {
                     ? panel.path("options").path("yAxis").path("unit").asString()
                     : panel.path("fieldConfig").path("defaults").path("unit").asString();
             assertThat(panel.path("title").asString()).isNotBlank();
-            assertThat(panel.path("description").asString()).as(panel.path("title").asString()).isNotBlank();
+            assertThat(panel.path("description").asString())
+                    .as(panel.path("title").asString())
+                    .isNotBlank();
             assertThat(unit).as(panel.path("title").asString()).isNotBlank();
         });
         Set<String> units = visualisations().stream()
-                .map(panel -> panel.path("fieldConfig").path("defaults").path("unit").asString())
+                .map(panel ->
+                        panel.path("fieldConfig").path("defaults").path("unit").asString())
                 .collect(Collectors.toSet());
         assertThat(units).contains("s", "bytes", "percentunit", "ops", "none");
     }
@@ -106,11 +135,18 @@ class GrafanaDashboardTest {
             assertThat(a.path("x").asInt() + a.path("w").asInt()).isLessThanOrEqualTo(24);
             for (int j = i + 1; j < panels.size(); j++) {
                 JsonNode b = panels.get(j).path("gridPos");
-                boolean overlap = a.path("x").asInt() < b.path("x").asInt() + b.path("w").asInt()
-                        && b.path("x").asInt() < a.path("x").asInt() + a.path("w").asInt()
-                        && a.path("y").asInt() < b.path("y").asInt() + b.path("h").asInt()
-                        && b.path("y").asInt() < a.path("y").asInt() + a.path("h").asInt();
-                assertThat(overlap).as("%s overlaps %s", panels.get(i).path("title"), panels.get(j).path("title"))
+                boolean overlap =
+                        a.path("x").asInt() < b.path("x").asInt() + b.path("w").asInt()
+                                && b.path("x").asInt()
+                                        < a.path("x").asInt() + a.path("w").asInt()
+                                && a.path("y").asInt()
+                                        < b.path("y").asInt() + b.path("h").asInt()
+                                && b.path("y").asInt()
+                                        < a.path("y").asInt() + a.path("h").asInt();
+                assertThat(overlap)
+                        .as(
+                                "%s overlaps %s",
+                                panels.get(i).path("title"), panels.get(j).path("title"))
                         .isFalse();
             }
         }
@@ -118,14 +154,22 @@ class GrafanaDashboardTest {
 
     @Test
     void verdictsThenNamedAndColouredGreenYellowBlueRed() {
-        JsonNode mapping = panel("Outbounds not healthy").path("fieldConfig").path("defaults").path("mappings")
-                .get(0).path("options");
+        JsonNode mapping = panel("Outbounds not healthy")
+                .path("fieldConfig")
+                .path("defaults")
+                .path("mappings")
+                .get(0)
+                .path("options");
 
         Map<String, String> shown = new HashMap<>();
-        mapping.properties().forEach(entry -> shown.put(entry.getKey(),
-                entry.getValue().path("text").asString() + " " + entry.getValue().path("color").asString()));
-        assertThat(shown).containsExactlyInAnyOrderEntriesOf(Map.of("1", "healthy green", "0.5", "degraded yellow",
-                "0", "unknown blue", "-1", "unhealthy red"));
+        mapping.properties()
+                .forEach(entry -> shown.put(
+                        entry.getKey(),
+                        entry.getValue().path("text").asString() + " "
+                                + entry.getValue().path("color").asString()));
+        assertThat(shown)
+                .containsExactlyInAnyOrderEntriesOf(Map.of(
+                        "1", "healthy green", "0.5", "degraded yellow", "0", "unknown blue", "-1", "unhealthy red"));
     }
 
     @Test
@@ -133,20 +177,31 @@ class GrafanaDashboardTest {
         Set<String> metrics = new TreeSet<>();
         dashboard.queries().forEach(use -> metrics.addAll(use.query().metrics()));
 
-        assertThat(metrics).contains(
-                "observatory_outbound_verdict", "observatory_availability_panic", "observatory_mesh_route_panic",
-                "observatory_probe_last_rtt_seconds", "observatory_probe_last_phase_seconds",
-                "observatory_probe_rtt_seconds_bucket", "observatory_probe_phase_seconds_bucket",
-                "observatory_probe_results_total", "observatory_mesh_server_status",
-                "observatory_mesh_witness_reliable", "observatory_mesh_witness_share", "process_cpu_time_ns_total",
-                "observatory_observation_age_seconds", "observatory_scrape_size_bytes");
+        assertThat(metrics)
+                .contains(
+                        "observatory_outbound_verdict",
+                        "observatory_availability_panic",
+                        "observatory_mesh_route_panic",
+                        "observatory_probe_last_rtt_seconds",
+                        "observatory_probe_last_phase_seconds",
+                        "observatory_probe_rtt_seconds_bucket",
+                        "observatory_probe_phase_seconds_bucket",
+                        "observatory_probe_results_total",
+                        "observatory_mesh_server_status",
+                        "observatory_mesh_witness_reliable",
+                        "observatory_mesh_witness_share",
+                        "process_cpu_time_ns_total",
+                        "observatory_observation_age_seconds",
+                        "observatory_scrape_size_bytes");
     }
 
     @Test
     void queriesThenEveryRangeIsGrafanasRateIntervalOrTheDashboardRange() {
-        assertThat(dashboard.queries()).map(PromQlUse::expression)
-                .allSatisfy(expression -> assertThat(expression.replace("[$__rate_interval]", "")
-                        .replace("[$__range]", "")).doesNotContain("["));
+        assertThat(dashboard.queries())
+                .map(PromQlUse::expression)
+                .allSatisfy(expression -> assertThat(
+                                expression.replace("[$__rate_interval]", "").replace("[$__range]", ""))
+                        .doesNotContain("["));
     }
 
     @Test
@@ -156,17 +211,20 @@ class GrafanaDashboardTest {
         assertThat(use.promql()).isEqualTo("up{job=\"$job\"}");
         assertThat(use.query().selectors()).containsExactly(new PromQl.Selector("up", Set.of("job")));
         assertThat(use.query().groupingLabels()).containsExactly("instance");
-        assertThat(GrafanaDashboard.variableQuery("variable v", "query_result(topk(3, up))").query().metrics())
+        assertThat(GrafanaDashboard.variableQuery("variable v", "query_result(topk(3, up))")
+                        .query()
+                        .metrics())
                 .containsExactly("up");
         assertThatThrownBy(() -> GrafanaDashboard.variableQuery("variable v", "label_values(instance)"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("variable v: ");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("variable v: ");
     }
 
     @Test
     void rowsThenOneForEachAreaInOrder() {
         assertThat(StreamSupport.stream(dashboard.root().path("panels").spliterator(), false)
-                .filter(panel -> panel.path("type").asString().equals("row"))
-                .map(panel -> panel.path("title").asString()))
+                        .filter(panel -> panel.path("type").asString().equals("row"))
+                        .map(panel -> panel.path("title").asString()))
                 .containsExactly("Fleet overview", "RTT and phases", "Probe errors", "Mesh", "Service health");
     }
 }

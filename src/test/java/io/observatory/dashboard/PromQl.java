@@ -19,18 +19,29 @@ import java.util.Set;
 final class PromQl {
 
     /** Aggregation operators: a name that can stand before {@code by}/{@code without} as well as {@code (}. */
-    private static final Set<String> AGGREGATIONS = Set.of("sum", "min", "max", "avg", "group", "stddev", "stdvar",
-            "count", "count_values", "bottomk", "topk", "quantile", "limitk", "limit_ratio");
+    private static final Set<String> AGGREGATIONS = Set.of(
+            "sum",
+            "min",
+            "max",
+            "avg",
+            "group",
+            "stddev",
+            "stdvar",
+            "count",
+            "count_values",
+            "bottomk",
+            "topk",
+            "quantile",
+            "limitk",
+            "limit_ratio");
     /** Clauses followed by a parenthesised list of label names. */
-    private static final Set<String> GROUPING = Set.of("by", "without", "on", "ignoring", "group_left",
-            "group_right");
+    private static final Set<String> GROUPING = Set.of("by", "without", "on", "ignoring", "group_left", "group_right");
     /** Binary operators, modifiers and number literals spelt as names. */
-    private static final Set<String> KEYWORDS = Set.of("and", "or", "unless", "atan2", "bool", "offset", "inf",
-            "nan");
+    private static final Set<String> KEYWORDS = Set.of("and", "or", "unless", "atan2", "bool", "offset", "inf", "nan");
+
     private static final String METRIC_NAME_LABEL = "__name__";
 
-    private PromQl() {
-    }
+    private PromQl() {}
 
     /**
      * One vector selector.
@@ -38,8 +49,7 @@ final class PromQl {
      * @param metric the metric name, e.g. {@code observatory_probe_rtt_seconds_bucket}
      * @param labels the label names its matchers use
      */
-    record Selector(String metric, Set<String> labels) {
-    }
+    record Selector(String metric, Set<String> labels) {}
 
     /**
      * What an expression reads.
@@ -66,7 +76,14 @@ final class PromQl {
         return new Parser(expression, Lexer.tokens(expression)).query();
     }
 
-    private enum Kind { NAME, STRING, NUMBER, VARIABLE, RANGE, PUNCTUATION }
+    private enum Kind {
+        NAME,
+        STRING,
+        NUMBER,
+        VARIABLE,
+        RANGE,
+        PUNCTUATION
+    }
 
     private record Token(Kind kind, String text) {
 
@@ -106,8 +123,8 @@ final class PromQl {
                     variable();
                 } else if (c == '[') {
                     range();
-                } else if (Character.isDigit(c) || c == '.' && at + 1 < source.length()
-                        && Character.isDigit(source.charAt(at + 1))) {
+                } else if (Character.isDigit(c)
+                        || c == '.' && at + 1 < source.length() && Character.isDigit(source.charAt(at + 1))) {
                     number();
                 } else if (nameStart(c)) {
                     int start = at;
@@ -164,8 +181,8 @@ final class PromQl {
             if (depth > 0) {
                 throw new IllegalArgumentException("unclosed [ at " + start + " in: " + source);
             }
-            tokens.add(new Token(source.startsWith("[[", start) ? Kind.VARIABLE : Kind.RANGE,
-                    source.substring(start, at)));
+            tokens.add(new Token(
+                    source.startsWith("[[", start) ? Kind.VARIABLE : Kind.RANGE, source.substring(start, at)));
         }
 
         /** {@code 20}, {@code 0.5}, {@code 1e9}, {@code 1e-3}, {@code 0x1F}, or a duration such as {@code 1h30m}. */
@@ -174,8 +191,9 @@ final class PromQl {
             boolean hex = source.startsWith("0x", start) || source.startsWith("0X", start);
             while (at < source.length()) {
                 char c = source.charAt(at);
-                boolean exponentSign = (c == '+' || c == '-') && !hex && (source.charAt(at - 1) == 'e'
-                        || source.charAt(at - 1) == 'E');
+                boolean exponentSign = (c == '+' || c == '-')
+                        && !hex
+                        && (source.charAt(at - 1) == 'e' || source.charAt(at - 1) == 'E');
                 if (!Character.isLetterOrDigit(c) && c != '.' && c != '_' && !exponentSign) {
                     break;
                 }
@@ -198,8 +216,8 @@ final class PromQl {
         private int closing(int start, char close) {
             int end = source.indexOf(close, at);
             if (end < 0) {
-                throw new IllegalArgumentException("unclosed " + source.charAt(start) + " at " + start + " in: "
-                        + source);
+                throw new IllegalArgumentException(
+                        "unclosed " + source.charAt(start) + " at " + start + " in: " + source);
             }
             return end;
         }
@@ -263,8 +281,7 @@ final class PromQl {
                 if (token.kind() == Kind.NAME || token.kind() == Kind.STRING) {
                     groupingLabels.add(token.text());
                 } else if (!token.is(",")) {
-                    throw new IllegalArgumentException("unexpected " + token.text() + " in a label list in: "
-                            + source);
+                    throw new IllegalArgumentException("unexpected " + token.text() + " in a label list in: " + source);
                 }
             }
             expectClosed(")");
@@ -279,10 +296,11 @@ final class PromQl {
                 if (label.is(",")) {
                     continue;
                 }
-                if (at + 2 >= tokens.size() || tokens.get(at + 1).kind() != Kind.PUNCTUATION
+                if (at + 2 >= tokens.size()
+                        || tokens.get(at + 1).kind() != Kind.PUNCTUATION
                         || tokens.get(at + 2).kind() != Kind.STRING) {
-                    throw new IllegalArgumentException("a matcher label op \"value\" expected at " + label.text()
-                            + " in: " + source);
+                    throw new IllegalArgumentException(
+                            "a matcher label op \"value\" expected at " + label.text() + " in: " + source);
                 }
                 if (label.text().equals(METRIC_NAME_LABEL) && tokens.get(at + 1).is("=")) {
                     metric = tokens.get(at + 2).text();

@@ -35,16 +35,19 @@ final class ScrapedSeries {
      */
     static ScrapedSeries parse(String exposition) {
         Map<String, Set<String>> labelsBySample = new HashMap<>();
-        exposition.lines().filter(line -> !line.isBlank() && !line.startsWith("#")).forEach(line -> {
-            int brace = line.indexOf('{');
-            int space = line.indexOf(' ');
-            boolean labelled = brace >= 0 && (space < 0 || brace < space);
-            String name = line.substring(0, labelled ? brace : space < 0 ? line.length() : space);
-            Set<String> labels = labelsBySample.computeIfAbsent(name, unused -> new HashSet<>());
-            if (labelled) {
-                labels.addAll(labelNames(line, brace + 1));
-            }
-        });
+        exposition
+                .lines()
+                .filter(line -> !line.isBlank() && !line.startsWith("#"))
+                .forEach(line -> {
+                    int brace = line.indexOf('{');
+                    int space = line.indexOf(' ');
+                    boolean labelled = brace >= 0 && (space < 0 || brace < space);
+                    String name = line.substring(0, labelled ? brace : space < 0 ? line.length() : space);
+                    Set<String> labels = labelsBySample.computeIfAbsent(name, unused -> new HashSet<>());
+                    if (labelled) {
+                        labels.addAll(labelNames(line, brace + 1));
+                    }
+                });
         return new ScrapedSeries(labelsBySample);
     }
 
@@ -94,12 +97,14 @@ final class ScrapedSeries {
                 continue;
             }
             selectedLabels.addAll(labels);
-            selector.labels().stream().filter(label -> !TARGET_LABELS.contains(label) && !labels.contains(label))
+            selector.labels().stream()
+                    .filter(label -> !TARGET_LABELS.contains(label) && !labels.contains(label))
                     .forEach(label -> problems.add(use.where() + ": " + selector.metric() + " has no label " + label
                             + " (it has " + labels.stream().sorted().toList() + ")"));
         }
         if (everySelectorFound) {
-            use.query().groupingLabels().stream().filter(label -> !selectedLabels.contains(label))
+            use.query().groupingLabels().stream()
+                    .filter(label -> !selectedLabels.contains(label))
                     .forEach(label -> problems.add(use.where() + ": no series it selects has the label " + label));
         }
         return problems;

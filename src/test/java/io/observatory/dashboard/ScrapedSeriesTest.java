@@ -21,22 +21,27 @@ class ScrapedSeriesTest {
             """);
 
     private static List<String> problems(String expression) {
-        return SCRAPE.problems(new PromQlUse("panel \"P\" target A", expression, expression,
-                PromQl.parse(expression)));
+        return SCRAPE.problems(new PromQlUse("panel \"P\" target A", expression, expression, PromQl.parse(expression)));
     }
 
     @Test
     void parseThenEverySampleNameAndNoComment() {
-        assertThat(SCRAPE.samples()).containsExactlyInAnyOrder("observatory_probe_rtt_seconds_bucket",
-                "observatory_probe_rtt_seconds_count", "observatory_probe_results_total", "process_cpu_usage");
+        assertThat(SCRAPE.samples())
+                .containsExactlyInAnyOrder(
+                        "observatory_probe_rtt_seconds_bucket",
+                        "observatory_probe_rtt_seconds_count",
+                        "observatory_probe_results_total",
+                        "process_cpu_usage");
     }
 
     @Test
     void problemsWhenEverythingIsInTheScrapeThenNone() {
         assertThat(problems("sum by (le, instance) (rate(observatory_probe_rtt_seconds_bucket{job=\"x\"}[5m])) "
-                + "/ on(instance) group_left process_cpu_usage")).isEmpty();
+                        + "/ on(instance) group_left process_cpu_usage"))
+                .isEmpty();
         assertThat(problems("sum by (error_kind) (observatory_probe_results_total{outcome=\"success\", "
-                + "outbound=~\"a.*\"})")).isEmpty();
+                        + "outbound=~\"a.*\"})"))
+                .isEmpty();
     }
 
     @Test
@@ -47,26 +52,28 @@ class ScrapedSeriesTest {
 
     @Test
     void problemsWhenAHistogramIsQueriedByItsBaseNameThenMissing() {
-        assertThat(problems("observatory_probe_rtt_seconds")).containsExactly(
-                "panel \"P\" target A: no series observatory_probe_rtt_seconds in the scrape");
+        assertThat(problems("observatory_probe_rtt_seconds"))
+                .containsExactly("panel \"P\" target A: no series observatory_probe_rtt_seconds in the scrape");
     }
 
     @Test
     void problemsWhenAMatcherLabelIsNotOnTheSeriesThenNamed() {
-        assertThat(problems("observatory_probe_results_total{job=\"x\", kind=\"dns_failure\"}")).containsExactly(
-                "panel \"P\" target A: observatory_probe_results_total has no label kind (it has [error_kind, "
-                        + "outbound, outcome])");
+        assertThat(problems("observatory_probe_results_total{job=\"x\", kind=\"dns_failure\"}"))
+                .containsExactly(
+                        "panel \"P\" target A: observatory_probe_results_total has no label kind (it has [error_kind, "
+                                + "outbound, outcome])");
     }
 
     @Test
     void problemsWhenAGroupingLabelIsOnNoSelectedSeriesThenNamed() {
-        assertThat(problems("sum by (phase, instance) (observatory_probe_rtt_seconds_count)")).containsExactly(
-                "panel \"P\" target A: no series it selects has the label phase");
+        assertThat(problems("sum by (phase, instance) (observatory_probe_rtt_seconds_count)"))
+                .containsExactly("panel \"P\" target A: no series it selects has the label phase");
     }
 
     @Test
     void parseWhenLabelsDoNotCloseThenRejected() {
-        assertThatThrownBy(() -> ScrapedSeries.parse("x{a=\"b\" 1\n")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> ScrapedSeries.parse("x{a=\"b\" 1\n"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("unclosed labels in sample: x{a=\"b\" 1");
     }
 }

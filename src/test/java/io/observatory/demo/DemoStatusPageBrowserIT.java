@@ -28,9 +28,10 @@ class DemoStatusPageBrowserIT {
 
     /** The verdict colours of the page's style sheet, as the browser computes them. */
     private static final String GREEN = "rgb(26, 127, 55)";
+
     private static final String RED = "rgb(207, 34, 46)";
-    private static final List<String> DEMO = List.of("demo-closed", "demo-fast", "demo-flaky", "demo-hang",
-            "demo-slow");
+    private static final List<String> DEMO =
+            List.of("demo-closed", "demo-fast", "demo-flaky", "demo-hang", "demo-slow");
 
     private static StatusPageSession session;
     private static Browser browser;
@@ -40,7 +41,9 @@ class DemoStatusPageBrowserIT {
     static void start() {
         int targets = ClosedPort.find();
         int closed = ClosedPort.find();
-        session = StatusPageSession.start("--spring.profiles.active=demo", "--demo.port=" + targets,
+        session = StatusPageSession.start(
+                "--spring.profiles.active=demo",
+                "--demo.port=" + targets,
                 "--demo.closed-port=" + (closed == targets ? targets + 1 : closed));
         browser = session.browser();
         page = session.page();
@@ -70,8 +73,10 @@ class DemoStatusPageBrowserIT {
     }
 
     private static void awaitVerdict(String tag, String verdict, Duration timeout) {
-        browser.waiting(timeout).until(driver -> verdict.equals(browser.attributes(row(tag), "data-verdict")
-                .stream().findFirst().orElse(null)));
+        browser.waiting(timeout)
+                .until(driver -> verdict.equals(browser.attributes(row(tag), "data-verdict").stream()
+                        .findFirst()
+                        .orElse(null)));
     }
 
     @Test
@@ -89,18 +94,23 @@ class DemoStatusPageBrowserIT {
         assertThat(dotColour("demo-fast")).isEqualTo(GREEN);
         assertThat(cell("demo-fast", "verdict")).isEqualTo("healthy");
         assertThat(cell("demo-fast", "rtt")).endsWith(" ms");
-        assertThat(browser.attributes(row("demo-fast") + " td.spark svg polyline", "points")).hasSize(1);
+        assertThat(browser.attributes(row("demo-fast") + " td.spark svg polyline", "points"))
+                .hasSize(1);
         assertThat(dotColour("demo-closed")).isEqualTo(RED);
         assertThat(cell("demo-closed", "verdict")).isEqualTo("unhealthy");
         assertThat(cell("demo-closed", "rtt")).isEqualTo("failed");
-        assertThat(cell("demo-closed", "error")).startsWith("connection_refused")
+        assertThat(cell("demo-closed", "error"))
+                .startsWith("connection_refused")
                 .contains("outbound demo-closed (direct): connection refused by 127.0.0.1:");
         assertThat(cell("demo-hang", "error")).startsWith("response_timeout").contains("within 5s");
         assertThat(cell("demo-hang", "ago")).containsPattern("\\d+ s ago").contains("active unknown -> unhealthy");
-        int slowMillis = Integer.parseInt(cell("demo-slow", "rtt").replace(" ms", "").replace(",", ""));
+        int slowMillis =
+                Integer.parseInt(cell("demo-slow", "rtt").replace(" ms", "").replace(",", ""));
         assertThat(slowMillis).as("the slow target answers after 300 ms").isGreaterThanOrEqualTo(300);
         assertThat(browser.text("#range")).isEqualTo("1–5 of 5 shown (5 outbounds)");
-        assertThat(browser.driver().findElement(By.id("mesh")).isDisplayed()).as("no hub, no mesh").isFalse();
+        assertThat(browser.driver().findElement(By.id("mesh")).isDisplayed())
+                .as("no hub, no mesh")
+                .isFalse();
     }
 
     @Test
@@ -134,21 +144,23 @@ class DemoStatusPageBrowserIT {
         browser.waiting(Duration.ofSeconds(10)).until(driver -> shownTags().size() == DEMO.size());
 
         browser.driver().findElement(By.id("prefix")).sendKeys("demo-f");
-        browser.waiting(Duration.ofSeconds(5)).until(driver -> shownTags().equals(List.of("demo-fast",
-                "demo-flaky")));
+        browser.waiting(Duration.ofSeconds(5)).until(driver -> shownTags().equals(List.of("demo-fast", "demo-flaky")));
         String link = browser.driver().getCurrentUrl();
         browser.driver().findElement(By.id("prefix")).clear();
         browser.driver().findElement(By.id("prefix")).sendKeys("demo-");
         browser.waiting(Duration.ofSeconds(5)).until(driver -> shownTags().size() == DEMO.size());
-        browser.driver().findElement(By.cssSelector(".count[data-verdict='unhealthy']")).click();
-        browser.waiting(Duration.ofSeconds(5)).until(driver -> shownTags().containsAll(List.of("demo-closed",
-                "demo-hang")) && !shownTags().contains("demo-fast"));
+        browser.driver()
+                .findElement(By.cssSelector(".count[data-verdict='unhealthy']"))
+                .click();
+        browser.waiting(Duration.ofSeconds(5))
+                .until(driver -> shownTags().containsAll(List.of("demo-closed", "demo-hang"))
+                        && !shownTags().contains("demo-fast"));
         browser.screenshot("status-page-demo-unhealthy");
         browser.driver().get(link);
-        browser.waiting(Duration.ofSeconds(5)).until(driver -> shownTags().equals(List.of("demo-fast",
-                "demo-flaky")));
+        browser.waiting(Duration.ofSeconds(5)).until(driver -> shownTags().equals(List.of("demo-fast", "demo-flaky")));
 
         assertThat(link).endsWith("#prefix=demo-f&offset=0&limit=100");
-        assertThat(browser.driver().findElement(By.id("prefix")).getAttribute("value")).isEqualTo("demo-f");
+        assertThat(browser.driver().findElement(By.id("prefix")).getAttribute("value"))
+                .isEqualTo("demo-f");
     }
 }

@@ -63,7 +63,8 @@ class MeshDemoIT {
                 })
                 .run("--spring.profiles.active=mesh-demo", "--spring.grpc.server.port=0", "--server.port=0");
         channel = NettyChannelBuilder.forAddress(new InetSocketAddress("127.0.0.1", grpcPort.get(5, TimeUnit.SECONDS)))
-                .usePlaintext().build();
+                .usePlaintext()
+                .build();
         Set<String> seen = ConcurrentHashMap.newKeySet();
         List<GetMeshResponse> views = new CopyOnWriteArrayList<>();
         MeshServiceGrpc.newStub(channel).watchMesh(WatchMeshRequest.getDefaultInstance(), new StreamObserver<>() {
@@ -72,8 +73,9 @@ class MeshDemoIT {
                 views.add(view);
                 for (ServerStatus server : view.getServersList()) {
                     seen.add(server.getName() + " " + server.getStatus().name().substring("MESH_STATUS_".length()));
-                    server.getEntryPointsList().forEach(entry -> entry.getMarksList()
-                            .forEach(mark -> seen.add(entry.getTag() + " " + mark)));
+                    server.getEntryPointsList()
+                            .forEach(entry ->
+                                    entry.getMarksList().forEach(mark -> seen.add(entry.getTag() + " " + mark)));
                 }
                 for (WitnessStatus witness : view.getWitnessesList()) {
                     seen.add(witness.getName() + (witness.getReliable() ? " RELIABLE" : " UNRELIABLE"));
@@ -86,26 +88,37 @@ class MeshDemoIT {
             }
 
             @Override
-            public void onCompleted() {
-            }
+            public void onCompleted() {}
         });
 
-        await().atMost(Duration.ofSeconds(75)).pollInterval(Duration.ofMillis(250)).untilAsserted(() ->
-                assertThat(seen).contains("s4 UNREACHABLE_FROM_SERVERS", "s2/main PAIR_CUT", "w4 UNRELIABLE",
-                        "s1 SERVER_UNAVAILABLE", "s2 NO_DATA", "s3 BLOCKED"));
+        await().atMost(Duration.ofSeconds(75))
+                .pollInterval(Duration.ofMillis(250))
+                .untilAsserted(() -> assertThat(seen)
+                        .contains(
+                                "s4 UNREACHABLE_FROM_SERVERS",
+                                "s2/main PAIR_CUT",
+                                "w4 UNRELIABLE",
+                                "s1 SERVER_UNAVAILABLE",
+                                "s2 NO_DATA",
+                                "s3 BLOCKED"));
         await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
             GetMeshResponse last = views.get(views.size() - 1);
-            assertThat(last.getServersList()).extracting(ServerStatus::getStatus)
+            assertThat(last.getServersList())
+                    .extracting(ServerStatus::getStatus)
                     .containsOnly(MeshStatus.MESH_STATUS_OK);
-            assertThat(last.getServersList()).allSatisfy(server ->
-                    assertThat(server.getEntryPoints(0).getMarksList()).isEmpty());
-            assertThat(last.getWitnessesList()).allSatisfy(witness -> assertThat(witness.getReliable()).isTrue());
+            assertThat(last.getServersList())
+                    .allSatisfy(server ->
+                            assertThat(server.getEntryPoints(0).getMarksList()).isEmpty());
+            assertThat(last.getWitnessesList())
+                    .allSatisfy(witness -> assertThat(witness.getReliable()).isTrue());
         });
 
         String port = demo.getEnvironment().getProperty("local.server.port");
-        HttpResponse<String> json = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + port + "/actuator/observatory")).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> json = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/observatory"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         assertThat(json.body())
                 .contains("\"mesh\":{\"servers\":[{\"name\":\"s1\",\"route\":\"eu\",\"status\":\"OK\",\"voters\":0")
                 .contains("\"status\":\"RELIABLE\"");

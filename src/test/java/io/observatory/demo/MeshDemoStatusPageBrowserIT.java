@@ -32,6 +32,7 @@ class MeshDemoStatusPageBrowserIT {
      * {@code MeshDemoIT}'s to hold); on a timeout, the message gives what the hub judged and the page's journal.
      */
     private static final Duration SCENE = MeshDemo.STORY_LENGTH.plusSeconds(10);
+
     private static final String RED = "rgb(207, 34, 46)";
 
     private StatusPageSession session;
@@ -53,22 +54,30 @@ class MeshDemoStatusPageBrowserIT {
     }
 
     private void awaitScene(Function<WebDriver, Boolean> shown) {
-        browser.waiting(SCENE).withMessage(() -> "the hub judged " + judged() + "; " + browser.journal())
+        browser.waiting(SCENE)
+                .withMessage(() -> "the hub judged " + judged() + "; " + browser.journal())
                 .until(shown);
     }
 
     /** What the hub judges now: each server's status and each unreliable witness. */
     private String judged() {
-        MeshJudgement judgement = session.service().getBean(MeshHub.class).store().current().judgement();
-        return judgement.servers().stream().map(server -> server.name() + " " + server.status())
-                .collect(Collectors.joining(", ")) + judgement.witnesses().stream()
-                .filter(witness -> !witness.reliable()).map(witness -> ", " + witness.name() + " unreliable")
-                .collect(Collectors.joining());
+        MeshJudgement judgement =
+                session.service().getBean(MeshHub.class).store().current().judgement();
+        return judgement.servers().stream()
+                        .map(server -> server.name() + " " + server.status())
+                        .collect(Collectors.joining(", "))
+                + judgement.witnesses().stream()
+                        .filter(witness -> !witness.reliable())
+                        .map(witness -> ", " + witness.name() + " unreliable")
+                        .collect(Collectors.joining());
     }
 
     private String cellClass(String witness, String tag) {
-        return browser.attributes("#matrix tr[data-witness='" + witness + "'] td[data-tag='" + tag + "']", "class")
-                .stream().findFirst().orElse(null);
+        return browser
+                .attributes("#matrix tr[data-witness='" + witness + "'] td[data-tag='" + tag + "']", "class")
+                .stream()
+                .findFirst()
+                .orElse(null);
     }
 
     private List<String> badges(String witness) {
@@ -84,27 +93,30 @@ class MeshDemoStatusPageBrowserIT {
         page.manage().window().setSize(new Dimension(1400, 950));
         browser.keepJournal("#live, #servers li .caption, #matrix th .badge");
 
-        browser.waiting(Duration.ofSeconds(15)).until(driver -> browser.attributes("#servers li", "data-server")
-                .size() == 4);
+        browser.waiting(Duration.ofSeconds(15))
+                .until(driver ->
+                        browser.attributes("#servers li", "data-server").size() == 4);
         awaitCaption("s1", "ok");
-        assertThat(browser.attributes("#rows tr", "data-tag")).containsExactly("s1/main", "s2/main", "s3/main",
-                "s4/main");
+        assertThat(browser.attributes("#rows tr", "data-tag"))
+                .containsExactly("s1/main", "s2/main", "s3/main", "s4/main");
         assertThat(browser.attributes("#routes tr", "data-route")).containsExactly("eu", "world");
         assertThat(browser.text("#routes tr[data-route='eu'] .serves")).isEqualTo("s1, s2");
         assertThat(badges("w1")).containsExactly("badge checker");
-        assertThat(browser.text("#matrix tr[data-witness='w1'] td[data-tag='s1/main']")).isEqualTo("own");
+        assertThat(browser.text("#matrix tr[data-witness='w1'] td[data-tag='s1/main']"))
+                .isEqualTo("own");
         assertThat(cellClass("w2", "s1/main")).isEqualTo("cell ok");
         browser.mark();
 
         awaitCaption("s4", "unreachable from your servers (2 of them)");
         browser.screenshot("status-page-mesh-demo");
         assertThat(browser.style(server("s4") + " .dot", "background-color")).isEqualTo(RED);
-        assertThat(browser.text(server("s4"))).contains("out of rotation", "cannot reach s4/main: w1 (site de) streak",
-                "w2 (site nl) streak");
+        assertThat(browser.text(server("s4")))
+                .contains("out of rotation", "cannot reach s4/main: w1 (site de) streak", "w2 (site nl) streak");
         assertThat(cellClass("w1", "s4/main")).isEqualTo("cell vote");
         assertThat(cellClass("w2", "s4/main")).isEqualTo("cell vote");
-        browser.waiting(Duration.ofSeconds(5)).until(driver -> browser.attributes("#rows tr[data-tag='s4/main']",
-                "data-verdict").equals(List.of("unhealthy")));
+        browser.waiting(Duration.ofSeconds(5))
+                .until(driver -> browser.attributes("#rows tr[data-tag='s4/main']", "data-verdict")
+                        .equals(List.of("unhealthy")));
 
         awaitScene(driver -> badges("w4").contains("badge unreliable"));
         browser.screenshot("status-page-mesh-demo-unreliable");

@@ -22,8 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class StatusPageBehindProxyBrowserIT {
 
-    private static final List<String> DEMO = List.of("demo-closed", "demo-fast", "demo-flaky", "demo-hang",
-            "demo-slow");
+    private static final List<String> DEMO =
+            List.of("demo-closed", "demo-fast", "demo-flaky", "demo-hang", "demo-slow");
 
     @TempDir
     Path workdir;
@@ -44,21 +44,22 @@ class StatusPageBehindProxyBrowserIT {
     @Test
     void pageWhenServedUnderAPathPrefixThenItLoadsFromThePrefixAndStaysLive() throws IOException {
         int targets = ClosedPort.find();
-        session = StatusPageSession.start("--spring.profiles.active=demo", "--demo.port=" + targets,
-                "--demo.closed-port=" + (targets + 1));
+        session = StatusPageSession.start(
+                "--spring.profiles.active=demo", "--demo.port=" + targets, "--demo.closed-port=" + (targets + 1));
         String management = session.service().getEnvironment().getProperty("local.server.port");
         int port = LoopbackDaemon.freePort();
-        nginx = LoopbackDaemon.nginx(workdir, port,
-                "location /observatory/ { proxy_pass http://127.0.0.1:" + management + "/; }");
+        nginx = LoopbackDaemon.nginx(
+                workdir, port, "location /observatory/ { proxy_pass http://127.0.0.1:" + management + "/; }");
         Browser browser = session.browser();
 
         browser.driver().get("http://127.0.0.1:" + port + "/observatory/");
-        browser.waiting(Duration.ofSeconds(10)).until(driver ->
-                browser.attributes("#rows tr", "data-tag").equals(DEMO));
+        browser.waiting(Duration.ofSeconds(10))
+                .until(driver -> browser.attributes("#rows tr", "data-tag").equals(DEMO));
         awaitVerdict(browser, "demo-fast", "healthy", Duration.ofSeconds(10));
         assertThat(browser.driver().getCurrentUrl()).isEqualTo("http://127.0.0.1:" + port + "/observatory/status");
         assertThat(browser.style("#rows tr[data-tag='demo-fast'] .dot", "background-color"))
-                .as("the style sheet loaded from under the prefix").isEqualTo("rgb(26, 127, 55)");
+                .as("the style sheet loaded from under the prefix")
+                .isEqualTo("rgb(26, 127, 55)");
         browser.mark();
 
         session.service().getBean(DemoLab.class).stop();
@@ -66,12 +67,16 @@ class StatusPageBehindProxyBrowserIT {
         browser.screenshot("status-page-behind-proxy");
 
         assertThat(browser.text("#live")).isEqualTo("live");
-        assertThat(browser.sameDocument()).as("changed by the stream through nginx, no reload").isTrue();
+        assertThat(browser.sameDocument())
+                .as("changed by the stream through nginx, no reload")
+                .isTrue();
     }
 
     private static void awaitVerdict(Browser browser, String tag, String verdict, Duration timeout) {
         String row = "#rows tr[data-tag='" + tag + "']";
-        browser.waiting(timeout).until(driver -> verdict.equals(browser.attributes(row, "data-verdict")
-                .stream().findFirst().orElse(null)));
+        browser.waiting(timeout)
+                .until(driver -> verdict.equals(browser.attributes(row, "data-verdict").stream()
+                        .findFirst()
+                        .orElse(null)));
     }
 }

@@ -47,12 +47,13 @@ final class CheckLog {
         if (!Files.exists(file)) {
             return new CheckLog(List.of());
         }
-        return new CheckLog(Files.readAllLines(file).stream().flatMap(line -> parse(line).stream()).toList());
+        return new CheckLog(Files.readAllLines(file).stream()
+                .flatMap(line -> parse(line).stream())
+                .toList());
     }
 
     /** One logged check: when nginx logged it (wall clock, ms) and its sender. */
-    private record Check(long wallMillis, Checker checker) {
-    }
+    private record Check(long wallMillis, Checker checker) {}
 
     /**
      * When {@code checker}'s next check after {@code wallMillis} was due, in wall-clock milliseconds, for a checker
@@ -62,20 +63,29 @@ final class CheckLog {
      * interval (HAProxy about 2 ms a second); the period counts it. Empty while nginx logged none of its checks.
      */
     OptionalLong nextDueAfter(Checker checker, long wallMillis, Duration interval) {
-        long[] times = checks.stream().filter(check -> check.checker() == checker).mapToLong(Check::wallMillis)
-                .sorted().toArray();
+        long[] times = checks.stream()
+                .filter(check -> check.checker() == checker)
+                .mapToLong(Check::wallMillis)
+                .sorted()
+                .toArray();
         long nominal = interval.toMillis();
-        long[] periods = IntStream.range(1, times.length).mapToLong(i -> times[i] - times[i - 1])
-                .filter(gap -> Math.abs(gap - nominal) <= nominal / 10).sorted().toArray();
+        long[] periods = IntStream.range(1, times.length)
+                .mapToLong(i -> times[i] - times[i - 1])
+                .filter(gap -> Math.abs(gap - nominal) <= nominal / 10)
+                .sorted()
+                .toArray();
         long period = periods.length == 0 ? nominal : periods[periods.length / 2];
-        return Arrays.stream(times).filter(time -> time <= wallMillis).max().stream().map(last -> last + period)
+        return Arrays.stream(times).filter(time -> time <= wallMillis).max().stream()
+                .map(last -> last + period)
                 .findFirst();
     }
 
     /** The time of the first check {@code checker} sent that nginx logged after {@code wallMillis}; empty if none. */
     OptionalLong firstAfter(Checker checker, long wallMillis) {
-        return checks.stream().filter(check -> check.checker() == checker && check.wallMillis() > wallMillis)
-                .mapToLong(Check::wallMillis).min();
+        return checks.stream()
+                .filter(check -> check.checker() == checker && check.wallMillis() > wallMillis)
+                .mapToLong(Check::wallMillis)
+                .min();
     }
 
     /** The check {@code line} logs; empty for a request neither checker sent. */

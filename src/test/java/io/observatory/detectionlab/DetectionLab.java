@@ -34,8 +34,18 @@ import java.util.List;
  * @param workDir      where configuration files, the stats socket and the processes' logs go
  *                     ({@code detection-lab.work-dir}, set by the profile)
  */
-record DetectionLab(List<String> namespaces, List<String> addresses, int port, List<Path> checkLogs, int trials,
-        Schedule schedule, Duration timeout, Duration lossDuration, int lossPercent, Path jar, Path workDir) {
+record DetectionLab(
+        List<String> namespaces,
+        List<String> addresses,
+        int port,
+        List<Path> checkLogs,
+        int trials,
+        Schedule schedule,
+        Duration timeout,
+        Duration lossDuration,
+        int lossPercent,
+        Path jar,
+        Path workDir) {
 
     /** The standard observer's schedules this lab compares against HAProxy. */
     enum Schedule {
@@ -48,8 +58,9 @@ record DetectionLab(List<String> namespaces, List<String> addresses, int port, L
             return switch (value) {
                 case "xray" -> XRAY;
                 case "per-outbound" -> PER_OUTBOUND;
-                default -> throw new IllegalStateException("detection-lab.schedule: " + value
-                        + " (expected: xray or per-outbound)");
+                default ->
+                    throw new IllegalStateException(
+                            "detection-lab.schedule: " + value + " (expected: xray or per-outbound)");
             };
         }
     }
@@ -67,8 +78,8 @@ record DetectionLab(List<String> namespaces, List<String> addresses, int port, L
             throw new IllegalStateException("detection-lab.trials: " + trials + " (expected: >= 1)");
         }
         if (timeout.isNegative() || timeout.isZero()) {
-            throw new IllegalStateException("detection-lab.timeout: " + GoDuration.format(timeout)
-                    + " (expected: > 0)");
+            throw new IllegalStateException(
+                    "detection-lab.timeout: " + GoDuration.format(timeout) + " (expected: > 0)");
         }
         if (lossPercent < 1 || lossPercent > 99) {
             throw new IllegalStateException("detection-lab.loss-percent: " + lossPercent + " (expected: 1-99)");
@@ -79,18 +90,22 @@ record DetectionLab(List<String> namespaces, List<String> addresses, int port, L
     static DetectionLab fromSystemProperties() {
         Path jar = Path.of(required("detection-lab.jar"));
         if (!Files.isRegularFile(jar)) {
-            throw new IllegalStateException("no service jar at " + jar + ": the detection-lab profile runs after"
-                    + " package");
+            throw new IllegalStateException(
+                    "no service jar at " + jar + ": the detection-lab profile runs after" + " package");
         }
-        return new DetectionLab(List.of(required("detection-lab.namespaces").split(",")),
+        return new DetectionLab(
+                List.of(required("detection-lab.namespaces").split(",")),
                 List.of(required("detection-lab.addresses").split(",")),
                 Integer.parseInt(required("detection-lab.port")),
-                Arrays.stream(required("detection-lab.check-logs").split(",")).map(Path::of).toList(),
+                Arrays.stream(required("detection-lab.check-logs").split(","))
+                        .map(Path::of)
+                        .toList(),
                 Integer.parseInt(required("detection-lab.trials")),
                 Schedule.of(required("detection-lab.schedule")),
                 GoDuration.parse(required("detection-lab.timeout")),
                 GoDuration.parse(required("detection-lab.loss-duration")),
-                Integer.parseInt(required("detection-lab.loss-percent")), jar,
+                Integer.parseInt(required("detection-lab.loss-percent")),
+                jar,
                 Path.of(required("detection-lab.work-dir")));
     }
 

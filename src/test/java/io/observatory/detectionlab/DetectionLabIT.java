@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.observatory.api.v1.HealthState;
-import io.observatory.detectionlab.DetectionLab.Schedule;
 import io.observatory.detectionlab.HaproxyChecker.ServerStat;
 import io.observatory.testing.TestTarget;
 import io.observatory.text.GoDuration;
@@ -72,14 +71,17 @@ class DetectionLabIT {
     private static final int HEALTHY_THRESHOLD = 2;
     /** HAProxy's fastinter; ours: unhealthy-edge-interval and healthy-edge-interval (per-outbound schedule only). */
     private static final Duration EDGE_INTERVAL = Duration.ofMillis(250);
+
     private static final Duration POLL = Duration.ofMillis(20);
     /** The longest wait for one change, with room for Xray's rounds, which wait for the black-holed neighbour. */
     private static final Duration PATIENCE = Duration.ofSeconds(40);
+
     private static final Duration STARTUP_LIMIT = Duration.ofSeconds(120);
     private static final String A = "A";
     private static final String B = "B";
     /** Our outbound tags and HAProxy's server names of targets A and B. */
     private static final Map<String, String> TAGS = Map.of(A, "target-a", B, "target-b");
+
     private static final Map<String, String> SERVERS = Map.of(A, "a", B, "b");
     /**
      * Outbounds ours probes besides A and B, on a loopback target of this test, as a checker of a fleet does: they
@@ -89,6 +91,7 @@ class DetectionLabIT {
     private static final int BACKGROUND_OUTBOUNDS = 100;
     /** Probes ours completes, background ones included, before the first trial. */
     private static final long WARM_UP_PROBES = 10_000;
+
     private static final Duration WARM_UP_LIMIT = Duration.ofMinutes(5);
     /** Our tags of A and B start with it, and no background outbound's does. */
     private static final String TARGET_TAG_PREFIX = "target-";
@@ -110,12 +113,10 @@ class DetectionLabIT {
      * carries a fall or rise count; ours: always, its streaks are not served); {@link System#nanoTime()} when the
      * answer arrived.
      */
-    private record Reading(Map<String, Verdict> verdicts, boolean settled, long atNanos) {
-    }
+    private record Reading(Map<String, Verdict> verdicts, boolean settled, long atNanos) {}
 
     /** Times of one change as each checker served it; null for one that has not (yet). */
-    private record Times(Duration ours, Duration haproxy) {
-    }
+    private record Times(Duration ours, Duration haproxy) {}
 
     /**
      * One change of a trial, as each checker met it: {@code served}, from the change to the first answer that showed
@@ -126,7 +127,8 @@ class DetectionLabIT {
 
         /** From each checker's first check after the change to its first answer that showed it. */
         Times fromFirstCheck() {
-            return new Times(served.ours().minus(firstCheck.ours()), served.haproxy().minus(firstCheck.haproxy()));
+            return new Times(
+                    served.ours().minus(firstCheck.ours()), served.haproxy().minus(firstCheck.haproxy()));
         }
 
         /** How much later ours served the change than HAProxy, each counted from its own first check after it. */
@@ -137,8 +139,7 @@ class DetectionLabIT {
     }
 
     /** One trial of a timed scenario: detection and healing of both, and the packets nft refused. */
-    private record Trial(Change detected, Change healed, long refusedPackets) {
-    }
+    private record Trial(Change detected, Change healed, long refusedPackets) {}
 
     private DetectionLab lab;
     private TestTarget background;
@@ -156,8 +157,15 @@ class DetectionLabIT {
         Map<String, String> servers = new LinkedHashMap<>();
         servers.put(SERVERS.get(A), lab.addresses().get(0) + ":" + lab.port());
         servers.put(SERVERS.get(B), lab.addresses().get(1) + ":" + lab.port());
-        haproxy = HaproxyChecker.start(lab.workDir(), servers, "/generate_204", INTERVAL, UNHEALTHY_THRESHOLD,
-                HEALTHY_THRESHOLD, EDGE_INTERVAL, lab.timeout());
+        haproxy = HaproxyChecker.start(
+                lab.workDir(),
+                servers,
+                "/generate_204",
+                INTERVAL,
+                UNHEALTHY_THRESHOLD,
+                HEALTHY_THRESHOLD,
+                EDGE_INTERVAL,
+                lab.timeout());
         observatory = ObservatoryProcess.start(lab.jar(), lab.workDir(), observatoryConfig());
         print("HAProxy pid " + haproxy.pid() + ", observatory pid " + observatory.pid() + " (root namespace); targets"
                 + " A " + lab.probeUrl(0) + " in " + lab.namespaceA() + ", B " + lab.probeUrl(1) + " in "
@@ -167,7 +175,9 @@ class DetectionLabIT {
                 + " rise " + HEALTHY_THRESHOLD + " fastinter " + EDGE_INTERVAL.toMillis() + "ms, timeout check "
                 + lab.timeout().toMillis() + "ms, nbthread 1; both read every " + POLL.toMillis() + " ms");
         try {
-            await().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100)).atMost(STARTUP_LIMIT)
+            await().pollDelay(Duration.ZERO)
+                    .pollInterval(Duration.ofMillis(100))
+                    .atMost(STARTUP_LIMIT)
                     .ignoreExceptionsMatching(e -> e instanceof io.grpc.StatusRuntimeException)
                     .until(() -> {
                         requireRunning();
@@ -177,19 +187,26 @@ class DetectionLabIT {
                                         .allMatch(server -> server.checkStatus().equals("L7OK"));
                     });
         } catch (ConditionTimeoutException e) {
-            throw new AssertionError("both targets not healthy for both checkers within " + seconds(STARTUP_LIMIT)
-                    + "\n" + observatory.describeWithLog() + "\n" + haproxy.describeWithLog(), e);
+            throw new AssertionError(
+                    "both targets not healthy for both checkers within " + seconds(STARTUP_LIMIT) + "\n"
+                            + observatory.describeWithLog() + "\n" + haproxy.describeWithLog(),
+                    e);
         }
         print("both checkers see A and B healthy after " + seconds(Duration.ofNanos(System.nanoTime() - begin)));
         long warmUpStart = System.nanoTime();
         try {
-            await().pollDelay(Duration.ZERO).pollInterval(Duration.ofSeconds(1)).atMost(WARM_UP_LIMIT).until(() -> {
-                requireRunning();
-                return observatory.probesCompleted() >= WARM_UP_PROBES;
-            });
+            await().pollDelay(Duration.ZERO)
+                    .pollInterval(Duration.ofSeconds(1))
+                    .atMost(WARM_UP_LIMIT)
+                    .until(() -> {
+                        requireRunning();
+                        return observatory.probesCompleted() >= WARM_UP_PROBES;
+                    });
         } catch (ConditionTimeoutException e) {
-            throw new AssertionError("ours did not complete " + WARM_UP_PROBES + " probes within "
-                    + seconds(WARM_UP_LIMIT) + "\n" + observatory.describeWithLog(), e);
+            throw new AssertionError(
+                    "ours did not complete " + WARM_UP_PROBES + " probes within " + seconds(WARM_UP_LIMIT) + "\n"
+                            + observatory.describeWithLog(),
+                    e);
         }
         print("ours warmed up: " + observatory.probesCompleted() + " probes (" + BACKGROUND_OUTBOUNDS
                 + " background outbounds on " + background.url("/generate_204") + " besides A and B) in "
@@ -199,32 +216,52 @@ class DetectionLabIT {
     private String observatoryConfig() {
         StringBuilder yaml = new StringBuilder("  outbounds:\n");
         for (int target = 0; target < 2; target++) {
-            yaml.append("    - { tag: ").append(TAGS.get(target == 0 ? A : B))
-                    .append(", protocol: direct, probe-url: \"").append(lab.probeUrl(target)).append("\" }\n");
+            yaml.append("    - { tag: ")
+                    .append(TAGS.get(target == 0 ? A : B))
+                    .append(", protocol: direct, probe-url: \"")
+                    .append(lab.probeUrl(target))
+                    .append("\" }\n");
         }
         for (int n = 0; n < BACKGROUND_OUTBOUNDS; n++) {
-            yaml.append(String.format(Locale.ROOT, "    - { tag: background-%03d, protocol: direct,"
-                    + " probe-url: \"%s\" }%n", n, background.url("/generate_204")));
+            yaml.append(String.format(
+                    Locale.ROOT,
+                    "    - { tag: background-%03d, protocol: direct," + " probe-url: \"%s\" }%n",
+                    n,
+                    background.url("/generate_204")));
         }
         yaml.append("  standard:\n")
                 .append("    subject-selector: [\"\"]\n")
-                .append("    probe-interval: ").append(INTERVAL.toMillis()).append("ms\n")
+                .append("    probe-interval: ")
+                .append(INTERVAL.toMillis())
+                .append("ms\n")
                 .append("    expected-status: 204\n")
-                .append("    unhealthy-threshold: ").append(UNHEALTHY_THRESHOLD).append('\n')
-                .append("    healthy-threshold: ").append(HEALTHY_THRESHOLD).append('\n')
-                .append("    timeout: ").append(lab.timeout().toMillis()).append("ms\n");
+                .append("    unhealthy-threshold: ")
+                .append(UNHEALTHY_THRESHOLD)
+                .append('\n')
+                .append("    healthy-threshold: ")
+                .append(HEALTHY_THRESHOLD)
+                .append('\n')
+                .append("    timeout: ")
+                .append(lab.timeout().toMillis())
+                .append("ms\n");
         switch (lab.schedule()) {
             case XRAY -> yaml.append("    enable-concurrency: true\n");
-            case PER_OUTBOUND -> yaml.append("    schedule: per-outbound\n")
-                    .append("    unhealthy-edge-interval: ").append(EDGE_INTERVAL.toMillis()).append("ms\n")
-                    .append("    healthy-edge-interval: ").append(EDGE_INTERVAL.toMillis()).append("ms\n");
+            case PER_OUTBOUND ->
+                yaml.append("    schedule: per-outbound\n")
+                        .append("    unhealthy-edge-interval: ")
+                        .append(EDGE_INTERVAL.toMillis())
+                        .append("ms\n")
+                        .append("    healthy-edge-interval: ")
+                        .append(EDGE_INTERVAL.toMillis())
+                        .append("ms\n");
         }
         return yaml.toString();
     }
 
     private String describeOurs() {
         String common = "probe interval " + INTERVAL.toMillis() + "ms, unhealthy threshold " + UNHEALTHY_THRESHOLD
-                + ", healthy threshold " + HEALTHY_THRESHOLD + ", timeout " + lab.timeout().toMillis() + "ms";
+                + ", healthy threshold " + HEALTHY_THRESHOLD + ", timeout "
+                + lab.timeout().toMillis() + "ms";
         return switch (lab.schedule()) {
             case XRAY -> "concurrent rounds (enable-concurrency: true), " + common;
             case PER_OUTBOUND -> common + ", unhealthy and healthy edge intervals " + EDGE_INTERVAL.toMillis() + "ms";
@@ -237,12 +274,13 @@ class DetectionLabIT {
         List<Exception> failures = new ArrayList<>();
         faults.forEach(fault -> quietly(failures, fault::close));
         if (lab != null) {
-            lab.namespaces().forEach(namespace -> quietly(failures, () -> {
-                List<String> left = TargetFault.deleteLeftovers(namespace);
-                if (!left.isEmpty()) {
-                    print("deleted fault tables left in " + namespace + ": " + left);
-                }
-            }));
+            lab.namespaces()
+                    .forEach(namespace -> quietly(failures, () -> {
+                        List<String> left = TargetFault.deleteLeftovers(namespace);
+                        if (!left.isEmpty()) {
+                            print("deleted fault tables left in " + namespace + ": " + left);
+                        }
+                    }));
         }
         if (observatory != null) {
             quietly(failures, observatory::close);
@@ -291,14 +329,17 @@ class DetectionLabIT {
         Times neighbourDetected;
         try (TargetFault blackHole = fault(TargetFault.blackHole(lab.namespaceB()))) {
             start = System.nanoTime();
-            neighbourDetected = awaitBoth(start, "B black-holed: unhealthy",
-                    verdicts -> verdicts.get(B) == Verdict.UNHEALTHY);
+            neighbourDetected =
+                    awaitBoth(start, "B black-holed: unhealthy", verdicts -> verdicts.get(B) == Verdict.UNHEALTHY);
             print("(b) B black-holed (" + blackHole.describe() + "): unhealthy for ours in "
                     + seconds(neighbourDetected.ours()) + ", for HAProxy in " + seconds(neighbourDetected.haproxy()));
             List<Trial> trials = refusalTrials("(b) A refuses, B black-holed", neighbourDown);
             report("(b) A refuses, B black-holed", trials);
-            summary.add(String.format(Locale.ROOT, "(b) B black-holed first: unhealthy in %s vs %s; %s",
-                    seconds(neighbourDetected.ours()), seconds(neighbourDetected.haproxy()),
+            summary.add(String.format(
+                    Locale.ROOT,
+                    "(b) B black-holed first: unhealthy in %s vs %s; %s",
+                    seconds(neighbourDetected.ours()),
+                    seconds(neighbourDetected.haproxy()),
                     blackHole.describeCounters()));
         }
         start = System.nanoTime();
@@ -310,8 +351,8 @@ class DetectionLabIT {
     @Test
     @Order(3)
     void targetWhenItLosesPacketsThenOursDoesNotFlap() throws Exception {
-        String what = "(c) A loses " + lab.lossPercent() + " % of its packets each way for "
-                + seconds(lab.lossDuration());
+        String what =
+                "(c) A loses " + lab.lossPercent() + " % of its packets each way for " + seconds(lab.lossDuration());
         awaitSteady(what, Map.of(A, Verdict.HEALTHY, B, Verdict.HEALTHY), Duration.ZERO);
         Map<String, Long> oursBefore = observatory.probes(TAGS.get(A));
         ServerStat haproxyBefore = haproxy.servers().get(SERVERS.get(A));
@@ -322,7 +363,9 @@ class DetectionLabIT {
             AtomicReference<Verdict> oursLast = new AtomicReference<>(Verdict.HEALTHY);
             AtomicReference<Verdict> haproxyLast = new AtomicReference<>(Verdict.HEALTHY);
             long start = System.nanoTime();
-            await().pollDelay(Duration.ZERO).pollInterval(POLL).atMost(lab.lossDuration().plusSeconds(10))
+            await().pollDelay(Duration.ZERO)
+                    .pollInterval(POLL)
+                    .atMost(lab.lossDuration().plusSeconds(10))
                     .until(() -> {
                         requireRunning();
                         countFlap(readOurs().verdicts().get(A), oursLast, oursFlaps);
@@ -334,15 +377,24 @@ class DetectionLabIT {
         ServerStat haproxyAfter = haproxy.servers().get(SERVERS.get(A));
         Map<String, Long> oursFailed = new TreeMap<>();
         oursAfter.forEach((kind, count) -> oursFailed.put(kind, count - oursBefore.getOrDefault(kind, 0L)));
-        long oursProbes = oursFailed.values().stream().mapToLong(Long::longValue).sum();
+        long oursProbes =
+                oursFailed.values().stream().mapToLong(Long::longValue).sum();
         long oursSucceeded = oursFailed.getOrDefault(NO_ERROR, 0L);
         oursFailed.remove(NO_ERROR);
         oursFailed.values().removeIf(count -> count == 0);
-        String line = String.format(Locale.ROOT, "%s: flaps (healthy -> not healthy) ours %d, HAProxy %d (its"
-                + " chkdown +%d); failed checks ours %d of %d %s, HAProxy %d (chkfail); nft %s", what,
-                oursFlaps.get(), haproxyFlaps.get(), haproxyAfter.downs() - haproxyBefore.downs(),
-                oursProbes - oursSucceeded, oursProbes, oursFailed, haproxyAfter.failedChecks()
-                        - haproxyBefore.failedChecks(), loss.describeCounters());
+        String line = String.format(
+                Locale.ROOT,
+                "%s: flaps (healthy -> not healthy) ours %d, HAProxy %d (its"
+                        + " chkdown +%d); failed checks ours %d of %d %s, HAProxy %d (chkfail); nft %s",
+                what,
+                oursFlaps.get(),
+                haproxyFlaps.get(),
+                haproxyAfter.downs() - haproxyBefore.downs(),
+                oursProbes - oursSucceeded,
+                oursProbes,
+                oursFailed,
+                haproxyAfter.failedChecks() - haproxyBefore.failedChecks(),
+                loss.describeCounters());
         print(line);
         summary.add(line);
 
@@ -354,8 +406,10 @@ class DetectionLabIT {
         }
         // With a timeout of 1 s or less one lost SYN or SYN-ACK fails a probe (Linux retransmits it after 1 s), so at
         // 10 % loss each way about a fifth of all probes fail, three in a row now and then; hence the 2 s default.
-        assertThat(oursFlaps.get()).as("our flaps of A under " + lab.lossPercent() + " % loss with timeout "
-                + GoDuration.format(lab.timeout()) + ": " + line).isZero();
+        assertThat(oursFlaps.get())
+                .as("our flaps of A under " + lab.lossPercent() + " % loss with timeout "
+                        + GoDuration.format(lab.timeout()) + ": " + line)
+                .isZero();
         awaitSteady("after " + what, Map.of(A, Verdict.HEALTHY, B, Verdict.HEALTHY), Duration.ZERO);
     }
 
@@ -387,7 +441,9 @@ class DetectionLabIT {
             try (refused) {
                 long start = System.nanoTime();
                 long startWall = System.currentTimeMillis();
-                Times served = awaitBoth(start, scenario + ", trial " + n + ": A unhealthy",
+                Times served = awaitBoth(
+                        start,
+                        scenario + ", trial " + n + ": A unhealthy",
                         verdicts -> verdicts.get(A) == Verdict.UNHEALTHY);
                 detected = new Change(served, firstChecksAfterFault(scenario, n, startWall));
                 Map<String, Verdict> refusing = new LinkedHashMap<>(steady);
@@ -397,19 +453,31 @@ class DetectionLabIT {
                 refused.close();
                 start = System.nanoTime();
                 startWall = System.currentTimeMillis();
-                served = awaitBoth(start, scenario + ", trial " + n + ": A healthy again",
+                served = awaitBoth(
+                        start,
+                        scenario + ", trial " + n + ": A healthy again",
                         verdicts -> verdicts.get(A) == Verdict.HEALTHY);
                 healed = new Change(served, firstChecksAfterHealing(scenario, n, startWall));
             }
             Trial trial = new Trial(detected, healed, refused.counters().get("refused"));
             trials.add(trial);
-            print(String.format(Locale.ROOT, "%s: %5d  %8s / %-8s     %8s / %-8s  (first checks after the change"
-                    + " %s / %s and %s / %s; offsets %d, %d ms; %d packets refused)", scenario, n,
-                    millis(detected.served().ours()), millis(detected.served().haproxy()),
-                    millis(healed.served().ours()), millis(healed.served().haproxy()),
-                    millis(detected.firstCheck().ours()), millis(detected.firstCheck().haproxy()),
-                    millis(healed.firstCheck().ours()), millis(healed.firstCheck().haproxy()), offset.toMillis(),
-                    healOffset.toMillis(), trial.refusedPackets()));
+            print(String.format(
+                    Locale.ROOT,
+                    "%s: %5d  %8s / %-8s     %8s / %-8s  (first checks after the change"
+                            + " %s / %s and %s / %s; offsets %d, %d ms; %d packets refused)",
+                    scenario,
+                    n,
+                    millis(detected.served().ours()),
+                    millis(detected.served().haproxy()),
+                    millis(healed.served().ours()),
+                    millis(healed.served().haproxy()),
+                    millis(detected.firstCheck().ours()),
+                    millis(detected.firstCheck().haproxy()),
+                    millis(healed.firstCheck().ours()),
+                    millis(healed.firstCheck().haproxy()),
+                    offset.toMillis(),
+                    healOffset.toMillis(),
+                    trial.refusedPackets()));
         }
         return trials;
     }
@@ -421,8 +489,8 @@ class DetectionLabIT {
      * probe, so with that schedule the figure at equal timer phase does not hold while B is black-holed.
      */
     private Times firstChecksAfterFault(String scenario, int trial, long startWall) {
-        return firstChecks(scenario, trial, startWall,
-                (log, checker) -> log.nextDueAfter(checker, startWall, INTERVAL));
+        return firstChecks(
+                scenario, trial, startWall, (log, checker) -> log.nextDueAfter(checker, startWall, INTERVAL));
     }
 
     /** Each checker's first check that A answered after the refusal ended at {@code startWall}, from then. */
@@ -430,8 +498,8 @@ class DetectionLabIT {
         return firstChecks(scenario, trial, startWall, (log, checker) -> log.firstAfter(checker, startWall));
     }
 
-    private Times firstChecks(String scenario, int trial, long startWall,
-            BiFunction<CheckLog, CheckLog.Checker, OptionalLong> first) {
+    private Times firstChecks(
+            String scenario, int trial, long startWall, BiFunction<CheckLog, CheckLog.Checker, OptionalLong> first) {
         CheckLog log;
         try {
             log = lab.readChecksOfA();
@@ -440,9 +508,11 @@ class DetectionLabIT {
         }
         Map<CheckLog.Checker, Duration> fromStart = new EnumMap<>(CheckLog.Checker.class);
         for (CheckLog.Checker checker : CheckLog.Checker.values()) {
-            long at = first.apply(log, checker).orElseThrow(() -> new AssertionError(scenario + ", trial " + trial
-                    + ": no check of " + checker + " in A's check log " + lab.checkLogs().get(0)
-                    + " to place its timer by"));
+            long at = first.apply(log, checker)
+                    .orElseThrow(() -> new AssertionError(scenario + ", trial " + trial
+                            + ": no check of " + checker + " in A's check log "
+                            + lab.checkLogs().get(0)
+                            + " to place its timer by"));
             fromStart.put(checker, Duration.ofMillis(at - startWall));
         }
         return new Times(fromStart.get(CheckLog.Checker.OURS), fromStart.get(CheckLog.Checker.HAPROXY));
@@ -455,8 +525,9 @@ class DetectionLabIT {
 
     /** Prints and keeps the medians, means, maxima and ratios of medians (ours / HAProxy) of the trials. */
     private void report(String scenario, List<Trial> trials) {
-        String line = scenario + " (" + trials.size() + " trials): detected " + compare(trials.stream()
-                .map(Trial::detected).toList()) + "; healed " + compare(trials.stream().map(Trial::healed).toList());
+        String line = scenario + " (" + trials.size() + " trials): detected "
+                + compare(trials.stream().map(Trial::detected).toList()) + "; healed "
+                + compare(trials.stream().map(Trial::healed).toList());
         print(line);
         summary.add(line);
     }
@@ -474,25 +545,42 @@ class DetectionLabIT {
      * implementations do differently, from the check to the answer that shows its verdict.
      */
     private static String compare(List<Change> changes) {
-        List<Duration> ours = changes.stream().map(change -> change.served().ours()).toList();
-        List<Duration> haproxy = changes.stream().map(change -> change.served().haproxy()).toList();
+        List<Duration> ours =
+                changes.stream().map(change -> change.served().ours()).toList();
+        List<Duration> haproxy =
+                changes.stream().map(change -> change.served().haproxy()).toList();
         double oursMedian = medianNanos(ours);
         double haproxyMedian = medianNanos(haproxy);
         double[] differences = changes.stream()
-                .mapToDouble(change -> inSeconds(change.served().ours().minus(change.served().haproxy()))).toArray();
-        double[] atEqualPhase = changes.stream().mapToDouble(change -> inSeconds(change.differenceAtEqualPhase()))
+                .mapToDouble(change ->
+                        inSeconds(change.served().ours().minus(change.served().haproxy())))
                 .toArray();
-        List<Duration> oursFromCheck = changes.stream().map(change -> change.fromFirstCheck().ours()).toList();
-        List<Duration> haproxyFromCheck = changes.stream().map(change -> change.fromFirstCheck().haproxy()).toList();
-        return String.format(Locale.ROOT, "median %s vs %s (ours / HAProxy %.2f), mean %s vs %s, max %s vs %s, ours"
+        double[] atEqualPhase = changes.stream()
+                .mapToDouble(change -> inSeconds(change.differenceAtEqualPhase()))
+                .toArray();
+        List<Duration> oursFromCheck =
+                changes.stream().map(change -> change.fromFirstCheck().ours()).toList();
+        List<Duration> haproxyFromCheck = changes.stream()
+                .map(change -> change.fromFirstCheck().haproxy())
+                .toList();
+        return String.format(
+                Locale.ROOT,
+                "median %s vs %s (ours / HAProxy %.2f), mean %s vs %s, max %s vs %s, ours"
                         + " - HAProxy per trial %+.2f s mean ± %.2f s (2 standard errors); at equal timer phase"
                         + " %+.3f s ± %.3f s (2 standard errors; each from its first check after the change, median"
                         + " %s vs %s)",
-                seconds(Duration.ofNanos((long) oursMedian)), seconds(Duration.ofNanos((long) haproxyMedian)),
-                oursMedian / haproxyMedian, seconds(mean(ours)), seconds(mean(haproxy)), seconds(max(ours)),
-                seconds(max(haproxy)), Arrays.stream(differences).average().orElseThrow(),
-                2 * standardError(differences), Arrays.stream(atEqualPhase).average().orElseThrow(),
-                2 * standardError(atEqualPhase), seconds(Duration.ofNanos((long) medianNanos(oursFromCheck))),
+                seconds(Duration.ofNanos((long) oursMedian)),
+                seconds(Duration.ofNanos((long) haproxyMedian)),
+                oursMedian / haproxyMedian,
+                seconds(mean(ours)),
+                seconds(mean(haproxy)),
+                seconds(max(ours)),
+                seconds(max(haproxy)),
+                Arrays.stream(differences).average().orElseThrow(),
+                2 * standardError(differences),
+                Arrays.stream(atEqualPhase).average().orElseThrow(),
+                2 * standardError(atEqualPhase),
+                seconds(Duration.ofNanos((long) medianNanos(oursFromCheck))),
                 seconds(Duration.ofNanos((long) medianNanos(haproxyFromCheck))));
     }
 
@@ -506,12 +594,15 @@ class DetectionLabIT {
             return Double.NaN;
         }
         double mean = Arrays.stream(values).average().orElseThrow();
-        double squares = Arrays.stream(values).map(value -> (value - mean) * (value - mean)).sum();
+        double squares = Arrays.stream(values)
+                .map(value -> (value - mean) * (value - mean))
+                .sum();
         return Math.sqrt(squares / (values.length - 1)) / Math.sqrt(values.length);
     }
 
     private static Duration mean(List<Duration> durations) {
-        return Duration.ofNanos((long) durations.stream().mapToLong(Duration::toNanos).average().orElseThrow());
+        return Duration.ofNanos(
+                (long) durations.stream().mapToLong(Duration::toNanos).average().orElseThrow());
     }
 
     private static double medianNanos(List<Duration> durations) {
@@ -535,12 +626,13 @@ class DetectionLabIT {
         Map<String, HealthState> served = observatory.verdicts(TARGET_TAG_PREFIX);
         long at = System.nanoTime();
         Map<String, Verdict> verdicts = new LinkedHashMap<>();
-        TAGS.forEach((target, tag) -> verdicts.put(target, switch (served.getOrDefault(tag,
-                HealthState.HEALTH_STATE_UNKNOWN)) {
-            case HEALTH_STATE_HEALTHY -> Verdict.HEALTHY;
-            case HEALTH_STATE_UNHEALTHY -> Verdict.UNHEALTHY;
-            default -> Verdict.OTHER;
-        }));
+        TAGS.forEach((target, tag) -> verdicts.put(
+                target,
+                switch (served.getOrDefault(tag, HealthState.HEALTH_STATE_UNKNOWN)) {
+                    case HEALTH_STATE_HEALTHY -> Verdict.HEALTHY;
+                    case HEALTH_STATE_UNHEALTHY -> Verdict.UNHEALTHY;
+                    default -> Verdict.OTHER;
+                }));
         return new Reading(verdicts, true, at);
     }
 
@@ -551,9 +643,13 @@ class DetectionLabIT {
         boolean settled = true;
         for (Map.Entry<String, String> target : SERVERS.entrySet()) {
             ServerStat server = servers.get(target.getValue());
-            verdicts.put(target.getKey(), server == null ? Verdict.OTHER
-                    : server.up() ? Verdict.HEALTHY : server.down() ? Verdict.UNHEALTHY : Verdict.OTHER);
-            settled &= server != null && (server.status().equals("UP") || server.status().equals("DOWN"));
+            verdicts.put(
+                    target.getKey(),
+                    server == null
+                            ? Verdict.OTHER
+                            : server.up() ? Verdict.HEALTHY : server.down() ? Verdict.UNHEALTHY : Verdict.OTHER);
+            settled &= server != null
+                    && (server.status().equals("UP") || server.status().equals("DOWN"));
         }
         return new Reading(verdicts, settled, at);
     }
@@ -575,16 +671,21 @@ class DetectionLabIT {
     private void awaitSteady(String what, Map<String, Verdict> expected, Duration notBefore) {
         AtomicReference<String> last = new AtomicReference<>("(no answer)");
         try {
-            await().pollDelay(notBefore).pollInterval(POLL).atMost(notBefore.plus(PATIENCE)).until(() -> {
-                requireRunning();
-                Reading ours = readOurs();
-                Reading theirs = readHaproxy();
-                last.set("ours " + ours.verdicts() + ", HAProxy " + haproxy.servers());
-                return steady(ours, expected) && steady(theirs, expected);
-            });
+            await().pollDelay(notBefore)
+                    .pollInterval(POLL)
+                    .atMost(notBefore.plus(PATIENCE))
+                    .until(() -> {
+                        requireRunning();
+                        Reading ours = readOurs();
+                        Reading theirs = readHaproxy();
+                        last.set("ours " + ours.verdicts() + ", HAProxy " + haproxy.servers());
+                        return steady(ours, expected) && steady(theirs, expected);
+                    });
         } catch (ConditionTimeoutException e) {
-            throw new AssertionError(what + ": both checkers not settled in " + expected + " within "
-                    + seconds(PATIENCE) + "; last seen " + last.get(), e);
+            throw new AssertionError(
+                    what + ": both checkers not settled in " + expected + " within " + seconds(PATIENCE)
+                            + "; last seen " + last.get(),
+                    e);
         }
     }
 
@@ -619,10 +720,14 @@ class DetectionLabIT {
                 return ours.get() >= 0 && theirs.get() >= 0;
             });
         } catch (ConditionTimeoutException e) {
-            throw new AssertionError(what + ": not served within " + seconds(PATIENCE) + " by"
-                    + (ours.get() < 0 ? " ours" : "") + (theirs.get() < 0 ? " HAProxy" : "") + "; last seen ours "
-                    + oursLast.get() + ", HAProxy " + theirsLast.get() + "\n" + observatory.describeWithLog() + "\n"
-                    + haproxy.describeWithLog(), e);
+            throw new AssertionError(
+                    what + ": not served within " + seconds(PATIENCE) + " by"
+                            + (ours.get() < 0 ? " ours" : "") + (theirs.get() < 0 ? " HAProxy" : "")
+                            + "; last seen ours "
+                            + oursLast.get() + ", HAProxy " + theirsLast.get() + "\n" + observatory.describeWithLog()
+                            + "\n"
+                            + haproxy.describeWithLog(),
+                    e);
         }
         return new Times(Duration.ofNanos(ours.get()), Duration.ofNanos(theirs.get()));
     }

@@ -65,35 +65,69 @@ final class HaproxyChecker implements AutoCloseable {
      * @param timeout   {@code timeout connect} and {@code timeout check}: HAProxy allows min(connect, inter) to connect
      *                  and then {@code timeout check} for the response
      */
-    static HaproxyChecker start(Path workDir, Map<String, String> servers, String path, Duration interval, int fall,
-            int rise, Duration fastInterval, Duration timeout) throws IOException {
+    static HaproxyChecker start(
+            Path workDir,
+            Map<String, String> servers,
+            String path,
+            Duration interval,
+            int fall,
+            int rise,
+            Duration fastInterval,
+            Duration timeout)
+            throws IOException {
         Path socket = workDir.resolve("haproxy.sock");
         Path log = workDir.resolve("haproxy.log");
         StringBuilder config = new StringBuilder()
                 .append("global\n")
                 .append("  nbthread 1\n")
-                .append("  stats socket ").append(socket).append(" mode 600 level admin\n")
+                .append("  stats socket ")
+                .append(socket)
+                .append(" mode 600 level admin\n")
                 .append("defaults\n")
                 .append("  mode http\n")
                 .append("  option log-health-checks\n")
-                .append("  timeout connect ").append(timeout.toMillis()).append("ms\n")
-                .append("  timeout check ").append(timeout.toMillis()).append("ms\n")
+                .append("  timeout connect ")
+                .append(timeout.toMillis())
+                .append("ms\n")
+                .append("  timeout check ")
+                .append(timeout.toMillis())
+                .append("ms\n")
                 .append("  timeout client 5s\n")
                 .append("  timeout server 5s\n")
                 .append("frontend lab\n")
-                .append("  bind 127.0.0.1:").append(LoopbackPorts.free()).append('\n')
-                .append("  default_backend ").append(BACKEND).append('\n')
-                .append("backend ").append(BACKEND).append('\n')
-                .append("  option httpchk GET ").append(path).append('\n')
+                .append("  bind 127.0.0.1:")
+                .append(LoopbackPorts.free())
+                .append('\n')
+                .append("  default_backend ")
+                .append(BACKEND)
+                .append('\n')
+                .append("backend ")
+                .append(BACKEND)
+                .append('\n')
+                .append("  option httpchk GET ")
+                .append(path)
+                .append('\n')
                 .append("  http-check expect status 204\n")
-                .append("  default-server check inter ").append(interval.toMillis()).append("ms fall ").append(fall)
-                .append(" rise ").append(rise).append(" fastinter ").append(fastInterval.toMillis()).append("ms\n");
-        servers.forEach((name, address) -> config.append("  server ").append(name).append(' ').append(address)
+                .append("  default-server check inter ")
+                .append(interval.toMillis())
+                .append("ms fall ")
+                .append(fall)
+                .append(" rise ")
+                .append(rise)
+                .append(" fastinter ")
+                .append(fastInterval.toMillis())
+                .append("ms\n");
+        servers.forEach((name, address) -> config.append("  server ")
+                .append(name)
+                .append(' ')
+                .append(address)
                 .append('\n'));
         Path file = workDir.resolve("haproxy.cfg");
         Files.writeString(file, config);
-        Process process = new ProcessBuilder("haproxy", "-db", "-f", file.toString()).redirectErrorStream(true)
-                .redirectOutput(log.toFile()).start();
+        Process process = new ProcessBuilder("haproxy", "-db", "-f", file.toString())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         process.getOutputStream().close();
         return new HaproxyChecker(process, socket, log);
     }
@@ -131,10 +165,14 @@ final class HaproxyChecker implements AutoCloseable {
         int downs = header.indexOf("chkdown");
         for (String line : lines.subList(1, lines.size())) {
             String[] fields = line.split(",", -1);
-            if (fields.length == header.size() && fields[proxy].equals(BACKEND)
-                    && !fields[name].equals("BACKEND")) {
-                servers.put(fields[name], new ServerStat(fields[status], fields[checkStatus],
-                        Long.parseLong(fields[failed]), Long.parseLong(fields[downs])));
+            if (fields.length == header.size() && fields[proxy].equals(BACKEND) && !fields[name].equals("BACKEND")) {
+                servers.put(
+                        fields[name],
+                        new ServerStat(
+                                fields[status],
+                                fields[checkStatus],
+                                Long.parseLong(fields[failed]),
+                                Long.parseLong(fields[downs])));
             }
         }
         return servers;

@@ -32,20 +32,22 @@ import java.util.regex.Pattern;
 final class ObservatoryProcess implements AutoCloseable {
 
     /** Small and quick to start: it shares two cores with HAProxy, Maven and the test. */
-    private static final List<String> JVM_OPTIONS = List.of("-Xmx192m", "-XX:+UseSerialGC",
-            "-XX:TieredStopAtLevel=1");
+    private static final List<String> JVM_OPTIONS = List.of("-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+
     private static final Duration CALL_LIMIT = Duration.ofSeconds(5);
     private static final int TAIL_LINES = 30;
     /** {@code observatory_probe_results_total{error_kind="…",outbound="…",outcome="…",} 12.0}. */
-    private static final Pattern RESULTS = Pattern.compile(
-            "(?m)^observatory_probe_results_total\\{([^}]*)} ([0-9.E]+)$");
+    private static final Pattern RESULTS =
+            Pattern.compile("(?m)^observatory_probe_results_total\\{([^}]*)} ([0-9.E]+)$");
+
     private static final Pattern ERROR_KIND = Pattern.compile("error_kind=\"([^\"]*)\"");
 
     private final Process process;
     private final Path log;
     private final ManagedChannel channel;
     private final URI prometheus;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(CALL_LIMIT).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(CALL_LIMIT).build();
 
     private ObservatoryProcess(Process process, Path log, ManagedChannel channel, URI prometheus) {
         this.process = process;
@@ -62,19 +64,26 @@ final class ObservatoryProcess implements AutoCloseable {
         int grpcPort = LoopbackPorts.free();
         int managementPort = LoopbackPorts.free();
         Path config = workDir.resolve("observatory.yml");
-        Files.writeString(config, "observatory:\n" + observatory
-                + "spring:\n  grpc:\n    server:\n      address: 127.0.0.1\n      port: " + grpcPort + "\n"
-                + "server:\n  address: 127.0.0.1\n  port: " + managementPort + "\n");
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString()));
+        Files.writeString(
+                config,
+                "observatory:\n" + observatory
+                        + "spring:\n  grpc:\n    server:\n      address: 127.0.0.1\n      port: " + grpcPort + "\n"
+                        + "server:\n  address: 127.0.0.1\n  port: " + managementPort + "\n");
+        List<String> command = new ArrayList<>(
+                List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.addAll(JVM_OPTIONS);
         command.addAll(List.of("-jar", jar.toString(), "--spring.config.additional-location=file:" + config));
         Path log = workDir.resolve("observatory.log");
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         process.getOutputStream().close();
-        ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", grpcPort).usePlaintext().build();
-        return new ObservatoryProcess(process, log, channel,
-                URI.create("http://127.0.0.1:" + managementPort + "/actuator/prometheus"));
+        ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", grpcPort)
+                .usePlaintext()
+                .build();
+        return new ObservatoryProcess(
+                process, log, channel, URI.create("http://127.0.0.1:" + managementPort + "/actuator/prometheus"));
     }
 
     long pid() {
@@ -95,7 +104,9 @@ final class ObservatoryProcess implements AutoCloseable {
         Map<String, HealthState> verdicts = new LinkedHashMap<>();
         for (OutboundObservation outbound : ObservatoryServiceGrpc.newBlockingStub(channel)
                 .withDeadlineAfter(CALL_LIMIT.toMillis(), TimeUnit.MILLISECONDS)
-                .getObservation(GetObservationRequest.newBuilder().addTagPrefixes(tagPrefix).build())
+                .getObservation(GetObservationRequest.newBuilder()
+                        .addTagPrefixes(tagPrefix)
+                        .build())
                 .getOutboundsList()) {
             verdicts.put(outbound.getTag(), outbound.getVerdict());
         }
@@ -130,8 +141,8 @@ final class ObservatoryProcess implements AutoCloseable {
     }
 
     private String scrape() throws IOException, InterruptedException {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(prometheus).timeout(CALL_LIMIT).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = http.send(
+                HttpRequest.newBuilder(prometheus).timeout(CALL_LIMIT).build(), HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 200) {
             throw new IllegalStateException(prometheus + " answered " + response.statusCode());
         }

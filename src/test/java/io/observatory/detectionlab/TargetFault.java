@@ -49,8 +49,9 @@ final class TargetFault implements AutoCloseable {
     /** TCP to {@code port} in {@code namespace} is refused with a reset; counter {@code refused}. */
     static TargetFault refuse(String namespace, int port) {
         String table = TABLE_PREFIX + COUNT.incrementAndGet();
-        return apply(new TargetFault(namespace + ": tcp dport " + port + " reject with tcp reset", namespace, "inet",
-                table), "table inet " + table + " {\n"
+        return apply(
+                new TargetFault(namespace + ": tcp dport " + port + " reject with tcp reset", namespace, "inet", table),
+                "table inet " + table + " {\n"
                         + "  counter refused { }\n"
                         + "  chain in {\n"
                         + "    type filter hook input priority 0; policy accept;\n"
@@ -62,14 +63,16 @@ final class TargetFault implements AutoCloseable {
     /** Every IP packet arriving in {@code namespace} is dropped; counter {@code dropped}. */
     static TargetFault blackHole(String namespace) {
         String table = TABLE_PREFIX + COUNT.incrementAndGet();
-        return apply(new TargetFault(namespace + ": input drop", namespace, "inet", table), "table inet " + table
-                + " {\n"
-                + "  counter dropped { }\n"
-                + "  chain in {\n"
-                + "    type filter hook input priority 0; policy accept;\n"
-                + "    counter name \"dropped\" drop\n"
-                + "  }\n"
-                + "}\n");
+        return apply(
+                new TargetFault(namespace + ": input drop", namespace, "inet", table),
+                "table inet " + table
+                        + " {\n"
+                        + "  counter dropped { }\n"
+                        + "  chain in {\n"
+                        + "    type filter hook input priority 0; policy accept;\n"
+                        + "    counter name \"dropped\" drop\n"
+                        + "  }\n"
+                        + "}\n");
     }
 
     /**
@@ -81,21 +84,37 @@ final class TargetFault implements AutoCloseable {
         String table = TABLE_PREFIX + COUNT.incrementAndGet();
         StringBuilder program = new StringBuilder("table netdev " + table + " {\n");
         for (String direction : List.of("in", "out")) {
-            program.append("  counter ").append(direction).append("_seen { }\n")
-                    .append("  counter ").append(direction).append("_dropped { }\n");
+            program.append("  counter ")
+                    .append(direction)
+                    .append("_seen { }\n")
+                    .append("  counter ")
+                    .append(direction)
+                    .append("_dropped { }\n");
         }
         for (String direction : List.of("in", "out")) {
-            program.append("  chain ").append(direction).append(" {\n")
-                    .append("    type filter hook ").append(direction.equals("in") ? "ingress" : "egress")
-                    .append(" device ").append(device).append(" priority 0; policy accept;\n")
-                    .append("    meta protocol ip counter name \"").append(direction).append("_seen\"\n")
-                    .append("    meta protocol ip numgen random mod 100 < ").append(percent)
-                    .append(" counter name \"").append(direction).append("_dropped\" drop\n")
+            program.append("  chain ")
+                    .append(direction)
+                    .append(" {\n")
+                    .append("    type filter hook ")
+                    .append(direction.equals("in") ? "ingress" : "egress")
+                    .append(" device ")
+                    .append(device)
+                    .append(" priority 0; policy accept;\n")
+                    .append("    meta protocol ip counter name \"")
+                    .append(direction)
+                    .append("_seen\"\n")
+                    .append("    meta protocol ip numgen random mod 100 < ")
+                    .append(percent)
+                    .append(" counter name \"")
+                    .append(direction)
+                    .append("_dropped\" drop\n")
                     .append("  }\n");
         }
         program.append("}\n");
-        return apply(new TargetFault(namespace + ": " + percent + " % loss both ways on " + device, namespace,
-                "netdev", table), program.toString());
+        return apply(
+                new TargetFault(
+                        namespace + ": " + percent + " % loss both ways on " + device, namespace, "netdev", table),
+                program.toString());
     }
 
     private static TargetFault apply(TargetFault fault, String program) {
@@ -132,7 +151,12 @@ final class TargetFault implements AutoCloseable {
         for (String direction : List.of("in", "out")) {
             long seen = packets.get(direction + "_seen");
             long dropped = packets.get(direction + "_dropped");
-            parts.add(String.format(Locale.ROOT, "%s %d of %d packets dropped (%.1f %%)", direction, dropped, seen,
+            parts.add(String.format(
+                    Locale.ROOT,
+                    "%s %d of %d packets dropped (%.1f %%)",
+                    direction,
+                    dropped,
+                    seen,
                     seen == 0 ? 0.0 : 100.0 * dropped / seen));
         }
         return String.join(", ", parts);

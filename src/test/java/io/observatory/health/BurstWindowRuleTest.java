@@ -11,8 +11,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 class BurstWindowRuleTest {
 
     private static BurstWindowRule rule(int healthyThreshold, int unhealthyThreshold, Double maxFailureRatio) {
-        return new BurstWindowRule(new ActiveCheck(ExpectedStatus.ANY,
-                new ActiveHealthPolicy(healthyThreshold, unhealthyThreshold)),
+        return new BurstWindowRule(
+                new ActiveCheck(ExpectedStatus.ANY, new ActiveHealthPolicy(healthyThreshold, unhealthyThreshold)),
                 maxFailureRatio == null ? OptionalDouble.empty() : OptionalDouble.of(maxFailureRatio));
     }
 
@@ -28,17 +28,21 @@ class BurstWindowRuleTest {
         "10, 9, 1.0, true",
     })
     void passesWhenRatioAtOrBelowMaximumAndOneSuccess(int all, int fail, Double max, boolean passes) {
-        assertThat(rule(1, 1, max).passes(new HealthPingStats(all, fail, 0, 0, 0, 0))).isEqualTo(passes);
+        assertThat(rule(1, 1, max).passes(new HealthPingStats(all, fail, 0, 0, 0, 0)))
+                .isEqualTo(passes);
     }
 
     @ParameterizedTest(name = "{0}/{1} failed, max {2}: {3}")
-    @CsvSource(delimiter = '|', value = {
-        "0  | 0 |     | no valid sample left",
-        "4  | 4 |     | 4/4 samples failed",
-        "3  | 2 |     | 2/3 samples failed, average 61 ms",
-        "10 | 4 | 0.3 | 4/10 samples failed (max-failure-ratio 0.3), average 61 ms",
-        "10 | 10 | 0.3 | 10/10 samples failed (max-failure-ratio 0.3)",
-        "10 | 3 | 0.3 | 3/10 samples failed (max-failure-ratio 0.3), average 61 ms"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "0  | 0 |     | no valid sample left",
+                "4  | 4 |     | 4/4 samples failed",
+                "3  | 2 |     | 2/3 samples failed, average 61 ms",
+                "10 | 4 | 0.3 | 4/10 samples failed (max-failure-ratio 0.3), average 61 ms",
+                "10 | 10 | 0.3 | 10/10 samples failed (max-failure-ratio 0.3)",
+                "10 | 3 | 0.3 | 3/10 samples failed (max-failure-ratio 0.3), average 61 ms"
+            })
     void describeWhenWindowThenOneLineWithTheRatioAndAverage(int all, int fail, Double max, String line) {
         HealthPingStats stats = new HealthPingStats(all, fail, 0, all > fail ? 61_999_999 : 0, 0, 0);
 

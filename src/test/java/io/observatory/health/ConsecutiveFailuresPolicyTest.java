@@ -40,26 +40,26 @@ class ConsecutiveFailuresPolicyTest {
 
     @ParameterizedTest(name = "ceiling {0}: {1} -> {2}")
     @CsvSource({
-            "3, '',     UNKNOWN,   0",
-            "3, S,      HEALTHY,   0",
-            // ceiling - 1 keeps the previous state, the ceiling flips it; both failure kinds count (silky)
-            "3, TT,     UNKNOWN,   2",
-            "3, TTT,    UNHEALTHY, 3",
-            "3, TAT,    UNHEALTHY, 3",
-            "3, AAA,    UNHEALTHY, 3",
-            "3, STT,    HEALTHY,   2",
-            "3, STTT,   UNHEALTHY, 3",
-            "3, STTTT,  UNHEALTHY, 4",
-            // an interleaved success resets the run
-            "3, TTSTT,  HEALTHY,   2",
-            "3, TTSTTT, UNHEALTHY, 3",
-            // a success makes an unhealthy outbound healthy again
-            "3, TTTS,   HEALTHY,   0",
-            // 0 means the first failure, as does 1
-            "0, T,      UNHEALTHY, 1",
-            "0, A,      UNHEALTHY, 1",
-            "0, S,      HEALTHY,   0",
-            "1, ST,     UNHEALTHY, 1",
+        "3, '',     UNKNOWN,   0",
+        "3, S,      HEALTHY,   0",
+        // ceiling - 1 keeps the previous state, the ceiling flips it; both failure kinds count (silky)
+        "3, TT,     UNKNOWN,   2",
+        "3, TTT,    UNHEALTHY, 3",
+        "3, TAT,    UNHEALTHY, 3",
+        "3, AAA,    UNHEALTHY, 3",
+        "3, STT,    HEALTHY,   2",
+        "3, STTT,   UNHEALTHY, 3",
+        "3, STTTT,  UNHEALTHY, 4",
+        // an interleaved success resets the run
+        "3, TTSTT,  HEALTHY,   2",
+        "3, TTSTTT, UNHEALTHY, 3",
+        // a success makes an unhealthy outbound healthy again
+        "3, TTTS,   HEALTHY,   0",
+        // 0 means the first failure, as does 1
+        "0, T,      UNHEALTHY, 1",
+        "0, A,      UNHEALTHY, 1",
+        "0, S,      HEALTHY,   0",
+        "1, ST,     UNHEALTHY, 1",
     })
     void nextFollowsTheThreshold(int threshold, String calls, HealthState state, int failures) {
         State result = run(new ConsecutiveFailuresPolicy(threshold, Duration.ofSeconds(60)), calls);
@@ -79,10 +79,10 @@ class ConsecutiveFailuresPolicyTest {
 
     @ParameterizedTest(name = "{0} s after becoming unhealthy -> {1}")
     @CsvSource({
-            "0,  UNHEALTHY",
-            "59, UNHEALTHY",
-            "60, UNKNOWN",
-            "61, UNKNOWN",
+        "0,  UNHEALTHY",
+        "59, UNHEALTHY",
+        "60, UNKNOWN",
+        "61, UNKNOWN",
     })
     void advanceResetsUnhealthyToUnknownAfterTheReactivationPeriod(long seconds, HealthState expected) {
         ConsecutiveFailuresPolicy policy = new ConsecutiveFailuresPolicy(1, Duration.ofSeconds(60));
@@ -104,10 +104,10 @@ class ConsecutiveFailuresPolicyTest {
 
     @ParameterizedTest(name = "failure {0} s after becoming unhealthy -> {1} with run {2}")
     @CsvSource({
-            // before the period the run continues
-            "59, UNHEALTHY, 4",
-            // after it the run restarts from reactivation: threshold 3 needs three new failures
-            "60, UNKNOWN,   1",
+        // before the period the run continues
+        "59, UNHEALTHY, 4",
+        // after it the run restarts from reactivation: threshold 3 needs three new failures
+        "60, UNKNOWN,   1",
     })
     void nextAfterReactivationCountsAFreshRun(long seconds, HealthState expected, int failures) {
         ConsecutiveFailuresPolicy policy = SILKY;
@@ -131,9 +131,11 @@ class ConsecutiveFailuresPolicyTest {
         ConsecutiveFailuresPolicy policy = new ConsecutiveFailuresPolicy(1, Duration.ofSeconds(60));
         State unhealthy = policy.next(State.INITIAL, CallOutcome.TRANSPORT_FAILURE, Long.MAX_VALUE - SECOND);
 
-        assertThat(policy.advance(unhealthy, Long.MAX_VALUE - SECOND + 59 * SECOND).state())
+        assertThat(policy.advance(unhealthy, Long.MAX_VALUE - SECOND + 59 * SECOND)
+                        .state())
                 .isEqualTo(HealthState.UNHEALTHY);
-        assertThat(policy.advance(unhealthy, Long.MAX_VALUE - SECOND + 60 * SECOND).state())
+        assertThat(policy.advance(unhealthy, Long.MAX_VALUE - SECOND + 60 * SECOND)
+                        .state())
                 .isEqualTo(HealthState.UNKNOWN);
     }
 }

@@ -13,22 +13,22 @@ class ExpectedStatusTest {
 
     @ParameterizedTest(name = "{0} matches {1}: {2}")
     @CsvSource({
-            "204,             204, true",
-            "204,             200, false",
-            "200-299,         199, false",
-            "200-299,         200, true",
-            "200-299,         299, true",
-            "200-299,         300, false",
-            "200/204/301-399, 200, true",
-            "200/204/301-399, 204, true",
-            "200/204/301-399, 203, false",
-            "200/204/301-399, 300, false",
-            "200/204/301-399, 301, true",
-            "200/204/301-399, 399, true",
-            "200/204/301-399, 400, false",
-            "' 200 / 204 ',   204, true",
-            "100-599,         100, true",
-            "100-599,         599, true",
+        "204,             204, true",
+        "204,             200, false",
+        "200-299,         199, false",
+        "200-299,         200, true",
+        "200-299,         299, true",
+        "200-299,         300, false",
+        "200/204/301-399, 200, true",
+        "200/204/301-399, 204, true",
+        "200/204/301-399, 203, false",
+        "200/204/301-399, 300, false",
+        "200/204/301-399, 301, true",
+        "200/204/301-399, 399, true",
+        "200/204/301-399, 400, false",
+        "' 200 / 204 ',   204, true",
+        "100-599,         100, true",
+        "100-599,         599, true",
     })
     void matches(String text, int status, boolean expected) {
         assertThat(ExpectedStatus.parse(text).matches(status)).isEqualTo(expected);
@@ -41,8 +41,23 @@ class ExpectedStatusTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"99", "600", "0", "abc", "200-", "-200", "299-200", "200//204", "200/",
-            "200-299-300", "2000", "200,204", "+200", "anything"})
+    @ValueSource(
+            strings = {
+                "99",
+                "600",
+                "0",
+                "abc",
+                "200-",
+                "-200",
+                "299-200",
+                "200//204",
+                "200/",
+                "200-299-300",
+                "2000",
+                "200,204",
+                "+200",
+                "anything"
+            })
     void parseWhenInvalidThenArmeriaStyleMessage(String text) {
         assertThatThrownBy(() -> ExpectedStatus.parse(text))
                 .isInstanceOf(InvalidValueException.class)

@@ -34,19 +34,16 @@ import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyIngressRule;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.observatory.config.ApiAuthSettings;
-import io.observatory.config.AvailabilitySettings;
-import io.observatory.config.GoDurationConverter;
 import io.observatory.config.HostPort;
 import io.observatory.config.MeshRole;
 import io.observatory.config.MeshServerSettings;
 import io.observatory.config.MeshSettings;
 import io.observatory.config.MeshWitnessSettings;
 import io.observatory.config.ObservatoryConfig;
-import io.observatory.config.StandardObserverSettings;
 import io.observatory.config.ObservatoryConfigBinder;
 import io.observatory.config.Outbound;
-import io.observatory.config.PassiveSettings;
 import io.observatory.config.Protocol;
+import io.observatory.config.StandardObserverSettings;
 import io.observatory.health.ActiveCheck;
 import io.observatory.health.ActiveHealthPolicy;
 import io.observatory.health.AvailabilityPolicy;
@@ -66,32 +63,28 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.xpath.XPathFactory;
-import org.jspecify.annotations.Nullable;
 import org.assertj.core.api.InstanceOfAssertFactories;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance.Lifecycle;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestInstance.Lifecycle;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
-import org.springframework.boot.convert.ApplicationConversionService;
 import org.springframework.boot.env.YamlPropertySourceLoader;
-import org.springframework.core.convert.support.GenericConversionService;
-import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.EnumerablePropertySource;
+import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.MutablePropertySources;
-import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.PropertySource;
+import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 import org.springframework.core.io.ByteArrayResource;
 import org.yaml.snakeyaml.LoaderOptions;
@@ -115,6 +108,7 @@ class ObservatoryChartTest {
     private static final String FULLNAME = "obs-observatory";
     /** Native gRPC probes are GA since 1.27; a recent version as a cluster would report it. */
     private static final String KUBE_VERSION = "1.31.0";
+
     private static final String CONFIG_DIR = "/etc/observatory";
     private static final String CONFIG_FILE = CONFIG_DIR + "/application.yml";
 
@@ -124,7 +118,9 @@ class ObservatoryChartTest {
     void lintWhenStrictThenPassesWithoutWarnings() {
         LintResult result = new Helm(CHART).lint().strict().call();
 
-        assertThat(result.isFailed()).as("helm lint --strict: %s", result.getMessages()).isFalse();
+        assertThat(result.isFailed())
+                .as("helm lint --strict: %s", result.getMessages())
+                .isFalse();
         assertThat(result.getMessages())
                 .noneMatch(message -> message.contains("[WARNING]") || message.contains("[ERROR]"));
     }
@@ -132,10 +128,17 @@ class ObservatoryChartTest {
     @Test
     void chartWhenReadThenAppVersionIsTheReleasePartOfTheProjectVersion() throws Exception {
         Map<String, Object> chart = parseYaml(Files.readString(CHART.resolve("Chart.yaml")));
-        String projectVersion = XPathFactory.newInstance().newXPath().evaluate("/project/version",
-                DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(Path.of("pom.xml").toFile()));
+        String projectVersion = XPathFactory.newInstance()
+                .newXPath()
+                .evaluate(
+                        "/project/version",
+                        DocumentBuilderFactory.newInstance()
+                                .newDocumentBuilder()
+                                .parse(Path.of("pom.xml").toFile()));
 
-        assertThat(chart).containsEntry("apiVersion", "v2").containsEntry("name", "observatory")
+        assertThat(chart)
+                .containsEntry("apiVersion", "v2")
+                .containsEntry("name", "observatory")
                 .containsEntry("version", "0.1.0");
         assertThat(projectVersion).startsWith("0.1.0");
         assertThat(chart.get("appVersion")).isEqualTo(projectVersion.replaceFirst("-SNAPSHOT$", ""));
@@ -156,8 +159,8 @@ class ObservatoryChartTest {
 
         @Test
         void renderWhenDefaultsThenOnlyTheCoreObjects() {
-            assertThat(manifest.kinds()).containsExactlyInAnyOrder(
-                    "ServiceAccount", "ConfigMap", "Service", "Deployment");
+            assertThat(manifest.kinds())
+                    .containsExactlyInAnyOrder("ServiceAccount", "ConfigMap", "Service", "Deployment");
             assertThat(manifest.objects()).allSatisfy(object -> {
                 assertThat(object.getMetadata().getName()).isEqualTo(FULLNAME);
                 assertThat(object.getMetadata().getLabels())
@@ -174,13 +177,15 @@ class ObservatoryChartTest {
             Service service = manifest.one(Service.class);
 
             assertThat(service.getSpec().getType()).isEqualTo("ClusterIP");
-            assertThat(service.getSpec().getSelector()).containsExactlyInAnyOrderEntriesOf(Map.of(
-                    "app.kubernetes.io/name", "observatory", "app.kubernetes.io/instance", RELEASE));
+            assertThat(service.getSpec().getSelector())
+                    .containsExactlyInAnyOrderEntriesOf(
+                            Map.of("app.kubernetes.io/name", "observatory", "app.kubernetes.io/instance", RELEASE));
             assertThat(service.getSpec().getPorts())
-                    .extracting(ServicePort::getName, ServicePort::getPort, port -> port.getTargetPort().getStrVal())
-                    .containsExactly(
-                            tuple("grpc", 9090, "grpc"),
-                            tuple("http-management", 8081, "http-management"));
+                    .extracting(
+                            ServicePort::getName,
+                            ServicePort::getPort,
+                            port -> port.getTargetPort().getStrVal())
+                    .containsExactly(tuple("grpc", 9090, "grpc"), tuple("http-management", 8081, "http-management"));
         }
 
         @Test
@@ -198,9 +203,7 @@ class ObservatoryChartTest {
             assertThat(container.getArgs()).containsExactly("--spring.config.additional-location=" + CONFIG_FILE);
             assertThat(container.getPorts())
                     .extracting(ContainerPort::getName, ContainerPort::getContainerPort, ContainerPort::getProtocol)
-                    .containsExactly(
-                            tuple("grpc", 9090, "TCP"),
-                            tuple("http-management", 8081, "TCP"));
+                    .containsExactly(tuple("grpc", 9090, "TCP"), tuple("http-management", 8081, "TCP"));
         }
 
         @Test
@@ -221,9 +224,12 @@ class ObservatoryChartTest {
             assertThat(readiness.getHttpGet().getPath()).isEqualTo("/actuator/health/readiness");
             assertThat(readiness.getHttpGet().getPort().getStrVal()).isEqualTo("http-management");
             // The JVM gets two minutes to start; liveness tolerates longer outages than readiness.
-            assertThat(startup.getPeriodSeconds() * startup.getFailureThreshold()).isEqualTo(120);
-            assertThat(readiness.getPeriodSeconds() * readiness.getFailureThreshold()).isEqualTo(10);
-            assertThat(liveness.getPeriodSeconds() * liveness.getFailureThreshold()).isEqualTo(60);
+            assertThat(startup.getPeriodSeconds() * startup.getFailureThreshold())
+                    .isEqualTo(120);
+            assertThat(readiness.getPeriodSeconds() * readiness.getFailureThreshold())
+                    .isEqualTo(10);
+            assertThat(liveness.getPeriodSeconds() * liveness.getFailureThreshold())
+                    .isEqualTo(60);
         }
 
         @Test
@@ -235,13 +241,17 @@ class ObservatoryChartTest {
             assertThat(pod.getSecurityContext().getRunAsUser()).isEqualTo(10001L);
             assertThat(pod.getSecurityContext().getRunAsGroup()).isEqualTo(10001L);
             assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
-            assertThat(container.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
-            assertThat(container.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
-            assertThat(container.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+            assertThat(container.getSecurityContext().getAllowPrivilegeEscalation())
+                    .isFalse();
+            assertThat(container.getSecurityContext().getReadOnlyRootFilesystem())
+                    .isTrue();
+            assertThat(container.getSecurityContext().getCapabilities().getDrop())
+                    .containsExactly("ALL");
             assertThat(container.getSecurityContext().getPrivileged()).isNull();
             assertThat(pod.getAutomountServiceAccountToken()).isFalse();
             assertThat(pod.getServiceAccountName()).isEqualTo(FULLNAME);
-            assertThat(manifest.one(ServiceAccount.class).getAutomountServiceAccountToken()).isFalse();
+            assertThat(manifest.one(ServiceAccount.class).getAutomountServiceAccountToken())
+                    .isFalse();
         }
 
         @Test
@@ -266,9 +276,10 @@ class ObservatoryChartTest {
 
             assertThat(container.getResources().getRequests()).containsKeys("cpu", "memory");
             assertThat(container.getResources().getLimits())
-                    .containsEntry("memory", new Quantity("512Mi")).containsKey("cpu");
-            assertThat(manifest.env()).containsEntry("JAVA_TOOL_OPTIONS",
-                    "-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError");
+                    .containsEntry("memory", new Quantity("512Mi"))
+                    .containsKey("cpu");
+            assertThat(manifest.env())
+                    .containsEntry("JAVA_TOOL_OPTIONS", "-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError");
         }
 
         @Test
@@ -277,16 +288,19 @@ class ObservatoryChartTest {
 
             assertThat(path(config, "spring", "grpc", "server", "port")).isEqualTo(9090);
             assertThat(path(config, "server", "port")).isEqualTo(8081);
-            assertThat(path(config, "logging", "structured", "format", "console")).isEqualTo("ecs");
+            assertThat(path(config, "logging", "structured", "format", "console"))
+                    .isEqualTo("ecs");
             assertThat(path(config, "observatory", "outbounds")).isEqualTo(List.of());
-            assertThat(path(config, "observatory", "standard", "probe-interval")).isEqualTo("10s");
+            assertThat(path(config, "observatory", "standard", "probe-interval"))
+                    .isEqualTo("10s");
             assertThat(path(config, "observatory", "burst")).isNull();
             assertThat(path(config, "observatory", "reload", "enabled")).isEqualTo(false);
-            assertThat(mapAt(config, "observatory", "standard")).containsOnlyKeys("subject-selector", "probe-url",
-                    "probe-interval", "enable-concurrency");
+            assertThat(mapAt(config, "observatory", "standard"))
+                    .containsOnlyKeys("subject-selector", "probe-url", "probe-interval", "enable-concurrency");
             assertThat(mapAt(config, "observatory")).doesNotContainKeys("passive", "availability", "api");
             assertThat(manifest.one(ConfigMap.class).getData()).containsOnlyKeys("application.yml");
-            assertThat(manifest.container().getEnv()).extracting(EnvVar::getName)
+            assertThat(manifest.container().getEnv())
+                    .extracting(EnvVar::getName)
                     .doesNotContain("OBSERVATORY_API_TOKEN");
         }
 
@@ -304,8 +318,8 @@ class ObservatoryChartTest {
             assertThat(config.probe().maxConcurrent()).isEqualTo(1024);
             assertThat(config.standard().activeCheck())
                     .isEqualTo(new ActiveCheck(ExpectedStatus.ANY, new ActiveHealthPolicy(1, 1)));
-            assertThat(config.passive().policy()).isEqualTo(new TransportFailureRatePolicy(Duration.ofSeconds(60), 10,
-                    0.3, Duration.ofSeconds(60)));
+            assertThat(config.passive().policy())
+                    .isEqualTo(new TransportFailureRatePolicy(Duration.ofSeconds(60), 10, 0.3, Duration.ofSeconds(60)));
             assertThat(config.availability().policy()).isEqualTo(new AvailabilityPolicy.HealthyOrPanic(0));
             assertThat(config.api().auth()).isEqualTo(new ApiAuthSettings(null, null, false));
         }
@@ -318,14 +332,22 @@ class ObservatoryChartTest {
 
         @Test
         void notesWhenInstalledThenPortForwardAndGrpcurlLines() {
-            String notes = new Helm(CHART).install().withName(RELEASE).withNamespace(NAMESPACE)
-                    .withKubeVersion(KUBE_VERSION).dryRun().clientOnly().call().getOutput();
+            String notes = new Helm(CHART)
+                    .install()
+                    .withName(RELEASE)
+                    .withNamespace(NAMESPACE)
+                    .withKubeVersion(KUBE_VERSION)
+                    .dryRun()
+                    .clientOnly()
+                    .call()
+                    .getOutput();
 
-            assertThat(notes).contains(
-                    "kubectl --namespace observability port-forward service/obs-observatory 9090:9090",
-                    "grpcurl -plaintext localhost:9090 "
-                            + "xray.core.app.observatory.command.ObservatoryService/GetOutboundStatus",
-                    "observatory.outbounds is empty");
+            assertThat(notes)
+                    .contains(
+                            "kubectl --namespace observability port-forward service/obs-observatory 9090:9090",
+                            "grpcurl -plaintext localhost:9090 "
+                                    + "xray.core.app.observatory.command.ObservatoryService/GetOutboundStatus",
+                            "observatory.outbounds is empty");
         }
     }
 
@@ -335,8 +357,10 @@ class ObservatoryChartTest {
 
         assertThat(Manifest.render(Map.of("replicaCount", "3")).podAnnotations())
                 .containsEntry("checksum/config", base);
-        assertThat(Manifest.render(Map.of("observatory.standard.probeInterval", "30s")).podAnnotations()
-                .get("checksum/config")).isNotEqualTo(base);
+        assertThat(Manifest.render(Map.of("observatory.standard.probeInterval", "30s"))
+                        .podAnnotations()
+                        .get("checksum/config"))
+                .isNotEqualTo(base);
     }
 
     @Nested
@@ -348,8 +372,16 @@ class ObservatoryChartTest {
 
         @Test
         void renderWhenEverythingOnThenOptionalObjectsToo() {
-            assertThat(manifest.kinds()).containsExactlyInAnyOrder("ServiceAccount", "ConfigMap", "Secret", "Service",
-                    "Deployment", "PodDisruptionBudget", "ServiceMonitor", "NetworkPolicy");
+            assertThat(manifest.kinds())
+                    .containsExactlyInAnyOrder(
+                            "ServiceAccount",
+                            "ConfigMap",
+                            "Secret",
+                            "Service",
+                            "Deployment",
+                            "PodDisruptionBudget",
+                            "ServiceMonitor",
+                            "NetworkPolicy");
             assertThat(manifest.one(Deployment.class).getSpec().getReplicas()).isEqualTo(2);
             assertThat(manifest.container().getImage())
                     .isEqualTo("registry.example.com/platform/observatory:0.1.0-rc1");
@@ -361,19 +393,21 @@ class ObservatoryChartTest {
             Map<String, String> data = manifest.secretData();
 
             assertThat(manifest.one(Secret.class).getType()).isEqualTo("Opaque");
-            assertThat(data).containsExactlyInAnyOrderEntriesOf(Map.of(
-                    "OBSERVATORY_OUTBOUND_0_USERNAME", "alice",
-                    "OBSERVATORY_OUTBOUND_0_PASSWORD", "pa:ss #1 \"quoted\" {x} $TZ",
-                    "OBSERVATORY_OUTBOUND_1_USERNAME", "bob",
-                    "OBSERVATORY_OUTBOUND_1_PASSWORD", "s3cr3t-http",
-                    "EXTRA_SECRET", "extra-secret-value"));
+            assertThat(data)
+                    .containsExactlyInAnyOrderEntriesOf(Map.of(
+                            "OBSERVATORY_OUTBOUND_0_USERNAME", "alice",
+                            "OBSERVATORY_OUTBOUND_0_PASSWORD", "pa:ss #1 \"quoted\" {x} $TZ",
+                            "OBSERVATORY_OUTBOUND_1_USERNAME", "bob",
+                            "OBSERVATORY_OUTBOUND_1_PASSWORD", "s3cr3t-http",
+                            "EXTRA_SECRET", "extra-secret-value"));
         }
 
         @Test
         void envWhenCredentialsThenSecretKeyRefsToTheChartSecretOrTheExistingOne() {
             Map<String, SecretKeySelector> refs = manifest.container().getEnv().stream()
                     .filter(env -> env.getValueFrom() != null)
-                    .collect(Collectors.toMap(EnvVar::getName, env -> env.getValueFrom().getSecretKeyRef()));
+                    .collect(Collectors.toMap(
+                            EnvVar::getName, env -> env.getValueFrom().getSecretKeyRef()));
 
             assertThat(refs).hasSize(8);
             for (int i = 0; i < 2; i++) {
@@ -394,7 +428,8 @@ class ObservatoryChartTest {
                     .containsExactly("observatory-api", "api-token");
             assertThat(refs.get("EXTRA_SECRET").getName()).isEqualTo(FULLNAME);
             assertThat(manifest.env()).containsEntry("TZ", "UTC").containsKey("JAVA_TOOL_OPTIONS");
-            assertThat(manifest.container().getEnv()).extracting(EnvVar::getName)
+            assertThat(manifest.container().getEnv())
+                    .extracting(EnvVar::getName)
                     .doesNotContain("OBSERVATORY_OUTBOUND_3_USERNAME", "OBSERVATORY_OUTBOUND_3_PASSWORD");
         }
 
@@ -403,18 +438,23 @@ class ObservatoryChartTest {
             ConfigMap configMap = manifest.one(ConfigMap.class);
             List<Map<String, Object>> outbounds = listAt(manifest.applicationYml(), "observatory", "outbounds");
 
-            assertThat(outbounds).extracting(outbound -> outbound.get("tag"))
+            assertThat(outbounds)
+                    .extracting(outbound -> outbound.get("tag"))
                     .containsExactly("proxy_de", "proxy_us", "proxy_jp", "direct");
-            assertThat(outbounds.get(0)).containsEntry("protocol", "socks").containsEntry("address", "10.0.0.5")
+            assertThat(outbounds.get(0))
+                    .containsEntry("protocol", "socks")
+                    .containsEntry("address", "10.0.0.5")
                     .containsEntry("port", 1080)
                     .containsEntry("username", "${OBSERVATORY_OUTBOUND_0_USERNAME}")
                     .containsEntry("password", "${OBSERVATORY_OUTBOUND_0_PASSWORD}");
-            assertThat(outbounds.get(1)).containsEntry("protocol", "http")
+            assertThat(outbounds.get(1))
+                    .containsEntry("protocol", "http")
                     .containsEntry("probe-url", "http://10.0.0.6:8080/ready?full=1#frag");
             assertThat(outbounds.get(2)).containsEntry("password", "${OBSERVATORY_OUTBOUND_2_PASSWORD}");
             assertThat(outbounds.get(3)).containsOnlyKeys("tag", "protocol", "probe-url");
             for (String secret : manifest.secretData().values()) {
-                assertThat(configMap.getData().values()).allSatisfy(file -> assertThat(file).doesNotContain(secret));
+                assertThat(configMap.getData().values())
+                        .allSatisfy(file -> assertThat(file).doesNotContain(secret));
             }
         }
 
@@ -424,9 +464,18 @@ class ObservatoryChartTest {
 
             assertThat(path(config, "observatory", "standard")).isNull();
             assertThat(path(config, "observatory", "burst", "subject-selector")).isEqualTo(List.of("proxy_", "direct"));
-            assertThat(mapAt(config, "observatory", "burst", "ping-config")).containsAllEntriesOf(
-                    Map.of("interval", "1m30s", "sampling", 5, "timeout", "2.5s", "http-method", "GET",
-                            "connectivity", "http://connectivitycheck.platform.hicloud.com/generate_204"));
+            assertThat(mapAt(config, "observatory", "burst", "ping-config"))
+                    .containsAllEntriesOf(Map.of(
+                            "interval",
+                            "1m30s",
+                            "sampling",
+                            5,
+                            "timeout",
+                            "2.5s",
+                            "http-method",
+                            "GET",
+                            "connectivity",
+                            "http://connectivitycheck.platform.hicloud.com/generate_204"));
             assertThat(path(config, "observatory", "probe", "max-concurrent")).isEqualTo(64);
             assertThat(path(config, "observatory", "probe", "trusted-certificates"))
                     .isEqualTo(CONFIG_DIR + "/trusted-certificates.pem");
@@ -439,17 +488,32 @@ class ObservatoryChartTest {
         void configMapWhenHealthAndApiValuesThenKebabCaseKeysAndOnlyTheTokenVariableName() {
             Map<String, Object> config = manifest.applicationYml();
 
-            assertThat(mapAt(config, "observatory", "burst")).containsAllEntriesOf(Map.of(
-                    "expected-status", "200-299/304", "healthy-threshold", 2, "unhealthy-threshold", 3,
-                    "max-failure-ratio", 0.5));
+            assertThat(mapAt(config, "observatory", "burst"))
+                    .containsAllEntriesOf(Map.of(
+                            "expected-status",
+                            "200-299/304",
+                            "healthy-threshold",
+                            2,
+                            "unhealthy-threshold",
+                            3,
+                            "max-failure-ratio",
+                            0.5));
             assertThat(mapAt(config, "observatory", "passive", "transport-failure-rate"))
-                    .containsExactlyInAnyOrderEntriesOf(Map.of("detection-window", "2m", "minimal-total-count", 20,
-                            "failure-rate-limit", 0.5, "reactivation-period", "3m"));
+                    .containsExactlyInAnyOrderEntriesOf(Map.of(
+                            "detection-window",
+                            "2m",
+                            "minimal-total-count",
+                            20,
+                            "failure-rate-limit",
+                            0.5,
+                            "reactivation-period",
+                            "3m"));
             assertThat(mapAt(config, "observatory", "passive")).containsOnlyKeys("transport-failure-rate");
             assertThat(mapAt(config, "observatory", "availability", "healthy-or-panic"))
                     .containsExactlyInAnyOrderEntriesOf(Map.of("panic-threshold", 50));
-            assertThat(mapAt(config, "observatory", "api", "auth")).containsExactlyInAnyOrderEntriesOf(Map.of(
-                    "token-env", "OBSERVATORY_API_TOKEN", "require-for-reads", true));
+            assertThat(mapAt(config, "observatory", "api", "auth"))
+                    .containsExactlyInAnyOrderEntriesOf(
+                            Map.of("token-env", "OBSERVATORY_API_TOKEN", "require-for-reads", true));
         }
 
         @Test
@@ -458,14 +522,34 @@ class ObservatoryChartTest {
             ObservatoryConfig config = manifest.bindAndValidate(mount);
             List<Map<String, Object>> outbounds = listAt(values, "observatory", "outbounds");
 
-            assertThat(config.outbounds()).containsExactly(
-                    new Outbound("proxy_de", Protocol.SOCKS, "10.0.0.5", 1080, "alice",
-                            (String) outbounds.get(0).get("password"), null),
-                    new Outbound("proxy_us", Protocol.HTTP, "proxy.us.example.com", 3128, "bob", "s3cr3t-http",
-                            "http://10.0.0.6:8080/ready?full=1#frag"),
-                    new Outbound("proxy_jp", Protocol.SOCKS, "10.0.0.7", 1081,
-                            "existing:proxy-jp-credentials/user", "existing:proxy-jp-credentials/password", null),
-                    new Outbound("direct", Protocol.DIRECT, null, null, null, null, "https://example.com/health"));
+            assertThat(config.outbounds())
+                    .containsExactly(
+                            new Outbound(
+                                    "proxy_de",
+                                    Protocol.SOCKS,
+                                    "10.0.0.5",
+                                    1080,
+                                    "alice",
+                                    (String) outbounds.get(0).get("password"),
+                                    null),
+                            new Outbound(
+                                    "proxy_us",
+                                    Protocol.HTTP,
+                                    "proxy.us.example.com",
+                                    3128,
+                                    "bob",
+                                    "s3cr3t-http",
+                                    "http://10.0.0.6:8080/ready?full=1#frag"),
+                            new Outbound(
+                                    "proxy_jp",
+                                    Protocol.SOCKS,
+                                    "10.0.0.7",
+                                    1081,
+                                    "existing:proxy-jp-credentials/user",
+                                    "existing:proxy-jp-credentials/password",
+                                    null),
+                            new Outbound(
+                                    "direct", Protocol.DIRECT, null, null, null, null, "https://example.com/health"));
             assertThat(config.standard()).isNull();
             assertThat(config.burst()).satisfies(burst -> {
                 assertThat(burst.subjectSelector()).containsExactly("proxy_", "direct");
@@ -479,7 +563,8 @@ class ObservatoryChartTest {
             assertThat(config.probe().maxConcurrent()).isEqualTo(64);
             assertThat(config.probe().sourceAddress()).isEqualTo("127.0.0.1");
             assertThat(config.probe().trustedCertificatesPath()).isEqualTo(mount.resolve("trusted-certificates.pem"));
-            assertThat(ProbeHeaders.of(config.probe().headers(), 150).asMap()).containsEntry("User-Agent", "observatory-test/1.0")
+            assertThat(ProbeHeaders.of(config.probe().headers(), 150).asMap())
+                    .containsEntry("User-Agent", "observatory-test/1.0")
                     .doesNotContainKey("Accept-Language");
         }
 
@@ -488,11 +573,11 @@ class ObservatoryChartTest {
                 throws IOException {
             ObservatoryConfig config = manifest.bindAndValidate(mount);
 
-            assertThat(config.burst().windowRule().check()).isEqualTo(new ActiveCheck(
-                    ExpectedStatus.parse("200-299/304"), new ActiveHealthPolicy(2, 3)));
+            assertThat(config.burst().windowRule().check())
+                    .isEqualTo(new ActiveCheck(ExpectedStatus.parse("200-299/304"), new ActiveHealthPolicy(2, 3)));
             assertThat(config.burst().windowRule().maxFailureRatio()).isEqualTo(OptionalDouble.of(0.5));
-            assertThat(config.passive().policy()).isEqualTo(new TransportFailureRatePolicy(Duration.ofMinutes(2), 20,
-                    0.5, Duration.ofMinutes(3)));
+            assertThat(config.passive().policy())
+                    .isEqualTo(new TransportFailureRatePolicy(Duration.ofMinutes(2), 20, 0.5, Duration.ofMinutes(3)));
             assertThat(config.availability().policy()).isEqualTo(new AvailabilityPolicy.HealthyOrPanic(50));
             assertThat(config.api().auth()).isEqualTo(new ApiAuthSettings(null, "OBSERVATORY_API_TOKEN", true));
         }
@@ -506,9 +591,11 @@ class ObservatoryChartTest {
         void annotationsWhenLiveReloadThenNoConfigChecksumButStillTheSecretOne() {
             Manifest liveReload = Manifest.render(Map.of("config.liveReload", "true"), FULL_VALUES);
 
-            assertThat(liveReload.podAnnotations()).containsOnlyKeys("checksum/secret")
+            assertThat(liveReload.podAnnotations())
+                    .containsOnlyKeys("checksum/secret")
                     .containsEntry("checksum/secret", manifest.podAnnotations().get("checksum/secret"));
-            assertThat(path(liveReload.applicationYml(), "observatory", "reload", "enabled")).isEqualTo(true);
+            assertThat(path(liveReload.applicationYml(), "observatory", "reload", "enabled"))
+                    .isEqualTo(true);
         }
 
         @Test
@@ -518,7 +605,10 @@ class ObservatoryChartTest {
             assertThat(pdb.getSpec().getMinAvailable().getIntVal()).isEqualTo(1);
             assertThat(pdb.getSpec().getMaxUnavailable()).isNull();
             assertThat(pdb.getSpec().getSelector().getMatchLabels())
-                    .isEqualTo(manifest.one(Deployment.class).getSpec().getSelector().getMatchLabels());
+                    .isEqualTo(manifest.one(Deployment.class)
+                            .getSpec()
+                            .getSelector()
+                            .getMatchLabels());
         }
 
         @Test
@@ -530,9 +620,17 @@ class ObservatoryChartTest {
             assertThat(monitor.getMetadata().getLabels()).containsEntry("release", "prometheus");
             assertThat(path(spec, "selector", "matchLabels"))
                     .isEqualTo(manifest.one(Service.class).getSpec().getSelector());
-            assertThat(listAt(spec, "endpoints")).singleElement().isEqualTo(Map.of(
-                    "port", "http-management", "path", "/actuator/prometheus", "interval", "15s",
-                    "scrapeTimeout", "5s"));
+            assertThat(listAt(spec, "endpoints"))
+                    .singleElement()
+                    .isEqualTo(Map.of(
+                            "port",
+                            "http-management",
+                            "path",
+                            "/actuator/prometheus",
+                            "interval",
+                            "15s",
+                            "scrapeTimeout",
+                            "5s"));
         }
 
         @Test
@@ -541,19 +639,27 @@ class ObservatoryChartTest {
             List<NetworkPolicyIngressRule> ingress = policy.getSpec().getIngress();
 
             assertThat(policy.getSpec().getPodSelector().getMatchLabels())
-                    .isEqualTo(manifest.one(Deployment.class).getSpec().getSelector().getMatchLabels());
+                    .isEqualTo(manifest.one(Deployment.class)
+                            .getSpec()
+                            .getSelector()
+                            .getMatchLabels());
             assertThat(policy.getSpec().getPolicyTypes()).containsExactly("Ingress");
             assertThat(policy.getSpec().getEgress()).isEmpty();
             assertThat(ingress).hasSize(2);
-            assertThat(ingress.get(0).getPorts()).singleElement()
+            assertThat(ingress.get(0).getPorts())
+                    .singleElement()
                     .satisfies(port -> assertThat(port.getPort().getStrVal()).isEqualTo("grpc"));
-            assertThat(ingress.get(0).getFrom()).singleElement().satisfies(peer -> assertThat(
-                    peer.getPodSelector().getMatchLabels()).containsEntry("app.kubernetes.io/name", "balancer"));
-            assertThat(ingress.get(1).getPorts()).singleElement()
+            assertThat(ingress.get(0).getFrom())
+                    .singleElement()
+                    .satisfies(peer -> assertThat(peer.getPodSelector().getMatchLabels())
+                            .containsEntry("app.kubernetes.io/name", "balancer"));
+            assertThat(ingress.get(1).getPorts())
+                    .singleElement()
                     .satisfies(port -> assertThat(port.getPort().getStrVal()).isEqualTo("http-management"));
-            assertThat(ingress.get(1).getFrom()).singleElement().satisfies(peer -> assertThat(
-                    peer.getNamespaceSelector().getMatchLabels())
-                    .containsEntry("kubernetes.io/metadata.name", "monitoring"));
+            assertThat(ingress.get(1).getFrom())
+                    .singleElement()
+                    .satisfies(peer -> assertThat(peer.getNamespaceSelector().getMatchLabels())
+                            .containsEntry("kubernetes.io/metadata.name", "monitoring"));
         }
     }
 
@@ -573,7 +679,9 @@ class ObservatoryChartTest {
         @Test
         void secretWhenInlineTokenThenKeptUnderTheVariableNameAndMappedWithSecretKeyRef() {
             EnvVar token = manifest.container().getEnv().stream()
-                    .filter(env -> env.getName().equals("OBSERVATORY_API_TOKEN")).findFirst().orElseThrow();
+                    .filter(env -> env.getName().equals("OBSERVATORY_API_TOKEN"))
+                    .findFirst()
+                    .orElseThrow();
 
             assertThat(manifest.secretData()).containsExactlyEntriesOf(Map.of("OBSERVATORY_API_TOKEN", TOKEN));
             assertThat(token.getValue()).isNull();
@@ -600,7 +708,8 @@ class ObservatoryChartTest {
         @Test
         void renderWhenTokenChangesThenTheSecretChecksumRollsThePods() {
             String before = manifest.podAnnotations().get("checksum/secret");
-            String after = Manifest.render(Map.of("observatory.api.auth.token", "another")).podAnnotations()
+            String after = Manifest.render(Map.of("observatory.api.auth.token", "another"))
+                    .podAnnotations()
                     .get("checksum/secret");
 
             assertThat(after).isNotEqualTo(before);
@@ -610,10 +719,19 @@ class ObservatoryChartTest {
     @Test
     void renderWhenMeshOffUnquotedThenExactlyTheDefaultRendering() {
         // YAML 1.1 reads an unquoted off as false; it means off as well.
-        String defaults = new Helm(CHART).template().withName(RELEASE).withNamespace(NAMESPACE)
-                .withKubeVersion(KUBE_VERSION).call();
-        String off = new Helm(CHART).template().withName(RELEASE).withNamespace(NAMESPACE)
-                .withKubeVersion(KUBE_VERSION).withValuesFile(writeValues("mesh:\n  role: off\n")).call();
+        String defaults = new Helm(CHART)
+                .template()
+                .withName(RELEASE)
+                .withNamespace(NAMESPACE)
+                .withKubeVersion(KUBE_VERSION)
+                .call();
+        String off = new Helm(CHART)
+                .template()
+                .withName(RELEASE)
+                .withNamespace(NAMESPACE)
+                .withKubeVersion(KUBE_VERSION)
+                .withValuesFile(writeValues("mesh:\n  role: off\n"))
+                .call();
 
         assertThat(off).isEqualTo(defaults);
     }
@@ -625,9 +743,15 @@ class ObservatoryChartTest {
         void renderWhenDefaultsThenNoStateVolumeAndNoStateDirectory() {
             Manifest manifest = Manifest.render(Map.of());
 
-            assertThat(manifest.one(Deployment.class).getSpec().getTemplate().getSpec().getVolumes())
-                    .extracting(Volume::getName).doesNotContain("state");
-            assertThat(manifest.applicationYml().get("observatory")).asInstanceOf(InstanceOfAssertFactories.MAP)
+            assertThat(manifest.one(Deployment.class)
+                            .getSpec()
+                            .getTemplate()
+                            .getSpec()
+                            .getVolumes())
+                    .extracting(Volume::getName)
+                    .doesNotContain("state");
+            assertThat(manifest.applicationYml().get("observatory"))
+                    .asInstanceOf(InstanceOfAssertFactories.MAP)
                     .doesNotContainKey("state");
         }
 
@@ -636,11 +760,16 @@ class ObservatoryChartTest {
             Manifest manifest = Manifest.render(Map.of("state.enabled", "true", "state.writeInterval", "2s"));
             PodSpec pod = manifest.one(Deployment.class).getSpec().getTemplate().getSpec();
 
-            assertThat(mapAt(manifest.applicationYml(), "observatory", "state")).containsExactlyInAnyOrderEntriesOf(
-                    Map.of("directory", "/var/lib/observatory", "write-interval", "2s"));
-            assertThat(pod.getContainers().get(0).getVolumeMounts()).filteredOn(mount -> mount.getName().equals("state"))
-                    .extracting(VolumeMount::getMountPath).containsExactly("/var/lib/observatory");
-            Volume state = pod.getVolumes().stream().filter(volume -> volume.getName().equals("state")).findFirst()
+            assertThat(mapAt(manifest.applicationYml(), "observatory", "state"))
+                    .containsExactlyInAnyOrderEntriesOf(
+                            Map.of("directory", "/var/lib/observatory", "write-interval", "2s"));
+            assertThat(pod.getContainers().get(0).getVolumeMounts())
+                    .filteredOn(mount -> mount.getName().equals("state"))
+                    .extracting(VolumeMount::getMountPath)
+                    .containsExactly("/var/lib/observatory");
+            Volume state = pod.getVolumes().stream()
+                    .filter(volume -> volume.getName().equals("state"))
+                    .findFirst()
                     .orElseThrow();
             assertThat(state.getEmptyDir().getSizeLimit()).isEqualTo(new Quantity("64Mi"));
         }
@@ -648,22 +777,35 @@ class ObservatoryChartTest {
         @Test
         void renderWhenAnExistingClaimThenItIsMountedForOneReplicaAndRefusedForTwo() {
             PodSpec pod = Manifest.render(Map.of("state.enabled", "true", "state.existingClaim", "observatory-state"))
-                    .one(Deployment.class).getSpec().getTemplate().getSpec();
-            TemplateCommand shared = new Helm(CHART).template().withName(RELEASE).withKubeVersion(KUBE_VERSION)
-                    .set("state.enabled", "true").set("state.existingClaim", "observatory-state")
+                    .one(Deployment.class)
+                    .getSpec()
+                    .getTemplate()
+                    .getSpec();
+            TemplateCommand shared = new Helm(CHART)
+                    .template()
+                    .withName(RELEASE)
+                    .withKubeVersion(KUBE_VERSION)
+                    .set("state.enabled", "true")
+                    .set("state.existingClaim", "observatory-state")
                     .set("replicaCount", "2");
 
-            assertThat(pod.getVolumes()).filteredOn(volume -> volume.getName().equals("state"))
+            assertThat(pod.getVolumes())
+                    .filteredOn(volume -> volume.getName().equals("state"))
                     .extracting(volume -> volume.getPersistentVolumeClaim().getClaimName())
                     .containsExactly("observatory-state");
-            assertThatThrownBy(shared::call).hasMessageContaining("state.existingClaim: observatory-state would be"
-                    + " shared by 2 pods writing the same state file");
+            assertThatThrownBy(shared::call)
+                    .hasMessageContaining("state.existingClaim: observatory-state would be"
+                            + " shared by 2 pods writing the same state file");
         }
 
         @Test
         void renderWhenTheMaxAgeIsABareNumberThenRejectedBySchema() {
-            TemplateCommand template = new Helm(CHART).template().withName(RELEASE).withKubeVersion(KUBE_VERSION)
-                    .set("state.enabled", "true").set("state.maxAge", "30");
+            TemplateCommand template = new Helm(CHART)
+                    .template()
+                    .withName(RELEASE)
+                    .withKubeVersion(KUBE_VERSION)
+                    .set("state.enabled", "true")
+                    .set("state.maxAge", "30");
 
             assertThatThrownBy(template::call).hasMessageContaining("at '/state/maxAge'");
         }
@@ -683,11 +825,12 @@ class ObservatoryChartTest {
 
         @Test
         void renderWhenEnabledThenConfigMapForTheSidecarWithTheRepositorysDashboardByteForByte() throws IOException {
-            ConfigMap dashboard = Manifest.render(Map.of("grafana.dashboard.enabled", "true"))
-                    .named(ConfigMap.class, NAME);
+            ConfigMap dashboard =
+                    Manifest.render(Map.of("grafana.dashboard.enabled", "true")).named(ConfigMap.class, NAME);
 
             assertThat(dashboard.getMetadata().getNamespace()).isEqualTo(NAMESPACE);
-            assertThat(dashboard.getMetadata().getLabels()).containsEntry("grafana_dashboard", "1")
+            assertThat(dashboard.getMetadata().getLabels())
+                    .containsEntry("grafana_dashboard", "1")
                     .containsEntry("app.kubernetes.io/instance", RELEASE);
             assertThat(dashboard.getMetadata().getAnnotations()).isNullOrEmpty();
             assertThat(dashboard.getData()).containsOnlyKeys("observatory.json");
@@ -697,22 +840,35 @@ class ObservatoryChartTest {
 
         @Test
         void renderWhenLabelNamespaceAndAnnotationsSetThenTheSidecarsOwn() {
-            ConfigMap dashboard = Manifest.render(Map.of("grafana.dashboard.enabled", "true",
-                    "grafana.dashboard.label", "example.com/dashboard", "grafana.dashboard.labelValue", "observatory",
-                    "grafana.dashboard.namespace", "monitoring",
-                    "grafana.dashboard.annotations.grafana_folder", "Proxies")).named(ConfigMap.class, NAME);
+            ConfigMap dashboard = Manifest.render(Map.of(
+                            "grafana.dashboard.enabled",
+                            "true",
+                            "grafana.dashboard.label",
+                            "example.com/dashboard",
+                            "grafana.dashboard.labelValue",
+                            "observatory",
+                            "grafana.dashboard.namespace",
+                            "monitoring",
+                            "grafana.dashboard.annotations.grafana_folder",
+                            "Proxies"))
+                    .named(ConfigMap.class, NAME);
 
             assertThat(dashboard.getMetadata().getNamespace()).isEqualTo("monitoring");
-            assertThat(dashboard.getMetadata().getLabels()).containsEntry("example.com/dashboard", "observatory")
+            assertThat(dashboard.getMetadata().getLabels())
+                    .containsEntry("example.com/dashboard", "observatory")
                     .doesNotContainKey("grafana_dashboard");
-            assertThat(dashboard.getMetadata().getAnnotations()).containsExactlyEntriesOf(
-                    Map.of("grafana_folder", "Proxies"));
+            assertThat(dashboard.getMetadata().getAnnotations())
+                    .containsExactlyEntriesOf(Map.of("grafana_folder", "Proxies"));
         }
 
         @Test
         void renderWhenLabelIsNoLabelKeyThenRejectedBySchema() {
-            TemplateCommand template = new Helm(CHART).template().withName(RELEASE).withKubeVersion(KUBE_VERSION)
-                    .set("grafana.dashboard.enabled", "true").set("grafana.dashboard.label", "grafana dashboard");
+            TemplateCommand template = new Helm(CHART)
+                    .template()
+                    .withName(RELEASE)
+                    .withKubeVersion(KUBE_VERSION)
+                    .set("grafana.dashboard.enabled", "true")
+                    .set("grafana.dashboard.label", "grafana dashboard");
 
             assertThatThrownBy(template::call).hasMessageContaining("at '/grafana/dashboard/label'");
         }
@@ -727,15 +883,24 @@ class ObservatoryChartTest {
         private static final String WITNESS = FULLNAME + "-witness";
         private static final String WITNESS_TOKENS = FULLNAME + "-witness-tokens";
         private static final String TOKENS_DIR = "/var/run/secrets/observatory/witness-tokens";
-        private static final List<String> WITNESS_NAMES = List.of("w-s1", "w-fr", "w-nl", "node-a",
-                "node-b.example.internal");
+        private static final List<String> WITNESS_NAMES =
+                List.of("w-s1", "w-fr", "w-nl", "node-a", "node-b.example.internal");
 
         private final Manifest manifest = Manifest.render(Map.of(), MESH_VALUES);
 
         @Test
         void renderWhenHubThenStatefulSetHeadlessServiceAndWitnessDaemonSetInsteadOfTheDeployment() {
-            assertThat(manifest.kinds()).containsExactlyInAnyOrder("ServiceAccount", "Secret", "Secret", "ConfigMap",
-                    "ConfigMap", "Service", "Service", "StatefulSet", "DaemonSet");
+            assertThat(manifest.kinds())
+                    .containsExactlyInAnyOrder(
+                            "ServiceAccount",
+                            "Secret",
+                            "Secret",
+                            "ConfigMap",
+                            "ConfigMap",
+                            "Service",
+                            "Service",
+                            "StatefulSet",
+                            "DaemonSet");
             assertThat(manifest.one(StatefulSet.class).getMetadata().getName()).isEqualTo(HUB);
             assertThat(manifest.one(DaemonSet.class).getMetadata().getName()).isEqualTo(WITNESS);
             assertThat(manifest.one(StatefulSet.class).getMetadata().getLabels())
@@ -752,9 +917,14 @@ class ObservatoryChartTest {
             assertThat(hub.getSpec().getServiceName()).isEqualTo(HEADLESS);
             assertThat(hub.getSpec().getPodManagementPolicy()).isEqualTo("Parallel");
             assertThat(hub.getSpec().getVolumeClaimTemplates()).isEmpty();
-            assertThat(hub.getSpec().getSelector().getMatchLabels()).containsExactlyInAnyOrderEntriesOf(Map.of(
-                    "app.kubernetes.io/name", "observatory", "app.kubernetes.io/instance", RELEASE,
-                    "app.kubernetes.io/component", "hub"));
+            assertThat(hub.getSpec().getSelector().getMatchLabels())
+                    .containsExactlyInAnyOrderEntriesOf(Map.of(
+                            "app.kubernetes.io/name",
+                            "observatory",
+                            "app.kubernetes.io/instance",
+                            RELEASE,
+                            "app.kubernetes.io/component",
+                            "hub"));
             assertThat(hub.getSpec().getTemplate().getMetadata().getLabels())
                     .containsAllEntriesOf(hub.getSpec().getSelector().getMatchLabels());
             assertThat(manifest.container(StatefulSet.class).getPorts())
@@ -772,10 +942,16 @@ class ObservatoryChartTest {
             assertThat(headless.getSpec().getClusterIP()).isEqualTo("None");
             assertThat(headless.getSpec().getPublishNotReadyAddresses()).isTrue();
             assertThat(headless.getSpec().getSelector())
-                    .isEqualTo(manifest.one(StatefulSet.class).getSpec().getSelector().getMatchLabels());
+                    .isEqualTo(manifest.one(StatefulSet.class)
+                            .getSpec()
+                            .getSelector()
+                            .getMatchLabels());
             // Only grpc: a ServiceMonitor on http-management finds each pod once, through the Service.
             assertThat(headless.getSpec().getPorts())
-                    .extracting(ServicePort::getName, ServicePort::getPort, port -> port.getTargetPort().getStrVal())
+                    .extracting(
+                            ServicePort::getName,
+                            ServicePort::getPort,
+                            port -> port.getTargetPort().getStrVal())
                     .containsExactly(tuple("grpc", 9090, "grpc"));
         }
 
@@ -785,8 +961,12 @@ class ObservatoryChartTest {
 
             assertThat(service.getSpec().getClusterIP()).isNull();
             assertThat(service.getSpec().getSelector())
-                    .isEqualTo(manifest.one(StatefulSet.class).getSpec().getSelector().getMatchLabels());
-            assertThat(service.getSpec().getPorts()).extracting(ServicePort::getName)
+                    .isEqualTo(manifest.one(StatefulSet.class)
+                            .getSpec()
+                            .getSelector()
+                            .getMatchLabels());
+            assertThat(service.getSpec().getPorts())
+                    .extracting(ServicePort::getName)
                     .containsExactly("grpc", "http-management");
         }
 
@@ -794,16 +974,21 @@ class ObservatoryChartTest {
         void tokensWhenHubThenEveryWitnessTokenIsAFileOfTheMountedSecretsAndTokenFileNamesIt() {
             Map<String, Object> mesh = mapAt(manifest.applicationYml(), "observatory", "mesh");
             VolumeMount mount = manifest.container(StatefulSet.class).getVolumeMounts().stream()
-                    .filter(volumeMount -> volumeMount.getName().equals("witness-tokens")).findFirst().orElseThrow();
+                    .filter(volumeMount -> volumeMount.getName().equals("witness-tokens"))
+                    .findFirst()
+                    .orElseThrow();
             Volume volume = manifest.pod(StatefulSet.class).getVolumes().stream()
-                    .filter(candidate -> candidate.getName().equals("witness-tokens")).findFirst().orElseThrow();
+                    .filter(candidate -> candidate.getName().equals("witness-tokens"))
+                    .findFirst()
+                    .orElseThrow();
 
             assertThat(mount.getMountPath()).isEqualTo(TOKENS_DIR);
             assertThat(mount.getReadOnly()).isTrue();
             assertThat(mount.getSubPath()).isNull();
             assertThat(volume.getProjected().getSources())
                     .flatExtracting(source -> source.getSecret().getItems().stream()
-                            .map(item -> tuple(source.getSecret().getName(), item.getKey(), item.getPath())).toList())
+                            .map(item -> tuple(source.getSecret().getName(), item.getKey(), item.getPath()))
+                            .toList())
                     .containsExactlyInAnyOrder(
                             tuple("mesh-witness-tokens", "w-s1", "w-s1"),
                             tuple("fr-witness", "token", "w-fr"),
@@ -813,55 +998,88 @@ class ObservatoryChartTest {
             assertThat(listAt(mesh, "witnesses"))
                     .extracting(witness -> witness.get("name"), witness -> witness.get("token-file"))
                     .containsExactlyElementsOf(WITNESS_NAMES.stream()
-                            .map(name -> tuple(name, TOKENS_DIR + "/" + name)).toList());
-            assertThat(listAt(mesh, "witnesses")).allSatisfy(witness -> assertThat(witness)
-                    .doesNotContainKeys("token", "token-env", "existingSecret"));
-            assertThat(manifest.container(StatefulSet.class).getEnv()).extracting(EnvVar::getName)
+                            .map(name -> tuple(name, TOKENS_DIR + "/" + name))
+                            .toList());
+            assertThat(listAt(mesh, "witnesses"))
+                    .allSatisfy(
+                            witness -> assertThat(witness).doesNotContainKeys("token", "token-env", "existingSecret"));
+            assertThat(manifest.container(StatefulSet.class).getEnv())
+                    .extracting(EnvVar::getName)
                     .noneMatch(name -> name.contains("TOKEN"));
         }
 
         @Test
         void secretWhenInlineWitnessTokensThenKeptUnderTheWitnessNamesApartFromTheCredentials() {
-            assertThat(manifest.secretData(WITNESS_TOKENS)).containsExactlyInAnyOrderEntriesOf(Map.of(
-                    "w-nl", "inline-nl-t0ken", "node-b.example.internal", "inline-node-b-t0ken"));
-            assertThat(manifest.secretData()).containsExactlyInAnyOrderEntriesOf(Map.of(
-                    "OBSERVATORY_MESH_SERVER_0_ENTRY_POINT_0_USERNAME", "mesh-user",
-                    "OBSERVATORY_MESH_SERVER_0_ENTRY_POINT_0_PASSWORD", "mesh-pa$$ #1"));
+            assertThat(manifest.secretData(WITNESS_TOKENS))
+                    .containsExactlyInAnyOrderEntriesOf(
+                            Map.of("w-nl", "inline-nl-t0ken", "node-b.example.internal", "inline-node-b-t0ken"));
+            assertThat(manifest.secretData())
+                    .containsExactlyInAnyOrderEntriesOf(Map.of(
+                            "OBSERVATORY_MESH_SERVER_0_ENTRY_POINT_0_USERNAME", "mesh-user",
+                            "OBSERVATORY_MESH_SERVER_0_ENTRY_POINT_0_PASSWORD", "mesh-pa$$ #1"));
         }
 
         @Test
         void configMapsWhenMeshThenNoTokenAndNoCredential() {
-            List<String> secrets = new ArrayList<>(manifest.secretData(WITNESS_TOKENS).values());
+            List<String> secrets =
+                    new ArrayList<>(manifest.secretData(WITNESS_TOKENS).values());
             secrets.addAll(manifest.secretData().values());
-            List<String> files = manifest.objects().stream().filter(ConfigMap.class::isInstance)
-                    .map(ConfigMap.class::cast).flatMap(configMap -> configMap.getData().values().stream()).toList();
+            List<String> files = manifest.objects().stream()
+                    .filter(ConfigMap.class::isInstance)
+                    .map(ConfigMap.class::cast)
+                    .flatMap(configMap -> configMap.getData().values().stream())
+                    .toList();
 
             assertThat(secrets).hasSize(4);
             assertThat(files).hasSize(2).allSatisfy(file -> {
                 assertThat(file).doesNotContain("t0ken");
                 secrets.forEach(secret -> assertThat(file).doesNotContain(secret));
             });
-            Map<String, Object> entryPoint = listAt(listAt(manifest.applicationYml(), "observatory", "mesh", "servers")
-                    .get(0), "entry-points").get(0);
-            assertThat(entryPoint).containsEntry("username", "${OBSERVATORY_MESH_SERVER_0_ENTRY_POINT_0_USERNAME}")
+            Map<String, Object> entryPoint = listAt(
+                            listAt(manifest.applicationYml(), "observatory", "mesh", "servers")
+                                    .get(0),
+                            "entry-points")
+                    .get(0);
+            assertThat(entryPoint)
+                    .containsEntry("username", "${OBSERVATORY_MESH_SERVER_0_ENTRY_POINT_0_USERNAME}")
                     .containsEntry("password", "${OBSERVATORY_MESH_SERVER_0_ENTRY_POINT_0_PASSWORD}");
         }
 
         @Test
         void bindWhenHubPodThenTheServiceGetsTheFleetItsCredentialsAndReadsEveryTokenFile(@TempDir Path mount)
                 throws IOException {
-            MeshSettings mesh = manifest.bindAndValidate(mount, StatefulSet.class, null).mesh();
+            MeshSettings mesh =
+                    manifest.bindAndValidate(mount, StatefulSet.class, null).mesh();
 
             assertThat(mesh.role()).isEqualTo(MeshRole.HUB);
-            assertThat(mesh.servers()).extracting(MeshServerSettings::name, MeshServerSettings::route)
+            assertThat(mesh.servers())
+                    .extracting(MeshServerSettings::name, MeshServerSettings::route)
                     .containsExactly(tuple("s1", "de"), tuple("s2", "de"));
-            assertThat(mesh.entryPointOutbounds()).containsExactly(
-                    new Outbound("s1/main", Protocol.SOCKS, "203.0.113.10", 1080, "mesh-user", "mesh-pa$$ #1", null),
-                    new Outbound("s1/plain", Protocol.DIRECT, null, null, null, null, "https://s1.example.com/health"),
-                    new Outbound("s2/main", Protocol.HTTP, "203.0.113.20", 3128, "existing:s2-proxy/username",
-                            "existing:s2-proxy/password", null));
+            assertThat(mesh.entryPointOutbounds())
+                    .containsExactly(
+                            new Outbound(
+                                    "s1/main", Protocol.SOCKS, "203.0.113.10", 1080, "mesh-user", "mesh-pa$$ #1", null),
+                            new Outbound(
+                                    "s1/plain",
+                                    Protocol.DIRECT,
+                                    null,
+                                    null,
+                                    null,
+                                    null,
+                                    "https://s1.example.com/health"),
+                            new Outbound(
+                                    "s2/main",
+                                    Protocol.HTTP,
+                                    "203.0.113.20",
+                                    3128,
+                                    "existing:s2-proxy/username",
+                                    "existing:s2-proxy/password",
+                                    null));
             assertThat(mesh.witnesses())
-                    .extracting(MeshWitnessSettings::name, MeshWitnessSettings::site, MeshWitnessSettings::server,
+                    .extracting(
+                            MeshWitnessSettings::name,
+                            MeshWitnessSettings::site,
+                            MeshWitnessSettings::server,
                             MeshWitnessSettings::checker)
                     .containsExactly(
                             tuple("w-s1", "de", "s1", false),
@@ -869,9 +1087,14 @@ class ObservatoryChartTest {
                             tuple("w-nl", "nl", null, false),
                             tuple("node-a", "cluster", null, false),
                             tuple("node-b.example.internal", "cluster", null, false));
-            assertThat(mesh.witnesses()).extracting(witness -> read(Path.of(witness.tokenFile()))).containsExactly(
-                    "existing:mesh-witness-tokens/w-s1", "existing:fr-witness/token", "inline-nl-t0ken",
-                    "existing:mesh-witness-tokens/node-a", "inline-node-b-t0ken");
+            assertThat(mesh.witnesses())
+                    .extracting(witness -> read(Path.of(witness.tokenFile())))
+                    .containsExactly(
+                            "existing:mesh-witness-tokens/w-s1",
+                            "existing:fr-witness/token",
+                            "inline-nl-t0ken",
+                            "existing:mesh-witness-tokens/node-a",
+                            "inline-node-b-t0ken");
             assertThat(mesh.quorum()).isEqualTo(1);
             assertThat(mesh.streak()).isEqualTo(3);
             assertThat(mesh.reportInterval()).isEqualTo(Duration.ofSeconds(5));
@@ -883,28 +1106,43 @@ class ObservatoryChartTest {
         void daemonSetWhenEnabledThenOneWitnessOnEachListedNodeNamedAfterIt() {
             PodSpec pod = manifest.pod(DaemonSet.class);
             EnvVar selfName = manifest.container(DaemonSet.class).getEnv().stream()
-                    .filter(env -> env.getName().equals("OBSERVATORY_MESH_SELF_NAME")).findFirst().orElseThrow();
+                    .filter(env -> env.getName().equals("OBSERVATORY_MESH_SELF_NAME"))
+                    .findFirst()
+                    .orElseThrow();
 
             assertThat(manifest.one(DaemonSet.class).getSpec().getSelector().getMatchLabels())
                     .containsEntry("app.kubernetes.io/component", "witness");
-            assertThat(pod.getAffinity().getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution()
-                    .getNodeSelectorTerms()).singleElement().satisfies(term -> assertThat(term.getMatchFields())
-                    .singleElement().satisfies(field -> {
-                        assertThat(field.getKey()).isEqualTo("metadata.name");
-                        assertThat(field.getOperator()).isEqualTo("In");
-                        assertThat(field.getValues()).containsExactly("node-a", "node-b.example.internal");
-                    }));
-            assertThat(pod.getTolerations()).singleElement()
-                    .satisfies(toleration -> assertThat(toleration.getKey())
-                            .isEqualTo("node-role.kubernetes.io/control-plane"));
+            assertThat(pod.getAffinity()
+                            .getNodeAffinity()
+                            .getRequiredDuringSchedulingIgnoredDuringExecution()
+                            .getNodeSelectorTerms())
+                    .singleElement()
+                    .satisfies(term -> assertThat(term.getMatchFields())
+                            .singleElement()
+                            .satisfies(field -> {
+                                assertThat(field.getKey()).isEqualTo("metadata.name");
+                                assertThat(field.getOperator()).isEqualTo("In");
+                                assertThat(field.getValues()).containsExactly("node-a", "node-b.example.internal");
+                            }));
+            assertThat(pod.getTolerations())
+                    .singleElement()
+                    .satisfies(toleration ->
+                            assertThat(toleration.getKey()).isEqualTo("node-role.kubernetes.io/control-plane"));
             assertThat(selfName.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("spec.nodeName");
-            assertThat(manifest.container(DaemonSet.class).getEnv()).extracting(EnvVar::getName)
+            assertThat(manifest.container(DaemonSet.class).getEnv())
+                    .extracting(EnvVar::getName)
                     .noneMatch(name -> name.startsWith("OBSERVATORY_MESH_SERVER_"));
-            assertThat(pod.getVolumes()).filteredOn(volume -> volume.getName().equals("config")).singleElement()
-                    .satisfies(volume -> assertThat(volume.getConfigMap().getName()).isEqualTo(WITNESS));
-            assertThat(pod.getVolumes()).filteredOn(volume -> volume.getName().equals("witness-tokens"))
-                    .singleElement().satisfies(volume -> assertThat(volume.getProjected().getSources())
-                            .flatExtracting(source -> source.getSecret().getItems().stream().map(KeyToPath::getPath)
+            assertThat(pod.getVolumes())
+                    .filteredOn(volume -> volume.getName().equals("config"))
+                    .singleElement()
+                    .satisfies(volume ->
+                            assertThat(volume.getConfigMap().getName()).isEqualTo(WITNESS));
+            assertThat(pod.getVolumes())
+                    .filteredOn(volume -> volume.getName().equals("witness-tokens"))
+                    .singleElement()
+                    .satisfies(volume -> assertThat(volume.getProjected().getSources())
+                            .flatExtracting(source -> source.getSecret().getItems().stream()
+                                    .map(KeyToPath::getPath)
                                     .toList())
                             .containsExactlyInAnyOrder("node-a", "node-b.example.internal"));
         }
@@ -913,18 +1151,22 @@ class ObservatoryChartTest {
         void configMapWhenWitnessThenReportsToEveryHubPodThroughTheHeadlessService() {
             Map<String, Object> config = manifest.applicationYml(WITNESS);
 
-            assertThat(mapAt(config, "observatory", "mesh")).containsExactlyInAnyOrderEntriesOf(Map.of(
-                    "role", "witness",
-                    "self", Map.of("name", "${OBSERVATORY_MESH_SELF_NAME}"),
-                    "hubs", List.of(HEADLESS + "." + NAMESPACE + ".svc:9090"),
-                    "token-file", TOKENS_DIR + "/${OBSERVATORY_MESH_SELF_NAME}"));
+            assertThat(mapAt(config, "observatory", "mesh"))
+                    .containsExactlyInAnyOrderEntriesOf(Map.of(
+                            "role",
+                            "witness",
+                            "self",
+                            Map.of("name", "${OBSERVATORY_MESH_SELF_NAME}"),
+                            "hubs",
+                            List.of(HEADLESS + "." + NAMESPACE + ".svc:9090"),
+                            "token-file",
+                            TOKENS_DIR + "/${OBSERVATORY_MESH_SELF_NAME}"));
             assertThat(mapAt(config, "observatory")).doesNotContainKeys("outbounds", "standard", "burst", "api");
             assertThat(path(config, "spring", "grpc", "server", "port")).isEqualTo(9090);
         }
 
         @Test
-        void bindWhenWitnessPodOnANodeThenItIsThatNodesWitnessWithItsOwnToken(@TempDir Path mount)
-                throws IOException {
+        void bindWhenWitnessPodOnANodeThenItIsThatNodesWitnessWithItsOwnToken(@TempDir Path mount) throws IOException {
             ObservatoryConfig config = manifest.bindAndValidate(mount, DaemonSet.class, "node-b.example.internal");
             MeshSettings mesh = config.mesh();
 
@@ -941,19 +1183,22 @@ class ObservatoryChartTest {
         @Test
         void hubsWhenPortsChangedThenTheHeadlessServiceNameAndTheHubPodsContainerPort() {
             // A headless Service's name resolves to the pods themselves: the port is the container's, not a Service's.
-            Manifest moved = Manifest.render(Map.of("containerPorts.grpc", "9443", "service.grpcPort", "443"),
-                    MESH_VALUES);
+            Manifest moved =
+                    Manifest.render(Map.of("containerPorts.grpc", "9443", "service.grpcPort", "443"), MESH_VALUES);
 
             assertThat(path(moved.applicationYml(WITNESS), "observatory", "mesh", "hubs"))
                     .isEqualTo(List.of(HEADLESS + "." + NAMESPACE + ".svc:9443"));
-            assertThat(moved.named(Service.class, HEADLESS).getSpec().getPorts()).singleElement()
+            assertThat(moved.named(Service.class, HEADLESS).getSpec().getPorts())
+                    .singleElement()
                     .satisfies(port -> assertThat(port.getPort()).isEqualTo(9443));
-            assertThat(moved.container(StatefulSet.class).getPorts().get(0).getContainerPort()).isEqualTo(9443);
+            assertThat(moved.container(StatefulSet.class).getPorts().get(0).getContainerPort())
+                    .isEqualTo(9443);
         }
 
         @Test
         void networkPolicyWhenPeersRestrictedThenTheReleasesWitnessesMayStillReachTheHub() {
-            Manifest restricted = Manifest.render(Map.of("networkPolicy.enabled", "true"), MESH_VALUES, writeValues("""
+            Manifest restricted =
+                    Manifest.render(Map.of("networkPolicy.enabled", "true"), MESH_VALUES, writeValues("""
                     networkPolicy:
                       grpcFrom:
                         - podSelector: {matchLabels: {app.kubernetes.io/name: balancer}}
@@ -964,14 +1209,26 @@ class ObservatoryChartTest {
 
             assertThat(policy.getSpec().getIngress().get(0).getFrom())
                     .extracting(peer -> peer.getPodSelector().getMatchLabels())
-                    .containsExactly(Map.of("app.kubernetes.io/name", "balancer"),
-                            restricted.one(DaemonSet.class).getSpec().getSelector().getMatchLabels());
+                    .containsExactly(
+                            Map.of("app.kubernetes.io/name", "balancer"),
+                            restricted
+                                    .one(DaemonSet.class)
+                                    .getSpec()
+                                    .getSelector()
+                                    .getMatchLabels());
             assertThat(policy.getSpec().getEgress()).hasSize(2).last().satisfies(rule -> {
-                assertThat(rule.getTo()).singleElement().satisfies(peer -> assertThat(peer.getPodSelector()
-                        .getMatchLabels()).isEqualTo(restricted.one(StatefulSet.class).getSpec().getSelector()
-                        .getMatchLabels()));
-                assertThat(rule.getPorts()).singleElement()
-                        .satisfies(port -> assertThat(port.getPort().getStrVal()).isEqualTo("grpc"));
+                assertThat(rule.getTo())
+                        .singleElement()
+                        .satisfies(peer -> assertThat(peer.getPodSelector().getMatchLabels())
+                                .isEqualTo(restricted
+                                        .one(StatefulSet.class)
+                                        .getSpec()
+                                        .getSelector()
+                                        .getMatchLabels()));
+                assertThat(rule.getPorts())
+                        .singleElement()
+                        .satisfies(
+                                port -> assertThat(port.getPort().getStrVal()).isEqualTo("grpc"));
             });
         }
 
@@ -979,19 +1236,36 @@ class ObservatoryChartTest {
         void podDisruptionBudgetWhenHubThenSelectsTheHubPods() {
             Manifest withBudget = Manifest.render(Map.of("podDisruptionBudget.enabled", "true"), MESH_VALUES);
 
-            assertThat(withBudget.one(PodDisruptionBudget.class).getSpec().getSelector().getMatchLabels())
-                    .isEqualTo(withBudget.one(StatefulSet.class).getSpec().getSelector().getMatchLabels());
+            assertThat(withBudget
+                            .one(PodDisruptionBudget.class)
+                            .getSpec()
+                            .getSelector()
+                            .getMatchLabels())
+                    .isEqualTo(withBudget
+                            .one(StatefulSet.class)
+                            .getSpec()
+                            .getSelector()
+                            .getMatchLabels());
         }
 
         @Test
         void notesWhenHubThenTheHubsEntryAndTheStatefulSetsLogs() {
-            String notes = new Helm(CHART).install().withName(RELEASE).withNamespace(NAMESPACE)
-                    .withKubeVersion(KUBE_VERSION).withValuesFile(MESH_VALUES).dryRun().clientOnly().call()
+            String notes = new Helm(CHART)
+                    .install()
+                    .withName(RELEASE)
+                    .withNamespace(NAMESPACE)
+                    .withKubeVersion(KUBE_VERSION)
+                    .withValuesFile(MESH_VALUES)
+                    .dryRun()
+                    .clientOnly()
+                    .call()
                     .getOutput();
 
-            assertThat(notes).contains(HEADLESS + "." + NAMESPACE + ".svc:9090",
-                    "\n\nLogs: kubectl --namespace observability logs statefulset/" + HUB + "\n",
-                    "3 pods of the StatefulSet " + HUB)
+            assertThat(notes)
+                    .contains(
+                            HEADLESS + "." + NAMESPACE + ".svc:9090",
+                            "\n\nLogs: kubectl --namespace observability logs statefulset/" + HUB + "\n",
+                            "3 pods of the StatefulSet " + HUB)
                     // A hub needs no outbounds of its own.
                     .doesNotContain("observatory.outbounds is empty", "deployment/");
         }
@@ -1001,21 +1275,25 @@ class ObservatoryChartTest {
             Manifest hubOnly = Manifest.render(Map.of("mesh.witness.daemonSet.enabled", "false"), MESH_VALUES);
 
             assertThat(hubOnly.kinds()).doesNotContain("DaemonSet", "Deployment");
-            assertThat(hubOnly.objects()).extracting(object -> object.getMetadata().getName())
+            assertThat(hubOnly.objects())
+                    .extracting(object -> object.getMetadata().getName())
                     .doesNotContain(WITNESS);
             assertThat(listAt(hubOnly.applicationYml(), "observatory", "mesh", "witnesses"))
-                    .extracting(witness -> witness.get("name")).containsExactly("w-s1", "w-fr", "w-nl");
+                    .extracting(witness -> witness.get("name"))
+                    .containsExactly("w-s1", "w-fr", "w-nl");
             assertThat(hubOnly.secretData(WITNESS_TOKENS)).containsOnlyKeys("w-nl");
         }
     }
 
     @Test
     void bindWhenStandardActiveCheckAndPassiveSetThenTheServiceGetsThem(@TempDir Path mount) throws IOException {
-        Manifest manifest = Manifest.render(Map.of(
-                "observatory.standard.expectedStatus", "204",
-                "observatory.standard.healthyThreshold", "2",
-                "observatory.standard.unhealthyThreshold", "3",
-                "observatory.passive.consecutiveFailures.threshold", "0"), writeValues("""
+        Manifest manifest = Manifest.render(
+                Map.of(
+                        "observatory.standard.expectedStatus", "204",
+                        "observatory.standard.healthyThreshold", "2",
+                        "observatory.standard.unhealthyThreshold", "3",
+                        "observatory.passive.consecutiveFailures.threshold", "0"),
+                writeValues("""
                 observatory:
                   availability:
                     healthyAndUnknown: {}
@@ -1024,12 +1302,14 @@ class ObservatoryChartTest {
         ObservatoryConfig config = manifest.bindAndValidate(mount);
 
         assertThat(mapAt(manifest.applicationYml(), "observatory", "standard"))
-                .containsEntry("expected-status", 204).containsEntry("healthy-threshold", 2);
+                .containsEntry("expected-status", 204)
+                .containsEntry("healthy-threshold", 2);
         assertThat(mapAt(manifest.applicationYml(), "observatory", "passive", "consecutive-failures"))
                 .containsExactlyEntriesOf(Map.of("threshold", 0));
-        assertThat(mapAt(manifest.applicationYml(), "observatory", "availability", "healthy-and-unknown")).isEmpty();
-        assertThat(config.standard().activeCheck()).isEqualTo(new ActiveCheck(
-                ExpectedStatus.parse("204"), new ActiveHealthPolicy(2, 3)));
+        assertThat(mapAt(manifest.applicationYml(), "observatory", "availability", "healthy-and-unknown"))
+                .isEmpty();
+        assertThat(config.standard().activeCheck())
+                .isEqualTo(new ActiveCheck(ExpectedStatus.parse("204"), new ActiveHealthPolicy(2, 3)));
         assertThat(config.passive().policy()).isEqualTo(new ConsecutiveFailuresPolicy(0, Duration.ofSeconds(60)));
         assertThat(config.availability().policy()).isEqualTo(AvailabilityPolicy.HEALTHY_AND_UNKNOWN);
     }
@@ -1037,23 +1317,31 @@ class ObservatoryChartTest {
     @Test
     void bindWhenPerOutboundScheduleSetThenTheServiceProbesOnItsOwnSessionsWithThoseIntervals(@TempDir Path mount)
             throws IOException {
-        Manifest manifest = Manifest.render(Map.of(
-                "observatory.standard.schedule", "per-outbound",
-                "observatory.standard.timeout", "2s",
-                "observatory.standard.unhealthyEdgeInterval", "250ms",
-                "observatory.standard.healthyThreshold", "2",
-                "observatory.standard.unhealthyThreshold", "3"), writeValues("observatory: {}\n"));
+        Manifest manifest = Manifest.render(
+                Map.of(
+                        "observatory.standard.schedule", "per-outbound",
+                        "observatory.standard.timeout", "2s",
+                        "observatory.standard.unhealthyEdgeInterval", "250ms",
+                        "observatory.standard.healthyThreshold", "2",
+                        "observatory.standard.unhealthyThreshold", "3"),
+                writeValues("observatory: {}\n"));
 
         ObservatoryConfig config = manifest.bindAndValidate(mount);
 
         assertThat(mapAt(manifest.applicationYml(), "observatory", "standard"))
-                .containsEntry("schedule", "per-outbound").containsEntry("unhealthy-edge-interval", "250ms")
+                .containsEntry("schedule", "per-outbound")
+                .containsEntry("unhealthy-edge-interval", "250ms")
                 .doesNotContainKeys("initial-jitter", "unhealthy-interval", "healthy-edge-interval");
         assertThat(config.standard().schedule()).isEqualTo(StandardObserverSettings.Schedule.PER_OUTBOUND);
         assertThat(config.standard().timeout()).isEqualTo(Duration.ofSeconds(2));
-        assertThat(config.standard().intervals()).isEqualTo(new ProbeIntervals(Duration.ofSeconds(10),
-                Duration.ofSeconds(10), Duration.ofMillis(250), Duration.ofSeconds(10), Duration.ofSeconds(10),
-                Duration.ZERO));
+        assertThat(config.standard().intervals())
+                .isEqualTo(new ProbeIntervals(
+                        Duration.ofSeconds(10),
+                        Duration.ofSeconds(10),
+                        Duration.ofMillis(250),
+                        Duration.ofSeconds(10),
+                        Duration.ofSeconds(10),
+                        Duration.ZERO));
     }
 
     /** The start of a values file with a valid hub: one server with one entry point. */
@@ -1078,7 +1366,8 @@ class ObservatoryChartTest {
                             probeIntervall: 10s
                         """, "at '/observatory/standard': additional properties 'probeIntervall' not allowed"),
                 Arguments.of("replicas: 2\n", "additional properties 'replicas' not allowed"),
-                Arguments.of("""
+                Arguments.of(
+                        """
                         observatory:
                           outbounds:
                             - {tag: proxy_de, protocol: https, address: 10.0.0.5, port: 1080}
@@ -1119,12 +1408,14 @@ class ObservatoryChartTest {
                             - {tag: a, protocol: direct}
                             - {tag: a, protocol: direct}
                         """, "observatory.outbounds[1].tag: \"a\" is used by another outbound"),
-                Arguments.of("""
+                Arguments.of(
+                        """
                         observatory:
                           outbounds:
                             - {tag: a, protocol: http, address: h, port: 3128, username: u, password: "p${HOME}"}
-                        """, "observatory.outbounds[0].password: contains \"${\", which Spring would read as a "
-                        + "placeholder"),
+                        """,
+                        "observatory.outbounds[0].password: contains \"${\", which Spring would read as a "
+                                + "placeholder"),
                 Arguments.of("""
                         observatory:
                           standard:
@@ -1161,23 +1452,27 @@ class ObservatoryChartTest {
                           passive:
                             transportFailureRate: {failureRateLimit: 0}
                         """, "at '/observatory/passive/transportFailureRate/failureRateLimit': exclusiveMinimum"),
-                Arguments.of("""
+                Arguments.of(
+                        """
                         observatory:
                           passive:
                             transportFailureRate: {reactivationPeriod: 60}
-                        """, "at '/observatory/passive/transportFailureRate/reactivationPeriod': got number, "
-                        + "want string"),
+                        """,
+                        "at '/observatory/passive/transportFailureRate/reactivationPeriod': got number, "
+                                + "want string"),
                 Arguments.of("""
                         observatory:
                           availability:
                             healthyOrPanic: {panicThreshold: 101}
                         """, "at '/observatory/availability/healthyOrPanic/panicThreshold': maximum"),
-                Arguments.of("""
+                Arguments.of(
+                        """
                         observatory:
                           availability:
                             healthyAndUnknown: {panicThreshold: 50}
-                        """, "at '/observatory/availability/healthyAndUnknown': additional properties "
-                        + "'panicThreshold' not allowed"),
+                        """,
+                        "at '/observatory/availability/healthyAndUnknown': additional properties "
+                                + "'panicThreshold' not allowed"),
                 Arguments.of("""
                         observatory:
                           api:
@@ -1222,7 +1517,8 @@ class ObservatoryChartTest {
                           hub:
                             servers: [{name: s1, route: de, entryPoints: [{name: main, protocol: direct, port: 80}]}]
                         """, "at '/mesh/hub/servers/0/entryPoints/0/port': false schema"),
-                Arguments.of("""
+                Arguments.of(
+                        """
                         mesh:
                           role: hub
                           hub:
@@ -1231,8 +1527,9 @@ class ObservatoryChartTest {
                                 route: de
                                 entryPoints:
                                   - {name: main, protocol: socks, address: h, port: 1080, username: u, password: "p${X}"}
-                        """, "mesh.hub.servers[0].entryPoints[0].password: contains \"${\", which Spring would read as a "
-                        + "placeholder"),
+                        """,
+                        "mesh.hub.servers[0].entryPoints[0].password: contains \"${\", which Spring would read as a "
+                                + "placeholder"),
                 Arguments.of(MESH_HUB + """
                             witnesses: [{name: w1, site: de}]
                         """, "at '/mesh/hub/witnesses/0': missing property 'token'"),
@@ -1254,11 +1551,13 @@ class ObservatoryChartTest {
                           witness:
                             daemonSet: {enabled: true, nodes: [{name: node-a, token: abc}]}
                         """, "at '/mesh/witness/daemonSet/site': '' does not match pattern"),
-                Arguments.of(MESH_HUB + """
+                Arguments.of(
+                        MESH_HUB + """
                           witness:
                             daemonSet: {enabled: true, site: cluster, nodes: [{name: Node_A, token: abc}]}
                         """, "at '/mesh/witness/daemonSet/nodes/0/name': 'Node_A' does not match pattern"),
-                Arguments.of(MESH_HUB + """
+                Arguments.of(
+                        MESH_HUB + """
                             witnesses: [{name: node-a, site: de, token: abc}]
                           witness:
                             daemonSet: {enabled: true, site: cluster, nodes: [{name: node-a, token: def}]}
@@ -1270,7 +1569,10 @@ class ObservatoryChartTest {
     void renderWhenValuesInvalidThenRejectedNamingTheField(String values, String expectedError, @TempDir Path dir)
             throws IOException {
         Path file = Files.writeString(dir.resolve("values.yaml"), values);
-        TemplateCommand template = new Helm(CHART).template().withName(RELEASE).withKubeVersion(KUBE_VERSION)
+        TemplateCommand template = new Helm(CHART)
+                .template()
+                .withName(RELEASE)
+                .withKubeVersion(KUBE_VERSION)
                 .withValuesFile(file);
 
         assertThatThrownBy(template::call).hasMessageContaining(expectedError);
@@ -1280,7 +1582,10 @@ class ObservatoryChartTest {
     record Manifest(List<HasMetadata> objects) {
 
         static Manifest render(Map<String, String> sets, Path... valuesFiles) {
-            TemplateCommand template = new Helm(CHART).template().withName(RELEASE).withNamespace(NAMESPACE)
+            TemplateCommand template = new Helm(CHART)
+                    .template()
+                    .withName(RELEASE)
+                    .withNamespace(NAMESPACE)
                     .withKubeVersion(KUBE_VERSION);
             for (Path valuesFile : valuesFiles) {
                 template = template.withValuesFile(valuesFile);
@@ -1297,19 +1602,26 @@ class ObservatoryChartTest {
         }
 
         <T extends HasMetadata> T one(Class<T> type) {
-            List<T> found = objects.stream().filter(type::isInstance).map(type::cast).toList();
+            List<T> found =
+                    objects.stream().filter(type::isInstance).map(type::cast).toList();
             assertThat(found).as("rendered %s objects", type.getSimpleName()).hasSize(1);
             return found.get(0);
         }
 
         GenericKubernetesResource generic(String kind) {
-            return objects.stream().filter(object -> object.getKind().equals(kind))
-                    .map(GenericKubernetesResource.class::cast).findFirst().orElseThrow();
+            return objects.stream()
+                    .filter(object -> object.getKind().equals(kind))
+                    .map(GenericKubernetesResource.class::cast)
+                    .findFirst()
+                    .orElseThrow();
         }
 
         <T extends HasMetadata> T named(Class<T> type, String name) {
-            return objects.stream().filter(type::isInstance).map(type::cast)
-                    .filter(object -> object.getMetadata().getName().equals(name)).findFirst()
+            return objects.stream()
+                    .filter(type::isInstance)
+                    .map(type::cast)
+                    .filter(object -> object.getMetadata().getName().equals(name))
+                    .findFirst()
                     .orElseThrow(() -> new AssertionError("no " + type.getSimpleName() + " named " + name));
         }
 
@@ -1354,7 +1666,8 @@ class ObservatoryChartTest {
         /** The container's plain (non-secret) environment values. */
         Map<String, String> env() {
             Map<String, String> env = new LinkedHashMap<>();
-            container().getEnv().stream().filter(var -> var.getValueFrom() == null)
+            container().getEnv().stream()
+                    .filter(var -> var.getValueFrom() == null)
                     .forEach(var -> env.put(var.getName(), var.getValue()));
             return env;
         }
@@ -1367,10 +1680,14 @@ class ObservatoryChartTest {
         /** The data of the rendered Secret {@code name}, decoded; empty when the chart rendered no such Secret. */
         Map<String, String> secretData(String name) {
             Map<String, String> data = new LinkedHashMap<>();
-            objects.stream().filter(Secret.class::isInstance).map(Secret.class::cast)
-                    .filter(secret -> secret.getMetadata().getName().equals(name)).findFirst()
-                    .ifPresent(secret -> secret.getData().forEach((key, value) -> data.put(key,
-                            new String(Base64.getDecoder().decode(value), StandardCharsets.UTF_8))));
+            objects.stream()
+                    .filter(Secret.class::isInstance)
+                    .map(Secret.class::cast)
+                    .filter(secret -> secret.getMetadata().getName().equals(name))
+                    .findFirst()
+                    .ifPresent(secret -> secret.getData()
+                            .forEach((key, value) -> data.put(
+                                    key, new String(Base64.getDecoder().decode(value), StandardCharsets.UTF_8))));
             return data;
         }
 
@@ -1379,8 +1696,9 @@ class ObservatoryChartTest {
          * "existing:NAME/KEY" for a Secret the chart does not own.
          */
         String secretValue(String name, String key) {
-            boolean rendered = objects.stream().anyMatch(object -> object instanceof Secret
-                    && object.getMetadata().getName().equals(name));
+            boolean rendered = objects.stream()
+                    .anyMatch(object -> object instanceof Secret
+                            && object.getMetadata().getName().equals(name));
             if (!rendered) {
                 return "existing:" + name + "/" + key;
             }
@@ -1415,8 +1733,8 @@ class ObservatoryChartTest {
         ObservatoryConfig bindAndValidate(Path mount, Class<? extends HasMetadata> kind, @Nullable String nodeName)
                 throws IOException {
             Container container = container(kind);
-            Map<String, Volume> volumes = pod(kind).getVolumes().stream()
-                    .collect(Collectors.toMap(Volume::getName, Function.identity()));
+            Map<String, Volume> volumes =
+                    pod(kind).getVolumes().stream().collect(Collectors.toMap(Volume::getName, Function.identity()));
             Map<String, Path> standIns = new LinkedHashMap<>();
             ConfigMap configMap = null;
             for (VolumeMount volumeMount : container.getVolumeMounts()) {
@@ -1428,7 +1746,8 @@ class ObservatoryChartTest {
                     Path directory = Files.createDirectories(mount.resolve(volume.getName()));
                     for (VolumeProjection source : volume.getProjected().getSources()) {
                         for (KeyToPath item : source.getSecret().getItems()) {
-                            Files.writeString(directory.resolve(item.getPath()),
+                            Files.writeString(
+                                    directory.resolve(item.getPath()),
                                     secretValue(source.getSecret().getName(), item.getKey()));
                         }
                     }
@@ -1455,12 +1774,17 @@ class ObservatoryChartTest {
 
             MutablePropertySources sources = new MutablePropertySources();
             sources.addLast(new SystemEnvironmentPropertySource("systemEnvironment", environment));
-            List<PropertySource<?>> yaml = new YamlPropertySourceLoader().load(CONFIG_FILE,
-                    new ByteArrayResource(configMap.getData().get("application.yml").getBytes(StandardCharsets.UTF_8)));
+            List<PropertySource<?>> yaml = new YamlPropertySourceLoader()
+                    .load(
+                            CONFIG_FILE,
+                            new ByteArrayResource(
+                                    configMap.getData().get("application.yml").getBytes(StandardCharsets.UTF_8)));
             yaml.forEach(sources::addLast);
 
             StandardEnvironment pod = new StandardEnvironment();
-            List.copyOf(pod.getPropertySources().stream().map(PropertySource::getName).toList())
+            List.copyOf(pod.getPropertySources().stream()
+                            .map(PropertySource::getName)
+                            .toList())
                     .forEach(pod.getPropertySources()::remove);
             sources.forEach(pod.getPropertySources()::addLast);
             // The pod mounts its volumes under /etc/observatory and /var/run/secrets; here they live in `mount`. The
@@ -1471,13 +1795,19 @@ class ObservatoryChartTest {
                 if (name.endsWith("trusted-certificates") || name.endsWith("token-file")) {
                     String path = pod.resolveRequiredPlaceholders(value.toString());
                     Map.Entry<String, Path> standIn = standIns.entrySet().stream()
-                            .filter(entry -> path.startsWith(entry.getKey())).findFirst()
+                            .filter(entry -> path.startsWith(entry.getKey()))
+                            .findFirst()
                             .orElseThrow(() -> new AssertionError(name + ": " + path + " is in no mounted volume"));
-                    value = standIn.getValue().resolve(path.substring(standIn.getKey().length())).toString();
+                    value = standIn.getValue()
+                            .resolve(path.substring(standIn.getKey().length()))
+                            .toString();
                 }
                 file.put(name, value);
             }
-            pod.getPropertySources().replace(yaml.get(0).getName(), new MapPropertySource(yaml.get(0).getName(), file));
+            pod.getPropertySources()
+                    .replace(
+                            yaml.get(0).getName(),
+                            new MapPropertySource(yaml.get(0).getName(), file));
             ObservatoryConfigBinder.Bound bound;
             try (ObservatoryConfigBinder binder = new ObservatoryConfigBinder(name -> (String) environment.get(name))) {
                 bound = binder.bind(pod);

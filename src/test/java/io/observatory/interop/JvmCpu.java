@@ -24,8 +24,7 @@ final class JvmCpu {
     private static final long NANOS_PER_TICK = 10_000_000;
     private static final Path TASKS = Path.of("/proc/self/task");
 
-    private final OperatingSystemMXBean os =
-            (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    private final OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     private long totalNanos;
     private long compilerNanos;
     private long spanStartNanos;
@@ -40,8 +39,9 @@ final class JvmCpu {
     /** Ends the span begun by {@link #start()} and adds it to the totals. */
     void stop() {
         totalNanos += os.getProcessCpuTime() - spanStartNanos;
-        compilerTicks().forEach((thread, ticks) ->
-                compilerNanos += (ticks - spanStartTicks.getOrDefault(thread, 0L)) * NANOS_PER_TICK);
+        compilerTicks()
+                .forEach((thread, ticks) ->
+                        compilerNanos += (ticks - spanStartTicks.getOrDefault(thread, 0L)) * NANOS_PER_TICK);
     }
 
     /** Returns the process CPU time over every span, in nanoseconds. */

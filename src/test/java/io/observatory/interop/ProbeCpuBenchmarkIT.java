@@ -54,7 +54,10 @@ class ProbeCpuBenchmarkIT {
 
     private static final LoopResources LOOPS = LoopResources.create("cpu-benchmark", 1, true);
     private static final ReactorNettyProber PROBER = new ReactorNettyProber(
-            new ProbeSettings(1, null, Map.of(), null), ProbeHeaders.of(Map.of(), 150), LOOPS, Clock.systemUTC(),
+            new ProbeSettings(1, null, Map.of(), null),
+            ProbeHeaders.of(Map.of(), 150),
+            LOOPS,
+            Clock.systemUTC(),
             Ticker.system());
     private static final HttpClient DRIVER = HttpClient.newHttpClient();
 
@@ -73,7 +76,8 @@ class ProbeCpuBenchmarkIT {
         nginx = LoopbackDaemon.nginx(workdir, nginxPort, "location = /generate_204 { return 204; }");
 
         blackboxPort = LoopbackDaemon.freePort();
-        Files.writeString(workdir.resolve("blackbox.yml"), """
+        Files.writeString(
+                workdir.resolve("blackbox.yml"), """
                 modules:
                   socks:
                     prober: http
@@ -83,9 +87,14 @@ class ProbeCpuBenchmarkIT {
                       valid_status_codes: [204]
                       preferred_ip_protocol: ip4
                 """.formatted(socks.username(), socks.password(), socks.port()));
-        blackbox = LoopbackDaemon.start("prometheus-blackbox-exporter", List.of("prometheus-blackbox-exporter",
-                "--config.file=" + workdir.resolve("blackbox.yml"),
-                "--web.listen-address=127.0.0.1:" + blackboxPort), blackboxPort, workdir.resolve("blackbox.out"));
+        blackbox = LoopbackDaemon.start(
+                "prometheus-blackbox-exporter",
+                List.of(
+                        "prometheus-blackbox-exporter",
+                        "--config.file=" + workdir.resolve("blackbox.yml"),
+                        "--web.listen-address=127.0.0.1:" + blackboxPort),
+                blackboxPort,
+                workdir.resolve("blackbox.out"));
     }
 
     @AfterAll
@@ -109,11 +118,23 @@ class ProbeCpuBenchmarkIT {
     @Test
     void cpuPerProbeWhenObservatoryAndBlackboxExporterProbeThroughMicrosocksThenBothPrinted() throws Exception {
         String target = "http://localhost:" + nginxPort + "/generate_204";
-        ProbeRequest request = new ProbeRequest(new Outbound("real_socks", Protocol.SOCKS, "127.0.0.1",
-                socks.port(), socks.username(), socks.password(), null), URI.create(target), "GET", PROBE_TIMEOUT,
+        ProbeRequest request = new ProbeRequest(
+                new Outbound(
+                        "real_socks",
+                        Protocol.SOCKS,
+                        "127.0.0.1",
+                        socks.port(),
+                        socks.username(),
+                        socks.password(),
+                        null),
+                URI.create(target),
+                "GET",
+                PROBE_TIMEOUT,
                 ProbeRequest.Client.STANDARD_OBSERVER);
-        HttpRequest blackboxProbe = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + blackboxPort
-                + "/probe?module=socks&target=" + target)).timeout(PROBE_TIMEOUT).build();
+        HttpRequest blackboxProbe = HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + blackboxPort + "/probe?module=socks&target=" + target))
+                .timeout(PROBE_TIMEOUT)
+                .build();
         for (int i = 0; i < WARM_UP_PROBES; i++) {
             observatoryProbe(request);
         }
@@ -139,10 +160,16 @@ class ProbeCpuBenchmarkIT {
         double oursMicros = ours.totalNanos() / 1e3 / probes;
         double oursWithoutJitMicros = (ours.totalNanos() - ours.compilerNanos()) / 1e3 / probes;
         double blackboxMicros = blackboxNanos / 1e3 / probes;
-        System.out.printf(Locale.ROOT, "CPU per proxied probe over %d (microsocks+auth -> nginx): observatory %.0f µs"
+        System.out.printf(
+                Locale.ROOT,
+                "CPU per proxied probe over %d (microsocks+auth -> nginx): observatory %.0f µs"
                         + " (%.0f µs without the JIT compiler threads), prometheus-blackbox-exporter %.0f µs"
-                        + " (with serving its /probe request); ratio %.2f (%.2f without JIT)%n", probes, oursMicros,
-                oursWithoutJitMicros, blackboxMicros, oursMicros / blackboxMicros,
+                        + " (with serving its /probe request); ratio %.2f (%.2f without JIT)%n",
+                probes,
+                oursMicros,
+                oursWithoutJitMicros,
+                blackboxMicros,
+                oursMicros / blackboxMicros,
                 oursWithoutJitMicros / blackboxMicros);
 
         assertThat(oursMicros).isPositive();

@@ -1,8 +1,6 @@
 package io.observatory.interop;
 
 import static io.observatory.testing.SyntheticStatuses.status;
-import io.observatory.testing.ExternalCommand;
-import io.observatory.testing.ObserverOutput;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.grpc.health.v1.HealthCheckRequest;
@@ -13,6 +11,8 @@ import io.observatory.api.xray.GetOutboundStatusResponse;
 import io.observatory.api.xray.ObservatoryServiceGrpc;
 import io.observatory.status.ObservationStore;
 import io.observatory.status.OutboundStatus;
+import io.observatory.testing.ExternalCommand;
+import io.observatory.testing.ObserverOutput;
 import io.observatory.time.ExecutorScheduler;
 import io.observatory.verdict.ObservationUpdater;
 import java.io.IOException;
@@ -75,12 +75,14 @@ class ReadPathBenchmarkIT extends RunningServiceTest {
         return String.format("proxy_%05d", i);
     }
 
-
     @Test
     void getOutboundStatusThroughputNextToHealthCheck() throws IOException, InterruptedException {
-        List<OutboundStatus> statuses = IntStream.range(0, OUTBOUNDS).mapToObj(i -> status(tag(i), true)).toList();
+        List<OutboundStatus> statuses = IntStream.range(0, OUTBOUNDS)
+                .mapToObj(i -> status(tag(i), true))
+                .toList();
         writer.execute(() -> ObserverOutput.publish(updater, statuses));
-        Awaitility.await().atMost(Duration.ofSeconds(10))
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
                 .until(() -> store.current().observed().size() == OUTBOUNDS);
         GetOutboundStatusResponse answer = ObservatoryServiceGrpc.newBlockingStub(channel)
                 .getOutboundStatus(GetOutboundStatusRequest.getDefaultInstance());
@@ -104,14 +106,19 @@ class ReadPathBenchmarkIT extends RunningServiceTest {
             }
             Run ours = Run.median(xrayRuns);
             Run reference = Run.median(healthRuns);
-            System.out.printf("Read path, h2load %d connections x %d streams, %d requests per run, median of %d runs"
-                    + " after %d warm-up runs:%n", CONNECTIONS, STREAMS, REQUESTS, ROUNDS, WARM_UP_ROUNDS);
-            System.out.printf("  GetOutboundStatus at %d outbounds (%d bytes): %.0f req/s, service CPU %.1f us per call"
-                    + " (runs %s)%n", OUTBOUNDS, answer.getSerializedSize(), ours.requestsPerSecond(),
-                    ours.cpuMicrosPerCall(), xrayRuns);
-            System.out.printf("  Health/Check (reference):          %.0f req/s, service CPU %.1f us per call"
-                    + " (runs %s)%n", reference.requestsPerSecond(), reference.cpuMicrosPerCall(), healthRuns);
-            System.out.printf("  ratio GetOutboundStatus / Health/Check: throughput %.2f, CPU per call %.2f%n",
+            System.out.printf(
+                    "Read path, h2load %d connections x %d streams, %d requests per run, median of %d runs"
+                            + " after %d warm-up runs:%n",
+                    CONNECTIONS, STREAMS, REQUESTS, ROUNDS, WARM_UP_ROUNDS);
+            System.out.printf(
+                    "  GetOutboundStatus at %d outbounds (%d bytes): %.0f req/s, service CPU %.1f us per call"
+                            + " (runs %s)%n",
+                    OUTBOUNDS, answer.getSerializedSize(), ours.requestsPerSecond(), ours.cpuMicrosPerCall(), xrayRuns);
+            System.out.printf(
+                    "  Health/Check (reference):          %.0f req/s, service CPU %.1f us per call" + " (runs %s)%n",
+                    reference.requestsPerSecond(), reference.cpuMicrosPerCall(), healthRuns);
+            System.out.printf(
+                    "  ratio GetOutboundStatus / Health/Check: throughput %.2f, CPU per call %.2f%n",
                     ours.requestsPerSecond() / reference.requestsPerSecond(),
                     ours.cpuMicrosPerCall() / reference.cpuMicrosPerCall());
         } finally {
@@ -125,14 +132,31 @@ class ReadPathBenchmarkIT extends RunningServiceTest {
      */
     private Run run(String method, Path body) throws IOException, InterruptedException {
         long cpuBefore = SERVICE_CPU.getProcessCpuTime();
-        String report = ExternalCommand.run(RUN_LIMIT, List.of("h2load", "-n", String.valueOf(REQUESTS),
-                "-c", String.valueOf(CONNECTIONS), "-m", String.valueOf(STREAMS), "-t", "1",
-                "-d", body.toString(), "-H", "content-type: application/grpc", "-H", "te: trailers",
-                "http://127.0.0.1:" + grpcPort() + "/" + method));
+        String report = ExternalCommand.run(
+                RUN_LIMIT,
+                List.of(
+                        "h2load",
+                        "-n",
+                        String.valueOf(REQUESTS),
+                        "-c",
+                        String.valueOf(CONNECTIONS),
+                        "-m",
+                        String.valueOf(STREAMS),
+                        "-t",
+                        "1",
+                        "-d",
+                        body.toString(),
+                        "-H",
+                        "content-type: application/grpc",
+                        "-H",
+                        "te: trailers",
+                        "http://127.0.0.1:" + grpcPort() + "/" + method));
         double cpuMicrosPerCall = (SERVICE_CPU.getProcessCpuTime() - cpuBefore) / 1e3 / REQUESTS;
         Matcher succeeded = SUCCEEDED.matcher(report);
         assertThat(succeeded.find()).as("h2load report: %s", report).isTrue();
-        assertThat(Integer.parseInt(succeeded.group(1))).as("answered calls of %s", method).isEqualTo(REQUESTS);
+        assertThat(Integer.parseInt(succeeded.group(1)))
+                .as("answered calls of %s", method)
+                .isEqualTo(REQUESTS);
         Matcher throughput = THROUGHPUT.matcher(report);
         assertThat(throughput.find()).as("h2load report: %s", report).isTrue();
         return new Run(Double.parseDouble(throughput.group(1)), cpuMicrosPerCall);
@@ -143,7 +167,9 @@ class ReadPathBenchmarkIT extends RunningServiceTest {
 
         /** The run of median throughput. */
         static Run median(List<Run> runs) {
-            List<Run> sorted = runs.stream().sorted(Comparator.comparingDouble(Run::requestsPerSecond)).toList();
+            List<Run> sorted = runs.stream()
+                    .sorted(Comparator.comparingDouble(Run::requestsPerSecond))
+                    .toList();
             return sorted.get(sorted.size() / 2);
         }
 

@@ -18,8 +18,7 @@ record RealProxies(Endpoint socks, Endpoint http) {
      * @param username the accepted user
      * @param password that user's password
      */
-    record Endpoint(int port, String username, String password) {
-    }
+    record Endpoint(int port, String username, String password) {}
 
     /**
      * Reads both proxies from the system properties.
@@ -33,7 +32,9 @@ record RealProxies(Endpoint socks, Endpoint http) {
 
     private static Endpoint endpoint(String kind) {
         String prefix = "interop." + kind + ".";
-        return new Endpoint(Integer.parseInt(required(prefix + "port")), required(prefix + "username"),
+        return new Endpoint(
+                Integer.parseInt(required(prefix + "port")),
+                required(prefix + "username"),
                 required(prefix + "password"));
     }
 

@@ -1,6 +1,5 @@
 package io.observatory.interop;
 
-import io.observatory.testing.ExternalCommand;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -11,6 +10,7 @@ import io.observatory.api.xray.GetOutboundStatusRequest;
 import io.observatory.api.xray.ObservatoryServiceGrpc;
 import io.observatory.api.xray.OutboundStatus;
 import io.observatory.testing.ClosedPort;
+import io.observatory.testing.ExternalCommand;
 import io.observatory.testing.TestTarget;
 import io.observatory.testing.TestTls;
 import java.io.IOException;
@@ -57,8 +57,8 @@ class RealProxiesInteropIT extends RunningServiceTest {
     private static final String HTTP_NO_CREDENTIALS = "real_http_no_credentials";
     private static final String DEAD = "real_dead";
     private static final List<String> ALIVE_TAGS = List.of(SOCKS, SOCKS_HTTPS, HTTP);
-    private static final List<String> TAGS_SORTED = List.of(DEAD, HTTP, HTTP_NO_CREDENTIALS, HTTP_WRONG_PASSWORD,
-            SOCKS, SOCKS_HTTPS, SOCKS_WRONG_PASSWORD);
+    private static final List<String> TAGS_SORTED =
+            List.of(DEAD, HTTP, HTTP_NO_CREDENTIALS, HTTP_WRONG_PASSWORD, SOCKS, SOCKS_HTTPS, SOCKS_WRONG_PASSWORD);
 
     /** Set before the Spring context loads, which reads it through {@link #outbounds}. */
     private static RealProxies proxies;
@@ -82,9 +82,14 @@ class RealProxiesInteropIT extends RunningServiceTest {
      * @param lastTryTime {@code last_try_time}, unix seconds
      * @param hasHealthPing whether {@code health_ping} is set (burst observer only)
      */
-    record SeenStatus(String tag, boolean alive, long delay, String lastErrorReason, long lastSeenTime,
-            long lastTryTime, boolean hasHealthPing) {
-    }
+    record SeenStatus(
+            String tag,
+            boolean alive,
+            long delay,
+            String lastErrorReason,
+            long lastSeenTime,
+            long lastTryTime,
+            boolean hasHealthPing) {}
 
     @BeforeAll
     static void requireRealProxies() {
@@ -93,25 +98,64 @@ class RealProxiesInteropIT extends RunningServiceTest {
 
     @DynamicPropertySource
     static void outbounds(DynamicPropertyRegistry registry) {
-        registry.add("observatory.probe.trusted-certificates", () -> TestTls.certificatePath().toString());
+        registry.add(
+                "observatory.probe.trusted-certificates",
+                () -> TestTls.certificatePath().toString());
         registry.add("observatory.standard.subject-selector[0]", () -> "real_");
         registry.add("observatory.standard.probe-url", () -> HTTP_TARGET.urlWithHost("localhost", "/generate_204"));
         registry.add("observatory.standard.probe-interval", () -> "200ms");
         registry.add("observatory.standard.enable-concurrency", () -> "true");
-        registerProxyOutbound(registry, 0, SOCKS, "socks", () -> proxies.socks().port(), () -> proxies.socks().username(),
+        registerProxyOutbound(
+                registry,
+                0,
+                SOCKS,
+                "socks",
+                () -> proxies.socks().port(),
+                () -> proxies.socks().username(),
                 () -> proxies.socks().password());
-        registerProxyOutbound(registry, 1, SOCKS_HTTPS, "socks", () -> proxies.socks().port(), () -> proxies.socks().username(),
+        registerProxyOutbound(
+                registry,
+                1,
+                SOCKS_HTTPS,
+                "socks",
+                () -> proxies.socks().port(),
+                () -> proxies.socks().username(),
                 () -> proxies.socks().password());
-        registry.add("observatory.outbounds[1].probe-url",
-                () -> HTTPS_TARGET.urlWithHost("localhost", "/generate_204"));
-        registerProxyOutbound(registry, 2, SOCKS_WRONG_PASSWORD, "socks", () -> proxies.socks().port(),
-                () -> proxies.socks().username(), () -> WRONG_PASSWORD);
-        registerProxyOutbound(registry, 3, HTTP, "http", () -> proxies.http().port(), () -> proxies.http().username(),
+        registry.add(
+                "observatory.outbounds[1].probe-url", () -> HTTPS_TARGET.urlWithHost("localhost", "/generate_204"));
+        registerProxyOutbound(
+                registry,
+                2,
+                SOCKS_WRONG_PASSWORD,
+                "socks",
+                () -> proxies.socks().port(),
+                () -> proxies.socks().username(),
+                () -> WRONG_PASSWORD);
+        registerProxyOutbound(
+                registry,
+                3,
+                HTTP,
+                "http",
+                () -> proxies.http().port(),
+                () -> proxies.http().username(),
                 () -> proxies.http().password());
-        registerProxyOutbound(registry, 4, HTTP_WRONG_PASSWORD, "http", () -> proxies.http().port(),
-                () -> proxies.http().username(), () -> WRONG_PASSWORD);
-        registerProxyOutbound(registry, 5, HTTP_NO_CREDENTIALS, "http", () -> proxies.http().port(), null, null);
-        registerProxyOutbound(registry, 6, DEAD, "http", () -> DEAD_PORT, () -> proxies.http().username(),
+        registerProxyOutbound(
+                registry,
+                4,
+                HTTP_WRONG_PASSWORD,
+                "http",
+                () -> proxies.http().port(),
+                () -> proxies.http().username(),
+                () -> WRONG_PASSWORD);
+        registerProxyOutbound(
+                registry, 5, HTTP_NO_CREDENTIALS, "http", () -> proxies.http().port(), null, null);
+        registerProxyOutbound(
+                registry,
+                6,
+                DEAD,
+                "http",
+                () -> DEAD_PORT,
+                () -> proxies.http().username(),
                 () -> proxies.http().password());
     }
 
@@ -120,7 +164,6 @@ class RealProxiesInteropIT extends RunningServiceTest {
         HTTP_TARGET.close();
         HTTPS_TARGET.close();
     }
-
 
     @BeforeEach
     void awaitFirstRound() {
@@ -137,11 +180,12 @@ class RealProxiesInteropIT extends RunningServiceTest {
         assertThat(statuses).containsKeys(ALIVE_TAGS.toArray(String[]::new));
         for (String tag : ALIVE_TAGS) {
             SeenStatus status = statuses.get(tag);
-            assertThat(status.alive()).as("%s alive; reason: %s", tag, status.lastErrorReason()).isTrue();
+            assertThat(status.alive())
+                    .as("%s alive; reason: %s", tag, status.lastErrorReason())
+                    .isTrue();
             assertThat(status.delay()).as("%s delay", tag).isBetween(0L, 5_000L);
             assertThat(status.lastErrorReason()).as("%s reason", tag).isEmpty();
-            assertThat(status.lastSeenTime()).as("%s last_seen_time", tag)
-                    .isBetween(STARTED.getEpochSecond(), now);
+            assertThat(status.lastSeenTime()).as("%s last_seen_time", tag).isBetween(STARTED.getEpochSecond(), now);
             assertThat(status.lastTryTime()).as("%s last_try_time", tag).isEqualTo(status.lastSeenTime());
             assertThat(status.hasHealthPing()).as("%s health_ping", tag).isFalse();
         }
@@ -153,8 +197,10 @@ class RealProxiesInteropIT extends RunningServiceTest {
         SeenStatus status = statusSeenBy(client, SOCKS_WRONG_PASSWORD);
 
         int port = proxies.socks().port();
-        assertDead(status, "outbound " + SOCKS_WRONG_PASSWORD + " (socks 127.0.0.1:" + port + "): proxy 127.0.0.1:"
-                + port + " rejected the credentials (RFC 1929 status ");
+        assertDead(
+                status,
+                "outbound " + SOCKS_WRONG_PASSWORD + " (socks 127.0.0.1:" + port + "): proxy 127.0.0.1:" + port
+                        + " rejected the credentials (RFC 1929 status ");
     }
 
     @ParameterizedTest
@@ -163,19 +209,22 @@ class RealProxiesInteropIT extends RunningServiceTest {
         SeenStatus status = statusSeenBy(client, HTTP_WRONG_PASSWORD);
 
         int port = proxies.http().port();
-        assertDead(status, "outbound " + HTTP_WRONG_PASSWORD + " (http 127.0.0.1:" + port + "): proxy 127.0.0.1:"
-                + port + " rejected the credentials (CONNECT status 401)");
+        assertDead(
+                status,
+                "outbound " + HTTP_WRONG_PASSWORD + " (http 127.0.0.1:" + port + "): proxy 127.0.0.1:" + port
+                        + " rejected the credentials (CONNECT status 401)");
     }
 
     @ParameterizedTest
     @EnumSource(Client.class)
-    void statusWhenHttpProxyGivenNoCredentialsThenDeadWithReasonNamingConnectStatus407(Client client)
-            throws Exception {
+    void statusWhenHttpProxyGivenNoCredentialsThenDeadWithReasonNamingConnectStatus407(Client client) throws Exception {
         SeenStatus status = statusSeenBy(client, HTTP_NO_CREDENTIALS);
 
         int port = proxies.http().port();
-        assertDead(status, "outbound " + HTTP_NO_CREDENTIALS + " (http 127.0.0.1:" + port + "): proxy 127.0.0.1:"
-                + port + " rejected the credentials (CONNECT status 407)");
+        assertDead(
+                status,
+                "outbound " + HTTP_NO_CREDENTIALS + " (http 127.0.0.1:" + port + "): proxy 127.0.0.1:" + port
+                        + " rejected the credentials (CONNECT status 407)");
     }
 
     @ParameterizedTest
@@ -183,19 +232,22 @@ class RealProxiesInteropIT extends RunningServiceTest {
     void statusWhenProxyDownThenDeadWithReasonNamingConnectionRefused(Client client) throws Exception {
         SeenStatus status = statusSeenBy(client, DEAD);
 
-        assertDead(status, "outbound " + DEAD + " (http 127.0.0.1:" + DEAD_PORT + "): connection refused by 127.0.0.1:"
-                + DEAD_PORT);
+        assertDead(
+                status,
+                "outbound " + DEAD + " (http 127.0.0.1:" + DEAD_PORT + "): connection refused by 127.0.0.1:"
+                        + DEAD_PORT);
     }
 
     @ParameterizedTest
     @EnumSource(Client.class)
-    void statusesWhenReadThenEverySelectedOutboundOnceSortedByTagAndNoPasswordAnywhere(Client client)
-            throws Exception {
+    void statusesWhenReadThenEverySelectedOutboundOnceSortedByTagAndNoPasswordAnywhere(Client client) throws Exception {
         List<SeenStatus> statuses = statusesSeenBy(client);
 
         assertThat(statuses).extracting(SeenStatus::tag).containsExactlyElementsOf(TAGS_SORTED);
-        assertThat(statuses).allSatisfy(status -> assertThat(status.lastErrorReason())
-                .doesNotContain(proxies.socks().password(), proxies.http().password(), WRONG_PASSWORD));
+        assertThat(statuses)
+                .allSatisfy(status -> assertThat(status.lastErrorReason())
+                        .doesNotContain(
+                                proxies.socks().password(), proxies.http().password(), WRONG_PASSWORD));
     }
 
     private void assertDead(SeenStatus status, String reasonPrefix) {
@@ -203,9 +255,9 @@ class RealProxiesInteropIT extends RunningServiceTest {
         assertThat(status.alive()).as("%s alive", status.tag()).isFalse();
         assertThat(status.delay()).as("%s delay", status.tag()).isEqualTo(DEAD_DELAY);
         assertThat(status.lastSeenTime()).as("%s last_seen_time", status.tag()).isZero();
-        assertThat(status.lastTryTime()).as("%s last_try_time", status.tag())
-                .isBetween(STARTED.getEpochSecond(), now);
-        assertThat(status.lastErrorReason()).as("%s reason", status.tag())
+        assertThat(status.lastTryTime()).as("%s last_try_time", status.tag()).isBetween(STARTED.getEpochSecond(), now);
+        assertThat(status.lastErrorReason())
+                .as("%s reason", status.tag())
                 .startsWith(reasonPrefix)
                 .doesNotContain(proxies.socks().password(), proxies.http().password(), WRONG_PASSWORD);
         assertThat(status.hasHealthPing()).as("%s health_ping", status.tag()).isFalse();
@@ -228,31 +280,49 @@ class RealProxiesInteropIT extends RunningServiceTest {
         return ObservatoryServiceGrpc.newBlockingStub(channel)
                 .withDeadlineAfter(5, TimeUnit.SECONDS)
                 .getOutboundStatus(GetOutboundStatusRequest.getDefaultInstance())
-                .getStatus().getStatusList().stream()
+                .getStatus()
+                .getStatusList()
+                .stream()
                 .map(RealProxiesInteropIT::seen)
                 .toList();
     }
 
     private static SeenStatus seen(OutboundStatus status) {
-        return new SeenStatus(status.getOutboundTag(), status.getAlive(), status.getDelay(),
-                status.getLastErrorReason(), status.getLastSeenTime(), status.getLastTryTime(),
+        return new SeenStatus(
+                status.getOutboundTag(),
+                status.getAlive(),
+                status.getDelay(),
+                status.getLastErrorReason(),
+                status.getLastSeenTime(),
+                status.getLastTryTime(),
                 status.hasHealthPing());
     }
 
     /** Runs the Python client, which prints one JSON object per outbound, in the server's order. */
     private List<SeenStatus> statusesFromPythonClient() throws IOException, InterruptedException {
-        assertThat(PYTHON_CLIENT).as("the Python Xray client (run from the project root)").isRegularFile();
-        assertThat(Files.isExecutable(PYTHON)).as("%s (Debian python3 with python3-grpcio)", PYTHON).isTrue();
-        String output = ExternalCommand.run(PYTHON_CLIENT_LIMIT,
-                List.of(PYTHON.toString(), PYTHON_CLIENT.toString(), "127.0.0.1:" + grpcPort()));
-        return output.lines().filter(line -> !line.isBlank()).map(RealProxiesInteropIT::seen).toList();
+        assertThat(PYTHON_CLIENT)
+                .as("the Python Xray client (run from the project root)")
+                .isRegularFile();
+        assertThat(Files.isExecutable(PYTHON))
+                .as("%s (Debian python3 with python3-grpcio)", PYTHON)
+                .isTrue();
+        String output = ExternalCommand.run(
+                PYTHON_CLIENT_LIMIT, List.of(PYTHON.toString(), PYTHON_CLIENT.toString(), "127.0.0.1:" + grpcPort()));
+        return output.lines()
+                .filter(line -> !line.isBlank())
+                .map(RealProxiesInteropIT::seen)
+                .toList();
     }
 
     private static SeenStatus seen(String jsonLine) {
         DocumentContext json = JsonPath.parse(jsonLine);
-        return new SeenStatus(json.read("$.outbound_tag", String.class), json.read("$.alive", Boolean.class),
-                json.read("$.delay", Long.class), json.read("$.last_error_reason", String.class),
-                json.read("$.last_seen_time", Long.class), json.read("$.last_try_time", Long.class),
+        return new SeenStatus(
+                json.read("$.outbound_tag", String.class),
+                json.read("$.alive", Boolean.class),
+                json.read("$.delay", Long.class),
+                json.read("$.last_error_reason", String.class),
+                json.read("$.last_seen_time", Long.class),
+                json.read("$.last_try_time", Long.class),
                 json.read("$.health_ping") != null);
     }
 

@@ -56,7 +56,10 @@ class RttComparisonInteropIT {
     private static final TestTarget TARGET = TestTarget.http();
     private static final LoopResources LOOPS = LoopResources.create("rtt-comparison", 1, true);
     private static final ReactorNettyProber PROBER = new ReactorNettyProber(
-            new ProbeSettings(1, null, Map.of(), null), ProbeHeaders.of(Map.of(), 150), LOOPS, Clock.systemUTC(),
+            new ProbeSettings(1, null, Map.of(), null),
+            ProbeHeaders.of(Map.of(), 150),
+            LOOPS,
+            Clock.systemUTC(),
             Ticker.system());
 
     private static RealProxies proxies;
@@ -77,9 +80,19 @@ class RttComparisonInteropIT {
         RealProxies.Endpoint socks = proxies.socks();
         List<Path> paths = List.of(
                 new Path("direct", Outbound.direct("direct"), TARGET.url("/generate_204"), List.of()),
-                new Path("microsocks+auth", new Outbound("real_socks", Protocol.SOCKS, "127.0.0.1", socks.port(),
-                        socks.username(), socks.password(), null), TARGET.urlWithHost("localhost", "/generate_204"),
-                        List.of("--socks5-hostname",
+                new Path(
+                        "microsocks+auth",
+                        new Outbound(
+                                "real_socks",
+                                Protocol.SOCKS,
+                                "127.0.0.1",
+                                socks.port(),
+                                socks.username(),
+                                socks.password(),
+                                null),
+                        TARGET.urlWithHost("localhost", "/generate_204"),
+                        List.of(
+                                "--socks5-hostname",
                                 socks.username() + ":" + socks.password() + "@127.0.0.1:" + socks.port())));
         for (int i = 0; i < WARM_UP_PROBES; i++) {
             for (Path path : paths) {
@@ -91,7 +104,9 @@ class RttComparisonInteropIT {
         }
         CompilationMXBean compiler = ManagementFactory.getCompilationMXBean();
         assertThat(compiler).as("a JIT compiler").isNotNull();
-        assertThat(compiler.isCompilationTimeMonitoringSupported()).as("JIT compilation time monitored").isTrue();
+        assertThat(compiler.isCompilationTimeMonitoringSupported())
+                .as("JIT compilation time monitored")
+                .isTrue();
         long compiledBefore = compiler.getTotalCompilationTime();
         List<Samples> observatory = paths.stream().map(path -> new Samples()).toList();
         List<Samples> curl = paths.stream().map(path -> new Samples()).toList();
@@ -102,21 +117,31 @@ class RttComparisonInteropIT {
                 curl.get(p).add(paths.get(p).curl());
             }
         }
-        System.out.printf(Locale.ROOT, "RTT runs after %d warm-up probes per path; JIT compilation during the runs:"
-                + " %d ms%n", WARM_UP_PROBES, compiler.getTotalCompilationTime() - compiledBefore);
+        System.out.printf(
+                Locale.ROOT,
+                "RTT runs after %d warm-up probes per path; JIT compilation during the runs:" + " %d ms%n",
+                WARM_UP_PROBES,
+                compiler.getTotalCompilationTime() - compiledBefore);
         for (int p = 0; p < paths.size(); p++) {
             Samples ours = observatory.get(p);
             Samples theirs = curl.get(p);
-            System.out.printf(Locale.ROOT, "RTT median over %d, %s: observatory %.3f ms (connect %.3f, first byte"
+            System.out.printf(
+                    Locale.ROOT,
+                    "RTT median over %d, %s: observatory %.3f ms (connect %.3f, first byte"
                             + " %.3f), curl time_starttransfer %.3f ms (time_connect %.3f, starttransfer-pretransfer"
-                            + " %.3f), difference %+.3f ms%n", RUNS, paths.get(p).name(), ours.median(Sample::rtt),
-                    ours.median(Sample::connect), ours.median(Sample::firstByte), theirs.median(Sample::rtt),
-                    theirs.median(Sample::connect), theirs.median(Sample::firstByte),
+                            + " %.3f), difference %+.3f ms%n",
+                    RUNS,
+                    paths.get(p).name(),
+                    ours.median(Sample::rtt),
+                    ours.median(Sample::connect),
+                    ours.median(Sample::firstByte),
+                    theirs.median(Sample::rtt),
+                    theirs.median(Sample::connect),
+                    theirs.median(Sample::firstByte),
                     ours.median(Sample::rtt) - theirs.median(Sample::rtt));
         }
 
-        assertThat(TARGET.requestCount("/generate_204"))
-                .isEqualTo(paths.size() * (2 * RUNS + WARM_UP_PROBES + 1));
+        assertThat(TARGET.requestCount("/generate_204")).isEqualTo(paths.size() * (2 * RUNS + WARM_UP_PROBES + 1));
         for (int p = 0; p < paths.size(); p++) {
             assertThat(observatory.get(p).median(Sample::rtt)).isPositive().isLessThan(PLAUSIBLE_MEDIAN_MILLIS);
             assertThat(curl.get(p).median(Sample::rtt)).isPositive().isLessThan(PLAUSIBLE_MEDIAN_MILLIS);
@@ -135,8 +160,8 @@ class RttComparisonInteropIT {
 
         /** One probe; returns the prober's RTT, connect and first-byte phases in milliseconds. */
         Sample observatory() {
-            ProbeResult result = PROBER.probe(new ProbeRequest(outbound, URI.create(url), "GET", PROBE_TIMEOUT,
-                            ProbeRequest.Client.STANDARD_OBSERVER))
+            ProbeResult result = PROBER.probe(new ProbeRequest(
+                            outbound, URI.create(url), "GET", PROBE_TIMEOUT, ProbeRequest.Client.STANDARD_OBSERVER))
                     .block(PROBE_TIMEOUT.plusSeconds(5));
 
             assertThat(result).isNotNull();
@@ -152,7 +177,14 @@ class RttComparisonInteropIT {
          * {@code time_starttransfer} in milliseconds.
          */
         Sample curl() throws IOException, InterruptedException {
-            List<String> command = new ArrayList<>(List.of("curl", "-s", "-o", "/dev/null", "--max-time", "5", "-w",
+            List<String> command = new ArrayList<>(List.of(
+                    "curl",
+                    "-s",
+                    "-o",
+                    "/dev/null",
+                    "--max-time",
+                    "5",
+                    "-w",
                     "%{http_code} %{time_starttransfer} %{time_connect} %{time_pretransfer}"));
             command.addAll(curlProxy);
             command.add(url);
@@ -168,8 +200,7 @@ class RttComparisonInteropIT {
     }
 
     /** One request's RTT, connect and first-byte times in milliseconds. */
-    private record Sample(double rtt, double connect, double firstByte) {
-    }
+    private record Sample(double rtt, double connect, double firstByte) {}
 
     /** One client's samples on one path. */
     private static final class Samples {

@@ -42,17 +42,18 @@ class ScaleBenchmarkIT {
     private static final Duration STARTUP = Duration.ofSeconds(60);
     private static final Duration WARM_UP = Duration.ofSeconds(30);
     private static final Pattern HTTP_STARTED = Pattern.compile("Netty started on port (\\d+) \\(http\\)");
-    private static final Pattern RESULTS = Pattern.compile(
-            "^observatory_probe_results_total\\{[^}]*} ([0-9.eE+]+)$", Pattern.MULTILINE);
+    private static final Pattern RESULTS =
+            Pattern.compile("^observatory_probe_results_total\\{[^}]*} ([0-9.eE+]+)$", Pattern.MULTILINE);
 
-    private static final Pattern HEAP_USED = Pattern.compile(
-            "^jvm_memory_used_bytes\\{area=\"heap\"[^}]*} ([0-9.eE+]+)$", Pattern.MULTILINE);
+    private static final Pattern HEAP_USED =
+            Pattern.compile("^jvm_memory_used_bytes\\{area=\"heap\"[^}]*} ([0-9.eE+]+)$", Pattern.MULTILINE);
 
-    private static final Pattern LIVE_DATA = Pattern.compile(
-            "^jvm_gc_live_data_size_bytes ([0-9.eE+]+)$", Pattern.MULTILINE);
+    private static final Pattern LIVE_DATA =
+            Pattern.compile("^jvm_gc_live_data_size_bytes ([0-9.eE+]+)$", Pattern.MULTILINE);
 
     private static final TestTarget TARGET = TestTarget.http();
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @AfterAll
     static void stopTarget() {
@@ -63,8 +64,12 @@ class ScaleBenchmarkIT {
     void tenThousandOutboundsOnTwoHundredFiftySixMegabytesWhileScraped(@TempDir Path directory) throws Exception {
         Path config = directory.resolve("scale.yml");
         Files.writeString(config, config());
-        try (ServiceProcess service = ServiceProcess.start(List.of("-Xmx256m"), List.of("--spring.grpc.server.port=0",
-                "--server.port=0", "--spring.config.additional-location=file:" + config))) {
+        try (ServiceProcess service = ServiceProcess.start(
+                List.of("-Xmx256m"),
+                List.of(
+                        "--spring.grpc.server.port=0",
+                        "--server.port=0",
+                        "--spring.config.additional-location=file:" + config))) {
             int port = Integer.parseInt(service.awaitMessage(HTTP_STARTED, STARTUP));
             long started = System.nanoTime();
             awaitWindow(started, WARM_UP);
@@ -83,12 +88,14 @@ class ScaleBenchmarkIT {
                 long took = System.nanoTime() - before;
                 assertThat(response.statusCode()).as("scrape %d", i).isEqualTo(200);
                 lastBody = response.body();
-                series = (int) lastBody.lines().filter(line -> line.startsWith("observatory_")).count();
+                series = (int) lastBody.lines()
+                        .filter(line -> line.startsWith("observatory_"))
+                        .count();
                 long heap = heapUsed(lastBody);
                 maxHeap = Math.max(maxHeap, heap);
                 maxScrapeNanos = Math.max(maxScrapeNanos, took);
-                scrapes.add(String.format(Locale.ROOT, "%.1f MB in %.2f s, heap %d MB",
-                        lastBody.length() / 1e6, took / 1e9, heap >> 20));
+                scrapes.add(String.format(
+                        Locale.ROOT, "%.1f MB in %.2f s, heap %d MB", lastBody.length() / 1e6, took / 1e9, heap >> 20));
             }
             long liveData = (long) sum(LIVE_DATA, lastBody);
             long wallNanos = System.nanoTime() - windowStart;
@@ -99,16 +106,34 @@ class ScaleBenchmarkIT {
             assertThat(service.tail()).doesNotContain("OutOfMemoryError");
             assertThat(probes).as("probes in the window").isGreaterThan(0);
             int cores = Runtime.getRuntime().availableProcessors();
-            System.out.printf(Locale.ROOT, "Scale, %d direct outbounds, schedule %s every 10 s, -Xmx256m, /actuator/"
-                    + "prometheus scraped every %d s (%d scrapes after %d s):%n", OUTBOUNDS, SCHEDULE,
-                    SCRAPE_EVERY_SECONDS, SCRAPES, WARM_UP.toSeconds());
-            System.out.printf(Locale.ROOT, "  observatory_* series %d = %.1f per outbound (limit 20); slowest scrape"
-                    + " %.2f s (limit 2 s); heap used max %d MB of the 256 MB (garbage included), live data after the"
-                    + " last old-generation collection %d MB; scrapes: %s%n", series, (double) series / OUTBOUNDS,
-                    maxScrapeNanos / 1e9, maxHeap >> 20, liveData >> 20, scrapes);
-            System.out.printf(Locale.ROOT, "  CPU %.1f %% of %d cores, %.0f probes/s, %.0f us CPU per probe"
-                    + " (everything the process did, scrapes included)%n", 100.0 * cpuNanos / wallNanos / cores,
-                    cores, probes / (wallNanos / 1e9), cpuNanos / 1e3 / probes);
+            System.out.printf(
+                    Locale.ROOT,
+                    "Scale, %d direct outbounds, schedule %s every 10 s, -Xmx256m, /actuator/"
+                            + "prometheus scraped every %d s (%d scrapes after %d s):%n",
+                    OUTBOUNDS,
+                    SCHEDULE,
+                    SCRAPE_EVERY_SECONDS,
+                    SCRAPES,
+                    WARM_UP.toSeconds());
+            System.out.printf(
+                    Locale.ROOT,
+                    "  observatory_* series %d = %.1f per outbound (limit 20); slowest scrape"
+                            + " %.2f s (limit 2 s); heap used max %d MB of the 256 MB (garbage included), live data after the"
+                            + " last old-generation collection %d MB; scrapes: %s%n",
+                    series,
+                    (double) series / OUTBOUNDS,
+                    maxScrapeNanos / 1e9,
+                    maxHeap >> 20,
+                    liveData >> 20,
+                    scrapes);
+            System.out.printf(
+                    Locale.ROOT,
+                    "  CPU %.1f %% of %d cores, %.0f probes/s, %.0f us CPU per probe"
+                            + " (everything the process did, scrapes included)%n",
+                    100.0 * cpuNanos / wallNanos / cores,
+                    cores,
+                    probes / (wallNanos / 1e9),
+                    cpuNanos / 1e3 / probes);
         }
     }
 
@@ -118,7 +143,8 @@ class ScaleBenchmarkIT {
             yaml.append(String.format("    - { tag: scale_%05d, protocol: direct }%n", i));
         }
         yaml.append("  standard:\n    subject-selector: [scale_]\n    probe-url: ")
-                .append(TARGET.url("/generate_204")).append("\n    probe-interval: 10s\n");
+                .append(TARGET.url("/generate_204"))
+                .append("\n    probe-interval: 10s\n");
         yaml.append(SCHEDULE.equals("xray") ? "    enable-concurrency: true\n" : "    schedule: " + SCHEDULE + "\n");
         return yaml.toString();
     }
@@ -126,13 +152,18 @@ class ScaleBenchmarkIT {
     /** Returns once {@code offset} has passed since {@code startNanos}: the scrape schedule's next tick. */
     private static void awaitWindow(long startNanos, Duration offset) {
         long deadline = startNanos + offset.toNanos();
-        Awaitility.await().atMost(offset.plusSeconds(5)).pollInterval(Duration.ofMillis(50))
+        Awaitility.await()
+                .atMost(offset.plusSeconds(5))
+                .pollInterval(Duration.ofMillis(50))
                 .until(() -> System.nanoTime() >= deadline);
     }
 
     private static HttpResponse<String> scrape(int port) throws IOException, InterruptedException {
-        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/prometheus"))
-                .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+        return HTTP.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/prometheus"))
+                        .timeout(Duration.ofSeconds(30))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     /** Heap used in bytes as the scrape shows it: {@code jvm_memory_used_bytes{area="heap"}} over every pool. */

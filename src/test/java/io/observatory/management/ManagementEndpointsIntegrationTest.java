@@ -49,8 +49,8 @@ class ManagementEndpointsIntegrationTest {
     @DynamicPropertySource
     static void outbounds(DynamicPropertyRegistry registry) {
         RunningServiceTest.registerDirectOutbound(registry, 0, "lab-fast", () -> TARGET.url("/generate_204"));
-        RunningServiceTest.registerDirectOutbound(registry, 1, "lab-refused",
-                () -> "http://127.0.0.1:" + CLOSED_PORT + "/generate_204");
+        RunningServiceTest.registerDirectOutbound(
+                registry, 1, "lab-refused", () -> "http://127.0.0.1:" + CLOSED_PORT + "/generate_204");
         registry.add("observatory.standard.subject-selector[0]", () -> "lab-");
         registry.add("observatory.standard.probe-interval", () -> "200ms");
         registry.add("observatory.standard.enable-concurrency", () -> "true");
@@ -79,39 +79,49 @@ class ManagementEndpointsIntegrationTest {
     void prometheusWhenOutboundsProbedThenPerOutboundSeriesWithConventionalNames() {
         List<String> lines = prometheusOnceBothProbed().lines().toList();
 
-        assertThat(lines).contains(
-                "# TYPE observatory_probe_rtt_seconds histogram",
-                "observatory_outbound_alive{outbound=\"lab-fast\"} 1.0",
-                "observatory_outbound_alive{outbound=\"lab-refused\"} 0.0");
+        assertThat(lines)
+                .contains(
+                        "# TYPE observatory_probe_rtt_seconds histogram",
+                        "observatory_outbound_alive{outbound=\"lab-fast\"} 1.0",
+                        "observatory_outbound_alive{outbound=\"lab-refused\"} 0.0");
         assertThat(lines).anyMatch(line -> line.matches("observatory_probe_rtt_seconds_count [1-9]\\d*"));
-        assertThat(lines).anyMatch(line -> line.matches(
-                "observatory_probe_rtt_seconds_bucket\\{le=\"5\\.0\"} [1-9]\\d*"));
-        assertThat(lines).anyMatch(line -> line.matches(
-                "observatory_probe_phase_seconds_count\\{phase=\"connect\"} [1-9]\\d*"));
-        assertThat(lines).anyMatch(line -> line.matches(
-                "observatory_probe_last_rtt_seconds\\{outbound=\"lab-fast\"} \\d+\\.\\d+(E-\\d+)?"));
-        assertThat(lines).anyMatch(line -> line.matches("observatory_probe_last_phase_seconds\\{outbound=\"lab-fast\","
-                + "phase=\"first_byte\"} \\d+\\.\\d+(E-\\d+)?"));
-        assertThat(lines).anyMatch(line -> line.matches("observatory_probe_results_total\\{error_kind=\"none\","
-                + "outbound=\"lab-fast\",outcome=\"success\"} [1-9]\\d*\\.0"));
-        assertThat(lines).anyMatch(line -> line.matches("observatory_probe_results_total\\{"
-                + "error_kind=\"connection_refused\",outbound=\"lab-refused\",outcome=\"failure\"} [1-9]\\d*\\.0"));
-        assertThat(lines).anyMatch(line -> line.matches(
-                "observatory_outbound_last_success_age_seconds\\{outbound=\"lab-fast\"} \\d+\\.\\d+(E-\\d+)?"));
+        assertThat(lines)
+                .anyMatch(line -> line.matches("observatory_probe_rtt_seconds_bucket\\{le=\"5\\.0\"} [1-9]\\d*"));
+        assertThat(lines)
+                .anyMatch(line -> line.matches("observatory_probe_phase_seconds_count\\{phase=\"connect\"} [1-9]\\d*"));
+        assertThat(lines)
+                .anyMatch(line -> line.matches(
+                        "observatory_probe_last_rtt_seconds\\{outbound=\"lab-fast\"} \\d+\\.\\d+(E-\\d+)?"));
+        assertThat(lines)
+                .anyMatch(line -> line.matches("observatory_probe_last_phase_seconds\\{outbound=\"lab-fast\","
+                        + "phase=\"first_byte\"} \\d+\\.\\d+(E-\\d+)?"));
+        assertThat(lines)
+                .anyMatch(line -> line.matches("observatory_probe_results_total\\{error_kind=\"none\","
+                        + "outbound=\"lab-fast\",outcome=\"success\"} [1-9]\\d*\\.0"));
+        assertThat(lines)
+                .anyMatch(
+                        line -> line.matches(
+                                "observatory_probe_results_total\\{"
+                                        + "error_kind=\"connection_refused\",outbound=\"lab-refused\",outcome=\"failure\"} [1-9]\\d*\\.0"));
+        assertThat(lines)
+                .anyMatch(line -> line.matches(
+                        "observatory_outbound_last_success_age_seconds\\{outbound=\"lab-fast\"} \\d+\\.\\d+(E-\\d+)?"));
         assertThat(lines).anyMatch(line -> line.matches("observatory_observation_age_seconds \\d+\\.\\d+(E-\\d+)?"));
     }
 
     @Test
     void prometheusThenObservatorySeriesAreLabelledByOutboundAndBoundedEnumsOnly() {
-        List<String> series = prometheusOnceBothProbed().lines()
+        List<String> series = prometheusOnceBothProbed()
+                .lines()
                 .filter(line -> line.startsWith("observatory_"))
                 .toList();
 
-        assertThat(series).allSatisfy(line -> assertThat(line)
-                .doesNotContain("http://", "127.0.0.1", "refused by")
-                .matches("[a-z_]+(\\{((outbound|phase|outcome|error_kind|le)=\"[^\"]*\",?)+})? \\S+"));
-        assertThat(series).noneMatch(line -> line.contains("lab-refused")
-                && line.contains("observatory_probe_last_rtt"));
+        assertThat(series)
+                .allSatisfy(line -> assertThat(line)
+                        .doesNotContain("http://", "127.0.0.1", "refused by")
+                        .matches("[a-z_]+(\\{((outbound|phase|outcome|error_kind|le)=\"[^\"]*\",?)+})? \\S+"));
+        assertThat(series)
+                .noneMatch(line -> line.contains("lab-refused") && line.contains("observatory_probe_last_rtt"));
         assertThat(series).noneMatch(line -> line.startsWith("observatory_probe_rtt") && line.contains("outbound="));
     }
 
@@ -122,8 +132,11 @@ class ManagementEndpointsIntegrationTest {
         List<String> second = http.body("/actuator/prometheus").lines().toList();
 
         assertThat(first.statusCode()).isEqualTo(200);
-        assertThat(second).contains("# TYPE observatory_scrape_size_bytes gauge", "observatory_scrape_size_bytes "
-                + (double) first.body().getBytes(StandardCharsets.UTF_8).length);
+        assertThat(second)
+                .contains(
+                        "# TYPE observatory_scrape_size_bytes gauge",
+                        "observatory_scrape_size_bytes "
+                                + (double) first.body().getBytes(StandardCharsets.UTF_8).length);
     }
 
     @Test
@@ -136,7 +149,9 @@ class ManagementEndpointsIntegrationTest {
     @Test
     void observatoryEndpointThenSameFieldsAsGetOutboundStatusPlusTheLastProbe() {
         await().atMost(Duration.ofSeconds(15))
-                .until(() -> JsonPath.<List<?>>read(http.body("/actuator/observatory"), "$.status").size() == 2);
+                .until(() -> JsonPath.<List<?>>read(http.body("/actuator/observatory"), "$.status")
+                                .size()
+                        == 2);
         HttpResponse<String> response = http.get("/actuator/observatory");
         long now = Instant.now().getEpochSecond();
 
@@ -145,20 +160,25 @@ class ManagementEndpointsIntegrationTest {
         assertThat(json.<List<String>>read("$.status[*].outbound_tag")).containsExactly("lab-fast", "lab-refused");
 
         Map<String, Object> fast = json.read("$.status[0]");
-        assertThat(fast).containsEntry("alive", true).containsEntry("last_error_reason", "")
+        assertThat(fast)
+                .containsEntry("alive", true)
+                .containsEntry("last_error_reason", "")
                 .doesNotContainKey("health_ping");
         assertThat(((Number) fast.get("delay")).longValue()).isBetween(0L, 5_000L);
         assertThat(((Number) fast.get("last_seen_time")).longValue()).isBetween(STARTED.getEpochSecond(), now);
         assertThat(fast.get("last_try_time")).isEqualTo(fast.get("last_seen_time"));
         assertThat(json.<Boolean>read("$.status[0].last_probe.success")).isTrue();
         assertThat(json.<Integer>read("$.status[0].last_probe.http_status")).isEqualTo(204);
-        assertThat(json.<Number>read("$.status[0].last_probe.rtt_nanos").longValue()).isPositive();
+        assertThat(json.<Number>read("$.status[0].last_probe.rtt_nanos").longValue())
+                .isPositive();
         assertThat(json.<Map<String, Object>>read("$.status[0].last_probe.phases_nanos"))
                 .containsKeys("connect", "first_byte");
         assertThat(json.<Map<String, Object>>read("$.status[0].last_probe")).doesNotContainKey("error_kind");
 
         Map<String, Object> refused = json.read("$.status[1]");
-        assertThat(refused).containsEntry("alive", false).containsEntry("delay", 99_999_999)
+        assertThat(refused)
+                .containsEntry("alive", false)
+                .containsEntry("delay", 99_999_999)
                 .containsEntry("last_seen_time", 0);
         assertThat((String) refused.get("last_error_reason"))
                 .startsWith("outbound lab-refused (direct): connection refused by 127.0.0.1:" + CLOSED_PORT);
@@ -180,7 +200,9 @@ class ManagementEndpointsIntegrationTest {
     void infoThenGitSectionFromTheBuildsGitProperties() throws IOException {
         Properties git = new Properties();
         try (InputStream in = getClass().getResourceAsStream("/git.properties")) {
-            assertThat(in).as("git.properties (absent only in builds from a source tarball)").isNotNull();
+            assertThat(in)
+                    .as("git.properties (absent only in builds from a source tarball)")
+                    .isNotNull();
             git.load(in);
         }
 
@@ -197,7 +219,8 @@ class ManagementEndpointsIntegrationTest {
         assertThat(liveness.statusCode()).isEqualTo(200);
         assertThat(JsonPath.<String>read(liveness.body(), "$.status")).isEqualTo("UP");
         await().atMost(Duration.ofSeconds(15))
-                .until(() -> JsonPath.read(http.body("/actuator/health"), "$.status").equals("UP"));
+                .until(() ->
+                        JsonPath.read(http.body("/actuator/health"), "$.status").equals("UP"));
         assertThat(JsonPath.<List<String>>read(http.body("/actuator/health"), "$.groups"))
                 .containsExactly("liveness", "readiness");
     }

@@ -11,7 +11,8 @@ import java.time.Duration;
 /** A plain JDK HTTP client for the management port, as an operator's {@code curl} would use it. */
 final class ManagementHttp {
 
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient client =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final int port;
 
     /** @param port the management HTTP port on 127.0.0.1 */

@@ -47,7 +47,7 @@ class MeshMetersTest {
     private final FakeScheduler writer = new FakeScheduler();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final ObservatoryConfig config = Configs.yaml(FLEET);
-    private final MeshHub hub = new MeshHub(config.mesh(), writer, writer.clock(), marks -> { });
+    private final MeshHub hub = new MeshHub(config.mesh(), writer, writer.clock(), marks -> {});
     private final Map<Integer, Long> sequences = new HashMap<>();
 
     MeshMetersTest() {
@@ -57,9 +57,13 @@ class MeshMetersTest {
     }
 
     private static PathStreak path(String server, int failures) {
-        return new PathStreak(server, "main", failures, failures == 0
-                ? new LastProbe(true, null, "", 12_000_000)
-                : new LastProbe(false, ProbeError.Kind.CONNECT_TIMEOUT, "connect timed out", 0));
+        return new PathStreak(
+                server,
+                "main",
+                failures,
+                failures == 0
+                        ? new LastProbe(true, null, "", 12_000_000)
+                        : new LastProbe(false, ProbeError.Kind.CONNECT_TIMEOUT, "connect timed out", 0));
     }
 
     /** Witness {@code w<i>} on server {@code s<i>} reports every other server reached but {@code cut} (streak 3). */
@@ -72,7 +76,7 @@ class MeshMetersTest {
             }
         }
         long sequence = sequences.merge(witness, 1L, Long::sum);
-        hub.report("w" + witness, new Report(100, sequence, null, paths), outcome -> { });
+        hub.report("w" + witness, new Report(100, sequence, null, paths), outcome -> {});
         writer.runDue();
     }
 

@@ -1,10 +1,10 @@
 package io.observatory.management;
 
-import io.observatory.testing.ObserverOutput;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.observatory.testing.Configs;
 import io.observatory.testing.FakeScheduler;
+import io.observatory.testing.ObserverOutput;
 import io.observatory.verdict.ObservationUpdater;
 import java.time.Duration;
 import java.util.List;

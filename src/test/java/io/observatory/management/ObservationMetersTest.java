@@ -1,11 +1,10 @@
 package io.observatory.management;
 
-import io.observatory.config.MetricsSettings;
-import io.observatory.testing.ObserverOutput;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.observatory.config.MetricsSettings;
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.health.ActiveHealth;
 import io.observatory.health.CallOutcome;
@@ -16,6 +15,7 @@ import io.observatory.stats.HealthPingStats;
 import io.observatory.status.OutboundStatus;
 import io.observatory.testing.Configs;
 import io.observatory.testing.FakeScheduler;
+import io.observatory.testing.ObserverOutput;
 import io.observatory.verdict.ObservationUpdater;
 import io.observatory.verdict.PassiveReport;
 import java.time.Duration;
@@ -50,13 +50,31 @@ class ObservationMetersTest {
     }
 
     private static OutboundStatus alive(String tag, Instant lastSeen) {
-        return new OutboundStatus(tag, true, 8, "", lastSeen, lastSeen, null, null,
-                new ActiveHealth(HealthState.HEALTHY, 1, 0), "probe succeeded");
+        return new OutboundStatus(
+                tag,
+                true,
+                8,
+                "",
+                lastSeen,
+                lastSeen,
+                null,
+                null,
+                new ActiveHealth(HealthState.HEALTHY, 1, 0),
+                "probe succeeded");
     }
 
     private static OutboundStatus dead(String tag, Instant lastSeen) {
-        return new OutboundStatus(tag, false, OutboundStatus.DEAD_DELAY_MILLIS, "outbound " + tag + ": refused",
-                lastSeen, lastSeen, null, null, new ActiveHealth(HealthState.UNHEALTHY, 0, 1), "probe failed");
+        return new OutboundStatus(
+                tag,
+                false,
+                OutboundStatus.DEAD_DELAY_MILLIS,
+                "outbound " + tag + ": refused",
+                lastSeen,
+                lastSeen,
+                null,
+                null,
+                new ActiveHealth(HealthState.UNHEALTHY, 0, 1),
+                "probe failed");
     }
 
     private void observe(OutboundStatus... statuses) {
@@ -75,7 +93,10 @@ class ObservationMetersTest {
     }
 
     private List<String> tagsOf(String name) {
-        return registry.find(name).meters().stream().map(meter -> meter.getId().getTag("outbound")).sorted().toList();
+        return registry.find(name).meters().stream()
+                .map(meter -> meter.getId().getTag("outbound"))
+                .sorted()
+                .toList();
     }
 
     @Test
@@ -134,8 +155,11 @@ class ObservationMetersTest {
 
         observe(dead("a", seen), dead("never", null));
 
-        assertThat(registry.get(ObservationMeters.LAST_SUCCESS_AGE).tag("outbound", "a").timeGauge()
-                .value(TimeUnit.SECONDS)).isEqualTo(42.0);
+        assertThat(registry.get(ObservationMeters.LAST_SUCCESS_AGE)
+                        .tag("outbound", "a")
+                        .timeGauge()
+                        .value(TimeUnit.SECONDS))
+                .isEqualTo(42.0);
         assertThat(tagsOf(ObservationMeters.LAST_SUCCESS_AGE)).containsExactly("a");
     }
 
@@ -144,8 +168,11 @@ class ObservationMetersTest {
         start("a");
         observe(alive("a", now()));
 
-        observe(OutboundStatus.fromBurst("a", new HealthPingStats(1, 0, 0, 5, 5, 5),
-                new ActiveHealth(HealthState.HEALTHY, 1, 0), "0/1 samples failed"));
+        observe(OutboundStatus.fromBurst(
+                "a",
+                new HealthPingStats(1, 0, 0, 5, 5, 5),
+                new ActiveHealth(HealthState.HEALTHY, 1, 0),
+                "0/1 samples failed"));
 
         assertThat(tagsOf(ObservationMeters.LAST_SUCCESS_AGE)).isEmpty();
         assertThat(gauge(ObservationMeters.ALIVE, "a")).isEqualTo(1.0);
@@ -162,7 +189,8 @@ class ObservationMetersTest {
         assertThat(tagsOf(ObservationMeters.ALIVE)).containsExactly("a");
         assertThat(tagsOf(ObservationMeters.LAST_SUCCESS_AGE)).containsExactly("a");
         assertThat(tagsOf(ObservationMeters.VERDICT)).as("still configured").containsExactly("a", "b");
-        assertThat(registry.find(ProbeMetrics.RESULTS).tag("outbound", "b").counters()).isEmpty();
+        assertThat(registry.find(ProbeMetrics.RESULTS).tag("outbound", "b").counters())
+                .isEmpty();
     }
 
     @Test
@@ -176,8 +204,11 @@ class ObservationMetersTest {
         observe(dead("b", seen));
 
         assertThat(gauge(ObservationMeters.ALIVE, "b")).isEqualTo(0.0);
-        assertThat(registry.get(ObservationMeters.LAST_SUCCESS_AGE).tag("outbound", "b").timeGauge()
-                .value(TimeUnit.SECONDS)).isEqualTo(5.0);
+        assertThat(registry.get(ObservationMeters.LAST_SUCCESS_AGE)
+                        .tag("outbound", "b")
+                        .timeGauge()
+                        .value(TimeUnit.SECONDS))
+                .isEqualTo(5.0);
     }
 
     @Test
@@ -199,21 +230,25 @@ class ObservationMetersTest {
 
         writer.advance(Duration.ofMillis(2_500));
 
-        assertThat(registry.get(ObservationMeters.SNAPSHOT_AGE).timeGauge().value(TimeUnit.SECONDS)).isEqualTo(2.5);
+        assertThat(registry.get(ObservationMeters.SNAPSHOT_AGE).timeGauge().value(TimeUnit.SECONDS))
+                .isEqualTo(2.5);
     }
 
     @Test
     void availabilityPanicWhenEveryOutboundTurnsUnhealthyThenOneAndZeroAgainWhenOneRecovers() {
         start("a", "b");
-        double whileUnknown = registry.get(ObservationMeters.AVAILABILITY_PANIC).gauge().value();
+        double whileUnknown =
+                registry.get(ObservationMeters.AVAILABILITY_PANIC).gauge().value();
 
         observe(dead("a", null), dead("b", null));
-        double allUnhealthy = registry.get(ObservationMeters.AVAILABILITY_PANIC).gauge().value();
+        double allUnhealthy =
+                registry.get(ObservationMeters.AVAILABILITY_PANIC).gauge().value();
         observe(alive("a", now()), dead("b", null));
 
         assertThat(whileUnknown).isZero();
         assertThat(allUnhealthy).isEqualTo(1.0);
-        assertThat(registry.get(ObservationMeters.AVAILABILITY_PANIC).gauge().value()).isZero();
+        assertThat(registry.get(ObservationMeters.AVAILABILITY_PANIC).gauge().value())
+                .isZero();
     }
 
     @Test
@@ -227,6 +262,7 @@ class ObservationMetersTest {
         observe(dead("a", null));
 
         assertThat(gauge(ObservationMeters.VERDICT, "a")).isEqualTo(-1.0);
-        assertThat(registry.get(ObservationMeters.AVAILABILITY_PANIC).gauge().value()).isZero();
+        assertThat(registry.get(ObservationMeters.AVAILABILITY_PANIC).gauge().value())
+                .isZero();
     }
 }

@@ -1,16 +1,16 @@
 package io.observatory.management;
 
-import io.observatory.testing.Configs;
-import io.observatory.config.MetricsSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.observatory.config.MetricsSettings;
 import io.observatory.probe.ProbeError;
 import io.observatory.probe.ProbePhases;
 import io.observatory.probe.ProbeResult;
+import io.observatory.testing.Configs;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -30,7 +30,14 @@ class ProbeMetricsTest {
     }
 
     private static ProbeResult failure(String tag, ProbeError.Kind kind) {
-        return new ProbeResult(tag, false, 5_000_000_000L, ProbePhases.NONE, 0, T0, T0,
+        return new ProbeResult(
+                tag,
+                false,
+                5_000_000_000L,
+                ProbePhases.NONE,
+                0,
+                T0,
+                T0,
                 new ProbeError(kind, ProbeError.Hop.TARGET, "outbound " + tag + ": failed", null));
     }
 
@@ -41,8 +48,13 @@ class ProbeMetricsTest {
     }
 
     private List<String> outboundsWithMeters() {
-        return registry.getMeters().stream().map(Meter::getId).map(id -> id.getTag("outbound"))
-                .filter(tag -> tag != null).distinct().sorted().toList();
+        return registry.getMeters().stream()
+                .map(Meter::getId)
+                .map(id -> id.getTag("outbound"))
+                .filter(tag -> tag != null)
+                .distinct()
+                .sorted()
+                .toList();
     }
 
     @Test
@@ -55,10 +67,16 @@ class ProbeMetricsTest {
         assertThat(rtt.count()).isEqualTo(3);
         assertThat(rtt.totalTime(TimeUnit.SECONDS)).isEqualTo(0.09);
         assertThat(rtt.getId().getTags()).isEmpty();
-        assertThat(registry.get(ProbeMetrics.LAST_RTT).tag("outbound", "proxy_de").timeGauge()
-                .value(TimeUnit.SECONDS)).isEqualTo(0.04);
-        assertThat(registry.get(ProbeMetrics.LAST_RTT).tag("outbound", "proxy_us").timeGauge()
-                .value(TimeUnit.SECONDS)).isEqualTo(0.03);
+        assertThat(registry.get(ProbeMetrics.LAST_RTT)
+                        .tag("outbound", "proxy_de")
+                        .timeGauge()
+                        .value(TimeUnit.SECONDS))
+                .isEqualTo(0.04);
+        assertThat(registry.get(ProbeMetrics.LAST_RTT)
+                        .tag("outbound", "proxy_us")
+                        .timeGauge()
+                        .value(TimeUnit.SECONDS))
+                .isEqualTo(0.03);
     }
 
     @Test
@@ -69,17 +87,25 @@ class ProbeMetricsTest {
         selective.record(failure("proxy_de", ProbeError.Kind.CONNECTION_REFUSED));
         selective.record(success("proxy_us", 30_000_000));
 
-        Timer own = registry.get(ProbeMetrics.OUTBOUND_RTT).tag("outbound", "proxy_de").timer();
+        Timer own = registry.get(ProbeMetrics.OUTBOUND_RTT)
+                .tag("outbound", "proxy_de")
+                .timer();
         assertThat(own.count()).as("successful probes only").isEqualTo(2);
         assertThat(own.totalTime(TimeUnit.SECONDS)).isEqualTo(0.06);
-        assertThat(registry.find(ProbeMetrics.OUTBOUND_RTT).tag("outbound", "proxy_us").timers()).isEmpty();
+        assertThat(registry.find(ProbeMetrics.OUTBOUND_RTT)
+                        .tag("outbound", "proxy_us")
+                        .timers())
+                .isEmpty();
 
         selective.reconfigure(Configs.of("metrics.outbound-histograms=proxy_u"));
-        assertThat(registry.find(ProbeMetrics.OUTBOUND_RTT).timers()).as("deselected at once").isEmpty();
+        assertThat(registry.find(ProbeMetrics.OUTBOUND_RTT).timers())
+                .as("deselected at once")
+                .isEmpty();
         selective.record(success("proxy_us", 10_000_000));
         selective.record(success("proxy_de", 10_000_000));
 
-        assertThat(registry.find(ProbeMetrics.OUTBOUND_RTT).timers()).extracting(t -> t.getId().getTag("outbound"))
+        assertThat(registry.find(ProbeMetrics.OUTBOUND_RTT).timers())
+                .extracting(t -> t.getId().getTag("outbound"))
                 .containsExactly("proxy_us");
         selective.forget("proxy_us");
         assertThat(registry.find(ProbeMetrics.OUTBOUND_RTT).timers()).isEmpty();
@@ -89,14 +115,24 @@ class ProbeMetricsTest {
     void recordWhenSuccessThenEachMeasuredPhaseRecordedAndOthersNot() {
         metrics.record(success("proxy_de", 20_000_000));
 
-        assertThat(registry.get(ProbeMetrics.PHASE).tags("phase", "connect").timer()
-                .totalTime(TimeUnit.MILLISECONDS)).isEqualTo(2);
-        assertThat(registry.get(ProbeMetrics.PHASE).tags("phase", "tls").timer()
-                .totalTime(TimeUnit.MILLISECONDS)).isEqualTo(7);
-        assertThat(registry.get(ProbeMetrics.LAST_PHASE).tags("outbound", "proxy_de", "phase", "first_byte")
-                .timeGauge().value(TimeUnit.MILLISECONDS)).isEqualTo(11);
-        assertThat(registry.find(ProbeMetrics.PHASE).tag("phase", "dns").timers()).isEmpty();
-        assertThat(registry.find(ProbeMetrics.LAST_PHASE).tag("phase", "proxy_handshake").timeGauges()).isEmpty();
+        assertThat(registry.get(ProbeMetrics.PHASE)
+                        .tags("phase", "connect")
+                        .timer()
+                        .totalTime(TimeUnit.MILLISECONDS))
+                .isEqualTo(2);
+        assertThat(registry.get(ProbeMetrics.PHASE).tags("phase", "tls").timer().totalTime(TimeUnit.MILLISECONDS))
+                .isEqualTo(7);
+        assertThat(registry.get(ProbeMetrics.LAST_PHASE)
+                        .tags("outbound", "proxy_de", "phase", "first_byte")
+                        .timeGauge()
+                        .value(TimeUnit.MILLISECONDS))
+                .isEqualTo(11);
+        assertThat(registry.find(ProbeMetrics.PHASE).tag("phase", "dns").timers())
+                .isEmpty();
+        assertThat(registry.find(ProbeMetrics.LAST_PHASE)
+                        .tag("phase", "proxy_handshake")
+                        .timeGauges())
+                .isEmpty();
     }
 
     @Test
@@ -106,7 +142,8 @@ class ProbeMetricsTest {
             metrics.record(failure("o" + i, ProbeError.Kind.CONNECTION_REFUSED));
         }
 
-        long perOutbound = registry.getMeters().stream().filter(meter -> "o7".equals(meter.getId().getTag("outbound")))
+        long perOutbound = registry.getMeters().stream()
+                .filter(meter -> "o7".equals(meter.getId().getTag("outbound")))
                 .count();
         assertThat(perOutbound).isEqualTo(1 + 3 + 2);
         assertThat(registry.find(ProbeMetrics.RTT).timers()).hasSize(1);
@@ -150,9 +187,12 @@ class ProbeMetricsTest {
         metrics.forget("b");
 
         assertThat(outboundsWithMeters()).containsExactly("a", "b");
-        assertThat(registry.find(ProbeMetrics.LAST_RTT).tag("outbound", "b").timeGauges()).isEmpty();
-        assertThat(registry.find(ProbeMetrics.LAST_PHASE).tag("outbound", "b").timeGauges()).isEmpty();
-        assertThat(registry.find(ProbeMetrics.RESULTS).tag("outbound", "b").counters()).isEmpty();
+        assertThat(registry.find(ProbeMetrics.LAST_RTT).tag("outbound", "b").timeGauges())
+                .isEmpty();
+        assertThat(registry.find(ProbeMetrics.LAST_PHASE).tag("outbound", "b").timeGauges())
+                .isEmpty();
+        assertThat(registry.find(ProbeMetrics.RESULTS).tag("outbound", "b").counters())
+                .isEmpty();
         assertThat(registry.get(ProbeMetrics.RTT).timer().count()).isEqualTo(2);
         assertThat(registry.find("jvm.other").counters()).hasSize(1);
     }

@@ -53,12 +53,15 @@ class ReadinessIntegrationTest {
 
         assertThat(before.statusCode()).isEqualTo(503);
         assertThat(JsonPath.<String>read(before.body(), "$.status")).isEqualTo("OUT_OF_SERVICE");
-        assertThat(JsonPath.<String>read(http.body("/actuator/health/liveness"), "$.status")).isEqualTo("UP");
+        assertThat(JsonPath.<String>read(http.body("/actuator/health/liveness"), "$.status"))
+                .isEqualTo("UP");
         assertThat(observatoryBefore).isEqualTo("{\"status\":[]}");
 
         // Sooner than the 15 s grace: it is the first (failed) probe's snapshot that makes the service ready.
-        await().atMost(Duration.ofSeconds(14)).until(() -> http.get("/actuator/health/readiness").statusCode() == 200);
-        assertThat(JsonPath.<String>read(http.body("/actuator/health/readiness"), "$.status")).isEqualTo("UP");
+        await().atMost(Duration.ofSeconds(14))
+                .until(() -> http.get("/actuator/health/readiness").statusCode() == 200);
+        assertThat(JsonPath.<String>read(http.body("/actuator/health/readiness"), "$.status"))
+                .isEqualTo("UP");
         assertThat(JsonPath.<String>read(http.body("/actuator/observatory"), "$.status[0].last_probe.error_kind"))
                 .isEqualTo("response_timeout");
     }

@@ -101,7 +101,9 @@ class MeshHubBenchmarkIT {
     private static final int CHANGES = Integer.getInteger("benchmark.mesh.changes", 100);
     private static final int WATCHERS = Integer.getInteger("benchmark.mesh.watchers", 1);
     private static final List<String> HUB_JVM_OPTIONS =
-            List.of(System.getProperty("benchmark.mesh.hub-jvm-options", "-Xmx512m").trim().split("\\s+"));
+            List.of(System.getProperty("benchmark.mesh.hub-jvm-options", "-Xmx512m")
+                    .trim()
+                    .split("\\s+"));
 
     private static final int STREAK = 3;
     private static final Duration STARTUP = Duration.ofSeconds(60);
@@ -170,18 +172,29 @@ class MeshHubBenchmarkIT {
     /** The hub's configuration: the fleet, one token file per witness. */
     private static Path hubConfig(Path directory, List<String> tokens) throws IOException {
         StringBuilder yaml = new StringBuilder("observatory:\n  mesh:\n    role: hub\n")
-                .append("    streak: ").append(STREAK).append("\n    quorum: 2\n")
-                .append("    report-interval: ").append(REPORT_INTERVAL.toMillis()).append("ms\n    servers:\n");
+                .append("    streak: ")
+                .append(STREAK)
+                .append("\n    quorum: 2\n")
+                .append("    report-interval: ")
+                .append(REPORT_INTERVAL.toMillis())
+                .append("ms\n    servers:\n");
         for (int i = 0; i < SERVERS; i++) {
-            yaml.append("      - name: ").append(server(i)).append("\n        route: route").append(i % 10)
+            yaml.append("      - name: ")
+                    .append(server(i))
+                    .append("\n        route: route")
+                    .append(i % 10)
                     .append("\n        entry-points:\n          - { name: main, protocol: socks, address: 192.0.2.")
-                    .append(i % 254 + 1).append(", port: 1080 }\n");
+                    .append(i % 254 + 1)
+                    .append(", port: 1080 }\n");
         }
         yaml.append("    witnesses:\n");
         for (int i = 0; i < WITNESSES; i++) {
             Path token = directory.resolve(witness(i) + ".token");
             Files.writeString(token, tokens.get(i) + "\n");
-            yaml.append("      - { name: ").append(witness(i)).append(", site: ").append(site(i));
+            yaml.append("      - { name: ")
+                    .append(witness(i))
+                    .append(", site: ")
+                    .append(site(i));
             if (home(i) >= 0) {
                 yaml.append(", server: ").append(server(home(i)));
             }
@@ -198,7 +211,8 @@ class MeshHubBenchmarkIT {
         private final int index;
         private final MeshServiceGrpc.MeshServiceFutureStub stub;
         private final Timestamp processStart = Timestamp.newBuilder()
-                .setSeconds(Instant.now().getEpochSecond()).build();
+                .setSeconds(Instant.now().getEpochSecond())
+                .build();
         private final int[] failures = new int[SERVERS];
         private long sequence;
 
@@ -218,20 +232,25 @@ class MeshHubBenchmarkIT {
 
         /** Its whole current state, with the next sequence number. */
         synchronized ReportRequest report() {
-            ReportRequest.Builder report = ReportRequest.newBuilder().setWitness(witness(index))
-                    .setProcessStartTime(processStart).setSequence(++sequence);
+            ReportRequest.Builder report = ReportRequest.newBuilder()
+                    .setWitness(witness(index))
+                    .setProcessStartTime(processStart)
+                    .setSequence(++sequence);
             if (home(index) >= 0) {
-                report.addSelfChecks(SelfCheck.newBuilder().setName("tcp 127.0.0.1:443").setPassing(true));
+                report.addSelfChecks(
+                        SelfCheck.newBuilder().setName("tcp 127.0.0.1:443").setPassing(true));
             }
             for (int server = 0; server < SERVERS; server++) {
                 if (server == home(index)) {
                     continue;
                 }
-                PathReport.Builder path = PathReport.newBuilder().setServer(server(server)).setEntryPoint("main")
+                PathReport.Builder path = PathReport.newBuilder()
+                        .setServer(server(server))
+                        .setEntryPoint("main")
                         .setFailures(failures[server]);
                 if (failures[server] == 0) {
-                    path.setLastSuccess(true).setLastRttNanos(
-                            ThreadLocalRandom.current().nextLong(20_000_000, 80_000_000));
+                    path.setLastSuccess(true)
+                            .setLastRttNanos(ThreadLocalRandom.current().nextLong(20_000_000, 80_000_000));
                 } else {
                     path.setLastErrorKind(ProbeErrorKind.PROBE_ERROR_KIND_CONNECT_TIMEOUT)
                             .setLastError("dial tcp 192.0.2." + (server % 254 + 1) + ":1080: i/o timeout");
@@ -250,14 +269,14 @@ class MeshHubBenchmarkIT {
     private record Expected(String server, MeshStatus status, List<String> marks) {
 
         boolean shownBy(GetMeshResponse view) {
-            return view.getServersList().stream().filter(candidate -> candidate.getName().equals(server))
+            return view.getServersList().stream()
+                    .filter(candidate -> candidate.getName().equals(server))
                     .anyMatch(candidate -> candidate.getStatus() == status
                             && candidate.getEntryPoints(0).getMarksList().equals(marks));
         }
     }
 
-    private record Arrival(long nanos, GetMeshResponse view) {
-    }
+    private record Arrival(long nanos, GetMeshResponse view) {}
 
     @Test
     void reportToWatchMeshLatencyCpuAndHeapAtOneHundredWitnessesOfOneHundredServers(@TempDir Path directory)
@@ -274,9 +293,14 @@ class MeshHubBenchmarkIT {
             tokens.add(HexFormat.of().formatHex(bytes));
         }
         Path config = hubConfig(directory, tokens);
-        hub = ServiceProcess.start(HUB_JVM_OPTIONS, List.of("--spring.grpc.server.port=0", "--server.port=0",
-                "--spring.grpc.server.address=127.0.0.1", "--server.address=127.0.0.1",
-                "--spring.config.additional-location=file:" + config));
+        hub = ServiceProcess.start(
+                HUB_JVM_OPTIONS,
+                List.of(
+                        "--spring.grpc.server.port=0",
+                        "--server.port=0",
+                        "--spring.grpc.server.address=127.0.0.1",
+                        "--server.address=127.0.0.1",
+                        "--spring.config.additional-location=file:" + config));
         int grpcPort = Integer.parseInt(hub.awaitMessage(GRPC_STARTED, STARTUP));
         int httpPort = Integer.parseInt(hub.awaitMessage(HTTP_STARTED, STARTUP));
         int cores = Runtime.getRuntime().availableProcessors();
@@ -287,8 +311,8 @@ class MeshHubBenchmarkIT {
         for (int i = 0; i < WATCHERS; i++) {
             BlockingQueue<Arrival> arrivals = new LinkedBlockingQueue<>();
             watchers.add(arrivals);
-            MeshServiceGrpc.newStub(channel(grpcPort)).watchMesh(WatchMeshRequest.getDefaultInstance(),
-                    new StreamObserver<>() {
+            MeshServiceGrpc.newStub(channel(grpcPort))
+                    .watchMesh(WatchMeshRequest.getDefaultInstance(), new StreamObserver<>() {
                         @Override
                         public void onNext(GetMeshResponse view) {
                             arrivals.add(new Arrival(System.nanoTime(), view));
@@ -300,8 +324,7 @@ class MeshHubBenchmarkIT {
                         }
 
                         @Override
-                        public void onCompleted() {
-                        }
+                        public void onCompleted() {}
                     });
         }
         BlockingQueue<Arrival> arrivals = watchers.get(0);
@@ -318,29 +341,37 @@ class MeshHubBenchmarkIT {
         int reportBytes = witnesses.get(0).report().getSerializedSize();
         for (Witness witness : witnesses) {
             long offset = intervalNanos * witness.index / WITNESSES;
-            timers.scheduleAtFixedRate(() -> {
-                long start = System.nanoTime();
-                reportsSent.incrementAndGet();
-                Futures.addCallback(witness.send(witness.report()), new FutureCallback<>() {
-                    @Override
-                    public void onSuccess(ReportResponse response) {
-                        long end = System.nanoTime();
-                        if (start >= windowStart && end <= windowEnd) {
-                            reportNanos.add(end - start);
-                        }
-                    }
+            timers.scheduleAtFixedRate(
+                    () -> {
+                        long start = System.nanoTime();
+                        reportsSent.incrementAndGet();
+                        Futures.addCallback(
+                                witness.send(witness.report()),
+                                new FutureCallback<>() {
+                                    @Override
+                                    public void onSuccess(ReportResponse response) {
+                                        long end = System.nanoTime();
+                                        if (start >= windowStart && end <= windowEnd) {
+                                            reportNanos.add(end - start);
+                                        }
+                                    }
 
-                    @Override
-                    public void onFailure(Throwable t) {
-                        failedReports.incrementAndGet();
-                        firstReportFailure.compareAndSet(null, t);
-                    }
-                }, MoreExecutors.directExecutor());
-            }, offset, intervalNanos, TimeUnit.NANOSECONDS);
+                                    @Override
+                                    public void onFailure(Throwable t) {
+                                        failedReports.incrementAndGet();
+                                        firstReportFailure.compareAndSet(null, t);
+                                    }
+                                },
+                                MoreExecutors.directExecutor());
+                    },
+                    offset,
+                    intervalNanos,
+                    TimeUnit.NANOSECONDS);
         }
 
         // Warm-up: every witness reported (every server at its base status), then WARM_UP more.
-        long warmUpDeadline = System.nanoTime() + REPORT_INTERVAL.multipliedBy(3).plus(STARTUP).toNanos();
+        long warmUpDeadline = System.nanoTime()
+                + REPORT_INTERVAL.multipliedBy(3).plus(STARTUP).toNanos();
         GetMeshResponse settled = null;
         while (settled == null) {
             Arrival arrival = arrivals.poll(Math.max(0, warmUpDeadline - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -371,20 +402,28 @@ class MeshHubBenchmarkIT {
         long start = System.nanoTime();
         windowEnd = start + STEADY.toNanos();
         windowStart = start;
-        var heapSampler = samplers.scheduleAtFixedRate(() -> heapUsed(httpPort).ifPresent(used -> {
-            synchronized (heapSamples) {
-                heapSamples.add(used);
-            }
-        }), 0, HEAP_SAMPLE_EVERY.toMillis(), TimeUnit.MILLISECONDS);
-        var healthSampler = samplers.scheduleAtFixedRate(() -> {
-            long begin = System.nanoTime();
-            try {
-                health.withDeadlineAfter(5, TimeUnit.SECONDS).check(HealthCheckRequest.getDefaultInstance());
-                healthNanos.add(System.nanoTime() - begin);
-            } catch (RuntimeException e) {
-                failedHealthChecks.incrementAndGet();
-            }
-        }, HEALTH_CHECK_EVERY.toMillis() / 2, HEALTH_CHECK_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+        var heapSampler = samplers.scheduleAtFixedRate(
+                () -> heapUsed(httpPort).ifPresent(used -> {
+                    synchronized (heapSamples) {
+                        heapSamples.add(used);
+                    }
+                }),
+                0,
+                HEAP_SAMPLE_EVERY.toMillis(),
+                TimeUnit.MILLISECONDS);
+        var healthSampler = samplers.scheduleAtFixedRate(
+                () -> {
+                    long begin = System.nanoTime();
+                    try {
+                        health.withDeadlineAfter(5, TimeUnit.SECONDS).check(HealthCheckRequest.getDefaultInstance());
+                        healthNanos.add(System.nanoTime() - begin);
+                    } catch (RuntimeException e) {
+                        failedHealthChecks.incrementAndGet();
+                    }
+                },
+                HEALTH_CHECK_EVERY.toMillis() / 2,
+                HEALTH_CHECK_EVERY.toMillis(),
+                TimeUnit.MILLISECONDS);
 
         long[] changeNanos = new long[CHANGES];
         long[] allWatchersNanos = new long[CHANGES];
@@ -405,23 +444,30 @@ class MeshHubBenchmarkIT {
             long sent = System.nanoTime();
             reportsSent.incrementAndGet();
             ReportResponse response = voter.send(report).get(CHANGE_WITHIN.toSeconds(), TimeUnit.SECONDS);
-            Arrival arrival = arrivals.poll(Math.max(0, sent + CHANGE_WITHIN.toNanos() - System.nanoTime()),
-                    TimeUnit.NANOSECONDS);
+            Arrival arrival = arrivals.poll(
+                    Math.max(0, sent + CHANGE_WITHIN.toNanos() - System.nanoTime()), TimeUnit.NANOSECONDS);
             if (arrival == null) {
                 throw new AssertionError("change " + change + " (" + expected + ") not in WatchMesh within "
                         + CHANGE_WITHIN + " (" + watchFailure.get() + "); report accepted: " + response.getAccepted()
                         + "; hub log:\n" + hub.tail());
             }
-            assertThat(expected.shownBy(arrival.view())).as("change %d: %s in the next WatchMesh message; got %s",
-                    change, expected, arrival.view().getServersList().stream()
-                            .filter(server -> server.getName().equals(expected.server())).findFirst()).isTrue();
+            assertThat(expected.shownBy(arrival.view()))
+                    .as(
+                            "change %d: %s in the next WatchMesh message; got %s",
+                            change,
+                            expected,
+                            arrival.view().getServersList().stream()
+                                    .filter(server -> server.getName().equals(expected.server()))
+                                    .findFirst())
+                    .isTrue();
             assertThat(allAtBase(arrival.view(), expected.server()))
-                    .as("change %d: every other server at its base status", change).isTrue();
+                    .as("change %d: every other server at its base status", change)
+                    .isTrue();
             changeNanos[change] = arrival.nanos() - sent;
             allWatchersNanos[change] = changeNanos[change];
             for (BlockingQueue<Arrival> other : watchers.subList(1, WATCHERS)) {
-                Arrival copy = other.poll(Math.max(0, sent + CHANGE_WITHIN.toNanos() - System.nanoTime()),
-                        TimeUnit.NANOSECONDS);
+                Arrival copy = other.poll(
+                        Math.max(0, sent + CHANGE_WITHIN.toNanos() - System.nanoTime()), TimeUnit.NANOSECONDS);
                 if (copy == null || !expected.shownBy(copy.view())) {
                     throw new AssertionError("change " + change + " (" + expected + ") not the next message of every"
                             + " WatchMesh stream within " + CHANGE_WITHIN + ": " + copy);
@@ -439,9 +485,13 @@ class MeshHubBenchmarkIT {
         heapSampler.cancel(false);
         healthSampler.cancel(false);
         for (BlockingQueue<Arrival> stream : watchers) {
-            assertThat(stream).as("WatchMesh messages besides the %d changes", CHANGES).isEmpty();
+            assertThat(stream)
+                    .as("WatchMesh messages besides the %d changes", CHANGES)
+                    .isEmpty();
         }
-        assertThat(failedReports.get()).as("failed Report calls (first: %s)", firstReportFailure.get()).isZero();
+        assertThat(failedReports.get())
+                .as("failed Report calls (first: %s)", firstReportFailure.get())
+                .isZero();
         assertThat(watchFailure.get()).as("WatchMesh stream error").isNull();
         timers.shutdownNow();
         Optional<Long> heapAfterGc = heapAfterFullGc(httpPort);
@@ -458,17 +508,30 @@ class MeshHubBenchmarkIT {
         }
         String fleet = String.format("mesh hub @%dx%d", WITNESSES, SERVERS);
         double cpuShare = 100.0 * cpuNanos / wallNanos / cores;
-        System.out.printf("%s (%d witnesses x %d servers, %d sites, a %d-byte report of %d paths from each witness"
+        System.out.printf(
+                "%s (%d witnesses x %d servers, %d sites, a %d-byte report of %d paths from each witness"
                         + " every %d s: %.1f reports/s; hub JVM %s): steady window %.1f s, %d reports%n",
-                fleet, WITNESSES, SERVERS, SITES, reportBytes, SERVERS - 1, REPORT_INTERVAL.toSeconds(),
-                (double) WITNESSES / REPORT_INTERVAL.toSeconds(), String.join(" ", HUB_JVM_OPTIONS),
-                wallNanos / 1e9, reports);
-        System.out.printf("%s: CPU %.1f%% of %d cores (%.2f CPU s in %.1f s wall; %.2f ms CPU per report)%n",
+                fleet,
+                WITNESSES,
+                SERVERS,
+                SITES,
+                reportBytes,
+                SERVERS - 1,
+                REPORT_INTERVAL.toSeconds(),
+                (double) WITNESSES / REPORT_INTERVAL.toSeconds(),
+                String.join(" ", HUB_JVM_OPTIONS),
+                wallNanos / 1e9,
+                reports);
+        System.out.printf(
+                "%s: CPU %.1f%% of %d cores (%.2f CPU s in %.1f s wall; %.2f ms CPU per report)%n",
                 fleet, cpuShare, cores, cpuNanos / 1e9, wallNanos / 1e9, millis(cpuNanos) / Math.max(1, reports));
         double jitShare = Double.NaN;
         if (!threadsBefore.isEmpty() && !threadsAfter.isEmpty()) {
-            jitShare = 100.0 * (threadsAfter.get("JIT") - threadsBefore.getOrDefault("JIT", 0L)) * 10_000_000L
-                    / wallNanos / cores;
+            jitShare = 100.0
+                    * (threadsAfter.get("JIT") - threadsBefore.getOrDefault("JIT", 0L))
+                    * 10_000_000L
+                    / wallNanos
+                    / cores;
             StringBuilder groups = new StringBuilder();
             long grouped = 0;
             for (String group : threadsAfter.keySet()) {
@@ -477,33 +540,67 @@ class MeshHubBenchmarkIT {
                 groups.append(String.format(", %s %.1f%%", group, 100.0 * groupNanos / wallNanos / cores));
             }
             long writerNanos = (threadsAfter.get("writer") - threadsBefore.getOrDefault("writer", 0L)) * 10_000_000L;
-            System.out.printf("%s: CPU by threads, %% of %d cores%s, other %.1f%% (writer %.2f ms per report)%n",
-                    fleet, cores, groups, 100.0 * Math.max(0, cpuNanos - grouped) / wallNanos / cores,
+            System.out.printf(
+                    "%s: CPU by threads, %% of %d cores%s, other %.1f%% (writer %.2f ms per report)%n",
+                    fleet,
+                    cores,
+                    groups,
+                    100.0 * Math.max(0, cpuNanos - grouped) / wallNanos / cores,
                     millis(writerNanos) / Math.max(1, reports));
         }
-        System.out.printf("%s: heap used max %s, last %s (%d samples every %d s), after a full GC at the end %s%n",
-                fleet, megabytes(heapMax), megabytes(heapLast), heapSamples.size(), HEAP_SAMPLE_EVERY.toSeconds(),
+        System.out.printf(
+                "%s: heap used max %s, last %s (%d samples every %d s), after a full GC at the end %s%n",
+                fleet,
+                megabytes(heapMax),
+                megabytes(heapLast),
+                heapSamples.size(),
+                HEAP_SAMPLE_EVERY.toSeconds(),
                 heapAfterGc.map(MeshHubBenchmarkIT::megabytes).orElse("n/a (jcmd GC.run failed)"));
-        System.out.printf("%s: report->WatchMesh over %d verdict changes: median %.2f ms, p99 %.2f ms, max %.2f ms"
-                        + " (WatchMesh message %d KB, %d paths; parsing one in this client: median %.2f ms)%n", fleet,
-                CHANGES, millis(percentile(changeNanos, 50)), millis(percentile(changeNanos, 99)),
-                millis(percentile(changeNanos, 100)), messageBytes / 1024, lastView.getPathsCount(),
+        System.out.printf(
+                "%s: report->WatchMesh over %d verdict changes: median %.2f ms, p99 %.2f ms, max %.2f ms"
+                        + " (WatchMesh message %d KB, %d paths; parsing one in this client: median %.2f ms)%n",
+                fleet,
+                CHANGES,
+                millis(percentile(changeNanos, 50)),
+                millis(percentile(changeNanos, 99)),
+                millis(percentile(changeNanos, 100)),
+                messageBytes / 1024,
+                lastView.getPathsCount(),
                 millis(percentile(parseNanos, 50)));
         if (WATCHERS > 1) {
-            System.out.printf("%s: report->WatchMesh on all %d WatchMesh streams: median %.2f ms, p99 %.2f ms,"
-                            + " max %.2f ms%n", fleet, WATCHERS, millis(percentile(allWatchersNanos, 50)),
-                    millis(percentile(allWatchersNanos, 99)), millis(percentile(allWatchersNanos, 100)));
+            System.out.printf(
+                    "%s: report->WatchMesh on all %d WatchMesh streams: median %.2f ms, p99 %.2f ms,"
+                            + " max %.2f ms%n",
+                    fleet,
+                    WATCHERS,
+                    millis(percentile(allWatchersNanos, 50)),
+                    millis(percentile(allWatchersNanos, 99)),
+                    millis(percentile(allWatchersNanos, 100)));
         }
-        System.out.printf("%s: reference, same window: Report RTT (no verdict change) over %d reports: median %.2f ms,"
+        System.out.printf(
+                "%s: reference, same window: Report RTT (no verdict change) over %d reports: median %.2f ms,"
                         + " p99 %.2f ms; grpc.health.v1 Health/Check RTT over %d calls: median %.2f ms, p99 %.2f ms"
-                        + "%s%n", fleet, rtts.length, millis(percentile(rtts, 50)), millis(percentile(rtts, 99)),
-                checks.length, millis(percentile(checks, 50)), millis(percentile(checks, 99)),
+                        + "%s%n",
+                fleet,
+                rtts.length,
+                millis(percentile(rtts, 50)),
+                millis(percentile(rtts, 99)),
+                checks.length,
+                millis(percentile(checks, 50)),
+                millis(percentile(checks, 99)),
                 failedHealthChecks.get() == 0 ? "" : " (" + failedHealthChecks.get() + " failed)");
-        System.out.printf("%s: CPU %.1f%% of %d cores%s, heap max %s, report->WatchMesh median %.1f ms p99 %.1f ms"
-                        + " (Report RTT median %.1f ms, Health/Check median %.1f ms)%n", fleet, cpuShare, cores,
+        System.out.printf(
+                "%s: CPU %.1f%% of %d cores%s, heap max %s, report->WatchMesh median %.1f ms p99 %.1f ms"
+                        + " (Report RTT median %.1f ms, Health/Check median %.1f ms)%n",
+                fleet,
+                cpuShare,
+                cores,
                 Double.isNaN(jitShare) ? "" : String.format(" (of which JIT compilers %.1f%%)", jitShare),
-                megabytes(heapMax), millis(percentile(changeNanos, 50)), millis(percentile(changeNanos, 99)),
-                millis(percentile(rtts, 50)), millis(percentile(checks, 50)));
+                megabytes(heapMax),
+                millis(percentile(changeNanos, 50)),
+                millis(percentile(changeNanos, 99)),
+                millis(percentile(rtts, 50)),
+                millis(percentile(checks, 50)));
     }
 
     /** Every server but {@code except} at its base status, its entry point unmarked. */
@@ -516,9 +613,11 @@ class MeshHubBenchmarkIT {
             if (server.getName().equals(except)) {
                 continue;
             }
-            if (!server.getName().equals(server(i)) || server.getStatus() != baseStatus(i)
-                    || server.getEntryPointsList().stream().map(EntryPointStatus::getMarksCount)
-                    .anyMatch(marks -> marks > 0)) {
+            if (!server.getName().equals(server(i))
+                    || server.getStatus() != baseStatus(i)
+                    || server.getEntryPointsList().stream()
+                            .map(EntryPointStatus::getMarksCount)
+                            .anyMatch(marks -> marks > 0)) {
                 return false;
             }
         }
@@ -527,7 +626,9 @@ class MeshHubBenchmarkIT {
 
     private ManagedChannel channel(int port) {
         ManagedChannel channel = NettyChannelBuilder.forAddress(new InetSocketAddress("127.0.0.1", port))
-                .usePlaintext().maxInboundMessageSize(256 * 1024 * 1024).build();
+                .usePlaintext()
+                .maxInboundMessageSize(256 * 1024 * 1024)
+                .build();
         channels.add(channel);
         return channel;
     }
@@ -555,8 +656,10 @@ class MeshHubBenchmarkIT {
                     String stat = Files.readString(task.resolve("stat"));
                     String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
                     long used = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-                    THREAD_GROUPS.stream().filter(group -> group.getValue().stream().anyMatch(name::startsWith))
-                            .findFirst().ifPresent(group -> ticks.merge(group.getKey(), used, Long::sum));
+                    THREAD_GROUPS.stream()
+                            .filter(group -> group.getValue().stream().anyMatch(name::startsWith))
+                            .findFirst()
+                            .ifPresent(group -> ticks.merge(group.getKey(), used, Long::sum));
                 } catch (IOException | RuntimeException e) {
                     // The thread ended meanwhile: its time counts in the process total only.
                 }
@@ -569,16 +672,20 @@ class MeshHubBenchmarkIT {
 
     /** The hub process's CPU time so far (user and system, every thread). */
     private Duration cpu() {
-        return hub.handle().info().totalCpuDuration()
+        return hub.handle()
+                .info()
+                .totalCpuDuration()
                 .orElseThrow(() -> new AssertionError("the hub process's CPU time is not available here"));
     }
 
     /** The hub's heap used now, from its actuator: the sum of {@code jvm_memory_used_bytes{area="heap"}}. */
     private Optional<Long> heapUsed(int httpPort) {
         try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(
-                    URI.create("http://127.0.0.1:" + httpPort + "/actuator/prometheus"))
-                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = http.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/actuator/prometheus"))
+                            .timeout(Duration.ofSeconds(5))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() != 200) {
                 return Optional.empty();
             }
@@ -604,8 +711,11 @@ class MeshHubBenchmarkIT {
             return Optional.empty();
         }
         try {
-            Process process = new ProcessBuilder(jcmd.toString(), Long.toString(hub.handle().pid()), "GC.run")
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            Process process = new ProcessBuilder(
+                            jcmd.toString(), Long.toString(hub.handle().pid()), "GC.run")
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
             if (!process.waitFor(30, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
                 return Optional.empty();
@@ -639,7 +749,9 @@ class MeshHubBenchmarkIT {
             throws InterruptedException {
         long wait = deadlineNanos - System.nanoTime();
         Arrival unexpected = wait > 0 ? stream.poll(wait, TimeUnit.NANOSECONDS) : null;
-        assertThat(unexpected).as("WatchMesh message %s, with no verdict change", when).isNull();
+        assertThat(unexpected)
+                .as("WatchMesh message %s, with no verdict change", when)
+                .isNull();
     }
 
     private static String megabytes(long bytes) {

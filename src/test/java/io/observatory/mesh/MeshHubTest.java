@@ -61,9 +61,13 @@ class MeshHubTest {
     private final Map<String, Long> sequences = new java.util.HashMap<>();
 
     private static PathStreak path(String server, int failures) {
-        return new PathStreak(server, "main", failures, failures == 0
-                ? new LastProbe(true, null, "", 12_000_000)
-                : new LastProbe(false, ProbeError.Kind.CONNECT_TIMEOUT, "connect timed out", 0));
+        return new PathStreak(
+                server,
+                "main",
+                failures,
+                failures == 0
+                        ? new LastProbe(true, null, "", 12_000_000)
+                        : new LastProbe(false, ProbeError.Kind.CONNECT_TIMEOUT, "connect timed out", 0));
     }
 
     private Outcome report(String witness, String failingCheck, PathStreak... paths) {
@@ -79,8 +83,11 @@ class MeshHubTest {
     }
 
     private MeshStatus status(String server) {
-        return hub.store().current().judgement().servers().stream().filter(v -> v.name().equals(server))
-                .findFirst().orElseThrow().status();
+        return hub.store().current().judgement().servers().stream()
+                .filter(v -> v.name().equals(server))
+                .findFirst()
+                .orElseThrow()
+                .status();
     }
 
     @Test
@@ -104,8 +111,10 @@ class MeshHubTest {
         assertThat(status("s3")).isEqualTo(MeshStatus.UNREACHABLE_FROM_SERVERS);
         assertThat(served("s3/main").verdict()).isEqualTo(HealthState.UNHEALTHY);
         assertThat(served("s3/main").alive()).isFalse();
-        assertThat(served("s3/main").lastChangeReason()).isEqualTo("mesh degraded -> unhealthy:"
-                + " unreachable_from_servers(2): cannot reach s3/main: w1 (site de) streak 3, w2 (site nl) streak 3");
+        assertThat(served("s3/main").lastChangeReason())
+                .isEqualTo(
+                        "mesh degraded -> unhealthy:"
+                                + " unreachable_from_servers(2): cannot reach s3/main: w1 (site de) streak 3, w2 (site nl) streak 3");
         assertThat(served("s1/main").verdict()).isEqualTo(HealthState.HEALTHY);
         assertThat(served("s1/main").delayMillis()).isEqualTo(12);
 
@@ -136,13 +145,13 @@ class MeshHubTest {
     @Test
     void reportWhenDuplicatedOrOlderThenIgnoredAndNothingMovesBack() {
         hub.start();
-        hub.report("w1", new Report(100, 5, null, List.of(path("s2", 0), path("s3", 3), path("s4", 0))),
-                result -> { });
-        hub.report("w2", new Report(100, 5, null, List.of(path("s1", 0), path("s3", 3), path("s4", 0))),
-                result -> { });
+        hub.report("w1", new Report(100, 5, null, List.of(path("s2", 0), path("s3", 3), path("s4", 0))), result -> {});
+        hub.report("w2", new Report(100, 5, null, List.of(path("s1", 0), path("s3", 3), path("s4", 0))), result -> {});
         writer.runDue();
         Outcome[] late = new Outcome[1];
-        hub.report("w1", new Report(100, 4, null, List.of(path("s2", 0), path("s3", 0), path("s4", 0))),
+        hub.report(
+                "w1",
+                new Report(100, 4, null, List.of(path("s2", 0), path("s3", 0), path("s4", 0))),
                 result -> late[0] = result);
         writer.runDue();
 
@@ -168,29 +177,35 @@ class MeshHubTest {
     void restoreWhenAPreviousProcesssReportsThenTheFirstJudgementHasThemAndTheirAgeCountsTowardsNoData() {
         Instant received = writer.clock().instant().minusSeconds(2);
         List<MeshHub.HeldReport> held = List.of(
-                new MeshHub.HeldReport("w1", new Report(100, 7, null, List.of(path("s2", 0), path("s3", 3), path("s4", 0))),
-                        received),
-                new MeshHub.HeldReport("w2", new Report(100, 9, null, List.of(path("s1", 0), path("s3", 3), path("s4", 0))),
-                        received),
+                new MeshHub.HeldReport(
+                        "w1", new Report(100, 7, null, List.of(path("s2", 0), path("s3", 3), path("s4", 0))), received),
+                new MeshHub.HeldReport(
+                        "w2", new Report(100, 9, null, List.of(path("s1", 0), path("s3", 3), path("s4", 0))), received),
                 new MeshHub.HeldReport("w3", new Report(100, 4, null, List.of(path("s1", 0))), received),
                 new MeshHub.HeldReport("w9", new Report(100, 1, null, List.of(path("s1", 3))), received));
 
-        writer.execute(() -> assertThat(hub.restore(held)).as("w9 is no witness of the fleet").isEqualTo(3));
+        writer.execute(() -> assertThat(hub.restore(held))
+                .as("w9 is no witness of the fleet")
+                .isEqualTo(3));
         writer.runDue();
         hub.start();
         writer.runDue();
 
         assertThat(status("s3")).isEqualTo(MeshStatus.UNREACHABLE_FROM_SERVERS);
-        assertThat(hub.store().current().lastReports()).containsOnly(Map.entry("w1", received),
-                Map.entry("w2", received), Map.entry("w3", received));
-        writer.execute(() -> assertThat(hub.heldReports()).extracting(MeshHub.HeldReport::witness)
+        assertThat(hub.store().current().lastReports())
+                .containsOnly(Map.entry("w1", received), Map.entry("w2", received), Map.entry("w3", received));
+        writer.execute(() -> assertThat(hub.heldReports())
+                .extracting(MeshHub.HeldReport::witness)
                 .containsExactly("w1", "w2", "w3"));
         writer.runDue();
-        assertThat(report("w1", null, path("s2", 0), path("s3", 0))).as("a later report of the same process")
+        assertThat(report("w1", null, path("s2", 0), path("s3", 0)))
+                .as("a later report of the same process")
                 .isEqualTo(Outcome.IGNORED_OLD);
 
         writer.advance(MeshHub.JUDGE_INTERVAL.multipliedBy(2));
-        assertThat(status("s2")).as("w2's self-report, received 4 s ago by then").isEqualTo(MeshStatus.NO_DATA);
+        assertThat(status("s2"))
+                .as("w2's self-report, received 4 s ago by then")
+                .isEqualTo(MeshStatus.NO_DATA);
     }
 
     @Test
@@ -199,9 +214,11 @@ class MeshHubTest {
         report("w2", "tcp 127.0.0.1:443 (ConnectException: Connection refused)", path("s1", 0));
 
         assertThat(status("s2")).isEqualTo(MeshStatus.SERVER_UNAVAILABLE);
-        assertThat(served("s2/main").mesh().detail()).isEqualTo("server_unavailable: self-check tcp 127.0.0.1:443"
-                + " (ConnectException: Connection refused) fails (reported by w2)");
-        assertThat(served("s2/main").lastErrorReason()).isEqualTo(served("s2/main").mesh().detail());
+        assertThat(served("s2/main").mesh().detail())
+                .isEqualTo("server_unavailable: self-check tcp 127.0.0.1:443"
+                        + " (ConnectException: Connection refused) fails (reported by w2)");
+        assertThat(served("s2/main").lastErrorReason())
+                .isEqualTo(served("s2/main").mesh().detail());
     }
 
     @Test
@@ -210,15 +227,17 @@ class MeshHubTest {
         report("w3", "tcp :443 (refused)", path("s1", 0));
         report("w4", "tcp :443 (refused)", path("s1", 0));
 
-        assertThat(hub.store().current().judgement().routes()).filteredOn(route -> route.route().equals("nl"))
-                .singleElement().satisfies(route -> {
+        assertThat(hub.store().current().judgement().routes())
+                .filteredOn(route -> route.route().equals("nl"))
+                .singleElement()
+                .satisfies(route -> {
                     assertThat(route.panic()).isTrue();
                     assertThat(route.servers()).containsExactly("s3", "s4");
                 });
         assertThat(served("s3/main").verdict()).isEqualTo(HealthState.DEGRADED);
         assertThat(served("s3/main").alive()).isTrue();
-        assertThat(served("s3/main").mesh().detail()).endsWith("; served in panic: no server of route nl is in"
-                + " rotation");
+        assertThat(served("s3/main").mesh().detail())
+                .endsWith("; served in panic: no server of route nl is in" + " rotation");
         assertThat(served("s1/main").verdict()).isEqualTo(HealthState.UNKNOWN);
     }
 
@@ -262,7 +281,7 @@ class MeshHubTest {
             }
         };
         List<MeshView> views = new ArrayList<>();
-        MeshHub realClockHub = new MeshHub(config.mesh(), writer, wall, published -> { });
+        MeshHub realClockHub = new MeshHub(config.mesh(), writer, wall, published -> {});
         realClockHub.store().watch(views::add);
         realClockHub.start();
         Outcome[] outcome = new Outcome[1];

@@ -90,34 +90,46 @@ class MeshIntegrationTest {
     @BeforeAll
     void startFleet(@TempDir Path directory) throws Exception {
         this.directory = directory;
-        hubArgs = new ArrayList<>(List.of("--server.port=0",
-                "--observatory.mesh.role=hub", "--observatory.mesh.report-interval=300ms",
+        hubArgs = new ArrayList<>(List.of(
+                "--server.port=0",
+                "--observatory.mesh.role=hub",
+                "--observatory.mesh.report-interval=300ms",
                 // No witness stops here: at the default, three report intervals (900 ms), three reports late on a
                 // loaded machine would read as NO_DATA.
                 "--observatory.mesh.no-data-after=5s",
-                "--observatory.mesh.probe.probe-interval=150ms", "--observatory.mesh.probe.timeout=1s",
+                "--observatory.mesh.probe.probe-interval=150ms",
+                "--observatory.mesh.probe.timeout=1s",
                 "--observatory.mesh.probe.probe-url=" + target.url("/generate_204")));
         for (int i = 0; i < 4; i++) {
             Socks5TestProxy proxy = Socks5TestProxy.start();
             entryPoints.add(proxy);
             selfChecked.add(service(0));
             String server = "--observatory.mesh.servers[" + i + "].";
-            hubArgs.addAll(List.of(server + "name=s" + (i + 1), server + "route=" + (i < 2 ? "eu" : "world"),
-                    server + "entry-points[0].name=main", server + "entry-points[0].protocol=socks",
-                    server + "entry-points[0].address=127.0.0.1", server + "entry-points[0].port=" + proxy.port()));
+            hubArgs.addAll(List.of(
+                    server + "name=s" + (i + 1),
+                    server + "route=" + (i < 2 ? "eu" : "world"),
+                    server + "entry-points[0].name=main",
+                    server + "entry-points[0].protocol=socks",
+                    server + "entry-points[0].address=127.0.0.1",
+                    server + "entry-points[0].port=" + proxy.port()));
             String witness = "--observatory.mesh.witnesses[" + i + "].";
-            hubArgs.addAll(List.of(witness + "name=w" + (i + 1), witness + "site=" + SITES[i],
-                    witness + "server=s" + (i + 1), witness + "token-file=" + token(i)));
+            hubArgs.addAll(List.of(
+                    witness + "name=w" + (i + 1),
+                    witness + "site=" + SITES[i],
+                    witness + "server=s" + (i + 1),
+                    witness + "token-file=" + token(i)));
         }
         CompletableFuture<Integer> hubStarted = new CompletableFuture<>();
         start(hubStarted, withPort(0));
         hubPort = hubStarted.get();
-        channel = NettyChannelBuilder.forAddress(new InetSocketAddress("127.0.0.1", hubPort)).usePlaintext()
+        channel = NettyChannelBuilder.forAddress(new InetSocketAddress("127.0.0.1", hubPort))
+                .usePlaintext()
                 .build();
         replicaPort = ClosedPort.find();
         replica = start(new CompletableFuture<>(), withPort(replicaPort));
         replicaChannel = NettyChannelBuilder.forAddress(new InetSocketAddress("127.0.0.1", replicaPort))
-                .usePlaintext().build();
+                .usePlaintext()
+                .build();
         for (int i = 0; i < 4; i++) {
             witnesses.add(startWitness(i));
         }
@@ -125,13 +137,19 @@ class MeshIntegrationTest {
 
     /** Witness {@code w<i+1>} on server {@code s<i+1>}, probing from {@code 127.0.0.1<i+1>}. */
     private ConfigurableApplicationContext startWitness(int i) throws IOException {
-        return start(new CompletableFuture<>(), List.of("--spring.grpc.server.port=0", "--server.port=0",
-                "--observatory.mesh.role=witness", "--observatory.mesh.self.name=w" + (i + 1),
-                "--observatory.mesh.self.checks[0].tcp=127.0.0.1:" + selfChecked.get(i).port(),
-                "--observatory.mesh.hubs[0]=127.0.0.1:" + hubPort,
-                "--observatory.mesh.hubs[1]=127.0.0.1:" + replicaPort,
-                "--observatory.mesh.token-file=" + token(i),
-                "--observatory.probe.source-address=127.0.0.1" + (i + 1)));
+        return start(
+                new CompletableFuture<>(),
+                List.of(
+                        "--spring.grpc.server.port=0",
+                        "--server.port=0",
+                        "--observatory.mesh.role=witness",
+                        "--observatory.mesh.self.name=w" + (i + 1),
+                        "--observatory.mesh.self.checks[0].tcp=127.0.0.1:"
+                                + selfChecked.get(i).port(),
+                        "--observatory.mesh.hubs[0]=127.0.0.1:" + hubPort,
+                        "--observatory.mesh.hubs[1]=127.0.0.1:" + replicaPort,
+                        "--observatory.mesh.token-file=" + token(i),
+                        "--observatory.probe.source-address=127.0.0.1" + (i + 1)));
     }
 
     private List<String> withPort(int port) {
@@ -154,7 +172,11 @@ class MeshIntegrationTest {
 
     /** A server's service port: accepts each connection and closes it. */
     private static DisposableServer service(int port) {
-        return TcpServer.create().host("127.0.0.1").port(port).handle((in, out) -> out.then()).bindNow();
+        return TcpServer.create()
+                .host("127.0.0.1")
+                .port(port)
+                .handle((in, out) -> out.then())
+                .bindNow();
     }
 
     private String token(int witness) throws IOException {
@@ -190,50 +212,70 @@ class MeshIntegrationTest {
     /** What a balancer acts on: each server's status, reason and rotation, each witness's standing. */
     private static List<String> verdicts(GetMeshResponse mesh) {
         List<String> verdicts = new ArrayList<>();
-        mesh.getServersList().forEach(server -> verdicts.add(server.getName() + " " + server.getStatus() + " "
-                + server.getInRotation() + " " + server.getEntryPoints(0).getMarksList() + " " + server.getReason()));
-        mesh.getWitnessesList().forEach(witness -> verdicts.add(witness.getName() + " " + witness.getReliable() + " "
-                + witness.getShare()));
+        mesh.getServersList()
+                .forEach(server ->
+                        verdicts.add(server.getName() + " " + server.getStatus() + " " + server.getInRotation() + " "
+                                + server.getEntryPoints(0).getMarksList() + " " + server.getReason()));
+        mesh.getWitnessesList()
+                .forEach(witness ->
+                        verdicts.add(witness.getName() + " " + witness.getReliable() + " " + witness.getShare()));
         return verdicts;
     }
 
     private ServerStatus server(String name) {
-        return mesh().getServersList().stream().filter(server -> server.getName().equals(name)).findFirst()
+        return mesh().getServersList().stream()
+                .filter(server -> server.getName().equals(name))
+                .findFirst()
                 .orElseThrow();
     }
 
     private OutboundObservation observed(String tag) {
         return ObservatoryServiceGrpc.newBlockingStub(channel)
-                .getObservation(GetObservationRequest.newBuilder().addTagPrefixes(tag).build()).getOutbounds(0);
+                .getObservation(
+                        GetObservationRequest.newBuilder().addTagPrefixes(tag).build())
+                .getOutbounds(0);
     }
 
     private ServingStatus health(String tag) {
         return HealthGrpc.newBlockingStub(channel)
-                .check(HealthCheckRequest.newBuilder().setService("outbound/" + tag).build()).getStatus();
+                .check(HealthCheckRequest.newBuilder()
+                        .setService("outbound/" + tag)
+                        .build())
+                .getStatus();
     }
 
     private void awaitAllOk() {
-        await().atMost(VERDICT_WITHIN).untilAsserted(() -> assertThat(mesh().getServersList())
-                .extracting(ServerStatus::getStatus).containsOnly(MeshStatus.MESH_STATUS_OK));
-        await().atMost(VERDICT_WITHIN).untilAsserted(() -> assertThat(mesh().getServersList())
-                .allSatisfy(server -> assertThat(server.getEntryPoints(0).getMarksList()).isEmpty()));
+        await().atMost(VERDICT_WITHIN)
+                .untilAsserted(() -> assertThat(mesh().getServersList())
+                        .extracting(ServerStatus::getStatus)
+                        .containsOnly(MeshStatus.MESH_STATUS_OK));
+        await().atMost(VERDICT_WITHIN)
+                .untilAsserted(() -> assertThat(mesh().getServersList())
+                        .allSatisfy(
+                                server -> assertThat(server.getEntryPoints(0).getMarksList())
+                                        .isEmpty()));
     }
 
     @Test
     @Order(1)
     void fleetWhenEveryoneReachesEveryoneThenAllOkHealthyAndServing() {
         awaitAllOk();
-        await().atMost(VERDICT_WITHIN).untilAsserted(() -> assertThat(mesh().getPathsList()).hasSize(12));
+        await().atMost(VERDICT_WITHIN)
+                .untilAsserted(() -> assertThat(mesh().getPathsList()).hasSize(12));
 
         assertThat(mesh().getWitnessesList()).allSatisfy(witness -> {
             assertThat(witness.getReliable()).isTrue();
             assertThat(witness.getNeighbours()).isEqualTo(3);
         });
-        assertThat(mesh().getPathsList()).allSatisfy(path -> assertThat(path.getLastSuccess()).isTrue());
+        assertThat(mesh().getPathsList())
+                .allSatisfy(path -> assertThat(path.getLastSuccess()).isTrue());
         assertThat(observed("s4/main").getVerdict()).isEqualTo(HealthState.HEALTH_STATE_HEALTHY);
         assertThat(health("s4/main")).isEqualTo(ServingStatus.SERVING);
         assertThat(MeshServiceGrpc.newBlockingStub(channel)
-                .listRoute(ListRouteRequest.newBuilder().setRoute("world").build()).getRoute().getServersList())
+                        .listRoute(
+                                ListRouteRequest.newBuilder().setRoute("world").build())
+                        .getRoute()
+                        .getServersList())
                 .containsExactly("s3", "s4");
     }
 
@@ -243,19 +285,24 @@ class MeshIntegrationTest {
         awaitAllOk();
         entryPoints.get(3).refuseFrom("127.0.0.11", "127.0.0.12");
 
-        await().atMost(VERDICT_WITHIN).untilAsserted(() ->
-                assertThat(server("s4").getStatus()).isEqualTo(MeshStatus.MESH_STATUS_UNREACHABLE_FROM_SERVERS));
+        await().atMost(VERDICT_WITHIN)
+                .untilAsserted(() -> assertThat(server("s4").getStatus())
+                        .isEqualTo(MeshStatus.MESH_STATUS_UNREACHABLE_FROM_SERVERS));
         assertThat(server("s4").getInRotation()).isFalse();
-        assertThat(server("s4").getReason()).startsWith("cannot reach s4/main: w1 (site de) streak ")
+        assertThat(server("s4").getReason())
+                .startsWith("cannot reach s4/main: w1 (site de) streak ")
                 .contains("w2 (site nl) streak ");
         assertThat(observed("s4/main").getVerdict()).isEqualTo(HealthState.HEALTH_STATE_UNHEALTHY);
         assertThat(observed("s4/main").getAlive()).isFalse();
         assertThat(health("s4/main")).isEqualTo(ServingStatus.NOT_SERVING);
         assertThat(MeshServiceGrpc.newBlockingStub(channel)
-                .listRoute(ListRouteRequest.newBuilder().setRoute("world").build()).getRoute().getServersList())
+                        .listRoute(
+                                ListRouteRequest.newBuilder().setRoute("world").build())
+                        .getRoute()
+                        .getServersList())
                 .containsExactly("s3");
-        await().atMost(VERDICT_WITHIN).untilAsserted(() ->
-                assertThat(verdicts(mesh(replicaChannel))).isEqualTo(verdicts(mesh())));
+        await().atMost(VERDICT_WITHIN)
+                .untilAsserted(() -> assertThat(verdicts(mesh(replicaChannel))).isEqualTo(verdicts(mesh())));
 
         entryPoints.get(3).acceptFromAll();
 
@@ -269,8 +316,9 @@ class MeshIntegrationTest {
         awaitAllOk();
         entryPoints.get(1).refuseFrom("127.0.0.13");
 
-        await().atMost(VERDICT_WITHIN).untilAsserted(() ->
-                assertThat(server("s2").getEntryPoints(0).getMarksList()).containsExactly("PAIR_CUT"));
+        await().atMost(VERDICT_WITHIN)
+                .untilAsserted(() -> assertThat(server("s2").getEntryPoints(0).getMarksList())
+                        .containsExactly("PAIR_CUT"));
         assertThat(server("s2").getStatus()).isEqualTo(MeshStatus.MESH_STATUS_OK);
         assertThat(server("s2").getEntryPoints(0).getReason())
                 .startsWith("pair cut: server s3 (witness w3) cannot reach s2/main");
@@ -288,20 +336,23 @@ class MeshIntegrationTest {
         awaitAllOk();
         entryPoints.forEach(proxy -> proxy.refuseFrom("127.0.0.14"));
 
-        await().atMost(VERDICT_WITHIN).untilAsserted(() -> assertThat(mesh().getWitnessesList())
-                .filteredOn(witness -> witness.getName().equals("w4"))
-                .singleElement().satisfies(witness -> {
-                    assertThat(witness.getReliable()).isFalse();
-                    assertThat(witness.getShare()).isEqualTo(1.0);
-                }));
-        assertThat(mesh().getServersList()).extracting(ServerStatus::getStatus)
-                .containsOnly(MeshStatus.MESH_STATUS_OK);
-        assertThat(mesh().getServersList()).allSatisfy(server ->
-                assertThat(server.getEntryPoints(0).getMarksList()).isEmpty());
+        await().atMost(VERDICT_WITHIN)
+                .untilAsserted(() -> assertThat(mesh().getWitnessesList())
+                        .filteredOn(witness -> witness.getName().equals("w4"))
+                        .singleElement()
+                        .satisfies(witness -> {
+                            assertThat(witness.getReliable()).isFalse();
+                            assertThat(witness.getShare()).isEqualTo(1.0);
+                        }));
+        assertThat(mesh().getServersList()).extracting(ServerStatus::getStatus).containsOnly(MeshStatus.MESH_STATUS_OK);
+        assertThat(mesh().getServersList())
+                .allSatisfy(server ->
+                        assertThat(server.getEntryPoints(0).getMarksList()).isEmpty());
 
         entryPoints.forEach(Socks5TestProxy::acceptFromAll);
-        await().atMost(VERDICT_WITHIN).untilAsserted(() -> assertThat(mesh().getWitnessesList())
-                .allSatisfy(witness -> assertThat(witness.getReliable()).isTrue()));
+        await().atMost(VERDICT_WITHIN)
+                .untilAsserted(() -> assertThat(mesh().getWitnessesList())
+                        .allSatisfy(witness -> assertThat(witness.getReliable()).isTrue()));
     }
 
     @Test
@@ -311,9 +362,11 @@ class MeshIntegrationTest {
         int port = selfChecked.get(0).port();
         selfChecked.get(0).disposeNow();
 
-        await().atMost(VERDICT_WITHIN).untilAsserted(() ->
-                assertThat(server("s1").getStatus()).isEqualTo(MeshStatus.MESH_STATUS_SERVER_UNAVAILABLE));
-        assertThat(server("s1").getReason()).startsWith("self-check tcp 127.0.0.1:" + port + " (")
+        await().atMost(VERDICT_WITHIN)
+                .untilAsserted(() ->
+                        assertThat(server("s1").getStatus()).isEqualTo(MeshStatus.MESH_STATUS_SERVER_UNAVAILABLE));
+        assertThat(server("s1").getReason())
+                .startsWith("self-check tcp 127.0.0.1:" + port + " (")
                 .endsWith(" fails (reported by w1)");
         assertThat(observed("s1/main").getVerdict()).isEqualTo(HealthState.HEALTH_STATE_UNHEALTHY);
 
@@ -333,40 +386,51 @@ class MeshIntegrationTest {
 
         await().atMost(VERDICT_WITHIN).pollInterval(Duration.ofMillis(20)).untilAsserted(() -> {
             assertThat(mesh(replicaChannel).getWitnessesList())
-                    .allSatisfy(witness -> assertThat(witness.hasLastReportTime()).isTrue());
+                    .allSatisfy(
+                            witness -> assertThat(witness.hasLastReportTime()).isTrue());
             assertThat(mesh(replicaChannel).getPathsList()).hasSize(12);
         });
         Duration complete = Duration.ofNanos(System.nanoTime() - open);
-        System.out.printf("mesh: a restarted hub replica held every witness's report %d ms after its gRPC port"
-                + " opened (report interval 300 ms)%n", complete.toMillis());
+        System.out.printf(
+                "mesh: a restarted hub replica held every witness's report %d ms after its gRPC port"
+                        + " opened (report interval 300 ms)%n",
+                complete.toMillis());
         assertThat(complete).isLessThan(Duration.ofMillis(300 + 1_000));
-        await().atMost(VERDICT_WITHIN).untilAsserted(() ->
-                assertThat(verdicts(mesh(replicaChannel))).isEqualTo(verdicts(mesh())));
+        await().atMost(VERDICT_WITHIN)
+                .untilAsserted(() -> assertThat(verdicts(mesh(replicaChannel))).isEqualTo(verdicts(mesh())));
     }
 
     @Test
     @Order(7)
     void reportWhenForgedOrUnauthenticatedThenRefusedWithTheRightCodeAndNothingChanges() throws IOException {
         awaitAllOk();
-        ReportRequest forged = ReportRequest.newBuilder().setWitness("w2")
-                .setProcessStartTime(Timestamp.newBuilder().setSeconds(4_000_000_000L)).setSequence(1)
-                .addPaths(io.observatory.api.mesh.v1.PathReport.newBuilder().setServer("s4").setEntryPoint("main")
+        ReportRequest forged = ReportRequest.newBuilder()
+                .setWitness("w2")
+                .setProcessStartTime(Timestamp.newBuilder().setSeconds(4_000_000_000L))
+                .setSequence(1)
+                .addPaths(io.observatory.api.mesh.v1.PathReport.newBuilder()
+                        .setServer("s4")
+                        .setEntryPoint("main")
                         .setFailures(99))
                 .build();
         Metadata asW1 = new Metadata();
-        asW1.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER),
+        asW1.put(
+                Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER),
                 "Bearer " + Files.readString(Path.of(token(0))).strip());
 
         assertThatThrownBy(() -> MeshServiceGrpc.newBlockingStub(channel)
-                .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(asW1)).report(forged))
+                        .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(asW1))
+                        .report(forged))
                 .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
                     assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.PERMISSION_DENIED);
-                    assertThat(e.getStatus().getDescription()).isEqualTo("report for witness w2 with the credential"
-                            + " of witness w1 (expected: witness w1)");
+                    assertThat(e.getStatus().getDescription())
+                            .isEqualTo("report for witness w2 with the credential"
+                                    + " of witness w1 (expected: witness w1)");
                 });
         assertThatThrownBy(() -> MeshServiceGrpc.newBlockingStub(channel).report(forged))
-                .isInstanceOfSatisfying(StatusRuntimeException.class, e ->
-                        assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAUTHENTICATED));
+                .isInstanceOfSatisfying(
+                        StatusRuntimeException.class,
+                        e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAUTHENTICATED));
         assertThat(server("s4").getStatus()).isEqualTo(MeshStatus.MESH_STATUS_OK);
     }
 
@@ -375,16 +439,18 @@ class MeshIntegrationTest {
     void witnessWhenRestartedDuringAnOutageThenTheServerItVotesAgainstStaysOutOfRotation() {
         awaitAllOk();
         entryPoints.get(3).refuseFrom("127.0.0.11", "127.0.0.12");
-        await().atMost(VERDICT_WITHIN).untilAsserted(() ->
-                assertThat(server("s4").getStatus()).isEqualTo(MeshStatus.MESH_STATUS_UNREACHABLE_FROM_SERVERS));
+        await().atMost(VERDICT_WITHIN)
+                .untilAsserted(() -> assertThat(server("s4").getStatus())
+                        .isEqualTo(MeshStatus.MESH_STATUS_UNREACHABLE_FROM_SERVERS));
         List<MeshStatus> seen = new CopyOnWriteArrayList<>();
         List<String> ended = new CopyOnWriteArrayList<>();
         CancellableContext watching = Context.current().withCancellation();
-        watching.run(() -> MeshServiceGrpc.newStub(channel).watchMesh(WatchMeshRequest.getDefaultInstance(),
-                new StreamObserver<>() {
+        watching.run(() -> MeshServiceGrpc.newStub(channel)
+                .watchMesh(WatchMeshRequest.getDefaultInstance(), new StreamObserver<>() {
                     @Override
                     public void onNext(GetMeshResponse view) {
-                        view.getServersList().stream().filter(server -> server.getName().equals("s4"))
+                        view.getServersList().stream()
+                                .filter(server -> server.getName().equals("s4"))
                                 .forEach(server -> seen.add(server.getStatus()));
                     }
 
@@ -408,8 +474,9 @@ class MeshIntegrationTest {
             await().atMost(VERDICT_WITHIN).until(() -> failuresOfW1AgainstS4() >= before + 3);
 
             assertThat(ended).as("the watch still open").isEmpty();
-            assertThat(seen).as("s4 in every view while w1 restarted").containsOnly(
-                    MeshStatus.MESH_STATUS_UNREACHABLE_FROM_SERVERS);
+            assertThat(seen)
+                    .as("s4 in every view while w1 restarted")
+                    .containsOnly(MeshStatus.MESH_STATUS_UNREACHABLE_FROM_SERVERS);
         } finally {
             watching.cancel(null);
             entryPoints.get(3).acceptFromAll();
@@ -420,7 +487,10 @@ class MeshIntegrationTest {
     /** The failures in a row of w1's path to s4's entry point as the hub holds them. */
     private int failuresOfW1AgainstS4() {
         return mesh().getPathsList().stream()
-                .filter(path -> path.getWitness().equals("w1") && path.getServer().equals("s4"))
-                .mapToInt(PathStatus::getFailures).findFirst().orElse(0);
+                .filter(path ->
+                        path.getWitness().equals("w1") && path.getServer().equals("s4"))
+                .mapToInt(PathStatus::getFailures)
+                .findFirst()
+                .orElse(0);
     }
 }

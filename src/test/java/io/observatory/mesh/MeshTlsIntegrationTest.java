@@ -14,7 +14,6 @@ import io.observatory.api.mesh.v1.ServerStatus;
 import io.observatory.api.mesh.v1.WitnessStatus;
 import io.observatory.testing.TestPki;
 import io.observatory.testing.TestTarget;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -56,11 +55,13 @@ class MeshTlsIntegrationTest {
 
     private int start(List<String> args) throws Exception {
         CompletableFuture<Integer> port = new CompletableFuture<>();
-        services.add(new SpringApplicationBuilder(ObservatoryApplication.class).listeners(event -> {
-            if (event instanceof GrpcServerStartedEvent started) {
-                port.complete(started.getPort());
-            }
-        }).run(args.toArray(String[]::new)));
+        services.add(new SpringApplicationBuilder(ObservatoryApplication.class)
+                .listeners(event -> {
+                    if (event instanceof GrpcServerStartedEvent started) {
+                        port.complete(started.getPort());
+                    }
+                })
+                .run(args.toArray(String[]::new)));
         return port.get();
     }
 
@@ -69,50 +70,72 @@ class MeshTlsIntegrationTest {
         Path token = Files.writeString(directory.resolve("w2.token"), "token-of-w2");
         String bundle = "--spring.ssl.bundle.pem.observatory-api.";
         String url = target.url("/generate_204");
-        int hubPort = start(List.of("--spring.grpc.server.port=0", "--server.port=0",
-                "--spring.grpc.server.ssl.bundle=observatory-api", "--spring.grpc.server.ssl.client-auth=optional",
+        int hubPort = start(List.of(
+                "--spring.grpc.server.port=0",
+                "--server.port=0",
+                "--spring.grpc.server.ssl.bundle=observatory-api",
+                "--spring.grpc.server.ssl.client-auth=optional",
                 bundle + "keystore.certificate=file:" + TestPki.serverCertificate(),
                 bundle + "keystore.private-key=file:" + TestPki.serverPrivateKey(),
                 bundle + "truststore.certificate=file:" + TestPki.caCertificate(),
-                "--observatory.mesh.role=hub", "--observatory.mesh.report-interval=300ms",
+                "--observatory.mesh.role=hub",
+                "--observatory.mesh.report-interval=300ms",
                 "--observatory.mesh.probe.probe-interval=150ms",
-                "--observatory.mesh.servers[0].name=s1", "--observatory.mesh.servers[0].route=eu",
+                "--observatory.mesh.servers[0].name=s1",
+                "--observatory.mesh.servers[0].route=eu",
                 "--observatory.mesh.servers[0].entry-points[0].name=main",
                 "--observatory.mesh.servers[0].entry-points[0].protocol=direct",
                 "--observatory.mesh.servers[0].entry-points[0].probe-url=" + url,
-                "--observatory.mesh.servers[1].name=s2", "--observatory.mesh.servers[1].route=eu",
+                "--observatory.mesh.servers[1].name=s2",
+                "--observatory.mesh.servers[1].route=eu",
                 "--observatory.mesh.servers[1].entry-points[0].name=main",
                 "--observatory.mesh.servers[1].entry-points[0].protocol=direct",
                 "--observatory.mesh.servers[1].entry-points[0].probe-url=" + url,
-                "--observatory.mesh.witnesses[0].name=w1", "--observatory.mesh.witnesses[0].site=de",
+                "--observatory.mesh.witnesses[0].name=w1",
+                "--observatory.mesh.witnesses[0].site=de",
                 "--observatory.mesh.witnesses[0].server=s1",
                 "--observatory.mesh.witnesses[0].certificate-subject=balancer",
-                "--observatory.mesh.witnesses[1].name=w2", "--observatory.mesh.witnesses[1].site=nl",
+                "--observatory.mesh.witnesses[1].name=w2",
+                "--observatory.mesh.witnesses[1].site=nl",
                 "--observatory.mesh.witnesses[1].server=s2",
                 "--observatory.mesh.witnesses[1].token-file=" + token));
-        List<String> witness = List.of("--spring.grpc.server.port=0", "--server.port=0",
-                "--observatory.mesh.role=witness", "--observatory.mesh.hubs[0]=localhost:" + hubPort,
+        List<String> witness = List.of(
+                "--spring.grpc.server.port=0",
+                "--server.port=0",
+                "--observatory.mesh.role=witness",
+                "--observatory.mesh.hubs[0]=localhost:" + hubPort,
                 "--observatory.mesh.hub-tls.enabled=true",
                 "--observatory.mesh.hub-tls.trusted-certificates=" + TestPki.caCertificate());
         List<String> w1 = new ArrayList<>(witness);
-        w1.addAll(List.of("--observatory.mesh.self.name=w1",
+        w1.addAll(List.of(
+                "--observatory.mesh.self.name=w1",
                 "--observatory.mesh.hub-tls.certificate-chain=" + TestPki.clientCertificate(),
                 "--observatory.mesh.hub-tls.private-key=" + TestPki.clientPrivateKey()));
         start(w1);
         List<String> w2 = new ArrayList<>(witness);
         w2.addAll(List.of("--observatory.mesh.self.name=w2", "--observatory.mesh.token-file=" + token));
         start(w2);
-        channel = Grpc.newChannelBuilderForAddress("localhost", hubPort, TlsChannelCredentials.newBuilder()
-                .trustManager(TestPki.caCertificate().toFile()).build()).build();
+        channel = Grpc.newChannelBuilderForAddress(
+                        "localhost",
+                        hubPort,
+                        TlsChannelCredentials.newBuilder()
+                                .trustManager(TestPki.caCertificate().toFile())
+                                .build())
+                .build();
 
         await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
             var mesh = MeshServiceGrpc.newBlockingStub(channel).getMesh(GetMeshRequest.getDefaultInstance());
-            assertThat(mesh.getWitnessesList()).allSatisfy(status -> assertThat(status.hasLastReportTime()).isTrue());
-            assertThat(mesh.getPathsList()).extracting(path -> path.getWitness() + "->" + path.getServer())
+            assertThat(mesh.getWitnessesList())
+                    .allSatisfy(status -> assertThat(status.hasLastReportTime()).isTrue());
+            assertThat(mesh.getPathsList())
+                    .extracting(path -> path.getWitness() + "->" + path.getServer())
                     .containsExactlyInAnyOrder("w1->s2", "w2->s1");
-            assertThat(mesh.getServersList()).extracting(ServerStatus::getStatus)
+            assertThat(mesh.getServersList())
+                    .extracting(ServerStatus::getStatus)
                     .containsOnly(MeshStatus.MESH_STATUS_OK);
-            assertThat(mesh.getWitnessesList()).extracting(WitnessStatus::getName).containsExactly("w1", "w2");
+            assertThat(mesh.getWitnessesList())
+                    .extracting(WitnessStatus::getName)
+                    .containsExactly("w1", "w2");
         });
     }
 }

@@ -19,15 +19,22 @@ import java.util.List;
  * @param jar           the service jar the witnesses run ({@code mesh-lab.jar}, set by the profile)
  * @param workDir       where token files and the witnesses' logs go ({@code mesh-lab.work-dir}, set by the profile)
  */
-record MeshLab(String hubAddress, List<String> namespaces, List<String> addresses, int entryPort,
-        String entryUsername, String entryPassword, Path jar, Path workDir) {
+record MeshLab(
+        String hubAddress,
+        List<String> namespaces,
+        List<String> addresses,
+        int entryPort,
+        String entryUsername,
+        String entryPassword,
+        Path jar,
+        Path workDir) {
 
     MeshLab {
         namespaces = List.copyOf(namespaces);
         addresses = List.copyOf(addresses);
         if (namespaces.size() != addresses.size()) {
-            throw new IllegalStateException("mesh-lab.namespaces " + namespaces + " and mesh-lab.addresses "
-                    + addresses + " differ in length");
+            throw new IllegalStateException(
+                    "mesh-lab.namespaces " + namespaces + " and mesh-lab.addresses " + addresses + " differ in length");
         }
     }
 
@@ -37,10 +44,15 @@ record MeshLab(String hubAddress, List<String> namespaces, List<String> addresse
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException("no service jar at " + jar + ": the mesh-lab profile runs after package");
         }
-        return new MeshLab(required("mesh-lab.hub-address"), List.of(required("mesh-lab.namespaces").split(",")),
+        return new MeshLab(
+                required("mesh-lab.hub-address"),
+                List.of(required("mesh-lab.namespaces").split(",")),
                 List.of(required("mesh-lab.addresses").split(",")),
-                Integer.parseInt(required("mesh-lab.entry-port")), required("mesh-lab.entry-username"),
-                required("mesh-lab.entry-password"), jar, Path.of(required("mesh-lab.work-dir")));
+                Integer.parseInt(required("mesh-lab.entry-port")),
+                required("mesh-lab.entry-username"),
+                required("mesh-lab.entry-password"),
+                jar,
+                Path.of(required("mesh-lab.work-dir")));
     }
 
     private static String required(String name) {

@@ -77,11 +77,13 @@ class MeshLabIT {
     private static final Duration PROBE_TIMEOUT = Duration.ofMillis(300);
     private static final Duration REPORT_INTERVAL = Duration.ofSeconds(1);
     /** How late the hub may serve a fault's verdict or its end: streak × probe interval + report interval + 1 s. */
-    private static final Duration BOUND = PROBE_INTERVAL.multipliedBy(STREAK).plus(REPORT_INTERVAL).plusSeconds(1);
+    private static final Duration BOUND =
+            PROBE_INTERVAL.multipliedBy(STREAK).plus(REPORT_INTERVAL).plusSeconds(1);
     /** How long a wait may last before it fails; a time past the bound fails after it has been printed. */
     private static final Duration PATIENCE = Duration.ofSeconds(20);
     /** A verdict that must hold, watched this long after it appeared: two more reports of every witness. */
     private static final Duration HOLD = REPORT_INTERVAL.multipliedBy(2).plusMillis(200);
+
     private static final Duration STARTUP_LIMIT = Duration.ofSeconds(180);
     private static final Duration POLL = Duration.ofMillis(25);
     private static final String[] SITES = {"de", "nl", "fr", "us"};
@@ -108,11 +110,17 @@ class MeshLabIT {
             exchange.close();
         });
         target.start();
-        String probeUrl = "http://" + lab.hubAddress() + ":" + target.getAddress().getPort() + "/generate_204";
+        String probeUrl =
+                "http://" + lab.hubAddress() + ":" + target.getAddress().getPort() + "/generate_204";
 
-        List<String> hubArgs = new ArrayList<>(List.of("--spring.grpc.server.address=" + lab.hubAddress(),
-                "--spring.grpc.server.port=0", "--server.address=127.0.0.1", "--server.port=0",
-                "--observatory.mesh.role=hub", "--observatory.mesh.streak=" + STREAK, "--observatory.mesh.quorum=2",
+        List<String> hubArgs = new ArrayList<>(List.of(
+                "--spring.grpc.server.address=" + lab.hubAddress(),
+                "--spring.grpc.server.port=0",
+                "--server.address=127.0.0.1",
+                "--server.port=0",
+                "--observatory.mesh.role=hub",
+                "--observatory.mesh.streak=" + STREAK,
+                "--observatory.mesh.quorum=2",
                 "--observatory.mesh.report-interval=" + REPORT_INTERVAL.toMillis() + "ms",
                 "--observatory.mesh.probe.probe-interval=" + PROBE_INTERVAL.toMillis() + "ms",
                 "--observatory.mesh.probe.timeout=" + PROBE_TIMEOUT.toMillis() + "ms",
@@ -120,12 +128,21 @@ class MeshLabIT {
         for (int n = 1; n <= servers(); n++) {
             String server = "--observatory.mesh.servers[" + (n - 1) + "].";
             String entry = server + "entry-points[0].";
-            hubArgs.addAll(List.of(server + "name=s" + n, server + "route=" + ROUTES[n - 1], entry + "name=main",
-                    entry + "protocol=socks", entry + "address=" + address(n), entry + "port=" + lab.entryPort(),
-                    entry + "username=" + lab.entryUsername(), entry + "password=" + lab.entryPassword()));
+            hubArgs.addAll(List.of(
+                    server + "name=s" + n,
+                    server + "route=" + ROUTES[n - 1],
+                    entry + "name=main",
+                    entry + "protocol=socks",
+                    entry + "address=" + address(n),
+                    entry + "port=" + lab.entryPort(),
+                    entry + "username=" + lab.entryUsername(),
+                    entry + "password=" + lab.entryPassword()));
             String witness = "--observatory.mesh.witnesses[" + (n - 1) + "].";
-            hubArgs.addAll(List.of(witness + "name=w" + n, witness + "site=" + SITES[n - 1],
-                    witness + "server=s" + n, witness + "checker=" + (n == CHECKER),
+            hubArgs.addAll(List.of(
+                    witness + "name=w" + n,
+                    witness + "site=" + SITES[n - 1],
+                    witness + "server=s" + n,
+                    witness + "checker=" + (n == CHECKER),
                     witness + "token-file=" + token(n)));
         }
         CompletableFuture<Integer> hubPort = new CompletableFuture<>();
@@ -138,21 +155,36 @@ class MeshLabIT {
                 .run(hubArgs.toArray(String[]::new));
         String hubAddress = lab.hubAddress() + ":" + hubPort.get(10, TimeUnit.SECONDS);
         channel = NettyChannelBuilder.forAddress(new InetSocketAddress(lab.hubAddress(), hubPort.get()))
-                .usePlaintext().build();
+                .usePlaintext()
+                .build();
 
         for (int n = 1; n <= servers(); n++) {
-            witnesses.add(WitnessProcess.start("w" + n, namespace(n), lab.jar(), lab.workDir(), List.of(
-                    "--spring.grpc.server.address=127.0.0.1", "--spring.grpc.server.port=0",
-                    "--server.address=127.0.0.1", "--server.port=0",
-                    "--observatory.mesh.role=witness", "--observatory.mesh.self.name=w" + n,
-                    "--observatory.mesh.self.checks[0].tcp=" + address(n) + ":" + lab.entryPort(),
-                    "--observatory.mesh.hubs[0]=" + hubAddress, "--observatory.mesh.token-file=" + token(n))));
+            witnesses.add(WitnessProcess.start(
+                    "w" + n,
+                    namespace(n),
+                    lab.jar(),
+                    lab.workDir(),
+                    List.of(
+                            "--spring.grpc.server.address=127.0.0.1",
+                            "--spring.grpc.server.port=0",
+                            "--server.address=127.0.0.1",
+                            "--server.port=0",
+                            "--observatory.mesh.role=witness",
+                            "--observatory.mesh.self.name=w" + n,
+                            "--observatory.mesh.self.checks[0].tcp=" + address(n) + ":" + lab.entryPort(),
+                            "--observatory.mesh.hubs[0]=" + hubAddress,
+                            "--observatory.mesh.token-file=" + token(n))));
         }
         print("hub on " + hubAddress + " (root namespace), probe target " + probeUrl + ", witnesses "
-                + witnesses.stream().map(w -> w.name() + " pid " + w.pid() + " in " + w.namespace())
+                + witnesses.stream()
+                        .map(w -> w.name() + " pid " + w.pid() + " in " + w.namespace())
                         .collect(Collectors.joining(", ")));
-        Duration ready = until(begin, STARTUP_LIMIT, "every witness reporting, every path probed successfully",
-                this::healthy, mesh -> { });
+        Duration ready = until(
+                begin,
+                STARTUP_LIMIT,
+                "every witness reporting, every path probed successfully",
+                this::healthy,
+                mesh -> {});
         print("fleet ready in " + seconds(ready) + " (hub, 4 witness JVMs, 12 paths OK); streak " + STREAK
                 + ", probe interval " + PROBE_INTERVAL.toMillis() + " ms, probe timeout " + PROBE_TIMEOUT.toMillis()
                 + " ms, report interval " + REPORT_INTERVAL.toMillis() + " ms: bound " + seconds(BOUND));
@@ -164,12 +196,13 @@ class MeshLabIT {
         List<Exception> failures = new ArrayList<>();
         faults.forEach(fault -> quietly(failures, fault::close));
         if (lab != null) {
-            lab.namespaces().forEach(namespace -> quietly(failures, () -> {
-                List<String> left = NetworkFault.deleteLeftovers(namespace);
-                if (!left.isEmpty()) {
-                    print("deleted fault tables left in " + namespace + ": " + left);
-                }
-            }));
+            lab.namespaces()
+                    .forEach(namespace -> quietly(failures, () -> {
+                        List<String> left = NetworkFault.deleteLeftovers(namespace);
+                        if (!left.isEmpty()) {
+                            print("deleted fault tables left in " + namespace + ": " + left);
+                        }
+                    }));
         }
         witnesses.forEach(witness -> quietly(failures, witness::close));
         if (channel != null) {
@@ -213,7 +246,9 @@ class MeshLabIT {
             assertThat(witness.getNeighbours()).isEqualTo(3);
         });
         assertThat(witness(mesh, "w" + CHECKER).getChecker()).isTrue();
-        assertThat(mesh.getPathsList()).hasSize(12).allSatisfy(path -> assertThat(path.getLastSuccess()).isTrue());
+        assertThat(mesh.getPathsList())
+                .hasSize(12)
+                .allSatisfy(path -> assertThat(path.getLastSuccess()).isTrue());
         assertThat(route("eu").getServersList()).containsExactly("s1", "s2");
         assertThat(route("world").getServersList()).containsExactly("s3", "s4");
         assertVerdicts(HealthState.HEALTH_STATE_HEALTHY);
@@ -224,17 +259,25 @@ class MeshLabIT {
     void serverWhenCutOffFromTwoSitesThenLeavesRotationWithinTheBoundAndComesBack() throws InterruptedException {
         awaitHealed("before the two-site cut");
         long start = System.nanoTime();
-        try (NetworkFault cut = fault("two-site cut of s4 (w1/de and w2/nl cannot reach it)",
-                dropIncoming(namespace(4), "ip saddr { " + address(1) + ", " + address(2) + " } tcp dport "
-                        + lab.entryPort()))) {
-            Duration detected = until(start, PATIENCE, "s4 out of rotation",
-                    mesh -> !server(mesh, "s4").getInRotation(), othersOk("s4"));
+        try (NetworkFault cut = fault(
+                "two-site cut of s4 (w1/de and w2/nl cannot reach it)",
+                dropIncoming(
+                        namespace(4),
+                        "ip saddr { " + address(1) + ", " + address(2) + " } tcp dport " + lab.entryPort()))) {
+            Duration detected = until(
+                    start,
+                    PATIENCE,
+                    "s4 out of rotation",
+                    mesh -> !server(mesh, "s4").getInRotation(),
+                    othersOk("s4"));
 
             ServerStatus s4 = server(mesh(), "s4");
             assertThat(s4.getStatus()).isEqualTo(MeshStatus.MESH_STATUS_UNREACHABLE_FROM_SERVERS);
             assertThat(s4.getVoters()).isEqualTo(2);
-            assertThat(s4.getReason()).startsWith("cannot reach s4/main: w1 (site de) streak ")
-                    .contains(", w2 (site nl) streak ").doesNotContain("w3", "w4");
+            assertThat(s4.getReason())
+                    .startsWith("cannot reach s4/main: w1 (site de) streak ")
+                    .contains(", w2 (site nl) streak ")
+                    .doesNotContain("w3", "w4");
             assertThat(route("world").getServersList()).containsExactly("s3");
             awaitVerdict("s4/main", HealthState.HEALTH_STATE_UNHEALTHY, false);
             assertThat(health("s4/main")).isEqualTo(ServingStatus.NOT_SERVING);
@@ -250,21 +293,30 @@ class MeshLabIT {
     void entryPointWhenCutOneWayThenExactlyItIsPairCutAndNobodyLeavesRotation() throws InterruptedException {
         awaitHealed("before the one-way cut");
         long start = System.nanoTime();
-        try (NetworkFault cut = fault("one-way cut s2 -> s1 (w2 cannot reach s1/main; w1 still reaches s2/main)",
+        try (NetworkFault cut = fault(
+                "one-way cut s2 -> s1 (w2 cannot reach s1/main; w1 still reaches s2/main)",
                 dropIncoming(namespace(1), "ip saddr " + address(2) + " tcp dport " + lab.entryPort()))) {
             Consumer<GetMeshResponse> invariant = nobodyRemovedMarksOnlyOn(Set.of("s1"));
-            Duration detected = until(start, PATIENCE, "s1/main marked PAIR_CUT",
-                    mesh -> entryPoint(mesh, "s1").getMarksList().equals(List.of("PAIR_CUT")), invariant);
+            Duration detected = until(
+                    start,
+                    PATIENCE,
+                    "s1/main marked PAIR_CUT",
+                    mesh -> entryPoint(mesh, "s1").getMarksList().equals(List.of("PAIR_CUT")),
+                    invariant);
             hold(HOLD, "one-way cut s2 -> s1", mesh -> {
                 invariant.accept(mesh);
                 assertThat(entryPoint(mesh, "s1").getMarksList()).containsExactly("PAIR_CUT");
-                assertThat(path(mesh, "w1", "s2").getLastSuccess()).as("w1 -> s2/main, the other way").isTrue();
+                assertThat(path(mesh, "w1", "s2").getLastSuccess())
+                        .as("w1 -> s2/main, the other way")
+                        .isTrue();
             });
 
             GetMeshResponse mesh = mesh();
-            assertThat(entryPoint(mesh, "s1").getReason()).startsWith("pair cut: server s2 (witness w2) cannot reach"
-                    + " s1/main");
-            assertThat(route("eu").getServersList()).as("the pair-cut server ranks last").containsExactly("s2", "s1");
+            assertThat(entryPoint(mesh, "s1").getReason())
+                    .startsWith("pair cut: server s2 (witness w2) cannot reach" + " s1/main");
+            assertThat(route("eu").getServersList())
+                    .as("the pair-cut server ranks last")
+                    .containsExactly("s2", "s1");
             awaitVerdict("s1/main", HealthState.HEALTH_STATE_DEGRADED, true);
             assertThat(health("s1/main")).isEqualTo(ServingStatus.SERVING);
             assertThat(observed("s2/main").getVerdict()).isEqualTo(HealthState.HEALTH_STATE_HEALTHY);
@@ -280,22 +332,27 @@ class MeshLabIT {
         awaitHealed("before the two-way cut");
         long start = System.nanoTime();
         String port = " tcp dport " + lab.entryPort();
-        try (NetworkFault cut = fault("two-way cut s1 <-> s2",
+        try (NetworkFault cut = fault(
+                "two-way cut s1 <-> s2",
                 dropIncoming(namespace(1), "ip saddr " + address(2) + port),
                 dropIncoming(namespace(2), "ip saddr " + address(1) + port))) {
             Consumer<GetMeshResponse> invariant = nobodyRemovedMarksOnlyOn(Set.of("s1", "s2"));
-            Duration detected = until(start, PATIENCE, "s1/main and s2/main marked PAIR_CUT",
-                    mesh -> entryPoint(mesh, "s1").getMarksCount() == 1 && entryPoint(mesh, "s2").getMarksCount() == 1,
+            Duration detected = until(
+                    start,
+                    PATIENCE,
+                    "s1/main and s2/main marked PAIR_CUT",
+                    mesh -> entryPoint(mesh, "s1").getMarksCount() == 1
+                            && entryPoint(mesh, "s2").getMarksCount() == 1,
                     invariant);
             hold(HOLD, "two-way cut s1 <-> s2", invariant);
 
             GetMeshResponse mesh = mesh();
             assertThat(entryPoint(mesh, "s1").getMarksList()).containsExactly("PAIR_CUT");
             assertThat(entryPoint(mesh, "s2").getMarksList()).containsExactly("PAIR_CUT");
-            assertThat(entryPoint(mesh, "s1").getReason()).startsWith("pair cut: server s2 (witness w2) cannot reach"
-                    + " s1/main");
-            assertThat(entryPoint(mesh, "s2").getReason()).startsWith("pair cut: server s1 (witness w1) cannot reach"
-                    + " s2/main");
+            assertThat(entryPoint(mesh, "s1").getReason())
+                    .startsWith("pair cut: server s2 (witness w2) cannot reach" + " s1/main");
+            assertThat(entryPoint(mesh, "s2").getReason())
+                    .startsWith("pair cut: server s1 (witness w1) cannot reach" + " s2/main");
             assertThat(route("eu").getServersList()).containsExactly("s1", "s2");
             assertThat(route("eu").getPanic()).isFalse();
             awaitVerdict("s1/main", HealthState.HEALTH_STATE_DEGRADED, true);
@@ -311,53 +368,79 @@ class MeshLabIT {
     void witnessWhenItsOutgoingPathBreaksThenItIsUnreliableAndRemovesNobody() throws InterruptedException {
         awaitHealed("before w4's outgoing path breaks");
         long start = System.nanoTime();
-        try (NetworkFault broken = fault("w4's outgoing path broken (s4 cannot open connections to s1-s3; its reports"
-                + " to the hub and the others' probes of s4 still pass)",
-                dropOutgoing(namespace(4), "ip daddr { " + address(1) + ", " + address(2) + ", " + address(3)
-                        + " } tcp dport " + lab.entryPort()))) {
+        try (NetworkFault broken = fault(
+                "w4's outgoing path broken (s4 cannot open connections to s1-s3; its reports"
+                        + " to the hub and the others' probes of s4 still pass)",
+                dropOutgoing(
+                        namespace(4),
+                        "ip daddr { " + address(1) + ", " + address(2) + ", " + address(3) + " } tcp dport "
+                                + lab.entryPort()))) {
             Set<String> transientMarks = new LinkedHashSet<>();
             Consumer<GetMeshResponse> nobodyRemoved = mesh -> {
-                assertThat(mesh.getServersList()).as("servers while w4's outgoing path is broken")
+                assertThat(mesh.getServersList())
+                        .as("servers while w4's outgoing path is broken")
                         .allSatisfy(server -> {
                             assertThat(server.getInRotation()).isTrue();
                             assertThat(server.getStatus()).isEqualTo(MeshStatus.MESH_STATUS_OK);
                         });
-                mesh.getServersList().stream().filter(server -> server.getEntryPoints(0).getMarksCount() > 0)
+                mesh.getServersList().stream()
+                        .filter(server -> server.getEntryPoints(0).getMarksCount() > 0)
                         .forEach(server -> transientMarks.add(server.getName()));
             };
-            Duration detected = until(start, PATIENCE, "w4 flagged unreliable", mesh -> {
-                WitnessStatus w4 = witness(mesh, "w4");
-                return !w4.getReliable() && w4.getShare() == 1.0;
-            }, nobodyRemoved);
+            Duration detected = until(
+                    start,
+                    PATIENCE,
+                    "w4 flagged unreliable",
+                    mesh -> {
+                        WitnessStatus w4 = witness(mesh, "w4");
+                        return !w4.getReliable() && w4.getShare() == 1.0;
+                    },
+                    nobodyRemoved);
             hold(HOLD, "w4's outgoing path broken", mesh -> {
                 nobodyRemoved.accept(mesh);
                 assertThat(witness(mesh, "w4").getReliable()).isFalse();
-                assertThat(mesh.getServersList()).allSatisfy(server -> assertThat(server.getEntryPoints(0)
-                        .getMarksList()).as(server.getName() + "/main marks").isEmpty());
+                assertThat(mesh.getServersList())
+                        .allSatisfy(
+                                server -> assertThat(server.getEntryPoints(0).getMarksList())
+                                        .as(server.getName() + "/main marks")
+                                        .isEmpty());
             });
 
             GetMeshResponse mesh = mesh();
             WitnessStatus w4 = witness(mesh, "w4");
             assertThat(w4.getNeighbours()).isEqualTo(3);
-            long reportAgeMillis = System.currentTimeMillis() - w4.getLastReportTime().getSeconds() * 1000
+            long reportAgeMillis = System.currentTimeMillis()
+                    - w4.getLastReportTime().getSeconds() * 1000
                     - w4.getLastReportTime().getNanos() / 1_000_000;
-            assertThat(reportAgeMillis).as("age of w4's last report (its reports still arrive)")
+            assertThat(reportAgeMillis)
+                    .as("age of w4's last report (its reports still arrive)")
                     .isLessThan(REPORT_INTERVAL.multipliedBy(2).toMillis());
             for (String other : List.of("w1", "w2", "w3")) {
-                assertThat(path(mesh, other, "s4").getLastSuccess()).as(other + " -> s4/main").isTrue();
+                assertThat(path(mesh, other, "s4").getLastSuccess())
+                        .as(other + " -> s4/main")
+                        .isTrue();
             }
-            List<PathStatus> failing = mesh.getPathsList().stream().filter(path -> path.getWitness().equals("w4"))
+            List<PathStatus> failing = mesh.getPathsList().stream()
+                    .filter(path -> path.getWitness().equals("w4"))
                     .toList();
-            assertThat(failing).hasSize(3)
+            assertThat(failing)
+                    .hasSize(3)
                     .allSatisfy(path -> assertThat(path.getFailures()).isGreaterThanOrEqualTo(STREAK));
             assertVerdicts(HealthState.HEALTH_STATE_HEALTHY);
 
             Duration healed = heal(broken);
-            record(broken, "w4 UNRELIABLE (share 1.0), nobody removed, in " + bounded(detected) + "; its probes"
-                    + " failed with " + failing.get(0).getLastErrorKind().name().replace("PROBE_ERROR_KIND_", "")
-                    + "; PAIR_CUT seen " + (transientMarks.isEmpty() ? "never" : "briefly on " + transientMarks
-                            + " while w4's streaks were reaching " + STREAK + " one after the other"),
-                    healed, detected);
+            record(
+                    broken,
+                    "w4 UNRELIABLE (share 1.0), nobody removed, in " + bounded(detected) + "; its probes"
+                            + " failed with "
+                            + failing.get(0).getLastErrorKind().name().replace("PROBE_ERROR_KIND_", "")
+                            + "; PAIR_CUT seen "
+                            + (transientMarks.isEmpty()
+                                    ? "never"
+                                    : "briefly on " + transientMarks + " while w4's streaks were reaching " + STREAK
+                                            + " one after the other"),
+                    healed,
+                    detected);
         }
     }
 
@@ -367,12 +450,17 @@ class MeshLabIT {
         awaitHealed("before the checker cut");
         String port = " tcp dport " + lab.entryPort();
         long start = System.nanoTime();
-        try (NetworkFault checkerCut = fault("checker w3 cut from s2",
-                dropIncoming(namespace(2), "ip saddr " + address(CHECKER) + port))) {
-            Duration blocked = until(start, PATIENCE, "s2 BLOCKED and out of rotation", mesh -> {
-                ServerStatus s2 = server(mesh, "s2");
-                return s2.getStatus() == MeshStatus.MESH_STATUS_BLOCKED && !s2.getInRotation();
-            }, othersOk("s2"));
+        try (NetworkFault checkerCut =
+                fault("checker w3 cut from s2", dropIncoming(namespace(2), "ip saddr " + address(CHECKER) + port))) {
+            Duration blocked = until(
+                    start,
+                    PATIENCE,
+                    "s2 BLOCKED and out of rotation",
+                    mesh -> {
+                        ServerStatus s2 = server(mesh, "s2");
+                        return s2.getStatus() == MeshStatus.MESH_STATUS_BLOCKED && !s2.getInRotation();
+                    },
+                    othersOk("s2"));
             ServerStatus s2 = server(mesh(), "s2");
             assertThat(s2.getReason()).startsWith("checker cannot reach s2/main: w3 (site fr) streak ");
             assertThat(s2.getVoters()).isEqualTo(1);
@@ -383,20 +471,28 @@ class MeshLabIT {
             Consumer<GetMeshResponse> s2StaysBlocked = mesh -> {
                 assertThat(server(mesh, "s2").getStatus()).isEqualTo(MeshStatus.MESH_STATUS_BLOCKED);
                 for (String other : List.of("s3", "s4")) {
-                    assertThat(server(mesh, other).getInRotation()).as(other + " in rotation").isTrue();
+                    assertThat(server(mesh, other).getInRotation())
+                            .as(other + " in rotation")
+                            .isTrue();
                 }
             };
             Duration kept;
             Duration withheld;
             long s1Dropped;
             start = System.nanoTime();
-            try (NetworkFault s1Cut = fault("two-site cut of s1 (w2/nl and w4/us) while s2 is BLOCKED",
+            try (NetworkFault s1Cut = fault(
+                    "two-site cut of s1 (w2/nl and w4/us) while s2 is BLOCKED",
                     dropIncoming(namespace(1), "ip saddr { " + address(2) + ", " + address(4) + " }" + port))) {
-                kept = until(start, PATIENCE, "s1 out of rotation and BLOCKED s2 kept in rotation", mesh ->
-                        server(mesh, "s1").getStatus() == MeshStatus.MESH_STATUS_UNREACHABLE_FROM_SERVERS
-                                && server(mesh, "s2").getInRotation(), s2StaysBlocked);
+                kept = until(
+                        start,
+                        PATIENCE,
+                        "s1 out of rotation and BLOCKED s2 kept in rotation",
+                        mesh -> server(mesh, "s1").getStatus() == MeshStatus.MESH_STATUS_UNREACHABLE_FROM_SERVERS
+                                && server(mesh, "s2").getInRotation(),
+                        s2StaysBlocked);
                 s2 = server(mesh(), "s2");
-                assertThat(s2.getReason()).startsWith("checker cannot reach s2/main: w3 (site fr) streak ")
+                assertThat(s2.getReason())
+                        .startsWith("checker cannot reach s2/main: w3 (site fr) streak ")
                         .endsWith("; kept: no other server of route eu is usable");
                 RouteStatus eu = route("eu");
                 assertThat(eu.getServersList()).containsExactly("s2");
@@ -409,16 +505,27 @@ class MeshLabIT {
                 s1Cut.close();
                 s1Dropped = s1Cut.dropped();
             }
-            withheld = until(start, PATIENCE, "s1 back and s2 withheld again", mesh ->
-                    server(mesh, "s1").getStatus() == MeshStatus.MESH_STATUS_OK && server(mesh, "s1").getInRotation()
-                            && !server(mesh, "s2").getInRotation(), s2StaysBlocked);
+            withheld = until(
+                    start,
+                    PATIENCE,
+                    "s1 back and s2 withheld again",
+                    mesh -> server(mesh, "s1").getStatus() == MeshStatus.MESH_STATUS_OK
+                            && server(mesh, "s1").getInRotation()
+                            && !server(mesh, "s2").getInRotation(),
+                    s2StaysBlocked);
             assertThat(route("eu").getServersList()).containsExactly("s1");
             awaitVerdict("s2/main", HealthState.HEALTH_STATE_UNHEALTHY, false);
 
             Duration healed = heal(checkerCut);
-            record(checkerCut, "s2 BLOCKED, out of rotation, in " + bounded(blocked) + "; s1 cut off from two"
-                    + " sites too: s2 kept in rotation in " + bounded(kept) + ", withheld again " + bounded(withheld)
-                    + " after s1's cut ended (it dropped " + s1Dropped + " packets)", healed, blocked, kept,
+            record(
+                    checkerCut,
+                    "s2 BLOCKED, out of rotation, in " + bounded(blocked) + "; s1 cut off from two"
+                            + " sites too: s2 kept in rotation in " + bounded(kept) + ", withheld again "
+                            + bounded(withheld)
+                            + " after s1's cut ended (it dropped " + s1Dropped + " packets)",
+                    healed,
+                    blocked,
+                    kept,
                     withheld);
         }
     }
@@ -428,7 +535,9 @@ class MeshLabIT {
     void fleetWhenEveryFaultHasEndedThenEverythingIsAsAtTheStart() throws InterruptedException {
         awaitHealed("after every fault");
         fleetWhenNothingIsCutThenEveryoneReachesEveryoneAndEveryRouteServesBoth();
-        assertThat(witnesses).allSatisfy(witness -> assertThat(witness.alive()).as(witness.name()).isTrue());
+        assertThat(witnesses)
+                .allSatisfy(witness ->
+                        assertThat(witness.alive()).as(witness.name()).isTrue());
     }
 
     // --- the fleet -----------------------------------------------------------------------------------------------
@@ -465,7 +574,7 @@ class MeshLabIT {
     private Duration heal(NetworkFault fault) throws InterruptedException {
         long start = System.nanoTime();
         fault.close();
-        Duration healed = until(start, PATIENCE, "healed after " + fault.describe(), this::healthy, mesh -> { });
+        Duration healed = until(start, PATIENCE, "healed after " + fault.describe(), this::healthy, mesh -> {});
         assertVerdicts(HealthState.HEALTH_STATE_HEALTHY);
         return healed;
     }
@@ -493,27 +602,39 @@ class MeshLabIT {
     // --- reading the hub -----------------------------------------------------------------------------------------
 
     private GetMeshResponse mesh() {
-        return MeshServiceGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS)
+        return MeshServiceGrpc.newBlockingStub(channel)
+                .withDeadlineAfter(5, TimeUnit.SECONDS)
                 .getMesh(GetMeshRequest.getDefaultInstance());
     }
 
     private RouteStatus route(String route) {
-        return MeshServiceGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS)
-                .listRoute(ListRouteRequest.newBuilder().setRoute(route).build()).getRoute();
+        return MeshServiceGrpc.newBlockingStub(channel)
+                .withDeadlineAfter(5, TimeUnit.SECONDS)
+                .listRoute(ListRouteRequest.newBuilder().setRoute(route).build())
+                .getRoute();
     }
 
     private OutboundObservation observed(String tag) {
-        return ObservatoryServiceGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS)
-                .getObservation(GetObservationRequest.newBuilder().addTagPrefixes(tag).build()).getOutbounds(0);
+        return ObservatoryServiceGrpc.newBlockingStub(channel)
+                .withDeadlineAfter(5, TimeUnit.SECONDS)
+                .getObservation(
+                        GetObservationRequest.newBuilder().addTagPrefixes(tag).build())
+                .getOutbounds(0);
     }
 
     private ServingStatus health(String tag) {
-        return HealthGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS)
-                .check(HealthCheckRequest.newBuilder().setService("outbound/" + tag).build()).getStatus();
+        return HealthGrpc.newBlockingStub(channel)
+                .withDeadlineAfter(5, TimeUnit.SECONDS)
+                .check(HealthCheckRequest.newBuilder()
+                        .setService("outbound/" + tag)
+                        .build())
+                .getStatus();
     }
 
     private static ServerStatus server(GetMeshResponse mesh, String name) {
-        return mesh.getServersList().stream().filter(server -> server.getName().equals(name)).findFirst()
+        return mesh.getServersList().stream()
+                .filter(server -> server.getName().equals(name))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no server " + name + " in " + describe(mesh)));
     }
 
@@ -522,38 +643,48 @@ class MeshLabIT {
     }
 
     private static WitnessStatus witness(GetMeshResponse mesh, String name) {
-        return mesh.getWitnessesList().stream().filter(witness -> witness.getName().equals(name)).findFirst()
+        return mesh.getWitnessesList().stream()
+                .filter(witness -> witness.getName().equals(name))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no witness " + name + " in " + describe(mesh)));
     }
 
     private static PathStatus path(GetMeshResponse mesh, String witness, String server) {
         return mesh.getPathsList().stream()
-                .filter(path -> path.getWitness().equals(witness) && path.getServer().equals(server)).findFirst()
-                .orElseThrow(() -> new AssertionError("no path " + witness + " -> " + server + " in "
-                        + describe(mesh)));
+                .filter(path ->
+                        path.getWitness().equals(witness) && path.getServer().equals(server))
+                .findFirst()
+                .orElseThrow(
+                        () -> new AssertionError("no path " + witness + " -> " + server + " in " + describe(mesh)));
     }
 
     /** Every server OK in rotation and unmarked, every witness reliable, all 12 paths' last probe a success. */
     private boolean healthy(GetMeshResponse mesh) {
         return mesh.getServersCount() == servers()
-                && mesh.getServersList().stream().allMatch(server -> server.getStatus() == MeshStatus.MESH_STATUS_OK
-                        && server.getInRotation() && server.getEntryPoints(0).getMarksCount() == 0)
+                && mesh.getServersList().stream()
+                        .allMatch(server -> server.getStatus() == MeshStatus.MESH_STATUS_OK
+                                && server.getInRotation()
+                                && server.getEntryPoints(0).getMarksCount() == 0)
                 && mesh.getWitnessesList().stream().allMatch(WitnessStatus::getReliable)
                 && mesh.getPathsCount() == servers() * (servers() - 1)
                 && mesh.getPathsList().stream().allMatch(path -> path.getLastSuccess() && path.getFailures() == 0);
     }
 
     private void awaitHealed(String when) throws InterruptedException {
-        until(System.nanoTime(), Duration.ofSeconds(30), "a healthy fleet " + when, this::healthy, mesh -> { });
+        until(System.nanoTime(), Duration.ofSeconds(30), "a healthy fleet " + when, this::healthy, mesh -> {});
     }
 
     /** The servers other than {@code except} stay OK, unmarked and in rotation. */
     private static Consumer<GetMeshResponse> othersOk(String except) {
-        return mesh -> mesh.getServersList().stream().filter(server -> !server.getName().equals(except))
+        return mesh -> mesh.getServersList().stream()
+                .filter(server -> !server.getName().equals(except))
                 .forEach(server -> {
-                    assertThat(server.getStatus()).as(server.getName() + " status")
+                    assertThat(server.getStatus())
+                            .as(server.getName() + " status")
                             .isEqualTo(MeshStatus.MESH_STATUS_OK);
-                    assertThat(server.getInRotation()).as(server.getName() + " in rotation").isTrue();
+                    assertThat(server.getInRotation())
+                            .as(server.getName() + " in rotation")
+                            .isTrue();
                 });
     }
 
@@ -561,9 +692,13 @@ class MeshLabIT {
     private static Consumer<GetMeshResponse> nobodyRemovedMarksOnlyOn(Set<String> marked) {
         return mesh -> mesh.getServersList().forEach(server -> {
             assertThat(server.getStatus()).as(server.getName() + " status").isEqualTo(MeshStatus.MESH_STATUS_OK);
-            assertThat(server.getInRotation()).as(server.getName() + " in rotation").isTrue();
+            assertThat(server.getInRotation())
+                    .as(server.getName() + " in rotation")
+                    .isTrue();
             if (!marked.contains(server.getName())) {
-                assertThat(server.getEntryPoints(0).getMarksList()).as(server.getName() + "/main marks").isEmpty();
+                assertThat(server.getEntryPoints(0).getMarksList())
+                        .as(server.getName() + "/main marks")
+                        .isEmpty();
             }
         });
     }
@@ -591,14 +726,19 @@ class MeshLabIT {
      * @throws AssertionError when {@code limit} passes first (with the hub's whole view), a sample breaks the
      *     invariant, or a witness exits (with its log)
      */
-    private Duration until(long startNanos, Duration limit, String what, Predicate<GetMeshResponse> done,
+    private Duration until(
+            long startNanos,
+            Duration limit,
+            String what,
+            Predicate<GetMeshResponse> done,
             Consumer<GetMeshResponse> invariant) {
         AtomicLong reachedAt = new AtomicLong();
         AtomicReference<GetMeshResponse> last = new AtomicReference<>();
         try {
-            await().pollDelay(Duration.ZERO).pollInterval(POLL)
-                    .atMost(Duration.ofNanos(Math.max(POLL.toNanos(),
-                            limit.toNanos() - (System.nanoTime() - startNanos))))
+            await().pollDelay(Duration.ZERO)
+                    .pollInterval(POLL)
+                    .atMost(Duration.ofNanos(
+                            Math.max(POLL.toNanos(), limit.toNanos() - (System.nanoTime() - startNanos))))
                     .until(() -> {
                         GetMeshResponse mesh = mesh();
                         long elapsed = System.nanoTime() - startNanos;
@@ -606,22 +746,26 @@ class MeshLabIT {
                         try {
                             invariant.accept(mesh);
                         } catch (AssertionError e) {
-                            throw new AssertionError("while waiting for " + what + ", after "
-                                    + seconds(Duration.ofNanos(elapsed)) + ": " + e.getMessage()
-                                    + "\nthe hub says:\n" + describe(mesh), e);
+                            throw new AssertionError(
+                                    "while waiting for " + what + ", after "
+                                            + seconds(Duration.ofNanos(elapsed)) + ": " + e.getMessage()
+                                            + "\nthe hub says:\n" + describe(mesh),
+                                    e);
                         }
                         for (WitnessProcess witness : witnesses) {
                             if (!witness.alive()) {
-                                throw new AssertionError("witness exited while waiting for " + what + ": "
-                                        + witness.describeWithLog());
+                                throw new AssertionError(
+                                        "witness exited while waiting for " + what + ": " + witness.describeWithLog());
                             }
                         }
                         reachedAt.set(elapsed);
                         return done.test(mesh);
                     });
         } catch (ConditionTimeoutException e) {
-            throw new AssertionError(what + ": not within " + seconds(limit) + "; the hub says:\n"
-                    + (last.get() == null ? "(no answer)" : describe(last.get())), e);
+            throw new AssertionError(
+                    what + ": not within " + seconds(limit) + "; the hub says:\n"
+                            + (last.get() == null ? "(no answer)" : describe(last.get())),
+                    e);
         }
         return Duration.ofNanos(reachedAt.get());
     }
@@ -629,43 +773,79 @@ class MeshLabIT {
     /** Samples the hub every 25 ms for {@code duration}; {@code invariant} must hold in each sample. */
     private void hold(Duration duration, String what, Consumer<GetMeshResponse> invariant) {
         long start = System.nanoTime();
-        until(start, duration.plusSeconds(1), what + " held for " + seconds(duration),
-                mesh -> System.nanoTime() - start >= duration.toNanos(), invariant);
+        until(
+                start,
+                duration.plusSeconds(1),
+                what + " held for " + seconds(duration),
+                mesh -> System.nanoTime() - start >= duration.toNanos(),
+                invariant);
     }
 
     /** The hub's view in a few lines, for failure messages. */
     private static String describe(GetMeshResponse mesh) {
         StringBuilder text = new StringBuilder();
         for (ServerStatus server : mesh.getServersList()) {
-            text.append("  ").append(server.getName()).append(' ')
+            text.append("  ")
+                    .append(server.getName())
+                    .append(' ')
                     .append(server.getStatus().name().replace("MESH_STATUS_", ""))
                     .append(server.getInRotation() ? " in rotation" : " OUT of rotation");
             if (!server.getReason().isEmpty()) {
                 text.append(" (").append(server.getReason()).append(')');
             }
-            server.getEntryPointsList().stream().filter(entry -> entry.getMarksCount() > 0).forEach(entry ->
-                    text.append("; ").append(entry.getTag()).append(' ').append(entry.getMarksList()).append(" (")
-                            .append(entry.getReason()).append(')'));
+            server.getEntryPointsList().stream()
+                    .filter(entry -> entry.getMarksCount() > 0)
+                    .forEach(entry -> text.append("; ")
+                            .append(entry.getTag())
+                            .append(' ')
+                            .append(entry.getMarksList())
+                            .append(" (")
+                            .append(entry.getReason())
+                            .append(')'));
             text.append('\n');
         }
         for (WitnessStatus witness : mesh.getWitnessesList()) {
-            text.append("  ").append(witness.getName()).append(" site ").append(witness.getSite())
-                    .append(witness.getChecker() ? " checker" : "").append(witness.getReliable() ? " reliable"
-                            : " UNRELIABLE").append(String.format(Locale.ROOT, " share %.2f of %d",
-                            witness.getShare(), witness.getNeighbours()))
-                    .append(witness.hasLastReportTime() ? ", last report " + Instant.ofEpochSecond(
-                            witness.getLastReportTime().getSeconds(), witness.getLastReportTime().getNanos())
-                            : ", never reported").append('\n');
+            text.append("  ")
+                    .append(witness.getName())
+                    .append(" site ")
+                    .append(witness.getSite())
+                    .append(witness.getChecker() ? " checker" : "")
+                    .append(witness.getReliable() ? " reliable" : " UNRELIABLE")
+                    .append(String.format(
+                            Locale.ROOT, " share %.2f of %d", witness.getShare(), witness.getNeighbours()))
+                    .append(
+                            witness.hasLastReportTime()
+                                    ? ", last report "
+                                            + Instant.ofEpochSecond(
+                                                    witness.getLastReportTime().getSeconds(),
+                                                    witness.getLastReportTime().getNanos())
+                                    : ", never reported")
+                    .append('\n');
         }
         for (PathStatus path : mesh.getPathsList()) {
             if (!path.getLastSuccess() || path.getFailures() > 0) {
-                text.append("  ").append(path.getWitness()).append(" -> ").append(path.getServer()).append('/')
-                        .append(path.getEntryPoint()).append(" failures ").append(path.getFailures()).append(' ')
-                        .append(path.getLastErrorKind().name()).append(": ").append(path.getLastError()).append('\n');
+                text.append("  ")
+                        .append(path.getWitness())
+                        .append(" -> ")
+                        .append(path.getServer())
+                        .append('/')
+                        .append(path.getEntryPoint())
+                        .append(" failures ")
+                        .append(path.getFailures())
+                        .append(' ')
+                        .append(path.getLastErrorKind().name())
+                        .append(": ")
+                        .append(path.getLastError())
+                        .append('\n');
             }
         }
-        mesh.getRoutesList().forEach(route -> text.append("  route ").append(route.getRoute()).append(' ')
-                .append(route.getServersList()).append(route.getPanic() ? " PANIC" : "").append('\n'));
+        mesh.getRoutesList()
+                .forEach(route -> text.append("  route ")
+                        .append(route.getRoute())
+                        .append(' ')
+                        .append(route.getServersList())
+                        .append(route.getPanic() ? " PANIC" : "")
+                        .append('\n'));
         return text.toString();
     }
 

@@ -27,8 +27,7 @@ final class NetworkFault implements AutoCloseable {
     private static final Pattern LEFTOVER = Pattern.compile("(?m)^table inet (" + TABLE_PREFIX + "\\d+)$");
 
     /** One drop rule: in {@code namespace}, chain {@code in} (input hook) or {@code out} (output hook). */
-    record Rule(String namespace, String chain, String match) {
-    }
+    record Rule(String namespace, String chain, String match) {}
 
     private final String name;
     private final String table = TABLE_PREFIX + COUNT.incrementAndGet();
@@ -38,7 +37,9 @@ final class NetworkFault implements AutoCloseable {
 
     private NetworkFault(String name, List<Rule> rules) {
         this.name = name;
-        rules.forEach(rule -> byNamespace.computeIfAbsent(rule.namespace(), ns -> new ArrayList<>()).add(rule));
+        rules.forEach(rule -> byNamespace
+                .computeIfAbsent(rule.namespace(), ns -> new ArrayList<>())
+                .add(rule));
     }
 
     /** A rule of the input hook of {@code namespace}: packets arriving there that match {@code match} are dropped. */
@@ -62,9 +63,13 @@ final class NetworkFault implements AutoCloseable {
     private String program(List<Rule> rules) {
         StringBuilder program = new StringBuilder("table inet " + table + " {\n");
         for (String chain : List.of("in", "out")) {
-            program.append("  chain ").append(chain).append(" {\n    type filter hook ")
-                    .append(chain.equals("in") ? "input" : "output").append(" priority 0; policy accept;\n");
-            rules.stream().filter(rule -> rule.chain().equals(chain))
+            program.append("  chain ")
+                    .append(chain)
+                    .append(" {\n    type filter hook ")
+                    .append(chain.equals("in") ? "input" : "output")
+                    .append(" priority 0; policy accept;\n");
+            rules.stream()
+                    .filter(rule -> rule.chain().equals(chain))
                     .forEach(rule -> program.append("    ").append(rule.match()).append(" counter drop\n"));
             program.append("  }\n");
         }
@@ -80,8 +85,12 @@ final class NetworkFault implements AutoCloseable {
     /** The rules as nft lists them, one namespace per line: what the fault is, for the test's output. */
     String describe() {
         List<String> parts = new ArrayList<>();
-        byNamespace.forEach((namespace, rules) -> parts.add(namespace + ": " + String.join("; ",
-                rules.stream().map(rule -> rule.chain() + " " + rule.match() + " drop").toList())));
+        byNamespace.forEach((namespace, rules) -> parts.add(namespace + ": "
+                + String.join(
+                        "; ",
+                        rules.stream()
+                                .map(rule -> rule.chain() + " " + rule.match() + " drop")
+                                .toList())));
         return name + " [" + String.join(" | ", parts) + "]";
     }
 

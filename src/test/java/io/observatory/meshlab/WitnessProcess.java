@@ -16,8 +16,8 @@ import java.util.concurrent.TimeUnit;
 final class WitnessProcess implements AutoCloseable {
 
     /** Small and quick to start: four of them share two cores with the hub, Maven and the test. */
-    private static final List<String> JVM_OPTIONS = List.of("-Xmx192m", "-XX:+UseSerialGC",
-            "-XX:TieredStopAtLevel=1");
+    private static final List<String> JVM_OPTIONS = List.of("-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+
     private static final int TAIL_LINES = 30;
 
     private final String name;
@@ -35,13 +35,20 @@ final class WitnessProcess implements AutoCloseable {
     /** Starts witness {@code name} in {@code namespace} running {@code jar} with {@code args}. */
     static WitnessProcess start(String name, String namespace, Path jar, Path workDir, List<String> args)
             throws IOException {
-        List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", namespace,
+        List<String> command = new ArrayList<>(List.of(
+                "ip",
+                "netns",
+                "exec",
+                namespace,
                 Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.addAll(JVM_OPTIONS);
         command.addAll(List.of("-jar", jar.toString()));
         command.addAll(args);
         Path log = workDir.resolve(name + ".log");
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         process.getOutputStream().close();
         return new WitnessProcess(name, namespace, process, log);
     }

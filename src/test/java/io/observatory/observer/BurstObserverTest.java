@@ -1,5 +1,7 @@
 package io.observatory.observer;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.observatory.config.BurstObserverSettings;
 import io.observatory.config.Outbound;
 import io.observatory.config.PingConfig;
@@ -10,23 +12,22 @@ import io.observatory.health.ExpectedStatus;
 import io.observatory.health.HealthState;
 import io.observatory.probe.ProbeRequest;
 import io.observatory.stats.HealthPingStats;
+import io.observatory.stats.RttRing;
 import io.observatory.status.OutboundStatus;
 import io.observatory.testing.FakeScheduler;
-import io.observatory.stats.RttRing;
 import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.OptionalDouble;
-import java.time.Instant;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.SplittableRandom;
 import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import static org.assertj.core.api.Assertions.assertThat;
 
 @ExtendWith(OutputCaptureExtension.class)
 class BurstObserverTest {
@@ -40,25 +41,41 @@ class BurstObserverTest {
     private final FakeScheduler scheduler = new FakeScheduler();
     private final ScriptedProber prober = new ScriptedProber(scheduler);
     private final PublishedStatuses published = new PublishedStatuses(scheduler);
-    private final List<Outbound> outbounds = new ArrayList<>(List.of(
-            Outbound.direct("proxy_a"), Outbound.direct("proxy_b"), Outbound.direct("other")));
+    private final List<Outbound> outbounds =
+            new ArrayList<>(List.of(Outbound.direct("proxy_a"), Outbound.direct("proxy_b"), Outbound.direct("other")));
 
-    private static BurstObserverSettings settings(List<String> selector, PingConfig ping, ActiveCheck check,
-            OptionalDouble maxFailureRatio) {
-        return new BurstObserverSettings(selector, ping, check.expectedStatus(), check.thresholds().healthyThreshold(),
+    private static BurstObserverSettings settings(
+            List<String> selector, PingConfig ping, ActiveCheck check, OptionalDouble maxFailureRatio) {
+        return new BurstObserverSettings(
+                selector,
+                ping,
+                check.expectedStatus(),
+                check.thresholds().healthyThreshold(),
                 check.thresholds().unhealthyThreshold(),
                 maxFailureRatio.isPresent() ? maxFailureRatio.getAsDouble() : null);
     }
 
     private BurstObserver observer(URI connectivity, String method) {
-        return observer(connectivity, method, new ActiveCheck(ExpectedStatus.ANY, new ActiveHealthPolicy(1, 1)), OptionalDouble.empty());
+        return observer(
+                connectivity,
+                method,
+                new ActiveCheck(ExpectedStatus.ANY, new ActiveHealthPolicy(1, 1)),
+                OptionalDouble.empty());
     }
 
     private BurstObserver observer(URI connectivity, String method, ActiveCheck check, OptionalDouble maxFailureRatio) {
-        PingConfig ping = new PingConfig(DESTINATION.toString(), connectivity == null ? null : connectivity.toString(),
-                INTERVAL, SAMPLING, Duration.ofSeconds(5), method);
-        return new BurstObserver(settings(List.of("proxy_"), ping, check, maxFailureRatio),
-                published.context(prober, () -> List.copyOf(outbounds)), new SplittableRandom(7), List.of());
+        PingConfig ping = new PingConfig(
+                DESTINATION.toString(),
+                connectivity == null ? null : connectivity.toString(),
+                INTERVAL,
+                SAMPLING,
+                Duration.ofSeconds(5),
+                method);
+        return new BurstObserver(
+                settings(List.of("proxy_"), ping, check, maxFailureRatio),
+                published.context(prober, () -> List.copyOf(outbounds)),
+                new SplittableRandom(7),
+                List.of());
     }
 
     private OutboundStatus status(String tag) {
@@ -80,9 +97,10 @@ class BurstObserverTest {
         for (String tag : List.of("proxy_a", "proxy_b")) {
             List<ScriptedProber.Sent> sent = sentTo(tag);
             assertThat(sent).hasSize(1 + SAMPLING);
-            assertThat(sent.subList(1, sent.size())).allSatisfy(s ->
-                    assertThat(s.sentAtNanos).isBetween(0L, CYCLE.toNanos() - 1));
-            assertThat(sent.stream().mapToLong(s -> s.sentAtNanos).distinct().count()).isGreaterThan(1);
+            assertThat(sent.subList(1, sent.size()))
+                    .allSatisfy(s -> assertThat(s.sentAtNanos).isBetween(0L, CYCLE.toNanos() - 1));
+            assertThat(sent.stream().mapToLong(s -> s.sentAtNanos).distinct().count())
+                    .isGreaterThan(1);
         }
         assertThat(sentTo("other")).isEmpty();
     }
@@ -124,8 +142,10 @@ class BurstObserverTest {
         lastOfFirstCycle.fail("timeout");
         scheduler.runDue();
 
-        assertThat(published.current().get(0).healthPing().all()).as("healthping.go's doCheck stops reading its"
-                + " results when the next cycle cancels it; this observer keeps them").isEqualTo(1);
+        assertThat(published.current().get(0).healthPing().all())
+                .as("healthping.go's doCheck stops reading its"
+                        + " results when the next cycle cancels it; this observer keeps them")
+                .isEqualTo(1);
     }
 
     @Test
@@ -145,8 +165,8 @@ class BurstObserverTest {
         assertThat(status.delayMillis()).isEqualTo(100);
         assertThat(status.lastErrorReason()).isEmpty();
         assertThat(status.lastSeen()).isNull();
-        assertThat(status.healthPing()).isEqualTo(new HealthPingStats(3, 1, 40_000_000, 100_000_000, 140_000_000,
-                60_000_000));
+        assertThat(status.healthPing())
+                .isEqualTo(new HealthPingStats(3, 1, 40_000_000, 100_000_000, 140_000_000, 60_000_000));
         assertThat(published.current()).extracting(OutboundStatus::tag).containsExactly("proxy_a");
     }
 
@@ -174,9 +194,12 @@ class BurstObserverTest {
         scheduler.runDue();
 
         ScriptedProber.Sent check = prober.open().stream()
-                .filter(s -> s.request.url().equals(CONNECTIVITY)).findFirst().orElseThrow();
+                .filter(s -> s.request.url().equals(CONNECTIVITY))
+                .findFirst()
+                .orElseThrow();
         assertThat(check.request.outbound().proxied()).isFalse();
-        assertThat(check.request.client()).as("Go's default client, as ping.go's newDirectPingClient")
+        assertThat(check.request.client())
+                .as("Go's default client, as ping.go's newDirectPingClient")
                 .isEqualTo(ProbeRequest.Client.CONNECTIVITY_CHECK);
         assertThat(sentTo("proxy_a").get(0).request.client()).isEqualTo(ProbeRequest.Client.BURST_PING);
         check.fail("network unreachable");
@@ -191,7 +214,10 @@ class BurstObserverTest {
         scheduler.runDue();
         sentTo("proxy_a").get(0).fail("timeout");
         scheduler.runDue();
-        prober.open().stream().filter(s -> s.request.url().equals(CONNECTIVITY)).findFirst().orElseThrow()
+        prober.open().stream()
+                .filter(s -> s.request.url().equals(CONNECTIVITY))
+                .findFirst()
+                .orElseThrow()
                 .succeed(1_000_000);
         scheduler.runDue();
 
@@ -208,7 +234,9 @@ class BurstObserverTest {
         sentTo("proxy_a").get(0).fail("timeout");
         sentTo("proxy_b").get(0).fail("timeout");
         scheduler.runDue();
-        prober.open().stream().filter(s -> s.request.url().equals(CONNECTIVITY)).toList()
+        prober.open().stream()
+                .filter(s -> s.request.url().equals(CONNECTIVITY))
+                .toList()
                 .forEach(check -> check.fail("network unreachable"));
         scheduler.runDue();
         assertThat(output.getOut().split("network is down", -1)).hasSize(2);
@@ -216,7 +244,10 @@ class BurstObserverTest {
         scheduler.advance(CYCLE.minusNanos(1));
         sentTo("proxy_a").get(1).fail("timeout");
         scheduler.runDue();
-        prober.open().stream().filter(s -> s.request.url().equals(CONNECTIVITY)).findFirst().orElseThrow()
+        prober.open().stream()
+                .filter(s -> s.request.url().equals(CONNECTIVITY))
+                .findFirst()
+                .orElseThrow()
                 .succeed(1_000_000);
         scheduler.runDue();
 
@@ -237,8 +268,9 @@ class BurstObserverTest {
         OutboundStatus alive = status("proxy_a");
 
         assertThat(dead.active().state()).isEqualTo(HealthState.UNHEALTHY);
-        assertThat(dead.activeDetail()).isEqualTo("1/1 samples failed; last failure: "
-                + "outbound proxy_a (direct): connection refused by 127.0.0.1:9");
+        assertThat(dead.activeDetail())
+                .isEqualTo("1/1 samples failed; last failure: "
+                        + "outbound proxy_a (direct): connection refused by 127.0.0.1:9");
         assertThat(alive.active().state()).isEqualTo(HealthState.HEALTHY);
         assertThat(alive.activeDetail()).isEqualTo("1/2 samples failed, average 20 ms");
     }
@@ -260,7 +292,12 @@ class BurstObserverTest {
 
     @Test
     void windowWhenFailureRatioAboveMaximumThenNotAliveDespiteSuccesses() {
-        observer(null, "HEAD", new ActiveCheck(ExpectedStatus.ANY, new ActiveHealthPolicy(1, 1)), OptionalDouble.of(0.5)).start();
+        observer(
+                        null,
+                        "HEAD",
+                        new ActiveCheck(ExpectedStatus.ANY, new ActiveHealthPolicy(1, 1)),
+                        OptionalDouble.of(0.5))
+                .start();
         scheduler.runDue();
         sentTo("proxy_a").get(0).succeed(10_000_000);
         scheduler.runDue();
@@ -273,7 +310,9 @@ class BurstObserverTest {
         sentTo("proxy_a").get(2).fail("reset");
         scheduler.runDue();
 
-        assertThat(status("proxy_a").alive()).as("2/3 failed is above the maximum").isFalse();
+        assertThat(status("proxy_a").alive())
+                .as("2/3 failed is above the maximum")
+                .isFalse();
         assertThat(status("proxy_a").active().state()).isEqualTo(HealthState.UNHEALTHY);
     }
 
@@ -294,7 +333,9 @@ class BurstObserverTest {
         scheduler.runDue();
 
         assertThat(first.active().state()).isEqualTo(HealthState.UNKNOWN);
-        assertThat(afterOtherOutbound.active()).as("another outbound's sample is no evidence").isEqualTo(first.active());
+        assertThat(afterOtherOutbound.active())
+                .as("another outbound's sample is no evidence")
+                .isEqualTo(first.active());
         assertThat(status("proxy_a").active().state()).isEqualTo(HealthState.HEALTHY);
         assertThat(status("proxy_a").alive()).isTrue();
     }
@@ -336,18 +377,27 @@ class BurstObserverTest {
 
     @Test
     void startWhenCarriedOverStatusesThenShownUntilFirstSample() {
-        OutboundStatus previous = new OutboundStatus("proxy_a", true, 42, "", null, null, null, null, new ActiveHealth(HealthState.HEALTHY, 1, 0), "");
-        PingConfig ping = new PingConfig(DESTINATION.toString(), null, INTERVAL, SAMPLING, Duration.ofSeconds(5), "HEAD");
+        OutboundStatus previous = new OutboundStatus(
+                "proxy_a", true, 42, "", null, null, null, null, new ActiveHealth(HealthState.HEALTHY, 1, 0), "");
+        PingConfig ping =
+                new PingConfig(DESTINATION.toString(), null, INTERVAL, SAMPLING, Duration.ofSeconds(5), "HEAD");
         published.holding(List.of(previous));
-        new BurstObserver(settings(List.of("proxy_"), ping, new ActiveCheck(ExpectedStatus.ANY,
-                new ActiveHealthPolicy(1, 1)), OptionalDouble.empty()), published.context(prober,
-                () -> List.copyOf(outbounds)), new SplittableRandom(3), List.of(previous)).start();
+        new BurstObserver(
+                        settings(
+                                List.of("proxy_"),
+                                ping,
+                                new ActiveCheck(ExpectedStatus.ANY, new ActiveHealthPolicy(1, 1)),
+                                OptionalDouble.empty()),
+                        published.context(prober, () -> List.copyOf(outbounds)),
+                        new SplittableRandom(3),
+                        List.of(previous))
+                .start();
         scheduler.runDue();
         sentTo("proxy_b").get(0).succeed(5_000_000);
         scheduler.runDue();
-        assertThat(published.current()).extracting(OutboundStatus::tag, OutboundStatus::delayMillis)
-                .containsExactly(Tuple.tuple("proxy_a", 42L),
-                        Tuple.tuple("proxy_b", 5L));
+        assertThat(published.current())
+                .extracting(OutboundStatus::tag, OutboundStatus::delayMillis)
+                .containsExactly(Tuple.tuple("proxy_a", 42L), Tuple.tuple("proxy_b", 5L));
 
         sentTo("proxy_a").get(0).succeed(7_000_000);
         scheduler.runDue();
@@ -359,18 +409,38 @@ class BurstObserverTest {
     @Test
     void startWhenRestoredSamplesThenTheWindowFromThemMarkedRestoredUntilASampleOfItsOwn() {
         Instant measured = Instant.parse("2026-12-01T10:00:00Z");
-        OutboundStatus restored = new OutboundStatus("proxy_a", true, 20, "", null, null,
-                new HealthPingStats(2, 1, 10_000_000, 20_000_000, 20_000_000, 20_000_000), null,
-                new ActiveHealth(HealthState.HEALTHY, 1, 0), "1/2 samples failed").asRestored(measured);
-        PingConfig ping = new PingConfig(DESTINATION.toString(), null, INTERVAL, SAMPLING, Duration.ofSeconds(5), "HEAD");
+        OutboundStatus restored = new OutboundStatus(
+                        "proxy_a",
+                        true,
+                        20,
+                        "",
+                        null,
+                        null,
+                        new HealthPingStats(2, 1, 10_000_000, 20_000_000, 20_000_000, 20_000_000),
+                        null,
+                        new ActiveHealth(HealthState.HEALTHY, 1, 0),
+                        "1/2 samples failed")
+                .asRestored(measured);
+        PingConfig ping =
+                new PingConfig(DESTINATION.toString(), null, INTERVAL, SAMPLING, Duration.ofSeconds(5), "HEAD");
         scheduler.advance(CYCLE);
         long now = scheduler.nanoTime();
         published.holding(List.of(restored));
-        new BurstObserver(settings(List.of("proxy_"), ping, new ActiveCheck(ExpectedStatus.ANY,
-                new ActiveHealthPolicy(1, 1)), OptionalDouble.empty()), published.context(prober,
-                () -> List.copyOf(outbounds)), new SplittableRandom(3), List.of(restored),
-                Map.of("proxy_a", List.of(new RttRing.Sample(now - 2_000_000_000L, false, 0),
-                        new RttRing.Sample(now - 1_000_000_000L, true, 20_000_000)))).start();
+        new BurstObserver(
+                        settings(
+                                List.of("proxy_"),
+                                ping,
+                                new ActiveCheck(ExpectedStatus.ANY, new ActiveHealthPolicy(1, 1)),
+                                OptionalDouble.empty()),
+                        published.context(prober, () -> List.copyOf(outbounds)),
+                        new SplittableRandom(3),
+                        List.of(restored),
+                        Map.of(
+                                "proxy_a",
+                                List.of(
+                                        new RttRing.Sample(now - 2_000_000_000L, false, 0),
+                                        new RttRing.Sample(now - 1_000_000_000L, true, 20_000_000))))
+                .start();
         scheduler.runDue();
         sentTo("proxy_b").get(0).succeed(5_000_000);
         scheduler.runDue();
@@ -382,8 +452,9 @@ class BurstObserverTest {
 
         OutboundStatus fresh = published.current().get(0);
         assertThat(fresh.restoredFrom()).isNull();
-        assertThat(fresh.healthPing()).as("the restored samples and this process's").isEqualTo(
-                new HealthPingStats(3, 1, 5_000_000, 25_000_000, 30_000_000, 20_000_000));
+        assertThat(fresh.healthPing())
+                .as("the restored samples and this process's")
+                .isEqualTo(new HealthPingStats(3, 1, 5_000_000, 25_000_000, 30_000_000, 20_000_000));
     }
 
     @Test
@@ -401,10 +472,18 @@ class BurstObserverTest {
 
     @Test
     void startWhenSelectorEmptyThenNothingRuns() {
-        PingConfig ping = new PingConfig(DESTINATION.toString(), null, INTERVAL, SAMPLING, Duration.ofSeconds(5), "HEAD");
-        new BurstObserver(settings(List.of(), ping, new ActiveCheck(ExpectedStatus.ANY, new ActiveHealthPolicy(1, 1)),
-                OptionalDouble.empty()), published.context(prober, () -> outbounds), new SplittableRandom(1),
-                List.of()).start();
+        PingConfig ping =
+                new PingConfig(DESTINATION.toString(), null, INTERVAL, SAMPLING, Duration.ofSeconds(5), "HEAD");
+        new BurstObserver(
+                        settings(
+                                List.of(),
+                                ping,
+                                new ActiveCheck(ExpectedStatus.ANY, new ActiveHealthPolicy(1, 1)),
+                                OptionalDouble.empty()),
+                        published.context(prober, () -> outbounds),
+                        new SplittableRandom(1),
+                        List.of())
+                .start();
         scheduler.advance(CYCLE.multipliedBy(3));
 
         assertThat(prober.sent()).isEmpty();

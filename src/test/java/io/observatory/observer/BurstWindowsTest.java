@@ -1,5 +1,7 @@
 package io.observatory.observer;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.observatory.health.ActiveCheck;
 import io.observatory.health.ActiveHealth;
 import io.observatory.health.ActiveHealthPolicy;
@@ -11,7 +13,6 @@ import io.observatory.status.OutboundStatus;
 import java.util.OptionalDouble;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** Burst windows are judged once per change: a sample recorded or expired, never a mere republication. */
 class BurstWindowsTest {
@@ -53,8 +54,8 @@ class BurstWindowsTest {
         windows.sampleRecorded("proxy_a");
         windows.status("proxy_a", FAILING, null, "connection refused");
 
-        OutboundStatus expired = windows.status("proxy_a", new HealthPingStats(1, 1, 0, 0, 0, 0), null,
-                "connection refused");
+        OutboundStatus expired =
+                windows.status("proxy_a", new HealthPingStats(1, 1, 0, 0, 0, 0), null, "connection refused");
 
         assertThat(expired.active()).isEqualTo(new ActiveHealth(HealthState.UNHEALTHY, 0, 2));
         assertThat(expired.activeDetail()).isEqualTo("1/1 samples failed; last failure: connection refused");
@@ -67,7 +68,8 @@ class BurstWindowsTest {
 
         OutboundStatus status = windows.status("proxy_a", FAILING, healthy, "timeout");
 
-        assertThat(status.active()).as("one failing window is below the unhealthy threshold of 2")
+        assertThat(status.active())
+                .as("one failing window is below the unhealthy threshold of 2")
                 .isEqualTo(new ActiveHealth(HealthState.HEALTHY, 0, 1));
     }
 
@@ -84,6 +86,7 @@ class BurstWindowsTest {
 
         assertThat(windows.status("proxy_a", PASSING, null, null).active())
                 .isEqualTo(new ActiveHealth(HealthState.UNKNOWN, 1, 0));
-        assertThat(windows.status("proxy_b", PASSING, null, null).active().state()).isEqualTo(HealthState.HEALTHY);
+        assertThat(windows.status("proxy_b", PASSING, null, null).active().state())
+                .isEqualTo(HealthState.HEALTHY);
     }
 }

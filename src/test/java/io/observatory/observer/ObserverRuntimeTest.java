@@ -1,5 +1,8 @@
 package io.observatory.observer;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.probe.ProbeResult;
 import io.observatory.status.OutboundStatus;
@@ -9,25 +12,26 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.tuple;
 
 /** The reload state machine: which configuration change keeps, tells or replaces the observer, on fake time. */
 @ExtendWith(OutputCaptureExtension.class)
 class ObserverRuntimeTest {
 
     private static final Duration INTERVAL = Duration.ofSeconds(10);
-    private static final String[] CONCURRENT = {"standard.subject-selector=proxy_",
-        "standard.probe-url=http://probe.test/generate_204", "standard.probe-interval=10s",
-        "standard.enable-concurrency=true"};
+    private static final String[] CONCURRENT = {
+        "standard.subject-selector=proxy_",
+        "standard.probe-url=http://probe.test/generate_204",
+        "standard.probe-interval=10s",
+        "standard.enable-concurrency=true"
+    };
 
     private final FakeScheduler writer = new FakeScheduler();
     private final ScriptedProber prober = new ScriptedProber(writer);
@@ -37,9 +41,11 @@ class ObserverRuntimeTest {
     private List<OutboundStatus> published = List.of();
 
     private ObserverRuntime runtime(ObservatoryConfig initial) {
-        return new ObserverRuntime(initial, prober, writer, writer.clock(), new SplittableRandom(7), recorded::add,
-                (changed, gone) -> {
-                    assertThat(writer.inSchedulerThread()).as("statuses published on the writer").isTrue();
+        return new ObserverRuntime(
+                initial, prober, writer, writer.clock(), new SplittableRandom(7), recorded::add, (changed, gone) -> {
+                    assertThat(writer.inSchedulerThread())
+                            .as("statuses published on the writer")
+                            .isTrue();
                     gone.forEach(holds::remove);
                     changed.forEach(status -> holds.put(status.tag(), status));
                     published = List.copyOf(holds.values());
@@ -80,20 +86,30 @@ class ObserverRuntimeTest {
     void reloadWhenScheduleBecomesPerOutboundThenStatusesKeptAndABlackHoleDelaysNoOtherOutbound() {
         ObserverRuntime runtime = startedWithBothAlive();
         int sentBefore = prober.sent().size();
-        reload(runtime, config(List.of("proxy_a", "proxy_b"), "standard.subject-selector=proxy_",
-                "standard.probe-url=http://probe.test/generate_204", "standard.probe-interval=10s",
-                "standard.schedule=per-outbound", "standard.initial-jitter=0", "standard.timeout=2s"));
+        reload(
+                runtime,
+                config(
+                        List.of("proxy_a", "proxy_b"),
+                        "standard.subject-selector=proxy_",
+                        "standard.probe-url=http://probe.test/generate_204",
+                        "standard.probe-interval=10s",
+                        "standard.schedule=per-outbound",
+                        "standard.initial-jitter=0",
+                        "standard.timeout=2s"));
         assertThat(published).extracting(OutboundStatus::tag).containsExactly("proxy_a", "proxy_b");
 
         for (int round = 0; round < 3; round++) {
-            prober.open().stream().filter(probe -> probe.tag().equals("proxy_b"))
+            prober.open().stream()
+                    .filter(probe -> probe.tag().equals("proxy_b"))
                     .forEach(ScriptedProber.Sent::succeedOnTheWire);
             writer.runDue();
             writer.advance(INTERVAL);
         }
 
-        List<ScriptedProber.Sent> sent = prober.sent().subList(sentBefore, prober.sent().size());
-        assertThat(sent).extracting(ScriptedProber.Sent::tag)
+        List<ScriptedProber.Sent> sent =
+                prober.sent().subList(sentBefore, prober.sent().size());
+        assertThat(sent)
+                .extracting(ScriptedProber.Sent::tag)
                 .containsExactly("proxy_a", "proxy_b", "proxy_b", "proxy_b", "proxy_b");
         assertThat(sent).allSatisfy(probe -> assertThat(probe.request.timeout()).isEqualTo(Duration.ofSeconds(2)));
     }
@@ -105,12 +121,12 @@ class ObserverRuntimeTest {
 
         reload(runtime, config(List.of("proxy_a"), CONCURRENT));
 
-        assertThat(published).extracting(OutboundStatus::tag, OutboundStatus::alive)
+        assertThat(published)
+                .extracting(OutboundStatus::tag, OutboundStatus::alive)
                 .containsExactly(tuple("proxy_a", true));
         assertThat(prober.sent()).hasSize(2);
         writer.advance(INTERVAL);
-        assertThat(prober.sent()).extracting(ScriptedProber.Sent::tag)
-                .containsExactly("proxy_a", "proxy_b", "proxy_a");
+        assertThat(prober.sent()).extracting(ScriptedProber.Sent::tag).containsExactly("proxy_a", "proxy_b", "proxy_a");
     }
 
     @Test
@@ -121,7 +137,8 @@ class ObserverRuntimeTest {
         assertThat(prober.sent()).hasSize(2);
         writer.advance(INTERVAL);
 
-        assertThat(prober.sent().subList(2, prober.sent().size())).extracting(ScriptedProber.Sent::tag)
+        assertThat(prober.sent().subList(2, prober.sent().size()))
+                .extracting(ScriptedProber.Sent::tag)
                 .containsExactly("proxy_a", "proxy_b", "proxy_c");
     }
 
@@ -138,11 +155,14 @@ class ObserverRuntimeTest {
         slower.set(2, "standard.probe-interval=20s");
         reload(runtime, config(List.of("proxy_a", "proxy_b"), slower.toArray(String[]::new)));
 
-        assertThat(inFlight.cancelled).as("the predecessor's probe in flight is cancelled").isTrue();
+        assertThat(inFlight.cancelled)
+                .as("the predecessor's probe in flight is cancelled")
+                .isTrue();
         assertThat(prober.open()).extracting(ScriptedProber.Sent::tag).containsExactly("proxy_a", "proxy_b");
         prober.open().get(0).succeed(Duration.ofMillis(9).toNanos());
         writer.runDue();
-        assertThat(published).extracting(OutboundStatus::tag, OutboundStatus::alive, OutboundStatus::delayMillis)
+        assertThat(published)
+                .extracting(OutboundStatus::tag, OutboundStatus::alive, OutboundStatus::delayMillis)
                 .as("proxy_b keeps the predecessor's status until the successor probes it")
                 .containsExactly(tuple("proxy_a", true, 9L), tuple("proxy_b", true, 5L));
         prober.open().get(0).succeed(Duration.ofMillis(9).toNanos());
@@ -157,16 +177,23 @@ class ObserverRuntimeTest {
     void reloadWhenStandardReplacedByBurstThenBurstShowsTheStatusesUntilItsOwnSamples() {
         ObserverRuntime runtime = startedWithBothAlive();
 
-        reload(runtime, config(List.of("proxy_a", "proxy_b"), "burst.subject-selector=proxy_",
-                "burst.ping-config.destination=http://probe.test/generate_204", "burst.ping-config.interval=10s",
-                "burst.ping-config.sampling=2"));
+        reload(
+                runtime,
+                config(
+                        List.of("proxy_a", "proxy_b"),
+                        "burst.subject-selector=proxy_",
+                        "burst.ping-config.destination=http://probe.test/generate_204",
+                        "burst.ping-config.interval=10s",
+                        "burst.ping-config.sampling=2"));
 
-        assertThat(prober.open()).extracting(ScriptedProber.Sent::tag, probe -> probe.request.method())
+        assertThat(prober.open())
+                .extracting(ScriptedProber.Sent::tag, probe -> probe.request.method())
                 .containsExactly(tuple("proxy_a", "HEAD"), tuple("proxy_b", "HEAD"));
         prober.open().get(0).succeed(Duration.ofMillis(11).toNanos());
         writer.runDue();
 
-        assertThat(published).extracting(OutboundStatus::tag, OutboundStatus::alive, OutboundStatus::delayMillis)
+        assertThat(published)
+                .extracting(OutboundStatus::tag, OutboundStatus::alive, OutboundStatus::delayMillis)
                 .as("proxy_b keeps the standard observer's status until its first sample")
                 .containsExactly(tuple("proxy_a", true, 11L), tuple("proxy_b", true, 5L));
     }
@@ -187,15 +214,19 @@ class ObserverRuntimeTest {
     void reloadWhenTheSubjectSelectorIsEmptiedThenStatusesGoAtOnceAndProbingStops(String observer) {
         ObserverRuntime runtime = startedWithBothAlive();
         String[] selectingNothing = observer.equals("burst")
-                ? new String[] {"burst.ping-config.destination=http://probe.test/generate_204",
-                    "burst.ping-config.interval=10s"}
-                : new String[] {"standard.probe-url=http://probe.test/generate_204", "standard.probe-interval=10s",
-                    observer};
+                ? new String[] {
+                    "burst.ping-config.destination=http://probe.test/generate_204", "burst.ping-config.interval=10s"
+                }
+                : new String[] {
+                    "standard.probe-url=http://probe.test/generate_204", "standard.probe-interval=10s", observer
+                };
 
         reload(runtime, config(List.of("proxy_a", "proxy_b"), selectingNothing));
         writer.advance(INTERVAL.multipliedBy(3));
 
-        assertThat(published).as("no longer observed: nothing to show, as after removing the observer").isEmpty();
+        assertThat(published)
+                .as("no longer observed: nothing to show, as after removing the observer")
+                .isEmpty();
         assertThat(prober.sent()).hasSize(2);
     }
 
@@ -203,9 +234,11 @@ class ObserverRuntimeTest {
     void reloadWhenThousandsOfOutboundsRenamedThenEachLogLineNamesTwentyAndCountsTheRest(CapturedOutput output) {
         // 10,000 renamed outbounds made two lines of 120 KB per reload, every tag listed: container runtimes split a
         // line at 16 KB, which breaks a JSON (ECS) record in two.
-        List<String> before = java.util.stream.IntStream.range(0, 1_000).mapToObj(i -> String.format("proxy_a%04d", i))
+        List<String> before = java.util.stream.IntStream.range(0, 1_000)
+                .mapToObj(i -> String.format("proxy_a%04d", i))
                 .toList();
-        List<String> after = before.stream().map(tag -> tag.replace("proxy_a", "proxy_b")).toList();
+        List<String> after =
+                before.stream().map(tag -> tag.replace("proxy_a", "proxy_b")).toList();
         ObserverRuntime runtime = runtime(config(before, CONCURRENT));
         runtime.start();
         writer.runDue();
@@ -215,14 +248,20 @@ class ObserverRuntimeTest {
         reload(runtime, config(after, CONCURRENT));
         writer.advance(INTERVAL.plusSeconds(1));
 
-        List<String> lines = output.getOut().lines()
-                .filter(line -> line.contains("no longer observed") || line.contains("configuration reloaded")).toList();
-        assertThat(lines).hasSize(2).allSatisfy(line -> assertThat(line.length()).isLessThan(1_000));
-        assertThat(lines.get(0)).endsWith("no longer observed (removed or deselected): 1000 outbounds [proxy_a0000,"
-                + " proxy_a0001, proxy_a0002, proxy_a0003, proxy_a0004, proxy_a0005, proxy_a0006, proxy_a0007,"
-                + " proxy_a0008, proxy_a0009, proxy_a0010, proxy_a0011, proxy_a0012, proxy_a0013, proxy_a0014,"
-                + " proxy_a0015, proxy_a0016, proxy_a0017, proxy_a0018, proxy_a0019, … and 980 more]");
-        assertThat(lines.get(1)).contains("configuration reloaded: 1000 outbounds [proxy_b0000, proxy_b0001,")
+        List<String> lines = output.getOut()
+                .lines()
+                .filter(line -> line.contains("no longer observed") || line.contains("configuration reloaded"))
+                .toList();
+        assertThat(lines)
+                .hasSize(2)
+                .allSatisfy(line -> assertThat(line.length()).isLessThan(1_000));
+        assertThat(lines.get(0))
+                .endsWith("no longer observed (removed or deselected): 1000 outbounds [proxy_a0000,"
+                        + " proxy_a0001, proxy_a0002, proxy_a0003, proxy_a0004, proxy_a0005, proxy_a0006, proxy_a0007,"
+                        + " proxy_a0008, proxy_a0009, proxy_a0010, proxy_a0011, proxy_a0012, proxy_a0013, proxy_a0014,"
+                        + " proxy_a0015, proxy_a0016, proxy_a0017, proxy_a0018, proxy_a0019, … and 980 more]");
+        assertThat(lines.get(1))
+                .contains("configuration reloaded: 1000 outbounds [proxy_b0000, proxy_b0001,")
                 .endsWith(", proxy_b0019, … and 980 more], observer unchanged");
     }
 
@@ -250,8 +289,9 @@ class ObserverRuntimeTest {
 
         reload(runtime, config(List.of("proxy_a"), changed.toArray(String[]::new)));
 
-        assertThat(output).contains("observatory.probe changed (max-concurrent): probe settings take effect at the"
-                + " next start, the running ones stay in force; applying the rest");
+        assertThat(output)
+                .contains("observatory.probe changed (max-concurrent): probe settings take effect at the"
+                        + " next start, the running ones stay in force; applying the rest");
         assertThat(published).extracting(OutboundStatus::tag).containsExactly("proxy_a");
     }
 
@@ -298,7 +338,9 @@ class ObserverRuntimeTest {
         prober.open().forEach(probe -> probe.succeed(1_000_000));
         writer.runDue();
         writer.advance(INTERVAL);
-        assertThat(prober.sent()).as("the reloaded outbounds, and the reloaded interval").hasSize(2);
+        assertThat(prober.sent())
+                .as("the reloaded outbounds, and the reloaded interval")
+                .hasSize(2);
         runtime.stop();
         writer.advance(INTERVAL.multipliedBy(6));
 
@@ -332,11 +374,15 @@ class ObserverRuntimeTest {
 
         reload(runtime, config(List.of("proxy_a", "proxy_b"), changed.toArray(String[]::new)));
         reload(runtime, config(List.of("proxy_a", "proxy_b"), changed.toArray(String[]::new)));
-        long whileChanged = output.getOut().lines().filter(line -> line.contains(warning)).count();
+        long whileChanged =
+                output.getOut().lines().filter(line -> line.contains(warning)).count();
         reload(runtime, config(List.of("proxy_a", "proxy_b"), CONCURRENT));
 
-        assertThat(whileChanged).as("the running probe settings still differ at the second reload").isEqualTo(2);
-        assertThat(output.getOut().lines().filter(line -> line.contains(warning))).as("reverted: nothing to restart")
+        assertThat(whileChanged)
+                .as("the running probe settings still differ at the second reload")
+                .isEqualTo(2);
+        assertThat(output.getOut().lines().filter(line -> line.contains(warning)))
+                .as("reverted: nothing to restart")
                 .hasSize(2);
     }
 }

@@ -33,17 +33,35 @@ class PerOutboundObserverTest {
     private final PublishedStatuses published = new PublishedStatuses(scheduler);
     private final Shares random = new Shares();
     private final List<Outbound> outbounds = new ArrayList<>(List.of(
-            Outbound.direct("proxy_a"), Outbound.direct("proxy_b"), Outbound.direct("proxy_c"),
+            Outbound.direct("proxy_a"),
+            Outbound.direct("proxy_b"),
+            Outbound.direct("proxy_c"),
             Outbound.direct("other")));
     private PerOutboundObserver observer;
 
-    private static StandardObserverSettings settings(int healthyThreshold, int unhealthyThreshold,
-            Duration initialJitter, Duration intervalJitter, @Nullable Duration unhealthyInterval,
-            @Nullable Duration unhealthyEdge, @Nullable Duration healthyEdge) {
-        return new StandardObserverSettings(List.of("proxy_"), "http://probe.test/generate_204", INTERVAL, false,
-                ExpectedStatus.ANY, healthyThreshold, unhealthyThreshold,
-                StandardObserverSettings.Schedule.PER_OUTBOUND, TIMEOUT, initialJitter, intervalJitter,
-                unhealthyInterval, unhealthyEdge, healthyEdge);
+    private static StandardObserverSettings settings(
+            int healthyThreshold,
+            int unhealthyThreshold,
+            Duration initialJitter,
+            Duration intervalJitter,
+            @Nullable Duration unhealthyInterval,
+            @Nullable Duration unhealthyEdge,
+            @Nullable Duration healthyEdge) {
+        return new StandardObserverSettings(
+                List.of("proxy_"),
+                "http://probe.test/generate_204",
+                INTERVAL,
+                false,
+                ExpectedStatus.ANY,
+                healthyThreshold,
+                unhealthyThreshold,
+                StandardObserverSettings.Schedule.PER_OUTBOUND,
+                TIMEOUT,
+                initialJitter,
+                intervalJitter,
+                unhealthyInterval,
+                unhealthyEdge,
+                healthyEdge);
     }
 
     /** Thresholds 2/3 with distinct intervals, no jitter. */
@@ -52,8 +70,12 @@ class PerOutboundObserverTest {
     }
 
     private void start(StandardObserverSettings settings) {
-        observer = new PerOutboundObserver(settings, published.context(prober, () -> List.copyOf(outbounds)),
-                scheduler.clock(), random, List.of());
+        observer = new PerOutboundObserver(
+                settings,
+                published.context(prober, () -> List.copyOf(outbounds)),
+                scheduler.clock(),
+                random,
+                List.of());
         observer.start();
         scheduler.runDue();
     }
@@ -64,12 +86,17 @@ class PerOutboundObserverTest {
 
     /** The send times of {@code tag}'s probes, in milliseconds. */
     private List<Long> sentAt(String tag) {
-        return prober.sent().stream().filter(sent -> sent.tag().equals(tag)).map(sent -> millis(sent.sentAtNanos))
+        return prober.sent().stream()
+                .filter(sent -> sent.tag().equals(tag))
+                .map(sent -> millis(sent.sentAtNanos))
                 .toList();
     }
 
     private ScriptedProber.Sent open(String tag) {
-        return prober.open().stream().filter(sent -> sent.tag().equals(tag)).findFirst().orElseThrow();
+        return prober.open().stream()
+                .filter(sent -> sent.tag().equals(tag))
+                .findFirst()
+                .orElseThrow();
     }
 
     /** Answers {@code tag}'s open probe, as a success or a refusal, and lets the writer handle it. */
@@ -89,11 +116,14 @@ class PerOutboundObserverTest {
 
         scheduler.advance(Duration.ofMillis(999));
 
-        assertThat(prober.sent()).extracting(ScriptedProber.Sent::tag)
+        assertThat(prober.sent())
+                .extracting(ScriptedProber.Sent::tag)
                 .containsExactlyInAnyOrder("proxy_a", "proxy_b", "proxy_c");
-        assertThat(prober.sent()).extracting(sent -> millis(sent.sentAtNanos)).containsExactlyInAnyOrder(0L, 400L,
-                800L);
-        assertThat(prober.sent()).allSatisfy(sent -> assertThat(sent.request.timeout()).isEqualTo(TIMEOUT));
+        assertThat(prober.sent())
+                .extracting(sent -> millis(sent.sentAtNanos))
+                .containsExactlyInAnyOrder(0L, 400L, 800L);
+        assertThat(prober.sent())
+                .allSatisfy(sent -> assertThat(sent.request.timeout()).isEqualTo(TIMEOUT));
     }
 
     @Test
@@ -106,7 +136,9 @@ class PerOutboundObserverTest {
             scheduler.advance(INTERVAL);
         }
 
-        assertThat(sentAt("proxy_a")).as("black-holed: one probe in flight, never answered").containsExactly(0L);
+        assertThat(sentAt("proxy_a"))
+                .as("black-holed: one probe in flight, never answered")
+                .containsExactly(0L);
         assertThat(sentAt("proxy_b")).containsExactly(0L, 1_000L, 2_000L, 3_000L, 4_000L, 5_000L);
         assertThat(sentAt("proxy_c")).containsExactly(0L, 1_000L, 2_000L, 3_000L, 4_000L, 5_000L);
     }
@@ -127,19 +159,29 @@ class PerOutboundObserverTest {
         for (int i = 1; i < sent.size(); i++) {
             waits.add(sent.get(i) - sent.get(i - 1));
         }
-        assertThat(states).containsExactly("UNKNOWN", "HEALTHY", "HEALTHY", "HEALTHY", "UNHEALTHY", "UNHEALTHY",
-                "UNHEALTHY", "HEALTHY", "HEALTHY");
+        assertThat(states)
+                .containsExactly(
+                        "UNKNOWN",
+                        "HEALTHY",
+                        "HEALTHY",
+                        "HEALTHY",
+                        "UNHEALTHY",
+                        "UNHEALTHY",
+                        "UNHEALTHY",
+                        "HEALTHY",
+                        "HEALTHY");
         // Each wait follows the state and run after the probe before it (answered at once, so no probe time).
-        assertThat(waits).containsExactly(
-                500L,    // unknown, 1 success of 2: healthy edge
-                1_000L,  // healthy: interval
-                250L,    // healthy, 1 failure of 3: unhealthy edge
-                250L,    // 2 failures of 3: unhealthy edge
-                3_000L,  // unhealthy: unhealthy interval
-                3_000L,  // still unhealthy
-                500L,    // unhealthy, 1 success of 2: healthy edge
-                1_000L,  // healthy again: interval
-                1_000L); // still healthy
+        assertThat(waits)
+                .containsExactly(
+                        500L, // unknown, 1 success of 2: healthy edge
+                        1_000L, // healthy: interval
+                        250L, // healthy, 1 failure of 3: unhealthy edge
+                        250L, // 2 failures of 3: unhealthy edge
+                        3_000L, // unhealthy: unhealthy interval
+                        3_000L, // still unhealthy
+                        500L, // unhealthy, 1 success of 2: healthy edge
+                        1_000L, // healthy again: interval
+                        1_000L); // still healthy
     }
 
     @Test
@@ -161,11 +203,15 @@ class PerOutboundObserverTest {
         // proxy_a: 1 s on the wire and 3 ms of the client's own work; proxy_b fails after 998 ms and 5 ms (the most
         // taken for the client's own work).
         open("proxy_a").succeed(Duration.ofSeconds(1).toNanos());
-        open("proxy_b").fail("outbound proxy_b: connection refused", Duration.ofMillis(998).toNanos());
+        open("proxy_b")
+                .fail(
+                        "outbound proxy_b: connection refused",
+                        Duration.ofMillis(998).toNanos());
         scheduler.runDue();
         scheduler.advance(Duration.ofMillis(998));
 
-        assertThat(sentAt("proxy_a")).as("an interval after the answer, 1 s after the probe was sent")
+        assertThat(sentAt("proxy_a"))
+                .as("an interval after the answer, 1 s after the probe was sent")
                 .containsExactly(0L, 2_000L);
         assertThat(sentAt("proxy_b")).as("an interval after the failure").containsExactly(0L, 1_998L);
     }
@@ -182,8 +228,11 @@ class PerOutboundObserverTest {
         assertThat(sentAt("proxy_a")).containsExactly(0L);
 
         scheduler.advance(Duration.ofMillis(1));
-        assertThat(sentAt("proxy_a")).as("the interval from the result, less %d ms",
-                Duration.ofNanos(PerOutboundObserver.CLIENT_WORK_NANOS).toMillis()).containsExactly(0L, 2_495L);
+        assertThat(sentAt("proxy_a"))
+                .as(
+                        "the interval from the result, less %d ms",
+                        Duration.ofNanos(PerOutboundObserver.CLIENT_WORK_NANOS).toMillis())
+                .containsExactly(0L, 2_495L);
     }
 
     @Test
@@ -214,9 +263,12 @@ class PerOutboundObserverTest {
         answer("proxy_b", false);
         scheduler.advance(Duration.ofDays(1));
 
-        assertThat(sentAt("proxy_a")).as("interval 1s plus nearly Go's largest jitter: beyond the ticker")
+        assertThat(sentAt("proxy_a"))
+                .as("interval 1s plus nearly Go's largest jitter: beyond the ticker")
                 .containsExactly(0L);
-        assertThat(sentAt("proxy_b")).as("unhealthy: Go's largest interval plus jitter").containsExactly(0L);
+        assertThat(sentAt("proxy_b"))
+                .as("unhealthy: Go's largest interval plus jitter")
+                .containsExactly(0L);
     }
 
     @Test

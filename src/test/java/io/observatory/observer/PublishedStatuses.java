@@ -31,16 +31,26 @@ final class PublishedStatuses {
 
     /** The context an observer runs in with this recorder, {@code prober} and {@code outbounds}. */
     ObserverContext context(ScriptedProber prober, Supplier<List<io.observatory.config.Outbound>> outbounds) {
-        return new ObserverContext(writer, prober, outbounds, result -> {
-            onWriter();
-            recorded.add(result);
-        }, (changed, gone) -> {
-            onWriter();
-            assertThat(changed.size() + gone.size()).as("changes in a publication").isPositive();
-            gone.forEach(tag -> assertThat(latest.remove(tag)).as("gone %s was published", tag).isNotNull());
-            changed.forEach(status -> assertThat(status).as("a change").isNotEqualTo(latest.put(status.tag(), status)));
-            publications++;
-        });
+        return new ObserverContext(
+                writer,
+                prober,
+                outbounds,
+                result -> {
+                    onWriter();
+                    recorded.add(result);
+                },
+                (changed, gone) -> {
+                    onWriter();
+                    assertThat(changed.size() + gone.size())
+                            .as("changes in a publication")
+                            .isPositive();
+                    gone.forEach(tag -> assertThat(latest.remove(tag))
+                            .as("gone %s was published", tag)
+                            .isNotNull());
+                    changed.forEach(
+                            status -> assertThat(status).as("a change").isNotEqualTo(latest.put(status.tag(), status)));
+                    publications++;
+                });
     }
 
     /** Seeds what the sink holds before the observer starts: a predecessor's statuses, as the runtime keeps them. */

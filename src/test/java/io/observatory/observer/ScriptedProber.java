@@ -71,8 +71,8 @@ final class ScriptedProber implements Prober {
 
         void respond(int httpStatus, long rttNanos) {
             answered = true;
-            sink.tryEmitValue(new ProbeResult(tag(), true, rttNanos, ProbePhases.NONE, httpStatus, Instant.EPOCH,
-                    Instant.EPOCH, null));
+            sink.tryEmitValue(new ProbeResult(
+                    tag(), true, rttNanos, ProbePhases.NONE, httpStatus, Instant.EPOCH, Instant.EPOCH, null));
         }
 
         /** Fails as refused; its RTT is the time until it failed, the scheduler time since it was sent. */
@@ -83,9 +83,15 @@ final class ScriptedProber implements Prober {
         /** Fails as refused after {@code rttNanos} on the wire. */
         void fail(String reason, long rttNanos) {
             answered = true;
-            sink.tryEmitValue(new ProbeResult(tag(), false, rttNanos, ProbePhases.NONE, 0, Instant.EPOCH,
-                    Instant.EPOCH, new ProbeError(ProbeError.Kind.CONNECTION_REFUSED, ProbeError.Hop.TARGET, reason,
-                            null)));
+            sink.tryEmitValue(new ProbeResult(
+                    tag(),
+                    false,
+                    rttNanos,
+                    ProbePhases.NONE,
+                    0,
+                    Instant.EPOCH,
+                    Instant.EPOCH,
+                    new ProbeError(ProbeError.Kind.CONNECTION_REFUSED, ProbeError.Hop.TARGET, reason, null)));
         }
     }
 }

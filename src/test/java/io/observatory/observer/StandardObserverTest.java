@@ -1,11 +1,12 @@
 package io.observatory.observer;
 
-import io.observatory.testing.Configs;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.observatory.config.Outbound;
-import io.observatory.config.StandardObserverSettings;
 import io.observatory.health.ExpectedStatus;
 import io.observatory.probe.ProbeRequest;
 import io.observatory.status.OutboundStatus;
+import io.observatory.testing.Configs;
 import io.observatory.testing.FakeScheduler;
 import java.net.URI;
 import java.time.Duration;
@@ -13,7 +14,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import static org.assertj.core.api.Assertions.assertThat;
 
 class StandardObserverTest {
 
@@ -24,13 +24,17 @@ class StandardObserverTest {
     private final ScriptedProber prober = new ScriptedProber(scheduler);
     private final PublishedStatuses published = new PublishedStatuses(scheduler);
     private final List<Outbound> outbounds = new ArrayList<>(List.of(
-            Outbound.direct("proxy_b"), Outbound.direct("proxy_a"), Outbound.direct("other"),
+            Outbound.direct("proxy_b"),
+            Outbound.direct("proxy_a"),
+            Outbound.direct("other"),
             Outbound.direct("proxy_c")));
 
     private StandardObserver observer(boolean concurrent, List<String> selector) {
-        return new StandardObserver(Configs.xrayStandard(selector, PROBE_URL.toString(), INTERVAL, concurrent,
-                ExpectedStatus.ANY, 1, 1),
-                published.context(prober, () -> List.copyOf(outbounds)), scheduler.clock(), List.of());
+        return new StandardObserver(
+                Configs.xrayStandard(selector, PROBE_URL.toString(), INTERVAL, concurrent, ExpectedStatus.ANY, 1, 1),
+                published.context(prober, () -> List.copyOf(outbounds)),
+                scheduler.clock(),
+                List.of());
     }
 
     @Test
@@ -47,14 +51,25 @@ class StandardObserverTest {
 
         scheduler.advance(Duration.ofNanos(1));
         assertThat(prober.sent()).extracting(ScriptedProber.Sent::tag).containsExactly("proxy_a", "proxy_b");
-        assertThat(prober.sent().get(1).sentAtNanos).isEqualTo(Duration.ofMillis(10_300).toNanos());
+        assertThat(prober.sent().get(1).sentAtNanos)
+                .isEqualTo(Duration.ofMillis(10_300).toNanos());
     }
 
     @Test
     void probeWhenStatusNotExpectedThenOutboundDeadWithReasonNamingTheStatus() {
-        new StandardObserver(Configs.xrayStandard(List.of("proxy_a"), PROBE_URL.toString(), INTERVAL, false,
-                ExpectedStatus.parse("200-299"), 1, 1),
-                published.context(prober, () -> List.copyOf(outbounds)), scheduler.clock(), List.of()).start();
+        new StandardObserver(
+                        Configs.xrayStandard(
+                                List.of("proxy_a"),
+                                PROBE_URL.toString(),
+                                INTERVAL,
+                                false,
+                                ExpectedStatus.parse("200-299"),
+                                1,
+                                1),
+                        published.context(prober, () -> List.copyOf(outbounds)),
+                        scheduler.clock(),
+                        List.of())
+                .start();
         scheduler.runDue();
 
         prober.open().get(0).respond(302, 1_000_000);
@@ -62,7 +77,8 @@ class StandardObserverTest {
 
         OutboundStatus status = published.current().get(0);
         assertThat(status.alive()).isFalse();
-        assertThat(status.lastErrorReason()).isEqualTo("outbound proxy_a: unexpected HTTP status 302 (expected: 200-299)");
+        assertThat(status.lastErrorReason())
+                .isEqualTo("outbound proxy_a: unexpected HTTP status 302 (expected: 200-299)");
     }
 
     @Test
@@ -78,7 +94,8 @@ class StandardObserverTest {
             scheduler.advance(INTERVAL);
         }
 
-        assertThat(prober.sent()).extracting(ScriptedProber.Sent::tag)
+        assertThat(prober.sent())
+                .extracting(ScriptedProber.Sent::tag)
                 .containsExactly("proxy_a", "proxy_b", "proxy_c", "proxy_0");
     }
 
@@ -86,8 +103,7 @@ class StandardObserverTest {
     void concurrentWhenStartedThenAllProbedAtOnceAndNextRoundAnIntervalAfterTheLastResult() {
         observer(true, List.of("proxy_")).start();
         scheduler.runDue();
-        assertThat(prober.sent()).extracting(ScriptedProber.Sent::tag)
-                .containsExactly("proxy_a", "proxy_b", "proxy_c");
+        assertThat(prober.sent()).extracting(ScriptedProber.Sent::tag).containsExactly("proxy_a", "proxy_b", "proxy_c");
 
         prober.open().get(0).succeed(1_000_000);
         prober.open().get(0).succeed(1_000_000);
@@ -99,7 +115,8 @@ class StandardObserverTest {
 
         scheduler.advance(Duration.ofNanos(1));
         assertThat(prober.sent()).hasSize(6);
-        assertThat(prober.sent().get(3).sentAtNanos).isEqualTo(Duration.ofSeconds(12).toNanos());
+        assertThat(prober.sent().get(3).sentAtNanos)
+                .isEqualTo(Duration.ofSeconds(12).toNanos());
     }
 
     @Test
@@ -146,7 +163,8 @@ class StandardObserverTest {
         scheduler.runDue();
         prober.open().forEach(p -> p.succeed(1_000_000));
         scheduler.runDue();
-        assertThat(published.current()).extracting(OutboundStatus::tag)
+        assertThat(published.current())
+                .extracting(OutboundStatus::tag)
                 .containsExactly("proxy_a", "proxy_b", "proxy_c");
 
         outbounds.removeIf(o -> o.tag().equals("proxy_b"));
@@ -214,8 +232,8 @@ class StandardObserverTest {
 
     @Test
     void probeWhenOutboundHasOwnProbeUrlThenItIsUsed() {
-        outbounds.add(new Outbound("proxy_own", io.observatory.config.Protocol.DIRECT, null, null, null, null,
-                "http://own.test/health"));
+        outbounds.add(new Outbound(
+                "proxy_own", io.observatory.config.Protocol.DIRECT, null, null, null, null, "http://own.test/health"));
         observer(true, List.of("proxy_own")).start();
         scheduler.runDue();
 

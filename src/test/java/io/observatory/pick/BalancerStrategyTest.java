@@ -12,10 +12,10 @@ class BalancerStrategyTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource({
-            "random,      RANDOM",
-            "round-robin, ROUND_ROBIN",
-            "least-ping,  LEAST_PING",
-            "least-load,  LEAST_LOAD",
+        "random,      RANDOM",
+        "round-robin, ROUND_ROBIN",
+        "least-ping,  LEAST_PING",
+        "least-load,  LEAST_LOAD",
     })
     void fromNameWhenKebabCaseNameThenStrategyWithThatName(String name, BalancerStrategy expected) {
         assertThat(BalancerStrategy.fromName(name)).isEqualTo(expected);

@@ -6,8 +6,7 @@ import java.time.Duration;
 /** Candidates for the pick tests. */
 final class Candidates {
 
-    private Candidates() {
-    }
+    private Candidates() {}
 
     /** An alive standard-observer outbound with this delay. */
     static PickCandidate alive(String tag, long delayMillis) {
@@ -21,8 +20,13 @@ final class Candidates {
 
     /** An alive burst-observer outbound: delay = average, with the given deviation and sample counts. */
     static PickCandidate burst(String tag, long deviationMillis, long averageMillis, int fail, int all) {
-        HealthPingStats stats = new HealthPingStats(all, fail, millisToNanos(deviationMillis),
-                millisToNanos(averageMillis), millisToNanos(averageMillis), millisToNanos(averageMillis));
+        HealthPingStats stats = new HealthPingStats(
+                all,
+                fail,
+                millisToNanos(deviationMillis),
+                millisToNanos(averageMillis),
+                millisToNanos(averageMillis),
+                millisToNanos(averageMillis));
         return new PickCandidate(tag, true, averageMillis, stats);
     }
 

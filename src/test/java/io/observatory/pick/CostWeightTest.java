@@ -12,10 +12,10 @@ class CostWeightTest {
 
     @ParameterizedTest(name = "match [{0}], regexp {1}, value {2}")
     @CsvSource({
-            "eu,         false, 0",
-            "eu,         false, 2.5",
-            "'[',        false, 0",
-            "'^eu-\\d+', true,  0",
+        "eu,         false, 0",
+        "eu,         false, 2.5",
+        "'[',        false, 0",
+        "'^eu-\\d+', true,  0",
     })
     void costWeightWhenValidThenKeepsFields(String match, boolean regexp, double value) {
         CostWeight weight = new CostWeight(match, regexp, value);
@@ -46,12 +46,14 @@ class CostWeightTest {
     }
 
     @ParameterizedTest(name = "{0} -> {1}")
-    @CsvSource(delimiter = '|', value = {
-            "[a      | missing closing ]",
-            "a(b     | missing closing )",
-            "(?=a)b  | invalid or unsupported Perl syntax",
-            "a**     | invalid nested repetition operator",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "[a      | missing closing ]",
+                "a(b     | missing closing )",
+                "(?=a)b  | invalid or unsupported Perl syntax",
+                "a**     | invalid nested repetition operator",
+            })
     void costWeightWhenRegexpInvalidThenMessageGivesTheRe2Reason(String match, String reason) {
         assertThatThrownBy(() -> new CostWeight(match, true, 0))
                 .isInstanceOf(IllegalArgumentException.class)

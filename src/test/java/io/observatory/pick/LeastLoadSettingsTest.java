@@ -77,11 +77,11 @@ class LeastLoadSettingsTest {
 
     @ParameterizedTest(name = "tolerance {0}")
     @CsvSource({
-            "1.5,       1.5",
-            "1.0000001, 1.0000001",
-            "-0.1,      -0.1",
-            "NaN,       NaN",
-            "Infinity,  Infinity",
+        "1.5,       1.5",
+        "1.0000001, 1.0000001",
+        "-0.1,      -0.1",
+        "NaN,       NaN",
+        "Infinity,  Infinity",
     })
     void leastLoadSettingsWhenToleranceOutsideZeroToOneThenRejected(double tolerance, String shown) {
         assertThatThrownBy(() -> withTolerance(tolerance)).hasMessage("tolerance: " + shown + " (expected: 0-1)");
@@ -111,7 +111,8 @@ class LeastLoadSettingsTest {
 
     @Test
     void leastLoadSettingsWhenMoreThan64BaselinesThenRejected() {
-        assertThat(withBaselines(Collections.nCopies(64, Duration.ofMillis(1))).baselines()).hasSize(64);
+        assertThat(withBaselines(Collections.nCopies(64, Duration.ofMillis(1))).baselines())
+                .hasSize(64);
         assertThatThrownBy(() -> withBaselines(Collections.nCopies(65, Duration.ofMillis(1))))
                 .hasMessage("baselines: 65 durations (expected: at most 64)");
     }

@@ -18,13 +18,17 @@ class LeastPingTest {
         return Stream.of(
                 Arguments.of("smallest delay", List.of(alive("a", 300), alive("b", 100), alive("c", 200)), "b"),
                 Arguments.of("dead excluded", List.of(dead("a"), alive("b", 500)), "b"),
-                Arguments.of("not alive excluded however small its delay",
-                        List.of(new PickCandidate("a", false, 1, null), alive("b", 500)), "b"),
+                Arguments.of(
+                        "not alive excluded however small its delay",
+                        List.of(new PickCandidate("a", false, 1, null), alive("b", 500)),
+                        "b"),
                 Arguments.of("tie: first tag", List.of(alive("c", 100), alive("b", 100), alive("d", 100)), "b"),
                 Arguments.of("zero delay", List.of(alive("a", 0), alive("b", 1)), "a"),
                 Arguments.of("just below the dead delay", List.of(alive("a", 99_999_998)), "a"),
-                Arguments.of("burst statistics ignored: delay decides",
-                        List.of(burst("steady", 1, 200, 0, 10), burst("jumpy", 90, 150, 5, 10)), "jumpy"));
+                Arguments.of(
+                        "burst statistics ignored: delay decides",
+                        List.of(burst("steady", 1, 200, 0, 10), burst("jumpy", 90, 150, 5, 10)),
+                        "jumpy"));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -17,13 +17,15 @@ class PickSettingsTest {
     }
 
     @ParameterizedTest(name = "fallback tag [{0}] -> [{1}], has fallback {2}")
-    @CsvSource(nullValues = "NULL", value = {
-            "NULL,   '',     false",
-            "'',     '',     false",
-            "direct, direct, true",
-    })
-    void pickSettingsWhenFallbackTagNullOrEmptyThenNoFallback(String fallbackTag, String expectedTag,
-            boolean expectedHasFallback) {
+    @CsvSource(
+            nullValues = "NULL",
+            value = {
+                "NULL,   '',     false",
+                "'',     '',     false",
+                "direct, direct, true",
+            })
+    void pickSettingsWhenFallbackTagNullOrEmptyThenNoFallback(
+            String fallbackTag, String expectedTag, boolean expectedHasFallback) {
         PickSettings settings = new PickSettings(BalancerStrategy.RANDOM, fallbackTag, null);
 
         assertThat(settings.fallbackTag()).isEqualTo(expectedTag);

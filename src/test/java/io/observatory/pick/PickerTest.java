@@ -32,8 +32,8 @@ class PickerTest {
         ScriptedRandom random = new ScriptedRandom(draw);
         Picker picker = new Picker(random, new RoundRobinPositions());
 
-        Optional<PickResult> result = picker.pick(settings(BalancerStrategy.RANDOM, ""), KEY,
-                List.of(alive("c", 1), alive("a", 2), alive("b", 3)));
+        Optional<PickResult> result = picker.pick(
+                settings(BalancerStrategy.RANDOM, ""), KEY, List.of(alive("c", 1), alive("a", 2), alive("b", 3)));
 
         assertThat(result).isEqualTo(picked(expected));
         assertThat(random.bounds()).containsExactly(3);
@@ -41,15 +41,15 @@ class PickerTest {
 
     @ParameterizedTest(name = "{0}, fallback [{1}], draws {2} -> {3}")
     @CsvSource({
-            // without a fallback tag every candidate is usable, the dead one too (Xray does not look at the
-            // observation then); with one, only the alive ones
-            "RANDOM,      '',     0 1 2, a b c",
-            "RANDOM,      direct, 0 1 0, b c b",
-            "ROUND_ROBIN, '',     '',    a b c",
-            "ROUND_ROBIN, direct, '',    b c b",
+        // without a fallback tag every candidate is usable, the dead one too (Xray does not look at the
+        // observation then); with one, only the alive ones
+        "RANDOM,      '',     0 1 2, a b c",
+        "RANDOM,      direct, 0 1 0, b c b",
+        "ROUND_ROBIN, '',     '',    a b c",
+        "ROUND_ROBIN, direct, '',    b c b",
     })
-    void pickWhenRandomOrRoundRobinWithFallbackThenDeadCandidatesExcluded(BalancerStrategy strategy,
-            String fallbackTag, String draws, String expected) {
+    void pickWhenRandomOrRoundRobinWithFallbackThenDeadCandidatesExcluded(
+            BalancerStrategy strategy, String fallbackTag, String draws, String expected) {
         Integer[] scripted = draws.isEmpty()
                 ? new Integer[0]
                 : Arrays.stream(draws.split(" ")).map(Integer::valueOf).toArray(Integer[]::new);
@@ -58,7 +58,9 @@ class PickerTest {
 
         List<String> tags = new ArrayList<>();
         for (int call = 0; call < 3; call++) {
-            tags.add(picker.pick(settings(strategy, fallbackTag), KEY, candidates).orElseThrow().tag());
+            tags.add(picker.pick(settings(strategy, fallbackTag), KEY, candidates)
+                    .orElseThrow()
+                    .tag());
         }
 
         assertThat(String.join(" ", tags)).isEqualTo(expected);
@@ -71,7 +73,9 @@ class PickerTest {
 
         List<String> tags = new ArrayList<>();
         for (int call = 0; call < 5; call++) {
-            tags.add(picker.pick(settings(BalancerStrategy.ROUND_ROBIN, ""), KEY, candidates).orElseThrow().tag());
+            tags.add(picker.pick(settings(BalancerStrategy.ROUND_ROBIN, ""), KEY, candidates)
+                    .orElseThrow()
+                    .tag());
         }
 
         assertThat(tags).containsExactly("a", "b", "c", "a", "b");
@@ -92,8 +96,10 @@ class PickerTest {
     void pickWhenLeastPingThenSmallestDelayOfAlive() {
         Picker picker = new Picker(new ScriptedRandom(), new RoundRobinPositions());
 
-        assertThat(picker.pick(settings(BalancerStrategy.LEAST_PING, "direct"), KEY,
-                List.of(alive("a", 300), alive("b", 100), new PickCandidate("c", false, 5, null))))
+        assertThat(picker.pick(
+                        settings(BalancerStrategy.LEAST_PING, "direct"),
+                        KEY,
+                        List.of(alive("a", 300), alive("b", 100), new PickCandidate("c", false, 5, null))))
                 .isEqualTo(picked("b"));
     }
 
@@ -104,7 +110,9 @@ class PickerTest {
         Picker picker = new Picker(random, new RoundRobinPositions());
         LeastLoadSettings keepThree = new LeastLoadSettings(3, Duration.ZERO, 0, List.of(), List.of());
 
-        Optional<PickResult> result = picker.pick(new PickSettings(BalancerStrategy.LEAST_LOAD, "", keepThree), KEY,
+        Optional<PickResult> result = picker.pick(
+                new PickSettings(BalancerStrategy.LEAST_LOAD, "", keepThree),
+                KEY,
                 List.of(alive("a", 30), alive("b", 10), alive("c", 20), alive("d", 40), dead("e")));
 
         assertThat(result).isEqualTo(picked(expected));
@@ -116,8 +124,7 @@ class PickerTest {
     void pickWhenNoCandidateAndFallbackThenFallback(BalancerStrategy strategy) {
         Picker picker = new Picker(new ScriptedRandom(), new RoundRobinPositions());
 
-        assertThat(picker.pick(settings(strategy, "direct"), KEY, List.of()))
-                .contains(new PickResult("direct", true));
+        assertThat(picker.pick(settings(strategy, "direct"), KEY, List.of())).contains(new PickResult("direct", true));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -138,7 +145,9 @@ class PickerTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @EnumSource(value = BalancerStrategy.class, names = {"LEAST_PING", "LEAST_LOAD"})
+    @EnumSource(
+            value = BalancerStrategy.class,
+            names = {"LEAST_PING", "LEAST_LOAD"})
     void pickWhenAllCandidatesDeadAndNoFallbackThenEmptyForLeastPingAndLeastLoad(BalancerStrategy strategy) {
         Picker picker = new Picker(new ScriptedRandom(), new RoundRobinPositions());
 
@@ -150,7 +159,8 @@ class PickerTest {
         Picker picker = new Picker(new ScriptedRandom(), new RoundRobinPositions());
         LeastLoadSettings strict = new LeastLoadSettings(0, Duration.ZERO, 0, List.of(Duration.ofMillis(5)), List.of());
 
-        assertThat(picker.pick(new PickSettings(BalancerStrategy.LEAST_LOAD, "direct", strict), KEY,
-                List.of(alive("a", 10)))).contains(new PickResult("direct", true));
+        assertThat(picker.pick(
+                        new PickSettings(BalancerStrategy.LEAST_LOAD, "direct", strict), KEY, List.of(alive("a", 10))))
+                .contains(new PickResult("direct", true));
     }
 }

@@ -30,13 +30,13 @@ class RoundRobinPositionsTest {
 
     @ParameterizedTest(name = "sizes {0} -> positions {1}")
     @CsvSource({
-            "1 1 1,         0 0 0",
-            "3 3 3 3 3,     0 1 2 0 1",
-            // the candidate count changes: the stored position is taken modulo the new count
-            "3 3 2 2,       0 1 0 1",
-            "3 3 3 2 2,     0 1 2 0 1",
-            "2 5 5 5,       0 1 2 3",
-            "3 3 1 3,       0 1 0 0",   // a single candidate resets the turn
+        "1 1 1,         0 0 0",
+        "3 3 3 3 3,     0 1 2 0 1",
+        // the candidate count changes: the stored position is taken modulo the new count
+        "3 3 2 2,       0 1 0 1",
+        "3 3 3 2 2,     0 1 2 0 1",
+        "2 5 5 5,       0 1 2 3",
+        "3 3 1 3,       0 1 0 0", // a single candidate resets the turn
     })
     void nextWhenCalledRepeatedlyThenPositionsInTurn(String sizes, String expected) {
         assertThat(run("proxy_", sizes)).isEqualTo(expected);
@@ -86,7 +86,9 @@ class RoundRobinPositionsTest {
                 all.addAll(result.get());
             }
 
-            assertThat(all).containsExactlyInAnyOrderElementsOf(IntStream.range(0, size).boxed().toList());
+            assertThat(all)
+                    .containsExactlyInAnyOrderElementsOf(
+                            IntStream.range(0, size).boxed().toList());
         } finally {
             executor.shutdownNow();
         }

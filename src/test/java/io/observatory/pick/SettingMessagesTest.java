@@ -15,13 +15,15 @@ class SettingMessagesTest {
     }
 
     @ParameterizedTest(name = "{0} -> {1}")
-    @CsvSource(delimiter = '|', value = {
-            "fastest      | \"fastest\"",
-            "''           | \"\"",
-            "' x '        | \" x \"",
-            "a\"b         | \"a\\\"b\"",
-            "a\\b         | \"a\\\\b\"",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "fastest      | \"fastest\"",
+                "''           | \"\"",
+                "' x '        | \" x \"",
+                "a\"b         | \"a\\\"b\"",
+                "a\\b         | \"a\\\\b\"",
+            })
     void quotedWhenTextHasQuotesOrBackslashesThenEscaped(String text, String expected) {
         assertThat(SettingMessages.quoted(text)).isEqualTo(expected);
     }

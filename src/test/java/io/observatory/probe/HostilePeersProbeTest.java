@@ -35,8 +35,12 @@ class HostilePeersProbeTest {
     @BeforeAll
     static void start() {
         loops = LoopResources.create("hostile-test", 1, true);
-        prober = new ReactorNettyProber(new ProbeSettings(8, null, Map.of(), null), ProbeHeaders.of(Map.of(), 150),
-                loops, Clock.systemUTC(), Ticker.system());
+        prober = new ReactorNettyProber(
+                new ProbeSettings(8, null, Map.of(), null),
+                ProbeHeaders.of(Map.of(), 150),
+                loops,
+                Clock.systemUTC(),
+                Ticker.system());
         target = TestTarget.http();
     }
 
@@ -48,28 +52,51 @@ class HostilePeersProbeTest {
 
     private static ProbeResult probeThroughProxy(Protocol protocol, ScriptedReplyServer proxy) {
         Outbound outbound = new Outbound("hostile", protocol, "127.0.0.1", proxy.port(), null, null, null);
-        return prober.probe(new ProbeRequest(outbound, URI.create(target.url("/generate_204")), "GET", TIMEOUT,
-                ProbeRequest.Client.STANDARD_OBSERVER)).block(TIMEOUT.plusSeconds(5));
+        return prober.probe(new ProbeRequest(
+                        outbound,
+                        URI.create(target.url("/generate_204")),
+                        "GET",
+                        TIMEOUT,
+                        ProbeRequest.Client.STANDARD_OBSERVER))
+                .block(TIMEOUT.plusSeconds(5));
     }
 
     static Stream<Arguments> brokenProxies() {
         return Stream.of(
-                Arguments.of("SOCKS greeting with version 4", Protocol.SOCKS, new byte[] {4, 0}, Then.STAY_SILENT,
-                        Kind.PROTOCOL_ERROR, "sent an invalid SOCKS5 reply"),
-                Arguments.of("SOCKS greeting then close", Protocol.SOCKS, new byte[] {5, 0}, Then.CLOSE,
-                        Kind.CONNECTION_RESET, "closed the connection during the handshake"),
-                Arguments.of("CONNECT reply that is not HTTP", Protocol.HTTP,
-                        "garbage garbage\r\n\r\n".getBytes(), Then.STAY_SILENT,
-                        Kind.PROTOCOL_ERROR, "sent an invalid HTTP CONNECT reply"),
-                Arguments.of("CONNECT 403 then close", Protocol.HTTP,
-                        "HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n".getBytes(), Then.CLOSE,
-                        Kind.PROXY_REFUSED_TARGET, "(CONNECT status 403)"));
+                Arguments.of(
+                        "SOCKS greeting with version 4",
+                        Protocol.SOCKS,
+                        new byte[] {4, 0},
+                        Then.STAY_SILENT,
+                        Kind.PROTOCOL_ERROR,
+                        "sent an invalid SOCKS5 reply"),
+                Arguments.of(
+                        "SOCKS greeting then close",
+                        Protocol.SOCKS,
+                        new byte[] {5, 0},
+                        Then.CLOSE,
+                        Kind.CONNECTION_RESET,
+                        "closed the connection during the handshake"),
+                Arguments.of(
+                        "CONNECT reply that is not HTTP",
+                        Protocol.HTTP,
+                        "garbage garbage\r\n\r\n".getBytes(),
+                        Then.STAY_SILENT,
+                        Kind.PROTOCOL_ERROR,
+                        "sent an invalid HTTP CONNECT reply"),
+                Arguments.of(
+                        "CONNECT 403 then close",
+                        Protocol.HTTP,
+                        "HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n".getBytes(),
+                        Then.CLOSE,
+                        Kind.PROXY_REFUSED_TARGET,
+                        "(CONNECT status 403)"));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("brokenProxies")
-    void probeWhenProxyBreaksItsProtocolThenProxyHopIsBlamed(String name, Protocol protocol, byte[] reply,
-            Then then, Kind kind, String reasonPart) {
+    void probeWhenProxyBreaksItsProtocolThenProxyHopIsBlamed(
+            String name, Protocol protocol, byte[] reply, Then then, Kind kind, String reasonPart) {
         try (ScriptedReplyServer proxy = ScriptedReplyServer.start(reply, then)) {
             ProbeResult result = probeThroughProxy(protocol, proxy);
 
@@ -84,22 +111,37 @@ class HostilePeersProbeTest {
 
     static Stream<Arguments> brokenTargets() {
         return Stream.of(
-                Arguments.of("status line then close", "HTTP/1.1 200 OK\r\n", Then.CLOSE, Kind.CONNECTION_RESET,
+                Arguments.of(
+                        "status line then close",
+                        "HTTP/1.1 200 OK\r\n",
+                        Then.CLOSE,
+                        Kind.CONNECTION_RESET,
                         "connection closed before the response from 127.0.0.1:"),
-                Arguments.of("short body then close", "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n0123456789",
-                        Then.CLOSE, Kind.CONNECTION_RESET, "connection closed during the response body from"),
-                Arguments.of("garbage instead of HTTP", "SSH-2.0-OpenSSH_9.2\r\n", Then.STAY_SILENT,
-                        Kind.PROTOCOL_ERROR, "invalid HTTP response from 127.0.0.1:"));
+                Arguments.of(
+                        "short body then close",
+                        "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n0123456789",
+                        Then.CLOSE,
+                        Kind.CONNECTION_RESET,
+                        "connection closed during the response body from"),
+                Arguments.of(
+                        "garbage instead of HTTP",
+                        "SSH-2.0-OpenSSH_9.2\r\n",
+                        Then.STAY_SILENT,
+                        Kind.PROTOCOL_ERROR,
+                        "invalid HTTP response from 127.0.0.1:"));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("brokenTargets")
-    void probeWhenTargetBreaksHttpThenTargetHopIsBlamed(String name, String reply, Then then, Kind kind,
-            String reasonPart) {
+    void probeWhenTargetBreaksHttpThenTargetHopIsBlamed(
+            String name, String reply, Then then, Kind kind, String reasonPart) {
         try (ScriptedReplyServer server = ScriptedReplyServer.start(reply, then)) {
-            ProbeResult result = prober.probe(new ProbeRequest(Outbound.direct("hostile"),
-                    URI.create("http://127.0.0.1:" + server.port() + "/"), "GET", TIMEOUT,
-                    ProbeRequest.Client.BURST_PING))
+            ProbeResult result = prober.probe(new ProbeRequest(
+                            Outbound.direct("hostile"),
+                            URI.create("http://127.0.0.1:" + server.port() + "/"),
+                            "GET",
+                            TIMEOUT,
+                            ProbeRequest.Client.BURST_PING))
                     .block(TIMEOUT.plusSeconds(5));
 
             assertThat(result.error().kind()).isEqualTo(kind);

@@ -85,7 +85,9 @@ class PhaseTimerTest {
 
         PhaseTimer.Marks marks = timer.marks();
         assertThat(marks.rttNanos(false)).isEqualTo(70);
-        assertThat(marks.rttNanos(true)).as("the body's 300 ns after the headers are in").isEqualTo(370);
+        assertThat(marks.rttNanos(true))
+                .as("the body's 300 ns after the headers are in")
+                .isEqualTo(370);
         assertThat(marks.phases().firstByteNanos()).isEqualTo(60);
     }
 
@@ -113,7 +115,8 @@ class PhaseTimerTest {
         timer.nextRequest(next, true);
         connection = timer.connection();
         first.stamp(Mark.RESPONSE_END);
-        assertThat(timer.marks().reached(Mark.RESPONSE_END)).as("the first connection's late event is dropped")
+        assertThat(timer.marks().reached(Mark.RESPONSE_END))
+                .as("the first connection's late event is dropped")
                 .isFalse();
 
         assertThat(timer.marks().reached(Mark.CONNECTED)).isFalse();
@@ -128,7 +131,9 @@ class PhaseTimerTest {
         readAt(190, 195, Mark.RESPONSE_HEADERS);
         assertThat(timer.marks().phases()).isEqualTo(new ProbePhases(10, 15, N, 30, 20));
         assertThat(timer.marks().rttNanos(false)).isEqualTo(75);
-        assertThat(before.reached(Mark.RESPONSE_HEADERS)).as("a snapshot never changes").isTrue();
+        assertThat(before.reached(Mark.RESPONSE_HEADERS))
+                .as("a snapshot never changes")
+                .isTrue();
         assertThat(before.target()).isEqualTo(FIRST);
     }
 }

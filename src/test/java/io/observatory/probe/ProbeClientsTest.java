@@ -45,12 +45,13 @@ class ProbeClientsTest {
     }
 
     private static ProbeRequest request(Outbound outbound, String url) {
-        return new ProbeRequest(outbound, URI.create(url), "GET", Duration.ofSeconds(2),
-                ProbeRequest.Client.CONNECTIVITY_CHECK);
+        return new ProbeRequest(
+                outbound, URI.create(url), "GET", Duration.ofSeconds(2), ProbeRequest.Client.CONNECTIVITY_CHECK);
     }
 
     private static ProbeRequest socks(int outbound, String password) {
-        return request(new Outbound("socks-" + outbound, Protocol.SOCKS, "127.0.0.1", 1080, "user", password, null),
+        return request(
+                new Outbound("socks-" + outbound, Protocol.SOCKS, "127.0.0.1", 1080, "user", password, null),
                 "http://probe.test/generate_204");
     }
 
@@ -71,7 +72,8 @@ class ProbeClientsTest {
         assertThat(clients.exchange(other, ProbeHop.first(other, HEADERS)))
                 .isNotSameAs(clients.exchange(request, first));
         ProbeHop redirect = first.redirectTo("/next", 302);
-        assertThat(clients.exchange(request, redirect)).as("a server-chosen URL is not cached")
+        assertThat(clients.exchange(request, redirect))
+                .as("a server-chosen URL is not cached")
                 .isNotSameAs(clients.exchange(request, redirect));
     }
 
@@ -89,13 +91,18 @@ class ProbeClientsTest {
             ProbeRequest request = socks(outbound, "rotated-password");
             rotating.exchange(request, ProbeHop.first(request, HEADERS));
         }
-        assertThat(rotating.size()).as("the old ones are not idle for long enough yet").isEqualTo(400);
+        assertThat(rotating.size())
+                .as("the old ones are not idle for long enough yet")
+                .isEqualTo(400);
 
         TIME.advance(ProbeClients.IDLE.dividedBy(2).plusNanos(1));
         ProbeRequest probedAgain = socks(0, "rotated-password");
         HttpClient.ResponseReceiver<?> kept = rotating.exchange(probedAgain, ProbeHop.first(probedAgain, HEADERS));
 
-        assertThat(rotating.size()).as("only the rotated outbounds' clients are left").isEqualTo(200);
-        assertThat(rotating.exchange(probedAgain, ProbeHop.first(probedAgain, HEADERS))).isSameAs(kept);
+        assertThat(rotating.size())
+                .as("only the rotated outbounds' clients are left")
+                .isEqualTo(200);
+        assertThat(rotating.exchange(probedAgain, ProbeHop.first(probedAgain, HEADERS)))
+                .isSameAs(kept);
     }
 }

@@ -9,9 +9,9 @@ import java.net.URI;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * What a probe announces: Xray's Chrome ({@code common/utils/browser.go}) with {@code observatory.probe.headers}
@@ -20,15 +20,20 @@ import org.junit.jupiter.api.Test;
 class ProbeHeadersTest {
 
     private static List<String> written(ProbeHeaders headers, String method, boolean close) {
-        return written(headers, new ProbeHop(URI.create("http://example.com/"), method, headers.host("example.com"),
-                null, "example.com", 0), close);
+        return written(
+                headers,
+                new ProbeHop(
+                        URI.create("http://example.com/"), method, headers.host("example.com"), null, "example.com", 0),
+                close);
     }
 
     private static List<String> written(ProbeHeaders headers, ProbeHop hop, boolean close) {
         HttpHeaders out = new DefaultHttpHeaders();
         out.add("stale", "from reactor-netty");
         headers.writeRequest(out, hop, close);
-        return out.entries().stream().map(entry -> entry.getKey() + ": " + entry.getValue()).toList();
+        return out.entries().stream()
+                .map(entry -> entry.getKey() + ": " + entry.getValue())
+                .toList();
     }
 
     private static List<String> names(List<String> lines) {
@@ -72,24 +77,25 @@ class ProbeHeadersTest {
 
     @Test
     void writeRequestWhenNothingConfiguredThenHostUserAgentSortedRestAndGoTransportHeaders() {
-        assertThat(written(ProbeHeaders.of(Map.of(), 149), "GET", false)).containsExactly(
-                "Host: example.com",
-                "User-Agent: " + XrayChrome.userAgent(149),
-                "Accept: text/html,application/xhtml+xml,application/xml;q=0.9,image/jxl,image/avif,image/webp,"
-                        + "image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7",
-                "Accept-Language: en-US,en;q=0.9",
-                "Cache-Control: max-age=0",
-                "DNT: 1",
-                "Priority: u=0, i",
-                "Sec-CH-UA: " + XrayChrome.clientHintBrands(149),
-                "Sec-CH-UA-Mobile: ?0",
-                "Sec-CH-UA-Platform: \"Windows\"",
-                "Sec-Fetch-Dest: document",
-                "Sec-Fetch-Mode: navigate",
-                "Sec-Fetch-Site: none",
-                "Sec-Fetch-User: ?1",
-                "Upgrade-Insecure-Requests: 1",
-                "Accept-Encoding: gzip");
+        assertThat(written(ProbeHeaders.of(Map.of(), 149), "GET", false))
+                .containsExactly(
+                        "Host: example.com",
+                        "User-Agent: " + XrayChrome.userAgent(149),
+                        "Accept: text/html,application/xhtml+xml,application/xml;q=0.9,image/jxl,image/avif,image/webp,"
+                                + "image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7",
+                        "Accept-Language: en-US,en;q=0.9",
+                        "Cache-Control: max-age=0",
+                        "DNT: 1",
+                        "Priority: u=0, i",
+                        "Sec-CH-UA: " + XrayChrome.clientHintBrands(149),
+                        "Sec-CH-UA-Mobile: ?0",
+                        "Sec-CH-UA-Platform: \"Windows\"",
+                        "Sec-Fetch-Dest: document",
+                        "Sec-Fetch-Mode: navigate",
+                        "Sec-Fetch-Site: none",
+                        "Sec-Fetch-User: ?1",
+                        "Upgrade-Insecure-Requests: 1",
+                        "Accept-Encoding: gzip");
     }
 
     @Test
@@ -108,13 +114,19 @@ class ProbeHeadersTest {
 
     @Test
     void ofWhenHeadersConfiguredThenReplacedRemovedOrSortedInAndGoHeadersYieldToThem() {
-        ProbeHeaders headers = configured("probe.headers.user-agent=observatory-test", "probe.headers.X-Probe=1",
-                "probe.headers.SEC-CH-UA=", "probe.headers.accept-encoding=br", "probe.headers.host=probe.example");
+        ProbeHeaders headers = configured(
+                "probe.headers.user-agent=observatory-test",
+                "probe.headers.X-Probe=1",
+                "probe.headers.SEC-CH-UA=",
+                "probe.headers.accept-encoding=br",
+                "probe.headers.host=probe.example");
 
         List<String> head = written(headers, "GET", false);
 
-        assertThat(head).startsWith("Host: probe.example", "User-Agent: observatory-test")
-                .contains("Accept-Encoding: br").doesNotContain("Accept-Encoding: gzip")
+        assertThat(head)
+                .startsWith("Host: probe.example", "User-Agent: observatory-test")
+                .contains("Accept-Encoding: br")
+                .doesNotContain("Accept-Encoding: gzip")
                 .noneMatch(line -> line.startsWith("Sec-CH-UA:"))
                 .endsWith("Upgrade-Insecure-Requests: 1", "X-Probe: 1");
         assertThat(headers.asMap()).hasSize(16);
@@ -122,40 +134,74 @@ class ProbeHeadersTest {
 
     @Test
     void writeRequestWhenRedirectedWithUserInfoThenRefererAndAuthorizationSortedInAsGosClientAddsThem() {
-        ProbeHop hop = new ProbeHop(URI.create("http://user@example.com/next"), "GET", "example.com",
-                "http://example.com/from", "example.com", 1);
+        ProbeHop hop = new ProbeHop(
+                URI.create("http://user@example.com/next"),
+                "GET",
+                "example.com",
+                "http://example.com/from",
+                "example.com",
+                1);
 
         List<String> head = written(ProbeHeaders.of(Map.of(), 149), hop, false);
 
-        assertThat(names(head)).containsExactly("Host", "User-Agent", "Accept", "Accept-Language", "Authorization",
-                "Cache-Control", "DNT", "Priority", "Referer", "Sec-CH-UA", "Sec-CH-UA-Mobile", "Sec-CH-UA-Platform",
-                "Sec-Fetch-Dest", "Sec-Fetch-Mode", "Sec-Fetch-Site", "Sec-Fetch-User", "Upgrade-Insecure-Requests",
-                "Accept-Encoding");
+        assertThat(names(head))
+                .containsExactly(
+                        "Host",
+                        "User-Agent",
+                        "Accept",
+                        "Accept-Language",
+                        "Authorization",
+                        "Cache-Control",
+                        "DNT",
+                        "Priority",
+                        "Referer",
+                        "Sec-CH-UA",
+                        "Sec-CH-UA-Mobile",
+                        "Sec-CH-UA-Platform",
+                        "Sec-Fetch-Dest",
+                        "Sec-Fetch-Mode",
+                        "Sec-Fetch-Site",
+                        "Sec-Fetch-User",
+                        "Upgrade-Insecure-Requests",
+                        "Accept-Encoding");
         assertThat(head).contains("Authorization: Basic dXNlcjo=", "Referer: http://example.com/from");
     }
 
     @Test
     void writeRequestWhenAuthorizationRefererOrRangeConfiguredThenTheyWinAndRangeTurnsOffGzip() {
-        ProbeHeaders headers = configured("probe.headers.authorization=Bearer t", "probe.headers.Range=bytes=0-0",
+        ProbeHeaders headers = configured(
+                "probe.headers.authorization=Bearer t",
+                "probe.headers.Range=bytes=0-0",
                 "probe.headers.Referer=https://configured.example/");
-        ProbeHop hop = new ProbeHop(URI.create("http://u:p@example.com/"), "GET", "example.com",
-                "http://example.com/from", "example.com", 1);
+        ProbeHop hop = new ProbeHop(
+                URI.create("http://u:p@example.com/"),
+                "GET",
+                "example.com",
+                "http://example.com/from",
+                "example.com",
+                1);
 
         List<String> head = written(headers, hop, false);
 
-        assertThat(head).contains("authorization: Bearer t", "Referer: https://configured.example/")
+        assertThat(head)
+                .contains("authorization: Bearer t", "Referer: https://configured.example/")
                 .doesNotContain("Authorization: Basic dTpw", "Referer: http://example.com/from");
-        assertThat(head).as("Go's transport asks for gzip only without a Range")
+        assertThat(head)
+                .as("Go's transport asks for gzip only without a Range")
                 .noneMatch(line -> line.startsWith("Accept-Encoding"));
         assertThat(written(configured("probe.headers.Range="), "GET", false)).contains("Accept-Encoding: gzip");
     }
 
     @ParameterizedTest(name = "redirect to {0}: credentials {1}")
-    @CsvSource({"http://example.com/x, true", "http://api.example.com/x, true", "http://other.test/x, false",
-            "http://badexample.com/x, false"})
+    @CsvSource({
+        "http://example.com/x, true",
+        "http://api.example.com/x, true",
+        "http://other.test/x, false",
+        "http://badexample.com/x, false"
+    })
     void writeRequestWhenRedirectedThenCredentialsGoOnlyToTheFirstDomainAndItsSubdomains(String to, boolean kept) {
-        ProbeHeaders headers = configured("probe.headers.Authorization=Bearer t", "probe.headers.Cookie=sid=1",
-                "probe.headers.X-Probe=1");
+        ProbeHeaders headers = configured(
+                "probe.headers.Authorization=Bearer t", "probe.headers.Cookie=sid=1", "probe.headers.X-Probe=1");
         ProbeHop hop = new ProbeHop(URI.create("http://example.com/"), "GET", "example.com", null, "example.com", 0)
                 .redirectTo(to, 302);
 
@@ -173,8 +219,8 @@ class ProbeHeadersTest {
             HEAD | http://h.test/a  | 303 | HEAD | http://h.test/b
             GET  | https://h.test/a | 301 | GET  | https://h.test/b
             """)
-    void redirectToWhenStatusThenGosMethodAndRefererRules(String method, String from, int status, String nextMethod,
-            String next) {
+    void redirectToWhenStatusThenGosMethodAndRefererRules(
+            String method, String from, int status, String nextMethod, String next) {
         ProbeHop hop = new ProbeHop(URI.create(from), method, "h.test", null, "h.test", 0).redirectTo("b", status);
 
         assertThat(hop.method()).isEqualTo(nextMethod);
@@ -193,23 +239,27 @@ class ProbeHeadersTest {
 
     @Test
     void writeRequestWhenGoTransportHeadersConfiguredEmptyThenGoAddsNeither() {
-        List<String> head = written(configured("probe.headers.Accept-Encoding=", "probe.headers.connection="), "GET",
-                true);
+        List<String> head =
+                written(configured("probe.headers.Accept-Encoding=", "probe.headers.connection="), "GET", true);
 
         assertThat(head).noneMatch(line -> line.startsWith("Accept-Encoding") || line.startsWith("Connection"));
     }
 
     @Test
     void hostWhenConfiguredThenOnlyTheFirstRequestsHostIsReplaced() {
-        assertThat(configured("probe.headers.host=vhost.example").host("127.0.0.1:8080")).isEqualTo("vhost.example");
+        assertThat(configured("probe.headers.host=vhost.example").host("127.0.0.1:8080"))
+                .isEqualTo("vhost.example");
         assertThat(ProbeHeaders.of(Map.of(), 149).host("127.0.0.1:8080")).isEqualTo("127.0.0.1:8080");
     }
 
     @Test
     void writeConnectWhenTargetCredentialsConfiguredThenTheProxyNeverSeesThem() {
         HttpHeaders out = new DefaultHttpHeaders();
-        configured("probe.headers.Authorization=Bearer s3cret", "probe.headers.cookie=sid=s3cret",
-                "probe.headers.X-Probe=1").writeConnect(out, "example.com:443", null);
+        configured(
+                        "probe.headers.Authorization=Bearer s3cret",
+                        "probe.headers.cookie=sid=s3cret",
+                        "probe.headers.X-Probe=1")
+                .writeConnect(out, "example.com:443", null);
 
         assertThat(out.toString()).doesNotContain("s3cret");
         assertThat(out.get("X-Probe")).isEqualTo("1");
@@ -220,10 +270,25 @@ class ProbeHeadersTest {
         HttpHeaders out = new DefaultHttpHeaders();
         ProbeHeaders.of(Map.of(), 149).writeConnect(out, "example.com:443", "Basic dTpw");
 
-        assertThat(out.names()).containsExactly("Host", "User-Agent", "Accept", "Accept-Language", "Cache-Control",
-                "DNT", "Priority", "Proxy-Authorization", "Proxy-Connection", "Sec-CH-UA", "Sec-CH-UA-Mobile",
-                "Sec-CH-UA-Platform", "Sec-Fetch-Dest", "Sec-Fetch-Mode", "Sec-Fetch-Site", "Sec-Fetch-User",
-                "Upgrade-Insecure-Requests");
+        assertThat(out.names())
+                .containsExactly(
+                        "Host",
+                        "User-Agent",
+                        "Accept",
+                        "Accept-Language",
+                        "Cache-Control",
+                        "DNT",
+                        "Priority",
+                        "Proxy-Authorization",
+                        "Proxy-Connection",
+                        "Sec-CH-UA",
+                        "Sec-CH-UA-Mobile",
+                        "Sec-CH-UA-Platform",
+                        "Sec-Fetch-Dest",
+                        "Sec-Fetch-Mode",
+                        "Sec-Fetch-Site",
+                        "Sec-Fetch-User",
+                        "Upgrade-Insecure-Requests");
         assertThat(out.get("Host")).isEqualTo("example.com:443");
         assertThat(out.get("Proxy-Connection")).isEqualTo("Keep-Alive");
     }

@@ -16,10 +16,11 @@ class ProbePermitsTest {
 
     private Disposable submit() {
         return permits.withPermit(() -> {
-            Sinks.One<String> sink = Sinks.one();
-            started.add(sink);
-            return sink.asMono();
-        }).subscribe(results::add);
+                    Sinks.One<String> sink = Sinks.one();
+                    started.add(sink);
+                    return sink.asMono();
+                })
+                .subscribe(results::add);
     }
 
     @Test

@@ -10,15 +10,23 @@ class ProbePhasesTest {
     void measuredWhenEveryPhaseRanThenAllInPathOrder() {
         ProbePhases phases = new ProbePhases(1, 2, 3, 4, 5);
 
-        assertThat(phases.measured()).containsExactly(
-                entry("dns", 1L), entry("connect", 2L), entry("proxy_handshake", 3L), entry("tls", 4L),
-                entry("first_byte", 5L));
+        assertThat(phases.measured())
+                .containsExactly(
+                        entry("dns", 1L),
+                        entry("connect", 2L),
+                        entry("proxy_handshake", 3L),
+                        entry("tls", 4L),
+                        entry("first_byte", 5L));
     }
 
     @Test
     void measuredWhenPhasesNotMeasuredThenAbsent() {
-        ProbePhases phases = new ProbePhases(ProbePhases.NOT_MEASURED, 2, ProbePhases.NOT_MEASURED,
-                ProbePhases.NOT_MEASURED, ProbePhases.NOT_MEASURED);
+        ProbePhases phases = new ProbePhases(
+                ProbePhases.NOT_MEASURED,
+                2,
+                ProbePhases.NOT_MEASURED,
+                ProbePhases.NOT_MEASURED,
+                ProbePhases.NOT_MEASURED);
 
         assertThat(phases.measured()).containsExactly(entry("connect", 2L));
         assertThat(ProbePhases.NONE.measured()).isEmpty();

@@ -59,8 +59,12 @@ class ProbeWireTest {
     @BeforeAll
     static void start() {
         loops = LoopResources.create("probe-wire-test", 1, true);
-        prober = new ReactorNettyProber(new ProbeSettings(4, null, Map.of(), null), ProbeHeaders.of(Map.of(), CHROME),
-                loops, Clock.systemUTC(), Ticker.system());
+        prober = new ReactorNettyProber(
+                new ProbeSettings(4, null, Map.of(), null),
+                ProbeHeaders.of(Map.of(), CHROME),
+                loops,
+                Clock.systemUTC(),
+                Ticker.system());
         target = RawRequestRecorder.replying("HTTP/1.1 204 No Content\r\n\r\n");
     }
 
@@ -93,53 +97,70 @@ class ProbeWireTest {
 
     @Test
     void probeWhenStandardObserverThenXraysGetWithGoTransportsAcceptEncodingAndNoConnectionHeader() {
-        assertThat(probe(Outbound.direct("d"), url(), "GET", ProbeRequest.Client.STANDARD_OBSERVER).success())
+        assertThat(probe(Outbound.direct("d"), url(), "GET", ProbeRequest.Client.STANDARD_OBSERVER)
+                        .success())
                 .isTrue();
 
-        assertThat(lastHead(target)).isEqualTo("GET /generate_204 HTTP/1.1\r\nHost: 127.0.0.1:" + target.port()
-                + "\r\n" + USER_AGENT + NAVIGATION.formatted("") + "Accept-Encoding: gzip\r\n\r\n");
+        assertThat(lastHead(target))
+                .isEqualTo("GET /generate_204 HTTP/1.1\r\nHost: 127.0.0.1:" + target.port() + "\r\n" + USER_AGENT
+                        + NAVIGATION.formatted("") + "Accept-Encoding: gzip\r\n\r\n");
     }
 
     @Test
     void probeWhenBurstPingWithHeadThenConnectionCloseAndNoAcceptEncoding() {
-        assertThat(probe(Outbound.direct("d"), url(), "HEAD", ProbeRequest.Client.BURST_PING).success()).isTrue();
+        assertThat(probe(Outbound.direct("d"), url(), "HEAD", ProbeRequest.Client.BURST_PING)
+                        .success())
+                .isTrue();
 
-        assertThat(lastHead(target)).isEqualTo("HEAD /generate_204 HTTP/1.1\r\nHost: 127.0.0.1:" + target.port()
-                + "\r\n" + USER_AGENT + NAVIGATION.formatted("") + "Connection: close\r\n\r\n");
+        assertThat(lastHead(target))
+                .isEqualTo("HEAD /generate_204 HTTP/1.1\r\nHost: 127.0.0.1:" + target.port() + "\r\n" + USER_AGENT
+                        + NAVIGATION.formatted("") + "Connection: close\r\n\r\n");
     }
 
     @Test
     void probeWhenBurstPingWithGetThenAcceptEncodingThenConnectionClose() {
-        assertThat(probe(Outbound.direct("d"), url(), "GET", ProbeRequest.Client.BURST_PING).success()).isTrue();
+        assertThat(probe(Outbound.direct("d"), url(), "GET", ProbeRequest.Client.BURST_PING)
+                        .success())
+                .isTrue();
 
-        assertThat(lastHead(target)).endsWith("Upgrade-Insecure-Requests: 1\r\nAccept-Encoding: gzip\r\n"
-                + "Connection: close\r\n\r\n");
+        assertThat(lastHead(target))
+                .endsWith("Upgrade-Insecure-Requests: 1\r\nAccept-Encoding: gzip\r\n" + "Connection: close\r\n\r\n");
     }
 
     @Test
     void probeWhenPostThenEmptyContentLengthRightAfterUserAgentAsGoWritesIt() {
-        assertThat(probe(Outbound.direct("d"), url(), "POST", ProbeRequest.Client.BURST_PING).success()).isTrue();
+        assertThat(probe(Outbound.direct("d"), url(), "POST", ProbeRequest.Client.BURST_PING)
+                        .success())
+                .isTrue();
 
-        assertThat(lastHead(target)).isEqualTo("POST /generate_204 HTTP/1.1\r\nHost: 127.0.0.1:" + target.port()
-                + "\r\n" + USER_AGENT + "Content-Length: 0\r\n" + NAVIGATION.formatted("")
-                + "Accept-Encoding: gzip\r\nConnection: close\r\n\r\n");
+        assertThat(lastHead(target))
+                .isEqualTo("POST /generate_204 HTTP/1.1\r\nHost: 127.0.0.1:" + target.port()
+                        + "\r\n" + USER_AGENT + "Content-Length: 0\r\n" + NAVIGATION.formatted("")
+                        + "Accept-Encoding: gzip\r\nConnection: close\r\n\r\n");
     }
 
     @Test
     void probeWhenOtherMethodThenNoContentLengthAsGoSendsNone() {
-        assertThat(probe(Outbound.direct("d"), url(), "OPTIONS", ProbeRequest.Client.BURST_PING).success()).isTrue();
+        assertThat(probe(Outbound.direct("d"), url(), "OPTIONS", ProbeRequest.Client.BURST_PING)
+                        .success())
+                .isTrue();
 
-        assertThat(lastHead(target)).startsWith("OPTIONS /generate_204 HTTP/1.1\r\n")
+        assertThat(lastHead(target))
+                .startsWith("OPTIONS /generate_204 HTTP/1.1\r\n")
                 .doesNotContainIgnoringCase("content-length");
     }
 
     @Test
     void probeWhenUrlHasUserInfoAndEmptyPortThenBasicAuthorizationAndHostWithoutColonAsGoSendsThem() {
-        probe(Outbound.direct("d"), "http://u:p@127.0.0.1:" + target.port() + "/generate_204", "GET",
+        probe(
+                Outbound.direct("d"),
+                "http://u:p@127.0.0.1:" + target.port() + "/generate_204",
+                "GET",
                 ProbeRequest.Client.STANDARD_OBSERVER);
 
-        assertThat(lastHead(target)).contains("\r\nAccept-Language: en-US,en;q=0.9\r\nAuthorization: Basic dTpw\r\n"
-                + "Cache-Control: max-age=0\r\n");
+        assertThat(lastHead(target))
+                .contains("\r\nAccept-Language: en-US,en;q=0.9\r\nAuthorization: Basic dTpw\r\n"
+                        + "Cache-Control: max-age=0\r\n");
         assertThat(ProbeHop.authority(URI.create("http://example.com:/"))).isEqualTo("example.com");
     }
 
@@ -150,15 +171,27 @@ class ProbeWireTest {
                 RawRequestRecorder first = RawRequestRecorder.replying("HTTP/1.1 302 Found\r\nLocation: "
                         + "http://localhost:" + next.port() + "/next\r\nContent-Length: 0\r\n\r\n")) {
             Map<String, String> credentials = Map.of("Authorization", "Bearer s3cret", "Cookie", "sid=s3cret");
-            ReactorNettyProber prober = new ReactorNettyProber(new ProbeSettings(1, null, credentials, null),
-                    ProbeHeaders.of(credentials, CHROME), own, Clock.systemUTC(), Ticker.system());
+            ReactorNettyProber prober = new ReactorNettyProber(
+                    new ProbeSettings(1, null, credentials, null),
+                    ProbeHeaders.of(credentials, CHROME),
+                    own,
+                    Clock.systemUTC(),
+                    Ticker.system());
             String from = "http://127.0.0.1:" + first.port() + "/first";
 
-            assertThat(prober.probe(new ProbeRequest(Outbound.direct("c"), URI.create(from), "HEAD", TIMEOUT,
-                    ProbeRequest.Client.CONNECTIVITY_CHECK)).block(TIMEOUT.plusSeconds(5)).httpStatus()).isEqualTo(204);
+            assertThat(prober.probe(new ProbeRequest(
+                                    Outbound.direct("c"),
+                                    URI.create(from),
+                                    "HEAD",
+                                    TIMEOUT,
+                                    ProbeRequest.Client.CONNECTIVITY_CHECK))
+                            .block(TIMEOUT.plusSeconds(5))
+                            .httpStatus())
+                    .isEqualTo(204);
 
             assertThat(lastHead(first)).contains("\r\nAuthorization: Bearer s3cret\r\n", "\r\nCookie: sid=s3cret\r\n");
-            assertThat(lastHead(next)).startsWith("HEAD /next HTTP/1.1\r\nHost: localhost:" + next.port() + "\r\n")
+            assertThat(lastHead(next))
+                    .startsWith("HEAD /next HTTP/1.1\r\nHost: localhost:" + next.port() + "\r\n")
                     .contains("\r\nReferer: " + from + "\r\n")
                     .doesNotContain("s3cret");
         } finally {
@@ -171,14 +204,24 @@ class ProbeWireTest {
         assumeTrue(bindable("127.0.0.42"), "127.0.0.42 is an address of this host (Linux routes 127.0.0.0/8 to lo)");
         LoopResources own = LoopResources.create("probe-source-test", 1, true);
         try {
-            ReactorNettyProber bound = new ReactorNettyProber(new ProbeSettings(1, null, Map.of(), "127.0.0.42"),
-                    ProbeHeaders.of(Map.of(), CHROME), own, Clock.systemUTC(), Ticker.system());
+            ReactorNettyProber bound = new ReactorNettyProber(
+                    new ProbeSettings(1, null, Map.of(), "127.0.0.42"),
+                    ProbeHeaders.of(Map.of(), CHROME),
+                    own,
+                    Clock.systemUTC(),
+                    Ticker.system());
 
-            assertThat(bound.probe(new ProbeRequest(Outbound.direct("d"), URI.create(url()), "GET", TIMEOUT,
-                    ProbeRequest.Client.STANDARD_OBSERVER)).block(TIMEOUT.plusSeconds(5)).success()).isTrue();
+            assertThat(bound.probe(new ProbeRequest(
+                                    Outbound.direct("d"),
+                                    URI.create(url()),
+                                    "GET",
+                                    TIMEOUT,
+                                    ProbeRequest.Client.STANDARD_OBSERVER))
+                            .block(TIMEOUT.plusSeconds(5))
+                            .success())
+                    .isTrue();
 
-            assertThat(target.peers().get(target.peers().size() - 1))
-                    .isEqualTo(InetAddress.getByName("127.0.0.42"));
+            assertThat(target.peers().get(target.peers().size() - 1)).isEqualTo(InetAddress.getByName("127.0.0.42"));
         } finally {
             own.disposeLater().block(Duration.ofSeconds(5));
         }
@@ -186,17 +229,20 @@ class ProbeWireTest {
 
     @Test
     void probeWhenHttpOutboundThenConnectCarriesXraysHeadersAndProxyConnection() {
-        try (RawRequestRecorder proxy = RawRequestRecorder.replying(
-                "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n")) {
+        try (RawRequestRecorder proxy =
+                RawRequestRecorder.replying("HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n")) {
             Outbound outbound = new Outbound("h", Protocol.HTTP, "127.0.0.1", proxy.port(), "u", "p", null);
 
-            ProbeResult result = probe(outbound, "https://example.com/generate_204", "GET",
-                    ProbeRequest.Client.STANDARD_OBSERVER);
+            ProbeResult result =
+                    probe(outbound, "https://example.com/generate_204", "GET", ProbeRequest.Client.STANDARD_OBSERVER);
 
             assertThat(result.error().kind()).isEqualTo(ProbeError.Kind.PROXY_REFUSED_TARGET);
-            assertThat(lastHead(proxy)).isEqualTo("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n"
-                    + USER_AGENT + NAVIGATION.formatted("Proxy-Authorization: Basic dTpw\r\n"
-                            + "Proxy-Connection: Keep-Alive\r\n") + "\r\n");
+            assertThat(lastHead(proxy))
+                    .isEqualTo("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n"
+                            + USER_AGENT
+                            + NAVIGATION.formatted(
+                                    "Proxy-Authorization: Basic dTpw\r\n" + "Proxy-Connection: Keep-Alive\r\n")
+                            + "\r\n");
         }
     }
 }

@@ -46,8 +46,12 @@ class ReactorNettyProberTest {
     static void startLab() {
         loops = LoopResources.create("probe-test", 1, true);
         Map<String, String> headers = Map.of("User-Agent", USER_AGENT, "Accept-Language", "en-US,en;q=0.9");
-        prober = new ReactorNettyProber(new ProbeSettings(16, TestTls.certificatePath().toString(), headers, null),
-                ProbeHeaders.of(headers, 150), loops, Clock.systemUTC(), Ticker.system());
+        prober = new ReactorNettyProber(
+                new ProbeSettings(16, TestTls.certificatePath().toString(), headers, null),
+                ProbeHeaders.of(headers, 150),
+                loops,
+                Clock.systemUTC(),
+                Ticker.system());
         http = TestTarget.http();
         https = TestTarget.https();
     }
@@ -63,8 +67,8 @@ class ReactorNettyProberTest {
         return probe(outbound, url, "GET", ProbeRequest.Client.STANDARD_OBSERVER, TIMEOUT);
     }
 
-    private static ProbeResult probe(Outbound outbound, String url, String method, ProbeRequest.Client client,
-            Duration timeout) {
+    private static ProbeResult probe(
+            Outbound outbound, String url, String method, ProbeRequest.Client client, Duration timeout) {
         return prober.probe(new ProbeRequest(outbound, URI.create(url), method, timeout, client))
                 .block(timeout.plusSeconds(5));
     }
@@ -101,10 +105,13 @@ class ReactorNettyProberTest {
 
             assertThat(own.lastRequest().method()).isEqualTo("GET");
             assertThat(own.lastRequest().header("User-Agent")).isEqualTo(USER_AGENT);
-            assertThat(own.lastRequest().header("Connection")).as("Xray's observer does not disable keep-alive")
+            assertThat(own.lastRequest().header("Connection"))
+                    .as("Xray's observer does not disable keep-alive")
                     .isNull();
-            await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
-                    assertThat(own.closedConnectionCount()).as("closed by the prober").isEqualTo(1));
+            await().atMost(Duration.ofSeconds(5))
+                    .untilAsserted(() -> assertThat(own.closedConnectionCount())
+                            .as("closed by the prober")
+                            .isEqualTo(1));
         }
     }
 
@@ -123,17 +130,20 @@ class ReactorNettyProberTest {
     void probeWhenConnectivityCheckRedirectedToADeadHostThenFailsAsGosDefaultClientDoes() {
         int deadPort = ClosedPort.find();
         String dead = "http://127.0.0.1:" + deadPort + "/";
-        try (ScriptedReplyServer redirect = ScriptedReplyServer.start("HTTP/1.1 302 Found\r\nLocation: " + dead
-                + "\r\nContent-Length: 0\r\n\r\n", ScriptedReplyServer.Then.CLOSE)) {
+        try (ScriptedReplyServer redirect = ScriptedReplyServer.start(
+                "HTTP/1.1 302 Found\r\nLocation: " + dead + "\r\nContent-Length: 0\r\n\r\n",
+                ScriptedReplyServer.Then.CLOSE)) {
             String url = "http://127.0.0.1:" + redirect.port() + "/generate_204";
 
-            ProbeResult check = probe(Outbound.direct("c"), url, "HEAD", ProbeRequest.Client.CONNECTIVITY_CHECK,
-                    TIMEOUT);
+            ProbeResult check =
+                    probe(Outbound.direct("c"), url, "HEAD", ProbeRequest.Client.CONNECTIVITY_CHECK, TIMEOUT);
             ProbeResult ping = probe(Outbound.direct("p"), url, "HEAD", ProbeRequest.Client.BURST_PING, TIMEOUT);
 
-            assertThat(check.error().kind()).as("Xray's connectivity client follows the redirect")
+            assertThat(check.error().kind())
+                    .as("Xray's connectivity client follows the redirect")
                     .isEqualTo(Kind.CONNECTION_REFUSED);
-            assertThat(check.error().reason()).as("the reason names the host the redirect led to")
+            assertThat(check.error().reason())
+                    .as("the reason names the host the redirect led to")
                     .contains("connection refused by 127.0.0.1:" + deadPort + ";");
             assertThat(ping.httpStatus()).as("Xray's ping client does not").isEqualTo(302);
         }
@@ -143,8 +153,8 @@ class ReactorNettyProberTest {
     void probeWhenConnectivityCheckRedirectedToALiveTargetThenItsAnswerCounts() {
         int before = http.requestCount("/generate_204");
 
-        ProbeResult check = probe(Outbound.direct("c"), http.url("/status/307"), "GET",
-                ProbeRequest.Client.CONNECTIVITY_CHECK, TIMEOUT);
+        ProbeResult check = probe(
+                Outbound.direct("c"), http.url("/status/307"), "GET", ProbeRequest.Client.CONNECTIVITY_CHECK, TIMEOUT);
 
         assertThat(check.httpStatus()).isEqualTo(204);
         assertThat(http.requestCount("/generate_204")).isEqualTo(before + 1);
@@ -152,10 +162,14 @@ class ReactorNettyProberTest {
 
     @ParameterizedTest(name = "{0} redirects: {1}")
     @CsvSource({"9, 204", "10, 0"})
-    void probeWhenConnectivityCheckRedirectedRepeatedlyThenGosLimitStopsItAtTheTenthRedirect(int redirects,
-            int status) {
-        ProbeResult check = probe(Outbound.direct("c"), http.url("/redirect/" + redirects), "GET",
-                ProbeRequest.Client.CONNECTIVITY_CHECK, TIMEOUT);
+    void probeWhenConnectivityCheckRedirectedRepeatedlyThenGosLimitStopsItAtTheTenthRedirect(
+            int redirects, int status) {
+        ProbeResult check = probe(
+                Outbound.direct("c"),
+                http.url("/redirect/" + redirects),
+                "GET",
+                ProbeRequest.Client.CONNECTIVITY_CHECK,
+                TIMEOUT);
 
         assertThat(check.httpStatus()).isEqualTo(status);
         if (status == 0) {
@@ -185,7 +199,8 @@ class ReactorNettyProberTest {
 
     @Test
     void probeWhenReadBodyThenRttCoversTheBody() {
-        ProbeResult result = probe(Outbound.direct("d"), http.url("/body/200000"), "GET", ProbeRequest.Client.BURST_PING, TIMEOUT);
+        ProbeResult result =
+                probe(Outbound.direct("d"), http.url("/body/200000"), "GET", ProbeRequest.Client.BURST_PING, TIMEOUT);
 
         assertThat(result.success()).isTrue();
         assertThat(result.httpStatus()).isEqualTo(200);
@@ -194,11 +209,12 @@ class ReactorNettyProberTest {
 
     @ParameterizedTest(name = "{0} to {1}")
     @CsvSource({
-            "direct, http, dns connect first_byte",
-            "direct, https, dns connect tls first_byte",
-            "socks, http, connect proxy_handshake first_byte",
-            "socks, https, connect proxy_handshake tls first_byte",
-            "http-connect, http, connect proxy_handshake first_byte"})
+        "direct, http, dns connect first_byte",
+        "direct, https, dns connect tls first_byte",
+        "socks, http, connect proxy_handshake first_byte",
+        "socks, https, connect proxy_handshake tls first_byte",
+        "http-connect, http, connect proxy_handshake first_byte"
+    })
     void probeWhenTargetDelaysItsResponseThenTheFirstBytePhaseHoldsTheDelayAndThePhasesAddUpToTheRtt(
             String path, String scheme, String phases) {
         try (Socks5TestProxy socksProxy = Socks5TestProxy.start("user", "secret");
@@ -210,12 +226,13 @@ class ReactorNettyProberTest {
             };
             TestTarget target = scheme.equals("https") ? https : http;
 
-            ProbeResult result = probe(outbound, target.urlWithHost("localhost",
-                    "/delay/" + RESPONSE_DELAY.toMillis()));
+            ProbeResult result =
+                    probe(outbound, target.urlWithHost("localhost", "/delay/" + RESPONSE_DELAY.toMillis()));
 
             assertThat(result.success()).as("%s", result.error()).isTrue();
             assertThat(result.phases().measured().keySet()).containsExactly(phases.split(" "));
-            assertThat(result.phases().firstByteNanos()).as("the server's delay lies between request and response")
+            assertThat(result.phases().firstByteNanos())
+                    .as("the server's delay lies between request and response")
                     .isGreaterThanOrEqualTo(RESPONSE_DELAY.toNanos());
             assertThat(result.rttNanos()).isEqualTo(sum(result.phases()));
         }
@@ -224,16 +241,18 @@ class ReactorNettyProberTest {
     @Test
     void probeWhenTheClientReadsTheBodyThenTheRttEndsWithTheBodyAfterThePhases() {
         try (DelayedBodyServer server = DelayedBodyServer.start(RESPONSE_DELAY)) {
-            ProbeResult result = probe(Outbound.direct("d"), server.url("/"), "GET", ProbeRequest.Client.BURST_PING,
-                    TIMEOUT);
+            ProbeResult result =
+                    probe(Outbound.direct("d"), server.url("/"), "GET", ProbeRequest.Client.BURST_PING, TIMEOUT);
 
             assertThat(result.success()).as("%s", result.error()).isTrue();
             assertThat(result.httpStatus()).isEqualTo(200);
             assertThat(server.requestToBodyNanos()).isGreaterThanOrEqualTo(RESPONSE_DELAY.toNanos());
-            assertThat(result.rttNanos()).as("longer than the server's wait from our request to the body")
+            assertThat(result.rttNanos())
+                    .as("longer than the server's wait from our request to the body")
                     .isGreaterThan(server.requestToBodyNanos())
                     .isGreaterThan(sum(result.phases()));
-            assertThat(result.phases().firstByteNanos()).as("the headers came at once, before the body")
+            assertThat(result.phases().firstByteNanos())
+                    .as("the headers came at once, before the body")
                     .isLessThan(server.requestToBodyNanos());
         }
     }
@@ -245,7 +264,9 @@ class ReactorNettyProberTest {
 
             assertThat(result.success()).as("%s", result.error()).isTrue();
             assertThat(result.httpStatus()).isEqualTo(200);
-            assertThat(server.bodyWritten()).as("the probe ended before the body was sent").isFalse();
+            assertThat(server.bodyWritten())
+                    .as("the probe ended before the body was sent")
+                    .isFalse();
             assertThat(result.rttNanos()).isPositive().isEqualTo(sum(result.phases()));
         }
     }
@@ -285,8 +306,8 @@ class ReactorNettyProberTest {
 
         assertThat(result.error().kind()).isEqualTo(Kind.CONNECTION_REFUSED);
         assertThat(result.error().hop()).isEqualTo(Hop.TARGET);
-        assertThat(result.error().reason()).startsWith(
-                "outbound d (direct): connection refused by 127.0.0.1:" + port + "; caused by: ");
+        assertThat(result.error().reason())
+                .startsWith("outbound d (direct): connection refused by 127.0.0.1:" + port + "; caused by: ");
     }
 
     @Test
@@ -302,12 +323,14 @@ class ReactorNettyProberTest {
     void probeWhenTargetNeverAnswersThenResponseTimeoutWithinTheDeadline() {
         Duration timeout = Duration.ofMillis(400);
 
-        ProbeResult result = probe(Outbound.direct("d"), http.url("/hang"), "GET", ProbeRequest.Client.STANDARD_OBSERVER, timeout);
+        ProbeResult result =
+                probe(Outbound.direct("d"), http.url("/hang"), "GET", ProbeRequest.Client.STANDARD_OBSERVER, timeout);
 
         assertThat(result.error().kind()).isEqualTo(Kind.RESPONSE_TIMEOUT);
-        assertThat(result.error().reason()).isEqualTo("outbound d (direct): no response headers from 127.0.0.1:"
-                + http.port() + " within 400ms");
-        assertThat(result.rttNanos()).isBetween(timeout.toNanos(), timeout.plusSeconds(1).toNanos());
+        assertThat(result.error().reason())
+                .isEqualTo("outbound d (direct): no response headers from 127.0.0.1:" + http.port() + " within 400ms");
+        assertThat(result.rttNanos())
+                .isBetween(timeout.toNanos(), timeout.plusSeconds(1).toNanos());
     }
 
     @Test
@@ -315,8 +338,12 @@ class ReactorNettyProberTest {
         try (FullBacklog full = FullBacklog.start()) {
             Duration timeout = Duration.ofMillis(400);
 
-            ProbeResult result = probe(Outbound.direct("d"), "http://127.0.0.1:" + full.port() + "/", "GET",
-                    ProbeRequest.Client.STANDARD_OBSERVER, timeout);
+            ProbeResult result = probe(
+                    Outbound.direct("d"),
+                    "http://127.0.0.1:" + full.port() + "/",
+                    "GET",
+                    ProbeRequest.Client.STANDARD_OBSERVER,
+                    timeout);
 
             assertThat(result.error().kind()).isEqualTo(Kind.CONNECT_TIMEOUT);
             assertThat(result.error().hop()).isEqualTo(Hop.TARGET);
@@ -337,8 +364,8 @@ class ReactorNettyProberTest {
     @Test
     void probeWhenSocksWithoutAuthThenHostNameHandedToProxyUnresolved() {
         try (Socks5TestProxy proxy = Socks5TestProxy.start()) {
-            ProbeResult result = probe(socks("s", proxy.port(), null, null),
-                    http.urlWithHost("localhost", "/generate_204"));
+            ProbeResult result =
+                    probe(socks("s", proxy.port(), null, null), http.urlWithHost("localhost", "/generate_204"));
 
             assertThat(result.success()).as("%s", result.error()).isTrue();
             assertThat(result.phases().proxyHandshakeNanos()).isPositive();
@@ -350,8 +377,8 @@ class ReactorNettyProberTest {
     @Test
     void probeWhenSocksCredentialsRightThenHttpsThroughProxySucceeds() {
         try (Socks5TestProxy proxy = Socks5TestProxy.start("user", "secret")) {
-            ProbeResult result = probe(socks("s", proxy.port(), "user", "secret"),
-                    https.urlWithHost("localhost", "/generate_204"));
+            ProbeResult result =
+                    probe(socks("s", proxy.port(), "user", "secret"), https.urlWithHost("localhost", "/generate_204"));
 
             assertThat(result.success()).as("%s", result.error()).isTrue();
             assertThat(result.phases().proxyHandshakeNanos()).isPositive();
@@ -362,13 +389,14 @@ class ReactorNettyProberTest {
     @Test
     void probeWhenSocksPasswordWrongThenProxyAuthRejectedNamingTheProxyEvenUnderTls() {
         try (Socks5TestProxy proxy = Socks5TestProxy.start("user", "secret")) {
-            ProbeResult result = probe(socks("s", proxy.port(), "user", "wrong"),
-                    https.urlWithHost("localhost", "/generate_204"));
+            ProbeResult result =
+                    probe(socks("s", proxy.port(), "user", "wrong"), https.urlWithHost("localhost", "/generate_204"));
 
             assertThat(result.error().kind()).isEqualTo(Kind.PROXY_AUTH_REJECTED);
             assertThat(result.error().hop()).isEqualTo(Hop.PROXY);
-            assertThat(result.error().reason()).startsWith("outbound s (socks 127.0.0.1:" + proxy.port()
-                    + "): proxy 127.0.0.1:" + proxy.port() + " rejected the credentials (RFC 1929 status 255)");
+            assertThat(result.error().reason())
+                    .startsWith("outbound s (socks 127.0.0.1:" + proxy.port() + "): proxy 127.0.0.1:" + proxy.port()
+                            + " rejected the credentials (RFC 1929 status 255)");
             assertThat(result.error().reason()).doesNotContain("wrong");
         }
     }
@@ -393,42 +421,43 @@ class ReactorNettyProberTest {
             assertThat(result.error().kind()).isEqualTo(Kind.PROXY_REFUSED_TARGET);
             assertThat(result.error().hop()).isEqualTo(Hop.TARGET);
             assertThat(result.error().proxyReplyCode()).isEqualTo(5);
-            assertThat(result.error().reason()).contains("did not connect to localhost:" + closed
-                    + " (SOCKS5 reply 5 CONNECTION_REFUSED)");
+            assertThat(result.error().reason())
+                    .contains("did not connect to localhost:" + closed + " (SOCKS5 reply 5 CONNECTION_REFUSED)");
         }
     }
 
     @Test
     void probeWhenHttpProxyWithBasicAuthThenSuccess() {
         try (HttpConnectTestProxy proxy = HttpConnectTestProxy.start("user", "secret")) {
-            ProbeResult result = probe(httpProxy("h", proxy.port(), "user", "secret"),
-                    http.urlWithHost("localhost", "/generate_204"));
+            ProbeResult result = probe(
+                    httpProxy("h", proxy.port(), "user", "secret"), http.urlWithHost("localhost", "/generate_204"));
 
             assertThat(result.success()).as("%s", result.error()).isTrue();
             assertThat(result.httpStatus()).isEqualTo(204);
             assertThat(proxy.requestedDestinations())
-                    .extracting(RequestedDestination::hostAndPort).containsExactly("localhost:" + http.port());
+                    .extracting(RequestedDestination::hostAndPort)
+                    .containsExactly("localhost:" + http.port());
         }
     }
 
     @Test
     void probeWhenHttpProxyCredentialsWrongThenAuthRejectedWithStatus() {
         try (HttpConnectTestProxy proxy = HttpConnectTestProxy.start("user", "secret")) {
-            ProbeResult result = probe(httpProxy("h", proxy.port(), "user", "wrong"),
-                    https.urlWithHost("localhost", "/generate_204"));
+            ProbeResult result = probe(
+                    httpProxy("h", proxy.port(), "user", "wrong"), https.urlWithHost("localhost", "/generate_204"));
 
             assertThat(result.error().kind()).isEqualTo(Kind.PROXY_AUTH_REJECTED);
             assertThat(result.error().proxyReplyCode()).isEqualTo(407);
-            assertThat(result.error().reason()).contains("proxy 127.0.0.1:" + proxy.port()
-                    + " rejected the credentials (CONNECT status 407)");
+            assertThat(result.error().reason())
+                    .contains("proxy 127.0.0.1:" + proxy.port() + " rejected the credentials (CONNECT status 407)");
         }
     }
 
     @Test
     void probeWhenHttpProxyCannotReachTargetThenRefusedTargetWithStatus() {
         try (HttpConnectTestProxy proxy = HttpConnectTestProxy.start()) {
-            ProbeResult result = probe(httpProxy("h", proxy.port(), null, null),
-                    "http://localhost:" + ClosedPort.find() + "/");
+            ProbeResult result =
+                    probe(httpProxy("h", proxy.port(), null, null), "http://localhost:" + ClosedPort.find() + "/");
 
             assertThat(result.error().kind()).isEqualTo(Kind.PROXY_REFUSED_TARGET);
             assertThat(result.error().proxyReplyCode()).isEqualTo(502);
@@ -451,15 +480,19 @@ class ReactorNettyProberTest {
         try (BlackHole hole = BlackHole.start()) {
             Duration timeout = Duration.ofMillis(400);
 
-            ProbeResult result = probe(httpProxy("h", hole.port(), null, null), http.url("/generate_204"), "GET",
-                    ProbeRequest.Client.STANDARD_OBSERVER, timeout);
+            ProbeResult result = probe(
+                    httpProxy("h", hole.port(), null, null),
+                    http.url("/generate_204"),
+                    "GET",
+                    ProbeRequest.Client.STANDARD_OBSERVER,
+                    timeout);
 
             assertThat(result.error().kind()).isEqualTo(Kind.CONNECT_TIMEOUT);
             assertThat(result.error().hop()).isEqualTo(Hop.PROXY);
             // Which of the two deadlines fires first (the probe's, or the proxy handler's own handshake timer, which a
             // loaded machine can reach first) decides the wording; both name the proxy's handshake.
-            assertThat(result.error().reason()).containsAnyOf("did not finish the handshake",
-                    "did not complete the handshake in time");
+            assertThat(result.error().reason())
+                    .containsAnyOf("did not finish the handshake", "did not complete the handshake in time");
             assertThat(result.rttNanos()).isLessThan(timeout.plusSeconds(1).toNanos());
         }
     }

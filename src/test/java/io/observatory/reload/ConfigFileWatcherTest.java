@@ -1,5 +1,7 @@
 package io.observatory.reload;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.config.ObservatoryConfigBinder;
 import io.observatory.config.Outbound;
@@ -22,7 +24,6 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.core.env.SimpleCommandLinePropertySource;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.io.DefaultResourceLoader;
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The watcher's check loop on fake time with real files, loaded as the service loads them: new content is applied
@@ -60,12 +61,18 @@ class ConfigFileWatcherTest {
     private ConfigFileWatcher watcher(List<Path> files) {
         StandardEnvironment running = new StandardEnvironment();
         running.getPropertySources().addFirst(new SimpleCommandLinePropertySource("--spring.config.location=" + file));
-        return new ConfigFileWatcher(files, INTERVAL, scheduler,
-                new ConfigLoader(running, files, binder, new DefaultResourceLoader()), this::applied);
+        return new ConfigFileWatcher(
+                files,
+                INTERVAL,
+                scheduler,
+                new ConfigLoader(running, files, binder, new DefaultResourceLoader()),
+                this::applied);
     }
 
     private void applied(ObservatoryConfig config) {
-        assertThat(scheduler.inSchedulerThread()).as("changes handed on from the watcher's scheduler").isTrue();
+        assertThat(scheduler.inSchedulerThread())
+                .as("changes handed on from the watcher's scheduler")
+                .isTrue();
         applied.add(config.outbounds().stream().map(Outbound::tag).toList());
     }
 
@@ -115,13 +122,16 @@ class ConfigFileWatcherTest {
 
     @Test
     void checkWhenNewContentInvalidThenRejectedOnceAndTheFixIsApplied(CapturedOutput output) throws IOException {
-        Files.writeString(file, "observatory:\n  outbounds:\n    - { tag: a, protocol: socks, address: x, port: 70000 }\n");
+        Files.writeString(
+                file, "observatory:\n  outbounds:\n    - { tag: a, protocol: socks, address: x, port: 70000 }\n");
 
         scheduler.advance(INTERVAL.multipliedBy(6));
 
         assertThat(applied).isEmpty();
         assertThat(output.getOut().lines().filter(line -> line.contains(REJECTED)))
-                .singleElement().asString().endsWith(REJECTED + ": observatory.outbounds[0].port: 70000 (expected: 1-65535)");
+                .singleElement()
+                .asString()
+                .endsWith(REJECTED + ": observatory.outbounds[0].port: 70000 (expected: 1-65535)");
         write("a", "fixed");
         scheduler.advance(INTERVAL.multipliedBy(2));
         assertThat(applied).containsExactly(List.of("a", "fixed"));
@@ -135,7 +145,9 @@ class ConfigFileWatcherTest {
 
         assertThat(applied).isEmpty();
         assertThat(output.getOut().lines().filter(line -> line.contains(REJECTED)))
-                .singleElement().asString().endsWith(REJECTED + ": " + file + ": missing or not a regular file");
+                .singleElement()
+                .asString()
+                .endsWith(REJECTED + ": " + file + ": missing or not a regular file");
     }
 
     @Test
@@ -154,7 +166,10 @@ class ConfigFileWatcherTest {
     @Test
     void startWhenNoFileToWatchThenNothingRuns() {
         FakeScheduler idle = new FakeScheduler();
-        ConfigFileWatcher none = new ConfigFileWatcher(List.of(), INTERVAL, idle,
+        ConfigFileWatcher none = new ConfigFileWatcher(
+                List.of(),
+                INTERVAL,
+                idle,
                 new ConfigLoader(new StandardEnvironment(), List.of(), binder, new DefaultResourceLoader()),
                 this::applied);
 

@@ -21,8 +21,12 @@ class ConfigFilesTest {
                 .withProperty("spring.config.location", "classpath:/application.yml,optional:file:" + file)
                 .withProperty("spring.config.additional-location", dir + "/");
 
-        assertThat(ConfigFiles.of(environment)).containsExactly(file, dir.resolve("application.yml"),
-                dir.resolve("application.yaml"), dir.resolve("application.properties"));
+        assertThat(ConfigFiles.of(environment))
+                .containsExactly(
+                        file,
+                        dir.resolve("application.yml"),
+                        dir.resolve("application.yaml"),
+                        dir.resolve("application.properties"));
     }
 
     @Test

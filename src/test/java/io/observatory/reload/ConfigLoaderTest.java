@@ -1,5 +1,8 @@
 package io.observatory.reload;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.config.ObservatoryConfigBinder;
 import io.observatory.config.Outbound;
@@ -17,8 +20,6 @@ import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.SimpleCommandLinePropertySource;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.io.DefaultResourceLoader;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** A reload reads the watched files anew and keeps every other source the service started with. */
 class ConfigLoaderTest {
@@ -39,21 +40,38 @@ class ConfigLoaderTest {
      */
     private ConfigLoader loader(Path file) {
         StandardEnvironment running = new StandardEnvironment();
-        running.getPropertySources().addFirst(new SimpleCommandLinePropertySource(
-                "--spring.config.additional-location=" + file));
-        running.getPropertySources().addAfter("commandLineArgs", new MapPropertySource("spring.application.json",
-                Map.of("observatory.outbounds[0].tag", "proxy_json", "observatory.outbounds[0].protocol", "direct")));
-        running.getPropertySources().addLast(new OriginTrackedMapPropertySource("Config resource 'file [" + file
-                + "]' via location '" + file + "'", Map.of("observatory.standard.subject-selector[0]", "proxy_",
-                "observatory.standard.probe-interval", "10s")));
-        running.getPropertySources().addLast(new OriginTrackedMapPropertySource("Config resource 'class path "
-                + "resource [application.yml]' via location 'optional:classpath:/'", Map.of("server.port", "8081")));
+        running.getPropertySources()
+                .addFirst(new SimpleCommandLinePropertySource("--spring.config.additional-location=" + file));
+        running.getPropertySources()
+                .addAfter(
+                        "commandLineArgs",
+                        new MapPropertySource(
+                                "spring.application.json",
+                                Map.of(
+                                        "observatory.outbounds[0].tag",
+                                        "proxy_json",
+                                        "observatory.outbounds[0].protocol",
+                                        "direct")));
+        running.getPropertySources()
+                .addLast(new OriginTrackedMapPropertySource(
+                        "Config resource 'file [" + file + "]' via location '" + file + "'",
+                        Map.of(
+                                "observatory.standard.subject-selector[0]",
+                                "proxy_",
+                                "observatory.standard.probe-interval",
+                                "10s")));
+        running.getPropertySources()
+                .addLast(new OriginTrackedMapPropertySource(
+                        "Config resource 'class path "
+                                + "resource [application.yml]' via location 'optional:classpath:/'",
+                        Map.of("server.port", "8081")));
         return new ConfigLoader(running, List.of(file), binder, new DefaultResourceLoader());
     }
 
     @Test
     void loadWhenFileChangedThenItsNewContentAndEveryOtherSourceOfTheRunningProcess() throws IOException {
-        Path file = Files.writeString(directory.resolve("observatory.yml"),
+        Path file = Files.writeString(
+                directory.resolve("observatory.yml"),
                 "observatory:\n  standard:\n    subject-selector: [proxy_]\n    probe-interval: 30s\n");
 
         ObservatoryConfig config = loader(file).load().config();
@@ -65,19 +83,22 @@ class ConfigLoaderTest {
     @Test
     void loadWhenTheStateDirectoryIsNoLongerUsableThenTheReloadIsStillApplied() throws IOException {
         Path notADirectory = Files.writeString(directory.resolve("was-a-directory"), "x");
-        Path file = Files.writeString(directory.resolve("observatory.yml"), "observatory:\n  state:\n    directory: "
-                + notADirectory + "\n  standard:\n    subject-selector: [proxy_]\n    probe-interval: 30s\n");
+        Path file = Files.writeString(
+                directory.resolve("observatory.yml"),
+                "observatory:\n  state:\n    directory: " + notADirectory
+                        + "\n  standard:\n    subject-selector: [proxy_]\n    probe-interval: 30s\n");
 
         ObservatoryConfig config = loader(file).load().config();
 
-        assertThat(config.standard().probeInterval()).as("applied: the state settings are read at start-up only")
+        assertThat(config.standard().probeInterval())
+                .as("applied: the state settings are read at start-up only")
                 .isEqualTo(Duration.ofSeconds(30));
     }
 
     @Test
     void loadWhenASettingLeftTheFileThenItsStartUpValueIsGoneToo() throws IOException {
-        Path file = Files.writeString(directory.resolve("observatory.yml"), "observatory:\n  probe:\n"
-                + "    max-concurrent: 8\n");
+        Path file = Files.writeString(
+                directory.resolve("observatory.yml"), "observatory:\n  probe:\n" + "    max-concurrent: 8\n");
 
         ObservatoryConfig config = loader(file).load().config();
 
@@ -87,30 +108,38 @@ class ConfigLoaderTest {
 
     @Test
     void loadWhenFileChangesAServerPortThenAWarningSaysItWaitsForTheNextStart() throws IOException {
-        Path file = Files.writeString(directory.resolve("observatory.yml"), "spring.grpc.server.port: 9191\n"
-                + "server.address: 127.0.0.1\nobservatory:\n  standard:\n    subject-selector: [proxy_]\n");
+        Path file = Files.writeString(
+                directory.resolve("observatory.yml"),
+                "spring.grpc.server.port: 9191\n"
+                        + "server.address: 127.0.0.1\nobservatory:\n  standard:\n    subject-selector: [proxy_]\n");
 
-        assertThat(loader(file).load().warnings()).containsExactly(
-                "server.address: 127.0.0.1 takes effect at the next start; (unset) stays in force",
-                "spring.grpc.server.port: 9191 takes effect at the next start; (unset) stays in force");
+        assertThat(loader(file).load().warnings())
+                .containsExactly(
+                        "server.address: 127.0.0.1 takes effect at the next start; (unset) stays in force",
+                        "spring.grpc.server.port: 9191 takes effect at the next start; (unset) stays in force");
     }
 
     @Test
     void loadWhenFileChangesTheStateSettingsThenAWarningSaysTheyWaitForTheNextStart() throws IOException {
-        Path file = Files.writeString(directory.resolve("observatory.yml"), "observatory:\n  state:\n"
-                + "    directory: " + directory + "\n    write-interval: 10s\n  standard:\n    subject-selector: [proxy_]\n");
+        Path file = Files.writeString(
+                directory.resolve("observatory.yml"),
+                "observatory:\n  state:\n" + "    directory: " + directory
+                        + "\n    write-interval: 10s\n  standard:\n    subject-selector: [proxy_]\n");
 
-        assertThat(loader(file).load().warnings()).contains(
-                "observatory.state.directory: " + directory + " takes effect at the next start; (unset) stays in force",
-                "observatory.state.write-interval: 10s takes effect at the next start; (unset) stays in force");
+        assertThat(loader(file).load().warnings())
+                .contains(
+                        "observatory.state.directory: " + directory
+                                + " takes effect at the next start; (unset) stays in force",
+                        "observatory.state.write-interval: 10s takes effect at the next start; (unset) stays in force");
     }
 
     @Test
     void loadWhenFileInvalidThenRejectedWithTheOneLineReport() throws IOException {
-        Path file = Files.writeString(directory.resolve("observatory.yml"),
-                "observatory:\n  standard:\n    probe-interval: 1000\n");
+        Path file = Files.writeString(
+                directory.resolve("observatory.yml"), "observatory:\n  standard:\n    probe-interval: 1000\n");
 
-        assertThatThrownBy(() -> loader(file).load()).isInstanceOf(RejectedConfigException.class)
+        assertThatThrownBy(() -> loader(file).load())
+                .isInstanceOf(RejectedConfigException.class)
                 .hasMessage("observatory.standard.probe-interval: 1000 (expected: a duration with a unit, e.g. 10s, "
                         + "1.5s, 2h45m, 300ms)");
     }

@@ -46,11 +46,12 @@ class LiveReloadIntegrationTest {
         target = TestTarget.http();
         config = dir.resolve("application.yml");
         write(List.of("p-keep", "p-old"), "200ms");
-        service = new SpringApplicationBuilder(ObservatoryApplication.class).run(
-                "--spring.grpc.server.port=0",
-                "--server.port=0",
-                "--spring.config.additional-location=" + config,
-                "--observatory.reload.interval=100ms");
+        service = new SpringApplicationBuilder(ObservatoryApplication.class)
+                .run(
+                        "--spring.grpc.server.port=0",
+                        "--server.port=0",
+                        "--spring.config.additional-location=" + config,
+                        "--observatory.reload.interval=100ms");
     }
 
     @AfterEach
@@ -62,11 +63,16 @@ class LiveReloadIntegrationTest {
     private void write(List<String> tags, String interval) throws IOException {
         StringBuilder yaml = new StringBuilder("observatory:\n  outbounds:\n");
         for (String tag : tags) {
-            yaml.append("    - tag: ").append(tag).append("\n      protocol: direct\n      probe-url: ")
-                    .append(target.url("/generate_204")).append('\n');
+            yaml.append("    - tag: ")
+                    .append(tag)
+                    .append("\n      protocol: direct\n      probe-url: ")
+                    .append(target.url("/generate_204"))
+                    .append('\n');
         }
         yaml.append("  standard:\n    subject-selector: [p-]\n    enable-concurrency: true\n")
-                .append("    probe-interval: ").append(interval).append('\n');
+                .append("    probe-interval: ")
+                .append(interval)
+                .append('\n');
         replace(yaml.toString());
     }
 
@@ -78,11 +84,17 @@ class LiveReloadIntegrationTest {
     }
 
     private List<String> observedTags() {
-        return service.getBean(ObservationStore.class).current().observed().stream().map(OutboundHealth::tag).toList();
+        return service.getBean(ObservationStore.class).current().observed().stream()
+                .map(OutboundHealth::tag)
+                .toList();
     }
 
     private OutboundStatus status(String tag) {
-        return service.getBean(ObservationStore.class).current().get(tag).orElseThrow().probe();
+        return service.getBean(ObservationStore.class)
+                .current()
+                .get(tag)
+                .orElseThrow()
+                .probe();
     }
 
     @Test
@@ -113,12 +125,14 @@ class LiveReloadIntegrationTest {
             throws IOException {
         await().atMost(WAIT).until(() -> observedTags().equals(List.of("p-keep", "p-old")));
 
-        replace("observatory:\n  outbounds:\n    - { tag: p-broken, protocol: socks, address: 127.0.0.1, port: 70000 }\n"
-                + "  standard:\n    subject-selector: [p-]\n");
+        replace(
+                "observatory:\n  outbounds:\n    - { tag: p-broken, protocol: socks, address: 127.0.0.1, port: 70000 }\n"
+                        + "  standard:\n    subject-selector: [p-]\n");
 
         await().atMost(WAIT).until(() -> output.getOut().contains("configuration change rejected"));
-        assertThat(output.getOut()).contains("configuration change rejected, the running configuration stays in "
-                + "force: observatory.outbounds[0].port: 70000 (expected: 1-65535)");
+        assertThat(output.getOut())
+                .contains("configuration change rejected, the running configuration stays in "
+                        + "force: observatory.outbounds[0].port: 70000 (expected: 1-65535)");
         long before = status("p-keep").lastTry().toEpochMilli();
         await().atMost(WAIT).until(() -> status("p-keep").lastTry().toEpochMilli() > before);
         assertThat(observedTags()).containsExactly("p-keep", "p-old");
@@ -133,8 +147,9 @@ class LiveReloadIntegrationTest {
 
         replace("\n");
 
-        await().atMost(WAIT).until(() -> output.getOut().contains(config + ": empty; an empty configuration file is "
-                + "taken for a truncated write"));
+        await().atMost(WAIT)
+                .until(() -> output.getOut()
+                        .contains(config + ": empty; an empty configuration file is " + "taken for a truncated write"));
         long before = status("p-keep").lastTry().toEpochMilli();
         await().atMost(WAIT).until(() -> status("p-keep").lastTry().toEpochMilli() > before);
         assertThat(observedTags()).containsExactly("p-keep", "p-old");

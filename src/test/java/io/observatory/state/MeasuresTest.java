@@ -21,12 +21,21 @@ class MeasuresTest {
      */
     @Test
     void ofWhenTheSameConfigurationThenTheHashOfThisFormat() {
-        ObservatoryConfig config = Configs.of("outbounds[0].tag=proxy_a", "outbounds[0].protocol=socks",
-                "outbounds[0].address=127.0.0.1", "outbounds[0].port=1080", "outbounds[0].username=user",
-                "outbounds[0].password=secret", "outbounds[1].tag=proxy_b", "outbounds[1].protocol=direct",
-                "standard.subject-selector[0]=proxy_", "standard.probe-url=http://127.0.0.1:8080/generate_204");
+        ObservatoryConfig config = Configs.of(
+                "outbounds[0].tag=proxy_a",
+                "outbounds[0].protocol=socks",
+                "outbounds[0].address=127.0.0.1",
+                "outbounds[0].port=1080",
+                "outbounds[0].username=user",
+                "outbounds[0].password=secret",
+                "outbounds[1].tag=proxy_b",
+                "outbounds[1].protocol=direct",
+                "standard.subject-selector[0]=proxy_",
+                "standard.probe-url=http://127.0.0.1:8080/generate_204");
 
-        assertThat(config.outbounds()).extracting(outbound -> HexFormat.of().formatHex(
-                Measures.of(config, outbound).orElseThrow())).containsExactly(SOCKS_WITH_USER, DIRECT);
+        assertThat(config.outbounds())
+                .extracting(outbound ->
+                        HexFormat.of().formatHex(Measures.of(config, outbound).orElseThrow()))
+                .containsExactly(SOCKS_WITH_USER, DIRECT);
     }
 }

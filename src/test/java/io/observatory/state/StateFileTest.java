@@ -24,8 +24,10 @@ class StateFileTest {
         Path file = directory.resolve("observatory.state");
         StateFile.write(file, PAYLOAD);
 
-        assertThat(StateFile.read(file)).isInstanceOfSatisfying(StateFile.Loaded.class,
-                loaded -> assertThat(loaded.payload()).isEqualTo(PAYLOAD));
+        assertThat(StateFile.read(file))
+                .isInstanceOfSatisfying(
+                        StateFile.Loaded.class,
+                        loaded -> assertThat(loaded.payload()).isEqualTo(PAYLOAD));
         assertThat(directory.resolve("observatory.state.tmp")).doesNotExist();
     }
 
@@ -73,8 +75,10 @@ class StateFileTest {
         for (int length = 0; length < whole.length; length++) {
             Files.write(file, Arrays.copyOf(whole, length));
 
-            assertThat(StateFile.read(file)).as("the first %d bytes", length)
-                    .isInstanceOfSatisfying(StateFile.Unusable.class,
+            assertThat(StateFile.read(file))
+                    .as("the first %d bytes", length)
+                    .isInstanceOfSatisfying(
+                            StateFile.Unusable.class,
                             unusable -> assertThat(unusable.why()).startsWith("truncated: "));
         }
     }
@@ -91,8 +95,8 @@ class StateFileTest {
             corrupt[i] ^= 0x10;
             Files.write(file, corrupt);
 
-            assertThat(StateFile.read(file)).isEqualTo(
-                    new StateFile.Unusable("checksum mismatch: the payload is corrupt"));
+            assertThat(StateFile.read(file))
+                    .isEqualTo(new StateFile.Unusable("checksum mismatch: the payload is corrupt"));
         }
     }
 
@@ -104,8 +108,8 @@ class StateFileTest {
         whole[11] = 7;
         Files.write(file, whole);
 
-        assertThat(StateFile.read(file)).isEqualTo(
-                new StateFile.Unusable("format version 7 (this build reads version 1)"));
+        assertThat(StateFile.read(file))
+                .isEqualTo(new StateFile.Unusable("format version 7 (this build reads version 1)"));
     }
 
     @Test
@@ -113,8 +117,8 @@ class StateFileTest {
         Path file = directory.resolve("observatory.state");
         Files.writeString(file, "outbounds:\n  - tag: proxy_a\n    protocol: direct\n");
 
-        assertThat(StateFile.read(file)).isEqualTo(
-                new StateFile.Unusable("not an Observatory state file (no OBSSTATE magic)"));
+        assertThat(StateFile.read(file))
+                .isEqualTo(new StateFile.Unusable("not an Observatory state file (no OBSSTATE magic)"));
     }
 
     @Test
@@ -123,8 +127,9 @@ class StateFileTest {
         StateFile.write(file, PAYLOAD);
         Files.write(file, new byte[] {0}, StandardOpenOption.APPEND);
 
-        assertThat(StateFile.read(file)).isEqualTo(new StateFile.Unusable(
-                "trailing bytes: " + (PAYLOAD.length + 1) + " of " + PAYLOAD.length + " payload bytes"));
+        assertThat(StateFile.read(file))
+                .isEqualTo(new StateFile.Unusable(
+                        "trailing bytes: " + (PAYLOAD.length + 1) + " of " + PAYLOAD.length + " payload bytes"));
     }
 
     @Test
@@ -132,8 +137,9 @@ class StateFileTest {
         Path file = directory.resolve("observatory.state");
         StateFile.write(file, new byte[4096]);
 
-        assertThat(StateFile.read(file, 4095)).isEqualTo(new StateFile.Unusable(
-                "a payload of 4096 bytes, more than the 4095 this process reads (a sixteenth of its heap)"));
+        assertThat(StateFile.read(file, 4095))
+                .isEqualTo(new StateFile.Unusable(
+                        "a payload of 4096 bytes, more than the 4095 this process reads (a sixteenth of its heap)"));
         assertThat(StateFile.read(file, 4096)).isInstanceOf(StateFile.Loaded.class);
     }
 

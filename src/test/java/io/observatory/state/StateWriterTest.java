@@ -48,8 +48,11 @@ class StateWriterTest {
 
         files.close();
 
-        assertThat(StateFile.read(file)).isInstanceOfSatisfying(StateFile.Loaded.class, loaded -> assertThat(
-                Timestamps.instant(parse(loaded).getWrittenTime())).isEqualTo(TAKEN));
+        assertThat(StateFile.read(file))
+                .isInstanceOfSatisfying(
+                        StateFile.Loaded.class,
+                        loaded -> assertThat(Timestamps.instant(parse(loaded).getWrittenTime()))
+                                .isEqualTo(TAKEN));
     }
 
     @Test
@@ -57,13 +60,14 @@ class StateWriterTest {
         Path file = directory.resolve(StateSettings.FILE_NAME);
         StateFile.write(file, PREVIOUS);
         writer.close();
-        StateWriter files = new StateWriter(file, Duration.ofHours(1), writer, StateWriterTest::snapshot,
-                Duration.ofMillis(50));
+        StateWriter files =
+                new StateWriter(file, Duration.ofHours(1), writer, StateWriterTest::snapshot, Duration.ofMillis(50));
 
         files.close();
 
-        assertThat(output).contains("state file " + file + ": the writer took no last snapshot within 50ms of shutdown"
-                + " (it has stopped or is busy); the file keeps the last periodic write");
+        assertThat(output)
+                .contains("state file " + file + ": the writer took no last snapshot within 50ms of shutdown"
+                        + " (it has stopped or is busy); the file keeps the last periodic write");
         assertThat(((StateFile.Loaded) StateFile.read(file)).payload()).isEqualTo(PREVIOUS);
     }
 
@@ -71,22 +75,33 @@ class StateWriterTest {
     void closeWhenTakingTheLastSnapshotFailsThenOneLineSayingWhy(CapturedOutput output) throws Exception {
         Path file = directory.resolve(StateSettings.FILE_NAME);
         StateFile.write(file, PREVIOUS);
-        StateWriter files = new StateWriter(file, Duration.ofHours(1), writer, () -> {
-            throw new IllegalStateException("no observation");
-        }, Duration.ofMinutes(1));
+        StateWriter files = new StateWriter(
+                file,
+                Duration.ofHours(1),
+                writer,
+                () -> {
+                    throw new IllegalStateException("no observation");
+                },
+                Duration.ofMinutes(1));
 
         files.close();
 
-        assertThat(output).contains("state file " + file + ": the last snapshot could not be taken at shutdown"
-                + " (java.lang.IllegalStateException: no observation); the file keeps the last periodic write");
+        assertThat(output)
+                .contains("state file " + file + ": the last snapshot could not be taken at shutdown"
+                        + " (java.lang.IllegalStateException: no observation); the file keeps the last periodic write");
         assertThat(((StateFile.Loaded) StateFile.read(file)).payload()).isEqualTo(PREVIOUS);
     }
 
     private static StateSnapshot snapshot() {
         ObservatoryConfig config = Configs.of();
-        return new StateSnapshot(TAKEN, 0, config, new Observation(Map.of(), config.availability().policy(),
-                OptionalLong.empty()), Map.of(), new ObservationUpdater.PassiveEntries("transport-failure-rate",
-                        List.of()), List.of());
+        return new StateSnapshot(
+                TAKEN,
+                0,
+                config,
+                new Observation(Map.of(), config.availability().policy(), OptionalLong.empty()),
+                Map.of(),
+                new ObservationUpdater.PassiveEntries("transport-failure-rate", List.of()),
+                List.of());
     }
 
     private static SavedState parse(StateFile.Loaded loaded) {

@@ -76,38 +76,52 @@ class WarmRestartBenchmarkIT {
                 service.handle().onExit().get(10, TimeUnit.SECONDS);
                 StateFile.Read read = StateFile.read(file);
                 assertThat(read).as("after kill %d", i + 1).isInstanceOf(StateFile.Loaded.class);
-                int statuses = SavedState.parseFrom(((StateFile.Loaded) read).payload()).getStatusesCount();
+                int statuses = SavedState.parseFrom(((StateFile.Loaded) read).payload())
+                        .getStatusesCount();
                 assertThat(statuses).as("statuses after kill %d", i + 1).isEqualTo(OUTBOUNDS);
                 kills.add(statuses + (Files.exists(temporary) ? " (temporary file left)" : ""));
             }
         }
         Answers warm = firstCompleteAnswer(grpcPort, config, state);
 
-        System.out.printf(Locale.ROOT, "Warm restart, %d direct outbounds, -Xmx256m, state written every 1 s (%.1f MB):"
-                + " %d SIGKILLs during a write, the file read complete each time with %s statuses; from the gRPC port"
-                + " opening: first answer warm %d ms listing %d outbounds (cold start: %d ms, %d outbounds), every"
-                + " outbound listed warm %d ms, cold start %d ms (the first round of probes)%n", OUTBOUNDS,
-                Files.size(file) / 1e6, KILLS, kills, warm.first().toMillis(), warm.firstCount(),
-                cold.first().toMillis(), cold.firstCount(), warm.complete().toMillis(), cold.complete().toMillis());
-        assertThat(warm.firstCount()).as("outbounds in the first answer after a warm restart").isEqualTo(OUTBOUNDS);
+        System.out.printf(
+                Locale.ROOT,
+                "Warm restart, %d direct outbounds, -Xmx256m, state written every 1 s (%.1f MB):"
+                        + " %d SIGKILLs during a write, the file read complete each time with %s statuses; from the gRPC port"
+                        + " opening: first answer warm %d ms listing %d outbounds (cold start: %d ms, %d outbounds), every"
+                        + " outbound listed warm %d ms, cold start %d ms (the first round of probes)%n",
+                OUTBOUNDS,
+                Files.size(file) / 1e6,
+                KILLS,
+                kills,
+                warm.first().toMillis(),
+                warm.firstCount(),
+                cold.first().toMillis(),
+                cold.firstCount(),
+                warm.complete().toMillis(),
+                cold.complete().toMillis());
+        assertThat(warm.firstCount())
+                .as("outbounds in the first answer after a warm restart")
+                .isEqualTo(OUTBOUNDS);
     }
 
     /**
      * From the gRPC port accepting a connection: the time to the first answer and how many outbounds it listed, and
      * the time to the first answer that listed every outbound.
      */
-    private record Answers(Duration first, int firstCount, Duration complete) {
-    }
+    private record Answers(Duration first, int firstCount, Duration complete) {}
 
     /** Starts the service on {@code state} and measures its first answers. */
     private Answers firstCompleteAnswer(int grpcPort, Path config, Path state) throws Exception {
         try (ServiceProcess service = start(grpcPort, config, state)) {
             long open = PortOpening.await(grpcPort, STARTUP);
             ManagedChannel channel = NettyChannelBuilder.forAddress(new InetSocketAddress("127.0.0.1", grpcPort))
-                    .usePlaintext().maxInboundMessageSize(16 << 20).build();
+                    .usePlaintext()
+                    .maxInboundMessageSize(16 << 20)
+                    .build();
             try {
-                ObservatoryServiceGrpc.ObservatoryServiceBlockingStub xray = ObservatoryServiceGrpc
-                        .newBlockingStub(channel);
+                ObservatoryServiceGrpc.ObservatoryServiceBlockingStub xray =
+                        ObservatoryServiceGrpc.newBlockingStub(channel);
                 int first = count(xray);
                 Duration firstAt = Duration.ofNanos(System.nanoTime() - open);
                 await().atMost(STARTUP).pollInterval(Duration.ofMillis(20)).until(() -> count(xray) == OUTBOUNDS);
@@ -120,13 +134,20 @@ class WarmRestartBenchmarkIT {
 
     private static int count(ObservatoryServiceGrpc.ObservatoryServiceBlockingStub xray) {
         return xray.withDeadlineAfter(10, TimeUnit.SECONDS)
-                .getOutboundStatus(GetOutboundStatusRequest.getDefaultInstance()).getStatus().getStatusCount();
+                .getOutboundStatus(GetOutboundStatusRequest.getDefaultInstance())
+                .getStatus()
+                .getStatusCount();
     }
 
     private static ServiceProcess start(int grpcPort, Path config, Path state) throws IOException {
-        return ServiceProcess.start(List.of("-Xmx256m"), List.of("--spring.grpc.server.port=" + grpcPort,
-                "--server.port=0", "--spring.config.additional-location=file:" + config,
-                "--observatory.state.directory=" + state, "--observatory.state.write-interval=1s"));
+        return ServiceProcess.start(
+                List.of("-Xmx256m"),
+                List.of(
+                        "--spring.grpc.server.port=" + grpcPort,
+                        "--server.port=0",
+                        "--spring.config.additional-location=file:" + config,
+                        "--observatory.state.directory=" + state,
+                        "--observatory.state.write-interval=1s"));
     }
 
     /** Waits for a state file with every outbound's status measured by this process: a round of its own probes. */
@@ -136,14 +157,17 @@ class WarmRestartBenchmarkIT {
                 return false;
             }
             List<SavedStatus> statuses = SavedState.parseFrom(loaded.payload()).getStatusesList();
-            return statuses.size() == OUTBOUNDS && statuses.stream()
-                    .allMatch(status -> !Timestamps.instant(status.getMeasuredTime()).isBefore(since));
+            return statuses.size() == OUTBOUNDS
+                    && statuses.stream()
+                            .allMatch(status -> !Timestamps.instant(status.getMeasuredTime())
+                                    .isBefore(since));
         });
     }
 
     private static void awaitStatuses(Path file, int count) {
-        await().atMost(STARTUP).until(() -> StateFile.read(file) instanceof StateFile.Loaded loaded
-                && SavedState.parseFrom(loaded.payload()).getStatusesCount() == count);
+        await().atMost(STARTUP)
+                .until(() -> StateFile.read(file) instanceof StateFile.Loaded loaded
+                        && SavedState.parseFrom(loaded.payload()).getStatusesCount() == count);
     }
 
     private static String config() {
@@ -152,7 +176,8 @@ class WarmRestartBenchmarkIT {
             yaml.append(String.format("    - { tag: warm_%05d, protocol: direct }%n", i));
         }
         yaml.append("  standard:\n    subject-selector: [warm_]\n    probe-url: ")
-                .append(TARGET.url("/generate_204")).append("\n    probe-interval: 10s\n    enable-concurrency: true\n");
+                .append(TARGET.url("/generate_204"))
+                .append("\n    probe-interval: 10s\n    enable-concurrency: true\n");
         return yaml.toString();
     }
 }

@@ -87,52 +87,68 @@ class WarmRestartTest {
         assertThat(service.awaitMessage(COLD, STARTUP)).startsWith("no state file");
         awaitStateWithStatuses(3);
         awaitPortOpen();
-        assertThat(xray().getOutboundStatus(GetOutboundStatusRequest.getDefaultInstance()).getStatus()
-                .getStatusCount()).as("the client warmed up on the first process").isEqualTo(3);
+        assertThat(xray().getOutboundStatus(GetOutboundStatusRequest.getDefaultInstance())
+                        .getStatus()
+                        .getStatusCount())
+                .as("the client warmed up on the first process")
+                .isEqualTo(3);
         service.handle().destroyForcibly();
         service.handle().onExit().get(10, TimeUnit.SECONDS);
         service.close();
         target.close();
         target = BlackHole.startOn(targetPort);
-        SavedState written = SavedState.parseFrom(((StateFile.Loaded) StateFile.read(
-                directory.resolve(StateSettings.FILE_NAME))).payload());
+        SavedState written = SavedState.parseFrom(
+                ((StateFile.Loaded) StateFile.read(directory.resolve(StateSettings.FILE_NAME))).payload());
 
         // A long deadline keeps the restored statuses in place while they are read: the new probes hang.
         service = start(List.of(), List.of("--observatory.standard.timeout=15s"));
         long portOpen = awaitPortOpen();
         List<OutboundStatus> first = xray().getOutboundStatus(GetOutboundStatusRequest.getDefaultInstance())
-                .getStatus().getStatusList();
+                .getStatus()
+                .getStatusList();
         long firstAnswerMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - portOpen);
 
         System.out.printf("warm restart: 3 outbounds served %d ms after the gRPC port opened%n", firstAnswerMillis);
-        Map<String, OutboundStatus> byTag = first.stream()
-                .collect(Collectors.toMap(OutboundStatus::getOutboundTag, Function.identity()));
+        Map<String, OutboundStatus> byTag =
+                first.stream().collect(Collectors.toMap(OutboundStatus::getOutboundTag, Function.identity()));
         assertThat(byTag).containsOnlyKeys("lab-a", "lab-b", "lab-refused");
         assertThat(byTag.get("lab-a").getAlive()).isTrue();
         assertThat(byTag.get("lab-b").getAlive()).isTrue();
         assertThat(byTag.get("lab-refused").getAlive()).isFalse();
         assertThat(byTag.get("lab-refused").getLastErrorReason()).contains("connection refused");
         assertThat(byTag.get("lab-a").getLastTryTime())
-                .isEqualTo(written.getStatusesList().stream().filter(s -> s.getTag().equals("lab-a")).findFirst()
-                        .orElseThrow().getLastTry().getSeconds());
-        assertThat(service.awaitMessage(RESTORED, STARTUP)).startsWith("restored 3 statuses, 0 passive states and 0 witness reports");
+                .isEqualTo(written.getStatusesList().stream()
+                        .filter(s -> s.getTag().equals("lab-a"))
+                        .findFirst()
+                        .orElseThrow()
+                        .getLastTry()
+                        .getSeconds());
+        assertThat(service.awaitMessage(RESTORED, STARTUP))
+                .startsWith("restored 3 statuses, 0 passive states and 0 witness reports");
 
-        assertThat(v1().getObservation(GetObservationRequest.getDefaultInstance()).getOutboundsList())
+        assertThat(v1().getObservation(GetObservationRequest.getDefaultInstance())
+                        .getOutboundsList())
                 .filteredOn(outbound -> !outbound.getTag().equals("lab-refused"))
-                .as("the outbounds whose new probes hang").hasSize(2).allSatisfy(outbound -> {
-                    assertThat(outbound.getLastChangeReason()).startsWith("active unknown -> healthy: restored"
-                            + " from the state file (measured ");
-                    assertThat(Timestamps.instant(outbound.getRestoredMeasuredTime())).isEqualTo(
-                            Timestamps.instant(written.getStatusesList().stream()
-                                    .filter(saved -> saved.getTag().equals(outbound.getTag())).findFirst()
-                                    .orElseThrow().getMeasuredTime()));
+                .as("the outbounds whose new probes hang")
+                .hasSize(2)
+                .allSatisfy(outbound -> {
+                    assertThat(outbound.getLastChangeReason())
+                            .startsWith("active unknown -> healthy: restored" + " from the state file (measured ");
+                    assertThat(Timestamps.instant(outbound.getRestoredMeasuredTime()))
+                            .isEqualTo(Timestamps.instant(written.getStatusesList().stream()
+                                    .filter(saved -> saved.getTag().equals(outbound.getTag()))
+                                    .findFirst()
+                                    .orElseThrow()
+                                    .getMeasuredTime()));
                 });
-        await().atMost(Duration.ofSeconds(35)).untilAsserted(() -> assertThat(v1().getObservation(
-                GetObservationRequest.getDefaultInstance()).getOutboundsList())
-                .as("replaced by this process's probes, which time out").allSatisfy(outbound -> {
-                    assertThat(outbound.hasRestoredMeasuredTime()).isFalse();
-                    assertThat(outbound.getAlive()).isFalse();
-                }));
+        await().atMost(Duration.ofSeconds(35))
+                .untilAsserted(() -> assertThat(v1().getObservation(GetObservationRequest.getDefaultInstance())
+                                .getOutboundsList())
+                        .as("replaced by this process's probes, which time out")
+                        .allSatisfy(outbound -> {
+                            assertThat(outbound.hasRestoredMeasuredTime()).isFalse();
+                            assertThat(outbound.getAlive()).isFalse();
+                        }));
     }
 
     @Test
@@ -140,19 +156,24 @@ class WarmRestartTest {
         service = start(List.of(), List.of("--observatory.state.write-interval=1h"));
         service.awaitMessage(COLD, STARTUP);
         awaitPortOpen();
-        await().atMost(STARTUP).until(() -> xray().getOutboundStatus(GetOutboundStatusRequest.getDefaultInstance())
-                .getStatus().getStatusCount() == 3);
-        SavedState periodic = SavedState.parseFrom(((StateFile.Loaded) StateFile.read(
-                directory.resolve(StateSettings.FILE_NAME))).payload());
+        await().atMost(STARTUP)
+                .until(() -> xray().getOutboundStatus(GetOutboundStatusRequest.getDefaultInstance())
+                                .getStatus()
+                                .getStatusCount()
+                        == 3);
+        SavedState periodic = SavedState.parseFrom(
+                ((StateFile.Loaded) StateFile.read(directory.resolve(StateSettings.FILE_NAME))).payload());
 
         service.sigterm();
 
         assertThat(service.awaitExit(Duration.ofSeconds(30))).isEqualTo(143);
-        assertThat(periodic.getStatusesCount()).as("written at start, before any probe; the next write is due in 1h")
+        assertThat(periodic.getStatusesCount())
+                .as("written at start, before any probe; the next write is due in 1h")
                 .isZero();
-        SavedState last = SavedState.parseFrom(((StateFile.Loaded) StateFile.read(
-                directory.resolve(StateSettings.FILE_NAME))).payload());
-        assertThat(last.getStatusesList()).extracting(SavedStatus::getTag)
+        SavedState last = SavedState.parseFrom(
+                ((StateFile.Loaded) StateFile.read(directory.resolve(StateSettings.FILE_NAME))).payload());
+        assertThat(last.getStatusesList())
+                .extracting(SavedStatus::getTag)
                 .containsExactlyInAnyOrder("lab-a", "lab-b", "lab-refused");
         service.close();
         service = start();
@@ -168,32 +189,55 @@ class WarmRestartTest {
 
         service = start();
 
-        assertThat(service.awaitMessage(COLD, STARTUP)).startsWith("ignoring state file " + file
-                + " (truncated: ");
+        assertThat(service.awaitMessage(COLD, STARTUP)).startsWith("ignoring state file " + file + " (truncated: ");
         awaitStateWithStatuses(3);
     }
 
     @Test
     void startWhenTheFileIsFromAnotherConfigurationThenNothingOfItIsServedAndTheLineSaysWhy() throws Exception {
-        ObservatoryConfig other = Configs.of("outbounds[0].tag=lab-a", "outbounds[0].protocol=direct",
-                "outbounds[1].tag=lab-b", "outbounds[1].protocol=socks", "outbounds[1].address=127.0.0.1",
-                "outbounds[1].port=1080", "outbounds[2].tag=lab-gone", "outbounds[2].protocol=direct",
-                "standard.subject-selector[0]=lab-", "standard.probe-url=http://127.0.0.1:1/generate_204");
+        ObservatoryConfig other = Configs.of(
+                "outbounds[0].tag=lab-a",
+                "outbounds[0].protocol=direct",
+                "outbounds[1].tag=lab-b",
+                "outbounds[1].protocol=socks",
+                "outbounds[1].address=127.0.0.1",
+                "outbounds[1].port=1080",
+                "outbounds[2].tag=lab-gone",
+                "outbounds[2].protocol=direct",
+                "standard.subject-selector[0]=lab-",
+                "standard.probe-url=http://127.0.0.1:1/generate_204");
         Instant now = Instant.now();
         Map<String, OutboundHealth> outbounds = new LinkedHashMap<>();
         for (String tag : List.of("lab-a", "lab-b", "lab-gone")) {
-            outbounds.put(tag, new OutboundHealth(tag, SyntheticStatuses.status(tag, true), PassiveView.NONE, null,
-                    HealthState.HEALTHY, now, "outbound added"));
+            outbounds.put(
+                    tag,
+                    new OutboundHealth(
+                            tag,
+                            SyntheticStatuses.status(tag, true),
+                            PassiveView.NONE,
+                            null,
+                            HealthState.HEALTHY,
+                            now,
+                            "outbound added"));
         }
-        StateFile.write(directory.resolve(StateSettings.FILE_NAME), StateCodec.encode(new StateSnapshot(now, 0, other,
-                new Observation(outbounds, other.availability().policy(), OptionalLong.empty()), Map.of(),
-                new ObservationUpdater.PassiveEntries("consecutive-failures", List.of()), List.of())).toByteArray());
+        StateFile.write(
+                directory.resolve(StateSettings.FILE_NAME),
+                StateCodec.encode(new StateSnapshot(
+                                now,
+                                0,
+                                other,
+                                new Observation(outbounds, other.availability().policy(), OptionalLong.empty()),
+                                Map.of(),
+                                new ObservationUpdater.PassiveEntries("consecutive-failures", List.of()),
+                                List.of()))
+                        .toByteArray());
 
         service = start();
 
-        assertThat(service.awaitMessage(RESTORED, STARTUP)).startsWith("restored 0 statuses, 0 passive states and 0"
-                + " witness reports written ").endsWith(" ago; dropped 3 (0 older than 1m0s, 2 measuring something else"
-                + " now, 1 no longer configured)");
+        assertThat(service.awaitMessage(RESTORED, STARTUP))
+                .startsWith("restored 0 statuses, 0 passive states and 0" + " witness reports written ")
+                .endsWith(" ago; dropped 3 (0 older than 1m0s, 2 measuring something else"
+                        + " now, 1 no longer configured)");
     }
 
     @Test
@@ -201,15 +245,19 @@ class WarmRestartTest {
         Path file = directory.resolve(StateSettings.FILE_NAME);
         long length = 200L << 20;
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            channel.write(ByteBuffer.allocate(24).put("OBSSTATE".getBytes(StandardCharsets.US_ASCII)).putInt(1)
-                    .putLong(length).putInt(0).flip());
+            channel.write(ByteBuffer.allocate(24)
+                    .put("OBSSTATE".getBytes(StandardCharsets.US_ASCII))
+                    .putInt(1)
+                    .putLong(length)
+                    .putInt(0)
+                    .flip());
             channel.write(ByteBuffer.wrap(new byte[] {0}), 24 + length - 1);
         }
 
         service = start(List.of("-Xmx128m"));
 
-        assertThat(service.awaitMessage(COLD, STARTUP)).startsWith("ignoring state file " + file + " (a payload of "
-                + length + " bytes, more than the ");
+        assertThat(service.awaitMessage(COLD, STARTUP))
+                .startsWith("ignoring state file " + file + " (a payload of " + length + " bytes, more than the ");
         awaitStateWithStatuses(3);
     }
 
@@ -219,8 +267,8 @@ class WarmRestartTest {
 
         service = start();
 
-        assertThat(service.awaitMessage(COLD, STARTUP)).isEqualTo("no state file "
-                + directory.resolve(StateSettings.FILE_NAME) + " yet; starting cold");
+        assertThat(service.awaitMessage(COLD, STARTUP))
+                .isEqualTo("no state file " + directory.resolve(StateSettings.FILE_NAME) + " yet; starting cold");
         awaitStateWithStatuses(3);
     }
 
@@ -260,9 +308,12 @@ class WarmRestartTest {
 
     private SavedState awaitStateWithStatuses(int count) {
         Path file = directory.resolve(StateSettings.FILE_NAME);
-        return await().atMost(STARTUP).until(() -> StateFile.read(file) instanceof StateFile.Loaded loaded
-                ? SavedState.parseFrom(loaded.payload()) : SavedState.getDefaultInstance(),
-                state -> state.getStatusesCount() == count);
+        return await().atMost(STARTUP)
+                .until(
+                        () -> StateFile.read(file) instanceof StateFile.Loaded loaded
+                                ? SavedState.parseFrom(loaded.payload())
+                                : SavedState.getDefaultInstance(),
+                        state -> state.getStatusesCount() == count);
     }
 
     /** Waits for the gRPC port to accept a connection and returns when it first did ({@link System#nanoTime()}). */
@@ -270,7 +321,9 @@ class WarmRestartTest {
         if (channel != null) {
             channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
         }
-        channel = NettyChannelBuilder.forAddress(new InetSocketAddress("127.0.0.1", grpcPort)).usePlaintext().build();
+        channel = NettyChannelBuilder.forAddress(new InetSocketAddress("127.0.0.1", grpcPort))
+                .usePlaintext()
+                .build();
         return PortOpening.await(grpcPort, STARTUP);
     }
 

@@ -25,7 +25,8 @@ class ObservationStoreTest {
     private static Observation observationOf(String... tags) {
         Map<String, OutboundHealth> outbounds = new LinkedHashMap<>();
         for (String tag : tags) {
-            outbounds.put(tag, new OutboundHealth(tag, null, PassiveView.NONE, null, HealthState.UNKNOWN, NOW, "added"));
+            outbounds.put(
+                    tag, new OutboundHealth(tag, null, PassiveView.NONE, null, HealthState.UNKNOWN, NOW, "added"));
         }
         return new Observation(outbounds, AvailabilityPolicy.HEALTHY_AND_UNKNOWN, OptionalLong.empty());
     }
@@ -55,9 +56,11 @@ class ObservationStoreTest {
     @Test
     void publishWhenOnTheWriterThenCurrentAndWatchersInRegistrationOrder() {
         List<String> heard = new ArrayList<>();
-        store.watch(start -> heard.add("first starts at " + start.all().size()),
+        store.watch(
+                start -> heard.add("first starts at " + start.all().size()),
                 update -> heard.add("first " + update.observation().all().size()));
-        store.watch(start -> heard.add("second starts at " + start.all().size()),
+        store.watch(
+                start -> heard.add("second starts at " + start.all().size()),
                 update -> heard.add("second " + update.observation().all().size()));
         writer.runDue();
         Observation two = observationOf("a", "b");
@@ -85,10 +88,10 @@ class ObservationStoreTest {
     @Test
     void publishWhenAWatcherThrowsThenTheOthersStillHearIt() {
         List<Observation> heard = new ArrayList<>();
-        store.watch(start -> { }, update -> {
+        store.watch(start -> {}, update -> {
             throw new IllegalStateException("broken watcher");
         });
-        store.watch(start -> { }, update -> heard.add(update.observation()));
+        store.watch(start -> {}, update -> heard.add(update.observation()));
         writer.runDue();
         Observation two = observationOf("a", "b");
 
@@ -100,13 +103,15 @@ class ObservationStoreTest {
     @Test
     void watchWhenCancelledThenLaterPublicationsNotHeard() {
         List<Observation> heard = new ArrayList<>();
-        Runnable cancel = store.watch(start -> { }, update -> heard.add(update.observation()));
+        Runnable cancel = store.watch(start -> {}, update -> heard.add(update.observation()));
         writer.runDue();
         publishOnWriter(observationOf("b"));
 
         cancel.run();
         publishOnWriter(observationOf("c"));
 
-        assertThat(heard).extracting(observation -> observation.all().iterator().next().tag()).containsExactly("b");
+        assertThat(heard)
+                .extracting(observation -> observation.all().iterator().next().tag())
+                .containsExactly("b");
     }
 }

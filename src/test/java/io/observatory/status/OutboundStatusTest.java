@@ -3,9 +3,9 @@ package io.observatory.status;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.observatory.health.ActiveCheck;
-import io.observatory.health.BurstWindowRule;
 import io.observatory.health.ActiveHealth;
 import io.observatory.health.ActiveHealthPolicy;
+import io.observatory.health.BurstWindowRule;
 import io.observatory.health.ExpectedStatus;
 import io.observatory.health.HealthState;
 import io.observatory.probe.ProbeError;
@@ -15,8 +15,6 @@ import io.observatory.stats.HealthPingStats;
 import java.time.Instant;
 import java.util.OptionalDouble;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 
 class OutboundStatusTest {
 
@@ -34,7 +32,14 @@ class OutboundStatusTest {
     }
 
     private static ProbeResult failure(String reason) {
-        return new ProbeResult("p", false, 5, ProbePhases.NONE, 0, T0, T0,
+        return new ProbeResult(
+                "p",
+                false,
+                5,
+                ProbePhases.NONE,
+                0,
+                T0,
+                T0,
                 new ProbeError(ProbeError.Kind.CONNECT_TIMEOUT, ProbeError.Hop.PROXY, reason, null));
     }
 
@@ -129,8 +134,8 @@ class OutboundStatusTest {
     @Test
     void fromBurstWhenAllSamplesFailedThenNotAliveWithZeroDelay() {
         HealthPingStats stats = new HealthPingStats(4, 4, 0, 0, 0, 0);
-        OutboundStatus status = OutboundStatus.fromBurst("b", stats,
-                XRAY_WINDOW.judge(ActiveHealth.INITIAL, stats, null).active(), XRAY_WINDOW.describe(stats));
+        OutboundStatus status = OutboundStatus.fromBurst(
+                "b", stats, XRAY_WINDOW.judge(ActiveHealth.INITIAL, stats, null).active(), XRAY_WINDOW.describe(stats));
 
         assertThat(status.alive()).isFalse();
         assertThat(status.delayMillis()).isZero();
@@ -142,8 +147,8 @@ class OutboundStatusTest {
     @Test
     void fromBurstWhenOneSuccessThenAliveWithAverageInMillis() {
         HealthPingStats stats = new HealthPingStats(3, 2, 30_500_000, 61_999_999, 61_999_999, 61_999_999);
-        OutboundStatus status = OutboundStatus.fromBurst("b", stats,
-                XRAY_WINDOW.judge(ActiveHealth.INITIAL, stats, null).active(), XRAY_WINDOW.describe(stats));
+        OutboundStatus status = OutboundStatus.fromBurst(
+                "b", stats, XRAY_WINDOW.judge(ActiveHealth.INITIAL, stats, null).active(), XRAY_WINDOW.describe(stats));
 
         assertThat(status.alive()).isTrue();
         assertThat(status.delayMillis()).isEqualTo(61);

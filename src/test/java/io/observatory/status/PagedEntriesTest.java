@@ -21,18 +21,22 @@ class PagedEntriesTest {
     void withWhenEntriesOnSeveralPagesReplacedThenThoseChangeAndEveryOtherEntryIsTheSameObject() {
         int size = PagedEntries.PAGE * 3 + 5;
         List<OutboundHealth> initial = IntStream.range(0, size)
-                .mapToObj(i -> entry(String.format("t%04d", i), HealthState.UNKNOWN)).toList();
+                .mapToObj(i -> entry(String.format("t%04d", i), HealthState.UNKNOWN))
+                .toList();
         PagedEntries entries = PagedEntries.of(initial);
         int[] positions = {0, PagedEntries.PAGE - 1, PagedEntries.PAGE, size - 1};
         OutboundHealth[] replacements = IntStream.of(positions)
-                .mapToObj(i -> entry(initial.get(i).tag(), HealthState.HEALTHY)).toArray(OutboundHealth[]::new);
+                .mapToObj(i -> entry(initial.get(i).tag(), HealthState.HEALTHY))
+                .toArray(OutboundHealth[]::new);
 
         PagedEntries next = entries.with(positions, replacements);
 
         assertThat(next.size()).isEqualTo(size);
         for (int i = 0; i < size; i++) {
             int position = i;
-            int slot = IntStream.range(0, positions.length).filter(p -> positions[p] == position).findFirst()
+            int slot = IntStream.range(0, positions.length)
+                    .filter(p -> positions[p] == position)
+                    .findFirst()
                     .orElse(-1);
             assertThat(next.get(i)).as("entry %d", i).isSameAs(slot >= 0 ? replacements[slot] : initial.get(i));
             assertThat(entries.get(i)).as("old entry %d", i).isSameAs(initial.get(i));

@@ -1,6 +1,5 @@
 package io.observatory.testing;
 
-
 /**
  * A TCP listener on {@code 127.0.0.1} that accepts every connection and then never reads or writes a byte: the
  * "target hangs" or "proxy hangs" peer. Connecting succeeds at once; a client then waits for an answer that never

@@ -14,7 +14,8 @@ class BlackHoleTest {
 
     @Test
     void connectWhenRequestSentThenHandshakeCompletesButNoAnswer() throws IOException {
-        try (BlackHole blackHole = BlackHole.start(); Socket socket = new Socket()) {
+        try (BlackHole blackHole = BlackHole.start();
+                Socket socket = new Socket()) {
             socket.connect(blackHole.address(), 1000);
             socket.setSoTimeout(300);
             socket.getOutputStream().write("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));

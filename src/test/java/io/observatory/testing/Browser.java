@@ -53,8 +53,13 @@ public final class Browser implements AutoCloseable {
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM.toFile());
         // --no-sandbox: the tests run as root in CI, where Chromium's sandbox refuses to start.
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1400,1000", "--lang=en-US");
+        options.addArguments(
+                "--headless=new",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-dev-shm-usage",
+                "--window-size=1400,1000",
+                "--lang=en-US");
         ChromeDriverService service = new ChromeDriverService.Builder()
                 .usingDriverExecutable(CHROMEDRIVER.toFile())
                 .usingAnyFreePort()
@@ -118,7 +123,8 @@ public final class Browser implements AutoCloseable {
     @SuppressWarnings("unchecked")
     public String journal() {
         Object entries = driver.executeScript("return window.browserTestJournal ?? null;");
-        return entries == null ? "no page journal (keepJournal was not called on this document)"
+        return entries == null
+                ? "no page journal (keepJournal was not called on this document)"
                 : "what the page showed, in milliseconds since its journal started:\n"
                         + String.join("\n", (List<String>) entries);
     }
@@ -128,15 +134,18 @@ public final class Browser implements AutoCloseable {
      * {@code null} when none matches; read in one step, so a live page cannot replace the element halfway.
      */
     public @Nullable String text(String selector) {
-        return (String) driver.executeScript("const e = document.querySelector(arguments[0]);"
-                + " return e === null ? null : e.innerText;", selector);
+        return (String) driver.executeScript(
+                "const e = document.querySelector(arguments[0]);" + " return e === null ? null : e.innerText;",
+                selector);
     }
 
     /** The attribute {@code name} of every element matching {@code selector}, in document order; one step. */
     @SuppressWarnings("unchecked")
     public List<String> attributes(String selector, String name) {
-        return (List<String>) driver.executeScript("return [...document.querySelectorAll(arguments[0])]"
-                + ".map(e => e.getAttribute(arguments[1]));", selector, name);
+        return (List<String>) driver.executeScript(
+                "return [...document.querySelectorAll(arguments[0])]" + ".map(e => e.getAttribute(arguments[1]));",
+                selector,
+                name);
     }
 
     /**
@@ -144,8 +153,10 @@ public final class Browser implements AutoCloseable {
      * {@code rgb(26, 127, 55)} for a colour; {@code null} when none matches.
      */
     public @Nullable String style(String selector, String property) {
-        return (String) driver.executeScript("const e = document.querySelector(arguments[0]);"
-                + " return e === null ? null : getComputedStyle(e).getPropertyValue(arguments[1]);", selector,
+        return (String) driver.executeScript(
+                "const e = document.querySelector(arguments[0]);"
+                        + " return e === null ? null : getComputedStyle(e).getPropertyValue(arguments[1]);",
+                selector,
                 property);
     }
 

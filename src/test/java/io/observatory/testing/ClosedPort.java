@@ -22,8 +22,7 @@ public final class ClosedPort {
     private static final int LOWEST = 10_000;
     private static final int DEFAULT_EPHEMERAL_LOW = 32_768;
 
-    private ClosedPort() {
-    }
+    private ClosedPort() {}
 
     /**
      * Returns a port on {@code 127.0.0.1} below the ephemeral range that was free a moment ago: it tries ports from a
@@ -41,8 +40,7 @@ public final class ClosedPort {
                 return port;
             }
         }
-        throw new UncheckedIOException(new IOException(
-                "no free port on 127.0.0.1 in [" + LOWEST + ", " + high + ")"));
+        throw new UncheckedIOException(new IOException("no free port on 127.0.0.1 in [" + LOWEST + ", " + high + ")"));
     }
 
     private static boolean free(int port) {
@@ -56,7 +54,8 @@ public final class ClosedPort {
 
     private static int ephemeralLow() {
         try {
-            int low = Integer.parseInt(Files.readAllLines(PORT_RANGE).get(0).strip().split("\\s+")[0]);
+            int low = Integer.parseInt(
+                    Files.readAllLines(PORT_RANGE).get(0).strip().split("\\s+")[0]);
             return Math.max(low, LOWEST + 1_000);
         } catch (IOException | RuntimeException unreadable) {
             return DEFAULT_EPHEMERAL_LOW;

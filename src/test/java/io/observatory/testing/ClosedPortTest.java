@@ -17,16 +17,20 @@ class ClosedPortTest {
         int port = ClosedPort.find();
 
         assertThatThrownBy(() -> {
-            try (Socket socket = new Socket()) {
-                socket.connect(new InetSocketAddress("127.0.0.1", port), 1000);
-            }
-        }).isInstanceOf(ConnectException.class).hasMessageContaining("Connection refused");
+                    try (Socket socket = new Socket()) {
+                        socket.connect(new InetSocketAddress("127.0.0.1", port), 1000);
+                    }
+                })
+                .isInstanceOf(ConnectException.class)
+                .hasMessageContaining("Connection refused");
     }
 
     @Test
     void findWhenCalledThenBelowTheEphemeralRangeSoNoPortZeroBindTakesItWhileAServerRestarts() throws Exception {
-        int ephemeralLow = Integer.parseInt(
-                Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).get(0).strip().split("\\s+")[0]);
+        int ephemeralLow = Integer.parseInt(Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))
+                .get(0)
+                .strip()
+                .split("\\s+")[0]);
 
         assertThat(ClosedPort.find()).isGreaterThanOrEqualTo(10_000).isLessThan(ephemeralLow);
     }

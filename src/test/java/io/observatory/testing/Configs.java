@@ -28,16 +28,32 @@ public final class Configs {
 
     private static final ObservatoryConfigBinder BINDER = new ObservatoryConfigBinder(name -> null);
 
-    private Configs() {
-    }
+    private Configs() {}
 
     /** Standard observer settings with Xray's schedule and 5 s deadline, the per-outbound options at their defaults. */
-    public static StandardObserverSettings xrayStandard(List<String> subjectSelector, String probeUrl,
-            Duration probeInterval, boolean enableConcurrency, ExpectedStatus expectedStatus, int healthyThreshold,
+    public static StandardObserverSettings xrayStandard(
+            List<String> subjectSelector,
+            String probeUrl,
+            Duration probeInterval,
+            boolean enableConcurrency,
+            ExpectedStatus expectedStatus,
+            int healthyThreshold,
             int unhealthyThreshold) {
-        return new StandardObserverSettings(subjectSelector, probeUrl, probeInterval, enableConcurrency,
-                expectedStatus, healthyThreshold, unhealthyThreshold, StandardObserverSettings.Schedule.XRAY,
-                Duration.ofSeconds(5), null, Duration.ZERO, null, null, null);
+        return new StandardObserverSettings(
+                subjectSelector,
+                probeUrl,
+                probeInterval,
+                enableConcurrency,
+                expectedStatus,
+                healthyThreshold,
+                unhealthyThreshold,
+                StandardObserverSettings.Schedule.XRAY,
+                Duration.ofSeconds(5),
+                null,
+                Duration.ZERO,
+                null,
+                null,
+                null);
     }
 
     /** The configuration of {@code properties}; fails the test with the one-line report when it is invalid. */
@@ -62,8 +78,7 @@ public final class Configs {
     }
 
     /** The configuration of {@code properties} with {@code environmentVariables} visible to validation. */
-    public static ObservatoryConfigBinder.Bound bound(Map<String, String> environmentVariables,
-            String... properties) {
+    public static ObservatoryConfigBinder.Bound bound(Map<String, String> environmentVariables, String... properties) {
         try (ObservatoryConfigBinder binder = new ObservatoryConfigBinder(environmentVariables::get)) {
             return bind(binder, properties(properties));
         }
@@ -111,7 +126,9 @@ public final class Configs {
     /** An environment of {@code source} alone: no environment variables or system properties. */
     private static StandardEnvironment environment(PropertySource<?> source) {
         StandardEnvironment environment = new StandardEnvironment();
-        List.copyOf(environment.getPropertySources().stream().map(PropertySource::getName).toList())
+        List.copyOf(environment.getPropertySources().stream()
+                        .map(PropertySource::getName)
+                        .toList())
                 .forEach(environment.getPropertySources()::remove);
         environment.getPropertySources().addFirst(source);
         return environment;
@@ -121,7 +138,8 @@ public final class Configs {
         Map<String, Object> values = new LinkedHashMap<>();
         for (String property : properties) {
             int equals = property.indexOf('=');
-            values.put(ObservatoryConfigBinder.PREFIX + "." + property.substring(0, equals),
+            values.put(
+                    ObservatoryConfigBinder.PREFIX + "." + property.substring(0, equals),
                     property.substring(equals + 1));
         }
         return new MapPropertySource("test", values);
@@ -129,8 +147,9 @@ public final class Configs {
 
     private static PropertySource<?> yamlSource(String document) {
         try {
-            return new YamlPropertySourceLoader().load("test.yml",
-                    new ByteArrayResource(document.getBytes(StandardCharsets.UTF_8), "test.yml")).get(0);
+            return new YamlPropertySourceLoader()
+                    .load("test.yml", new ByteArrayResource(document.getBytes(StandardCharsets.UTF_8), "test.yml"))
+                    .get(0);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -33,8 +33,7 @@ record Credentials(String username, String password) {
         if (header == null || !header.regionMatches(true, 0, scheme, 0, scheme.length())) {
             return false;
         }
-        String token = Base64.getEncoder()
-                .encodeToString((username + ":" + password).getBytes(StandardCharsets.UTF_8));
+        String token = Base64.getEncoder().encodeToString((username + ":" + password).getBytes(StandardCharsets.UTF_8));
         return header.substring(scheme.length()).trim().equals(token);
     }
 }

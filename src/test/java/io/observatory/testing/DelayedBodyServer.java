@@ -22,29 +22,35 @@ public final class DelayedBodyServer extends LoopbackFixture {
     /** The body's length in bytes. */
     public static final int BODY_BYTES = 5;
 
-    private static final byte[] HEAD = ("HTTP/1.1 200 OK\r\nContent-Length: " + BODY_BYTES + "\r\n\r\n")
-            .getBytes(StandardCharsets.ISO_8859_1);
+    private static final byte[] HEAD =
+            ("HTTP/1.1 200 OK\r\nContent-Length: " + BODY_BYTES + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1);
 
     private final Readings readings;
 
     private DelayedBodyServer(Duration bodyDelay, Readings readings) {
-        super("delayed-body", channel -> channel.pipeline().addLast(new SimpleChannelInboundHandler<ByteBuf>() {
-            private boolean answered;
+        super(
+                "delayed-body",
+                channel -> channel.pipeline().addLast(new SimpleChannelInboundHandler<ByteBuf>() {
+                    private boolean answered;
 
-            @Override
-            protected void channelRead0(ChannelHandlerContext ctx, ByteBuf request) {
-                if (answered) {
-                    return;
-                }
-                answered = true;
-                readings.requestReceived.set(System.nanoTime());
-                ctx.writeAndFlush(Unpooled.wrappedBuffer(HEAD));
-                ctx.executor().schedule(() -> {
-                    readings.bodyWritten.set(System.nanoTime());
-                    ctx.writeAndFlush(Unpooled.wrappedBuffer(new byte[BODY_BYTES]));
-                }, bodyDelay.toNanos(), TimeUnit.NANOSECONDS);
-            }
-        }));
+                    @Override
+                    protected void channelRead0(ChannelHandlerContext ctx, ByteBuf request) {
+                        if (answered) {
+                            return;
+                        }
+                        answered = true;
+                        readings.requestReceived.set(System.nanoTime());
+                        ctx.writeAndFlush(Unpooled.wrappedBuffer(HEAD));
+                        ctx.executor()
+                                .schedule(
+                                        () -> {
+                                            readings.bodyWritten.set(System.nanoTime());
+                                            ctx.writeAndFlush(Unpooled.wrappedBuffer(new byte[BODY_BYTES]));
+                                        },
+                                        bodyDelay.toNanos(),
+                                        TimeUnit.NANOSECONDS);
+                    }
+                }));
         this.readings = readings;
     }
 

@@ -17,8 +17,7 @@ public final class ExternalCommand {
 
     private static final Duration KILL_GRACE = Duration.ofSeconds(5);
 
-    private ExternalCommand() {
-    }
+    private ExternalCommand() {}
 
     /** {@link #run(Duration, String, List)} with nothing on standard input. */
     public static String run(Duration limit, List<String> command) {
@@ -38,15 +37,18 @@ public final class ExternalCommand {
             Path stdout = Files.createTempFile("external-command-", ".out");
             Path stderr = Files.createTempFile("external-command-", ".err");
             try {
-                Process process = new ProcessBuilder(command).redirectOutput(stdout.toFile())
-                        .redirectError(stderr.toFile()).start();
+                Process process = new ProcessBuilder(command)
+                        .redirectOutput(stdout.toFile())
+                        .redirectError(stderr.toFile())
+                        .start();
                 try (OutputStream in = process.getOutputStream()) {
                     in.write(input.getBytes(StandardCharsets.UTF_8));
                 }
                 if (!process.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
                     process.destroyForcibly().waitFor(KILL_GRACE.toMillis(), TimeUnit.MILLISECONDS);
-                    throw new AssertionError(shown + " did not finish within " + limit.toMillis()
-                            + " ms and was killed; stderr: " + Files.readString(stderr).strip());
+                    throw new AssertionError(
+                            shown + " did not finish within " + limit.toMillis() + " ms and was killed; stderr: "
+                                    + Files.readString(stderr).strip());
                 }
                 if (process.exitValue() != 0) {
                     throw new AssertionError(shown + " exited with " + process.exitValue() + ": "

@@ -1,11 +1,12 @@
 package io.observatory.testing;
 
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.observatory.ObservatoryApplication;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.boot.Banner;
 import org.springframework.boot.builder.SpringApplicationBuilder;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Starts the whole service as {@code java -jar} does, with both servers on loopback and free ports unless the
@@ -16,16 +17,27 @@ public final class FailedStartup {
     /** Logged when the observer starts its first round: absent when start-up failed before any probe. */
     public static final String OBSERVER_STARTED = "standard observer started";
 
-    private FailedStartup() {
-    }
+    private FailedStartup() {}
 
     /** Runs the service with {@code args} ({@code --name=value}, replacing the defaults above); it must not start. */
     public static void run(String... args) {
-        Map<String, String> properties = new LinkedHashMap<>(Map.of("server.address", "127.0.0.1", "server.port", "0",
-                "spring.grpc.server.address", "127.0.0.1", "spring.grpc.server.port", "0",
-                "observatory.outbounds[0].tag", "proxy_a", "observatory.outbounds[0].protocol", "direct",
-                "observatory.standard.subject-selector", "proxy_",
-                "observatory.standard.probe-url", "http://127.0.0.1:1/generate_204"));
+        Map<String, String> properties = new LinkedHashMap<>(Map.of(
+                "server.address",
+                "127.0.0.1",
+                "server.port",
+                "0",
+                "spring.grpc.server.address",
+                "127.0.0.1",
+                "spring.grpc.server.port",
+                "0",
+                "observatory.outbounds[0].tag",
+                "proxy_a",
+                "observatory.outbounds[0].protocol",
+                "direct",
+                "observatory.standard.subject-selector",
+                "proxy_",
+                "observatory.standard.probe-url",
+                "http://127.0.0.1:1/generate_204"));
         for (String arg : args) {
             String[] nameAndValue = arg.substring("--".length()).split("=", 2);
             properties.put(nameAndValue[0], nameAndValue[1]);

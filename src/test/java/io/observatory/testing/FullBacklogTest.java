@@ -13,10 +13,11 @@ class FullBacklogTest {
         try (FullBacklog target = FullBacklog.start()) {
             for (int attempt = 0; attempt < 2; attempt++) {
                 assertThatThrownBy(() -> {
-                    try (Socket socket = new Socket()) {
-                        socket.connect(target.address(), 300);
-                    }
-                }).isInstanceOf(SocketTimeoutException.class);
+                            try (Socket socket = new Socket()) {
+                                socket.connect(target.address(), 300);
+                            }
+                        })
+                        .isInstanceOf(SocketTimeoutException.class);
             }
         }
     }

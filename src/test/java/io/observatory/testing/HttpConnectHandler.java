@@ -45,7 +45,10 @@ final class HttpConnectHandler extends SimpleChannelInboundHandler<FullHttpReque
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
         if (request.decoderResult().isFailure()) {
-            log.debug("{}: malformed HTTP request", ctx.channel(), request.decoderResult().cause());
+            log.debug(
+                    "{}: malformed HTTP request",
+                    ctx.channel(),
+                    request.decoderResult().cause());
             respondAndClose(ctx, errorResponse(HttpResponseStatus.BAD_REQUEST));
             return;
         }

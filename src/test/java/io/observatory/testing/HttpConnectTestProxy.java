@@ -30,10 +30,12 @@ public final class HttpConnectTestProxy extends LabProxy {
     private static final int MAX_REQUEST_BYTES = 8192;
 
     private HttpConnectTestProxy(Credentials credentials) {
-        super("http-connect-test-proxy", recorder -> channel -> channel.pipeline()
-                .addLast(HttpConnectHandler.CODEC, new HttpServerCodec())
-                .addLast(HttpConnectHandler.AGGREGATOR, new HttpObjectAggregator(MAX_REQUEST_BYTES))
-                .addLast(new HttpConnectHandler(credentials, recorder)));
+        super(
+                "http-connect-test-proxy",
+                recorder -> channel -> channel.pipeline()
+                        .addLast(HttpConnectHandler.CODEC, new HttpServerCodec())
+                        .addLast(HttpConnectHandler.AGGREGATOR, new HttpObjectAggregator(MAX_REQUEST_BYTES))
+                        .addLast(new HttpConnectHandler(credentials, recorder)));
     }
 
     /** Starts an open proxy that tunnels any well-formed CONNECT. */

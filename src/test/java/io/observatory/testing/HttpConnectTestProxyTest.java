@@ -18,7 +18,8 @@ class HttpConnectTestProxyTest {
 
     @Test
     void connectWhenOpenProxyThenRelaysResponseAndRecordsHostNameUnresolved() {
-        try (TestTarget target = TestTarget.http(); HttpConnectTestProxy proxy = HttpConnectTestProxy.start()) {
+        try (TestTarget target = TestTarget.http();
+                HttpConnectTestProxy proxy = HttpConnectTestProxy.start()) {
             Exchange exchange =
                     get(viaHttpConnect(proxy, null, null), target.urlWithHost("localhost", "/generate_204"));
 
@@ -34,7 +35,8 @@ class HttpConnectTestProxyTest {
     void connectWhenHttpsThroughProxyThenTrustedCertificateAndBodyRelayed() {
         try (TestTarget target = TestTarget.https();
                 HttpConnectTestProxy proxy = HttpConnectTestProxy.start("user", "secret")) {
-            Exchange exchange = get(trustingTestCertificate(viaHttpConnect(proxy, "user", "secret")),
+            Exchange exchange = get(
+                    trustingTestCertificate(viaHttpConnect(proxy, "user", "secret")),
                     target.urlWithHost("localhost", "/body/100000"));
 
             assertThat(exchange.status()).isEqualTo(200);
@@ -48,8 +50,8 @@ class HttpConnectTestProxyTest {
     void connectWhenAuthorizationMissingThen407WithBasicChallenge() {
         try (TestTarget target = TestTarget.http();
                 HttpConnectTestProxy proxy = HttpConnectTestProxy.start("user", "secret")) {
-            Throwable error = catchThrowable(() ->
-                    get(viaHttpConnect(proxy, null, null), target.urlWithHost("localhost", "/generate_204")));
+            Throwable error = catchThrowable(
+                    () -> get(viaHttpConnect(proxy, null, null), target.urlWithHost("localhost", "/generate_204")));
 
             HttpProxyConnectException rejection = causeOfType(error, HttpProxyConnectException.class);
             assertThat(rejection).hasMessageContaining("status: 407 Proxy Authentication Required");
@@ -77,8 +79,8 @@ class HttpConnectTestProxyTest {
     void connectWhenTargetRefusesThen502() {
         int closedPort = ClosedPort.find();
         try (HttpConnectTestProxy proxy = HttpConnectTestProxy.start()) {
-            Throwable error = catchThrowable(() ->
-                    get(viaHttpConnect(proxy, null, null), "http://localhost:" + closedPort + "/generate_204"));
+            Throwable error = catchThrowable(
+                    () -> get(viaHttpConnect(proxy, null, null), "http://localhost:" + closedPort + "/generate_204"));
 
             assertThat(causeOfType(error, HttpProxyConnectException.class))
                     .hasMessageContaining("status: 502 Bad Gateway");
@@ -88,8 +90,8 @@ class HttpConnectTestProxyTest {
     @Test
     void connectWhenHostNameUnknownThen502() {
         try (HttpConnectTestProxy proxy = HttpConnectTestProxy.start()) {
-            Throwable error = catchThrowable(() ->
-                    get(viaHttpConnect(proxy, null, null), "http://unknown-host.invalid:80/generate_204"));
+            Throwable error = catchThrowable(
+                    () -> get(viaHttpConnect(proxy, null, null), "http://unknown-host.invalid:80/generate_204"));
 
             assertThat(causeOfType(error, HttpProxyConnectException.class))
                     .hasMessageContaining("status: 502 Bad Gateway");
@@ -100,7 +102,8 @@ class HttpConnectTestProxyTest {
 
     @Test
     void connectWhenTargetNeverCompletesHandshakeThen504() {
-        try (FullBacklog target = FullBacklog.start(); HttpConnectTestProxy proxy = HttpConnectTestProxy.start()) {
+        try (FullBacklog target = FullBacklog.start();
+                HttpConnectTestProxy proxy = HttpConnectTestProxy.start()) {
             Throwable error = catchThrowable(() ->
                     get(viaHttpConnect(proxy, null, null), "http://localhost:" + target.port() + "/generate_204"));
 

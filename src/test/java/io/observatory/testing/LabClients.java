@@ -18,11 +18,9 @@ final class LabClients {
     static final Duration EXCHANGE_TIMEOUT = Duration.ofSeconds(5);
 
     /** What a test looks at in a response. */
-    record Exchange(int status, HttpHeaders headers, int bodyBytes) {
-    }
+    record Exchange(int status, HttpHeaders headers, int bodyBytes) {}
 
-    private LabClients() {
-    }
+    private LabClients() {}
 
     /** Returns a client that connects directly and opens a new connection per request. */
     static HttpClient direct() {
@@ -32,7 +30,8 @@ final class LabClients {
     /** Returns {@code client} trusting only {@link TestTls#certificatePath()} (host names still verified). */
     static HttpClient trustingTestCertificate(HttpClient client) {
         Http11SslContextSpec tls = Http11SslContextSpec.forClient()
-                .configure(builder -> builder.trustManager(TestTls.certificatePath().toFile()));
+                .configure(builder ->
+                        builder.trustManager(TestTls.certificatePath().toFile()));
         return client.secure(spec -> spec.sslContext(tls));
     }
 

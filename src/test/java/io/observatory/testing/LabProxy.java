@@ -19,7 +19,9 @@ public abstract class LabProxy extends LoopbackFixture {
         this(name, pipeline, new CopyOnWriteArrayList<>());
     }
 
-    private LabProxy(String name, Function<Consumer<RequestedDestination>, Consumer<SocketChannel>> pipeline,
+    private LabProxy(
+            String name,
+            Function<Consumer<RequestedDestination>, Consumer<SocketChannel>> pipeline,
             List<RequestedDestination> requested) {
         super(name, pipeline.apply(requested::add));
         this.requestedDestinations = requested;

@@ -51,15 +51,15 @@ public final class LoopbackDaemon implements AutoCloseable {
         try {
             await().atMost(READY_LIMIT).pollInterval(Duration.ofMillis(50)).until(() -> {
                 if (!process.isAlive()) {
-                    throw new AssertionError(name + " exited with " + process.exitValue() + "; its log: "
-                            + Files.readString(log));
+                    throw new AssertionError(
+                            name + " exited with " + process.exitValue() + "; its log: " + Files.readString(log));
                 }
                 return accepts(port);
             });
         } catch (RuntimeException | AssertionError e) {
             daemon.close();
-            throw new AssertionError(name + " is not listening on 127.0.0.1:" + port + "; its log: "
-                    + Files.readString(log), e);
+            throw new AssertionError(
+                    name + " is not listening on 127.0.0.1:" + port + "; its log: " + Files.readString(log), e);
         }
         return daemon;
     }
@@ -90,8 +90,17 @@ public final class LoopbackDaemon implements AutoCloseable {
                   }
                 }
                 """.formatted(workdir, port, locations));
-        return start("nginx", List.of("nginx", "-p", workdir.toString(), "-e",
-                workdir.resolve("nginx-error.log").toString(), "-c", config.toString()), port,
+        return start(
+                "nginx",
+                List.of(
+                        "nginx",
+                        "-p",
+                        workdir.toString(),
+                        "-e",
+                        workdir.resolve("nginx-error.log").toString(),
+                        "-c",
+                        config.toString()),
+                port,
                 workdir.resolve("nginx.out"));
     }
 
@@ -120,7 +129,8 @@ public final class LoopbackDaemon implements AutoCloseable {
      * @throws IllegalStateException when the operating system does not report it
      */
     public long cpuNanos() {
-        return process.info().totalCpuDuration()
+        return process.info()
+                .totalCpuDuration()
                 .orElseThrow(() -> new IllegalStateException("no CPU time reported for " + name))
                 .toNanos();
     }

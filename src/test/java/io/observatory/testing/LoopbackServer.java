@@ -52,8 +52,8 @@ final class LoopbackServer implements AutoCloseable {
                 .awaitUninterruptibly();
         if (!bound.isSuccess()) {
             group.shutdownGracefully(0, SHUTDOWN_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            throw new IllegalStateException(name + ": cannot bind " + LOOPBACK.getHostAddress() + ":" + port,
-                    bound.cause());
+            throw new IllegalStateException(
+                    name + ": cannot bind " + LOOPBACK.getHostAddress() + ":" + port, bound.cause());
         }
         listener = bound.channel();
     }

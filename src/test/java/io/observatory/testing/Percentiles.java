@@ -5,8 +5,7 @@ import java.util.Arrays;
 /** The figures the benchmarks print: nearest-rank percentiles of nanosecond samples, shown in milliseconds. */
 public final class Percentiles {
 
-    private Percentiles() {
-    }
+    private Percentiles() {}
 
     /** The nearest-rank {@code percent}-th percentile of {@code values} (not changed); 0 for none. */
     public static long percentile(long[] values, int percent) {

@@ -25,8 +25,9 @@ public final class RawRequestRecorder extends LoopbackFixture {
     private final List<InetAddress> peers;
 
     private RawRequestRecorder(byte[] reply, List<String> heads, List<InetAddress> peers) {
-        super("raw-request-recorder", channel -> channel.pipeline()
-                .addLast(new SimpleChannelInboundHandler<ByteBuf>() {
+        super(
+                "raw-request-recorder",
+                channel -> channel.pipeline().addLast(new SimpleChannelInboundHandler<ByteBuf>() {
                     private final StringBuilder received = new StringBuilder();
 
                     @Override
@@ -47,7 +48,9 @@ public final class RawRequestRecorder extends LoopbackFixture {
 
     /** Starts a recorder that answers every request with {@code reply} (ISO-8859-1 text) and closes. */
     public static RawRequestRecorder replying(String reply) {
-        return new RawRequestRecorder(reply.getBytes(StandardCharsets.ISO_8859_1), new CopyOnWriteArrayList<>(),
+        return new RawRequestRecorder(
+                reply.getBytes(StandardCharsets.ISO_8859_1),
+                new CopyOnWriteArrayList<>(),
                 new CopyOnWriteArrayList<>());
     }
 

@@ -22,8 +22,9 @@ public final class ScriptedReplyServer extends LoopbackFixture {
     }
 
     private ScriptedReplyServer(byte[] reply, Then then) {
-        super("scripted-reply", channel -> channel.pipeline()
-                .addLast(new SimpleChannelInboundHandler<ByteBuf>() {
+        super(
+                "scripted-reply",
+                channel -> channel.pipeline().addLast(new SimpleChannelInboundHandler<ByteBuf>() {
                     private boolean replied;
 
                     @Override

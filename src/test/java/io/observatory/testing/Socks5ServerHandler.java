@@ -52,7 +52,10 @@ final class Socks5ServerHandler extends SimpleChannelInboundHandler<Socks5Messag
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, Socks5Message msg) {
         if (msg.decoderResult().isFailure()) {
-            log.debug("{}: malformed SOCKS5 message, closing", ctx.channel(), msg.decoderResult().cause());
+            log.debug(
+                    "{}: malformed SOCKS5 message, closing",
+                    ctx.channel(),
+                    msg.decoderResult().cause());
             ctx.close();
         } else if (msg instanceof Socks5InitialRequest initial) {
             selectMethod(ctx, initial);
@@ -73,9 +76,13 @@ final class Socks5ServerHandler extends SimpleChannelInboundHandler<Socks5Messag
                     .addListener(ChannelFutureListener.CLOSE);
             return;
         }
-        ctx.pipeline().replace(DECODER, DECODER, credentials == null
-                ? new Socks5CommandRequestDecoder()
-                : new Socks5PasswordAuthRequestDecoder());
+        ctx.pipeline()
+                .replace(
+                        DECODER,
+                        DECODER,
+                        credentials == null
+                                ? new Socks5CommandRequestDecoder()
+                                : new Socks5PasswordAuthRequestDecoder());
         ctx.writeAndFlush(new DefaultSocks5InitialResponse(required));
     }
 
@@ -97,16 +104,15 @@ final class Socks5ServerHandler extends SimpleChannelInboundHandler<Socks5Messag
             return;
         }
         ctx.channel().config().setAutoRead(false);
-        TargetDialer.dial(ctx.channel(), command.dstAddr(), command.dstPort())
-                .addListener((Future<Channel> dialed) -> {
-                    if (dialed.isSuccess()) {
-                        openTunnel(ctx, dialed.getNow());
-                    } else {
-                        log.debug("{}: cannot reach {}:{}", ctx.channel(), command.dstAddr(), command.dstPort(),
-                                dialed.cause());
-                        replyAndClose(ctx, statusFor(TargetDialer.Failure.of(dialed.cause())));
-                    }
-                });
+        TargetDialer.dial(ctx.channel(), command.dstAddr(), command.dstPort()).addListener((Future<Channel> dialed) -> {
+            if (dialed.isSuccess()) {
+                openTunnel(ctx, dialed.getNow());
+            } else {
+                log.debug(
+                        "{}: cannot reach {}:{}", ctx.channel(), command.dstAddr(), command.dstPort(), dialed.cause());
+                replyAndClose(ctx, statusFor(TargetDialer.Failure.of(dialed.cause())));
+            }
+        });
     }
 
     private void openTunnel(ChannelHandlerContext ctx, Channel target) {
@@ -114,7 +120,10 @@ final class Socks5ServerHandler extends SimpleChannelInboundHandler<Socks5Messag
         Socks5AddressType boundType =
                 bound.getAddress() instanceof Inet6Address ? Socks5AddressType.IPv6 : Socks5AddressType.IPv4;
         ctx.writeAndFlush(new DefaultSocks5CommandResponse(
-                        Socks5CommandStatus.SUCCESS, boundType, bound.getAddress().getHostAddress(), bound.getPort()))
+                        Socks5CommandStatus.SUCCESS,
+                        boundType,
+                        bound.getAddress().getHostAddress(),
+                        bound.getPort()))
                 .addListener((ChannelFutureListener) written -> {
                     if (!written.isSuccess()) {
                         log.debug("{}: cannot send the CONNECT reply", written.channel(), written.cause());

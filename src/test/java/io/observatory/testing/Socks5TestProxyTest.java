@@ -20,7 +20,8 @@ class Socks5TestProxyTest {
 
     @Test
     void connectWhenOpenProxyThenRelaysResponseAndRecordsHostNameUnresolved() {
-        try (TestTarget target = TestTarget.http(); Socks5TestProxy proxy = Socks5TestProxy.start()) {
+        try (TestTarget target = TestTarget.http();
+                Socks5TestProxy proxy = Socks5TestProxy.start()) {
             Exchange exchange = get(viaSocks5(proxy, null, null), target.urlWithHost("localhost", "/generate_204"));
 
             assertThat(exchange.status()).isEqualTo(204);
@@ -33,7 +34,8 @@ class Socks5TestProxyTest {
 
     @Test
     void connectWhenIpLiteralThenRecordsIpv4Destination() {
-        try (TestTarget target = TestTarget.http(); Socks5TestProxy proxy = Socks5TestProxy.start()) {
+        try (TestTarget target = TestTarget.http();
+                Socks5TestProxy proxy = Socks5TestProxy.start()) {
             Exchange exchange = get(viaSocks5(proxy, null, null), target.url("/status/404"));
 
             assertThat(exchange.status()).isEqualTo(404);
@@ -44,8 +46,10 @@ class Socks5TestProxyTest {
 
     @Test
     void connectWhenHttpsThroughProxyThenTrustedCertificateAndBodyRelayed() {
-        try (TestTarget target = TestTarget.https(); Socks5TestProxy proxy = Socks5TestProxy.start("user", "secret")) {
-            Exchange exchange = get(trustingTestCertificate(viaSocks5(proxy, "user", "secret")),
+        try (TestTarget target = TestTarget.https();
+                Socks5TestProxy proxy = Socks5TestProxy.start("user", "secret")) {
+            Exchange exchange = get(
+                    trustingTestCertificate(viaSocks5(proxy, "user", "secret")),
                     target.urlWithHost("localhost", "/body/100000"));
 
             assertThat(exchange.status()).isEqualTo(200);
@@ -57,9 +61,10 @@ class Socks5TestProxyTest {
 
     @Test
     void connectWhenPasswordWrongThenAuthFailure() {
-        try (TestTarget target = TestTarget.http(); Socks5TestProxy proxy = Socks5TestProxy.start("user", "secret")) {
-            Throwable error = catchThrowable(() ->
-                    get(viaSocks5(proxy, "user", "wrong"), target.urlWithHost("localhost", "/generate_204")));
+        try (TestTarget target = TestTarget.http();
+                Socks5TestProxy proxy = Socks5TestProxy.start("user", "secret")) {
+            Throwable error = catchThrowable(
+                    () -> get(viaSocks5(proxy, "user", "wrong"), target.urlWithHost("localhost", "/generate_204")));
 
             assertThat(causeOfType(error, ProxyConnectException.class))
                     .hasMessageContaining("authStatus: FAILURE(255)");
@@ -70,9 +75,10 @@ class Socks5TestProxyTest {
 
     @Test
     void connectWhenNoCredentialsOfferedToAuthProxyThenMethodUnaccepted() {
-        try (TestTarget target = TestTarget.http(); Socks5TestProxy proxy = Socks5TestProxy.start("user", "secret")) {
-            Throwable error = catchThrowable(() ->
-                    get(viaSocks5(proxy, null, null), target.urlWithHost("localhost", "/generate_204")));
+        try (TestTarget target = TestTarget.http();
+                Socks5TestProxy proxy = Socks5TestProxy.start("user", "secret")) {
+            Throwable error = catchThrowable(
+                    () -> get(viaSocks5(proxy, null, null), target.urlWithHost("localhost", "/generate_204")));
 
             assertThat(causeOfType(error, ProxyConnectException.class))
                     .hasMessageContaining("unexpected authMethod: UNACCEPTED(255)");
@@ -84,8 +90,8 @@ class Socks5TestProxyTest {
     void connectWhenTargetRefusesThenConnectionRefusedReply() {
         int closedPort = ClosedPort.find();
         try (Socks5TestProxy proxy = Socks5TestProxy.start()) {
-            Throwable error = catchThrowable(() ->
-                    get(viaSocks5(proxy, null, null), "http://localhost:" + closedPort + "/generate_204"));
+            Throwable error = catchThrowable(
+                    () -> get(viaSocks5(proxy, null, null), "http://localhost:" + closedPort + "/generate_204"));
 
             assertThat(causeOfType(error, ProxyConnectException.class))
                     .hasMessageContaining("status: CONNECTION_REFUSED(5)");
@@ -96,20 +102,20 @@ class Socks5TestProxyTest {
 
     @Test
     void connectWhenTargetNeverCompletesHandshakeThenTtlExpiredReply() {
-        try (FullBacklog target = FullBacklog.start(); Socks5TestProxy proxy = Socks5TestProxy.start()) {
-            Throwable error = catchThrowable(() ->
-                    get(viaSocks5(proxy, null, null), "http://localhost:" + target.port() + "/generate_204"));
+        try (FullBacklog target = FullBacklog.start();
+                Socks5TestProxy proxy = Socks5TestProxy.start()) {
+            Throwable error = catchThrowable(
+                    () -> get(viaSocks5(proxy, null, null), "http://localhost:" + target.port() + "/generate_204"));
 
-            assertThat(causeOfType(error, ProxyConnectException.class))
-                    .hasMessageContaining("status: TTL_EXPIRED(6)");
+            assertThat(causeOfType(error, ProxyConnectException.class)).hasMessageContaining("status: TTL_EXPIRED(6)");
         }
     }
 
     @Test
     void connectWhenHostNameUnknownThenHostUnreachableReply() {
         try (Socks5TestProxy proxy = Socks5TestProxy.start()) {
-            Throwable error = catchThrowable(() ->
-                    get(viaSocks5(proxy, null, null), "http://unknown-host.invalid:80/generate_204"));
+            Throwable error = catchThrowable(
+                    () -> get(viaSocks5(proxy, null, null), "http://unknown-host.invalid:80/generate_204"));
 
             assertThat(causeOfType(error, ProxyConnectException.class))
                     .hasMessageContaining("status: HOST_UNREACHABLE(4)");
@@ -122,19 +128,19 @@ class Socks5TestProxyTest {
     void connectWhenDestinationNotLoopbackThenForbiddenReply() {
         // 0.0.0.0 is not a loopback address, yet harmless: were it dialed, Linux would connect it to this host.
         try (Socks5TestProxy proxy = Socks5TestProxy.start()) {
-            Throwable error = catchThrowable(() ->
-                    get(viaSocks5(proxy, null, null), "http://0.0.0.0:" + ClosedPort.find() + "/generate_204"));
+            Throwable error = catchThrowable(
+                    () -> get(viaSocks5(proxy, null, null), "http://0.0.0.0:" + ClosedPort.find() + "/generate_204"));
 
-            assertThat(causeOfType(error, ProxyConnectException.class))
-                    .hasMessageContaining("status: FORBIDDEN(2)");
+            assertThat(causeOfType(error, ProxyConnectException.class)).hasMessageContaining("status: FORBIDDEN(2)");
         }
     }
 
     @Test
     void relayWhenTargetClosesThenClientConnectionCloses() {
-        try (TestTarget target = TestTarget.http(); Socks5TestProxy proxy = Socks5TestProxy.start()) {
-            Throwable error = catchThrowable(() ->
-                    get(viaSocks5(proxy, null, null), target.urlWithHost("localhost", "/close")));
+        try (TestTarget target = TestTarget.http();
+                Socks5TestProxy proxy = Socks5TestProxy.start()) {
+            Throwable error =
+                    catchThrowable(() -> get(viaSocks5(proxy, null, null), target.urlWithHost("localhost", "/close")));
 
             assertThat(causeOfType(error, PrematureCloseException.class)).isNotNull();
             assertThat(target.requestCount("/close")).isEqualTo(1);
@@ -143,7 +149,8 @@ class Socks5TestProxyTest {
 
     @Test
     void bindWhenRequestedThenCommandUnsupportedAndClose() throws IOException {
-        try (Socks5TestProxy proxy = Socks5TestProxy.start(); Socket socket = new Socket()) {
+        try (Socks5TestProxy proxy = Socks5TestProxy.start();
+                Socket socket = new Socket()) {
             socket.connect(proxy.address(), 5000);
             socket.setSoTimeout(5000);
             OutputStream out = socket.getOutputStream();

@@ -28,8 +28,8 @@ public final class StatusPageSession implements AutoCloseable {
         List<String> all = new ArrayList<>(List.of(arguments));
         all.add("--spring.grpc.server.port=0");
         all.add("--server.port=0");
-        ConfigurableApplicationContext service = new SpringApplicationBuilder(ObservatoryApplication.class)
-                .run(all.toArray(String[]::new));
+        ConfigurableApplicationContext service =
+                new SpringApplicationBuilder(ObservatoryApplication.class).run(all.toArray(String[]::new));
         try {
             return new StatusPageSession(service, Browser.start());
         } catch (RuntimeException e) {

@@ -63,8 +63,7 @@ final class TargetDialer {
         }
     }
 
-    private TargetDialer() {
-    }
+    private TargetDialer() {}
 
     /**
      * Connects to {@code host:port} on the client channel's event loop.

@@ -26,8 +26,7 @@ public final class TestPki {
     private static final String PASSWORD = "changeit";
     private static final long KEYTOOL_TIMEOUT_SECONDS = 60;
 
-    private TestPki() {
-    }
+    private TestPki() {}
 
     /** The CA certificate (PEM) that signed both certificates: the trust store of either side. */
     public static Path caCertificate() {
@@ -70,8 +69,23 @@ public final class TestPki {
     }
 
     private static void generate(Path directory) throws IOException {
-        keytool(directory, "-genkeypair", "-alias", "ca", "-keyalg", "EC", "-groupname", "secp256r1",
-                "-dname", "CN=Observatory Test CA", "-ext", "bc:c", "-validity", "2", "-keystore", "ca.p12");
+        keytool(
+                directory,
+                "-genkeypair",
+                "-alias",
+                "ca",
+                "-keyalg",
+                "EC",
+                "-groupname",
+                "secp256r1",
+                "-dname",
+                "CN=Observatory Test CA",
+                "-ext",
+                "bc:c",
+                "-validity",
+                "2",
+                "-keystore",
+                "ca.p12");
         keytool(directory, "-exportcert", "-rfc", "-alias", "ca", "-keystore", "ca.p12", "-file", "ca.crt");
         issue(directory, "server", "CN=localhost", "san=dns:localhost,ip:127.0.0.1", "eku=serverAuth");
         issue(directory, "client", "CN=balancer", null, "eku=clientAuth");
@@ -81,11 +95,37 @@ public final class TestPki {
     private static void issue(Path directory, String name, String subject, String subjectAltName, String usage)
             throws IOException {
         String keystore = name + ".p12";
-        keytool(directory, "-genkeypair", "-alias", name, "-keyalg", "EC", "-groupname", "secp256r1",
-                "-dname", subject, "-validity", "2", "-keystore", keystore);
+        keytool(
+                directory,
+                "-genkeypair",
+                "-alias",
+                name,
+                "-keyalg",
+                "EC",
+                "-groupname",
+                "secp256r1",
+                "-dname",
+                subject,
+                "-validity",
+                "2",
+                "-keystore",
+                keystore);
         keytool(directory, "-certreq", "-alias", name, "-keystore", keystore, "-file", name + ".csr");
-        List<String> sign = new ArrayList<>(List.of("-gencert", "-rfc", "-alias", "ca", "-keystore", "ca.p12",
-                "-infile", name + ".csr", "-outfile", name + ".crt", "-validity", "2", "-ext", usage));
+        List<String> sign = new ArrayList<>(List.of(
+                "-gencert",
+                "-rfc",
+                "-alias",
+                "ca",
+                "-keystore",
+                "ca.p12",
+                "-infile",
+                name + ".csr",
+                "-outfile",
+                name + ".crt",
+                "-validity",
+                "2",
+                "-ext",
+                usage));
         if (subjectAltName != null) {
             sign.addAll(List.of("-ext", subjectAltName));
         }
@@ -112,12 +152,18 @@ public final class TestPki {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
         // A throwaway store needs no key stretching; with it and C1 only, each run takes a third of the time.
-        command.addAll(List.of("-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC",
-                "-J-Dkeystore.pkcs12.keyPbeIterationCount=1", "-J-Dkeystore.pkcs12.certPbeIterationCount=1",
+        command.addAll(List.of(
+                "-J-XX:TieredStopAtLevel=1",
+                "-J-XX:+UseSerialGC",
+                "-J-Dkeystore.pkcs12.keyPbeIterationCount=1",
+                "-J-Dkeystore.pkcs12.certPbeIterationCount=1",
                 "-J-Dkeystore.pkcs12.macIterationCount=1"));
         command.addAll(List.of(arguments));
         command.addAll(List.of("-storetype", "PKCS12", "-storepass", PASSWORD, "-noprompt"));
-        Process process = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true).start();
+        Process process = new ProcessBuilder(command)
+                .directory(directory.toFile())
+                .redirectErrorStream(true)
+                .start();
         try {
             String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!process.waitFor(KEYTOOL_TIMEOUT_SECONDS, TimeUnit.SECONDS) || process.exitValue() != 0) {

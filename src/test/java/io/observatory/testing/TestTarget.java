@@ -79,7 +79,9 @@ public final class TestTarget implements AutoCloseable {
     }
 
     private void record(RecordedRequest request) {
-        requestCounts.computeIfAbsent(request.path(), path -> new AtomicInteger()).incrementAndGet();
+        requestCounts
+                .computeIfAbsent(request.path(), path -> new AtomicInteger())
+                .incrementAndGet();
         lastRequest.set(request);
     }
 

@@ -39,13 +39,19 @@ final class TestTargetHandler extends SimpleChannelInboundHandler<FullHttpReques
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
         if (request.decoderResult().isFailure()) {
-            log.debug("{}: malformed HTTP request", ctx.channel(), request.decoderResult().cause());
+            log.debug(
+                    "{}: malformed HTTP request",
+                    ctx.channel(),
+                    request.decoderResult().cause());
             ctx.writeAndFlush(response(HttpResponseStatus.BAD_REQUEST, 0, false))
                     .addListener(ChannelFutureListener.CLOSE);
             return;
         }
-        RecordedRequest recorded = new RecordedRequest(request.method().name(), request.uri(),
-                request.protocolVersion().text(), request.headers().copy());
+        RecordedRequest recorded = new RecordedRequest(
+                request.method().name(),
+                request.uri(),
+                request.protocolVersion().text(),
+                request.headers().copy());
         requests.accept(recorded);
         boolean head = HttpMethod.HEAD.equals(request.method());
         String path = recorded.path();
@@ -80,26 +86,29 @@ final class TestTargetHandler extends SimpleChannelInboundHandler<FullHttpReques
                 ctx.writeAndFlush(response(HttpResponseStatus.BAD_REQUEST, 0, head));
                 return;
             }
-            ctx.executor().schedule(
-                    () -> ctx.writeAndFlush(response(HttpResponseStatus.NO_CONTENT, 0, head)),
-                    millis, TimeUnit.MILLISECONDS);
+            ctx.executor()
+                    .schedule(
+                            () -> ctx.writeAndFlush(response(HttpResponseStatus.NO_CONTENT, 0, head)),
+                            millis,
+                            TimeUnit.MILLISECONDS);
         } else if (path.startsWith("/redirect/")) {
             int remaining = parameter(path, "/redirect/", 0, 100);
             if (remaining < 0) {
                 ctx.writeAndFlush(response(HttpResponseStatus.BAD_REQUEST, 0, head));
                 return;
             }
-            FullHttpResponse response = response(remaining == 0 ? HttpResponseStatus.NO_CONTENT
-                    : HttpResponseStatus.FOUND, 0, head);
+            FullHttpResponse response =
+                    response(remaining == 0 ? HttpResponseStatus.NO_CONTENT : HttpResponseStatus.FOUND, 0, head);
             if (remaining > 0) {
                 response.headers().set(HttpHeaderNames.LOCATION, "/redirect/" + (remaining - 1));
             }
             ctx.writeAndFlush(response);
         } else if (path.startsWith("/body/")) {
             int bytes = parameter(path, "/body/", 0, MAX_BODY_BYTES);
-            ctx.writeAndFlush(bytes < 0
-                    ? response(HttpResponseStatus.BAD_REQUEST, 0, head)
-                    : response(HttpResponseStatus.OK, bytes, head));
+            ctx.writeAndFlush(
+                    bytes < 0
+                            ? response(HttpResponseStatus.BAD_REQUEST, 0, head)
+                            : response(HttpResponseStatus.OK, bytes, head));
         } else {
             ctx.writeAndFlush(response(HttpResponseStatus.NOT_FOUND, 0, head));
         }
@@ -120,7 +129,9 @@ final class TestTargetHandler extends SimpleChannelInboundHandler<FullHttpReques
      * no body, and a 204 carries neither (RFC 9110 section 8.6).
      */
     private static FullHttpResponse response(HttpResponseStatus status, int bodyBytes, boolean head) {
-        ByteBuf body = head || bodyBytes == 0 ? Unpooled.EMPTY_BUFFER : Unpooled.buffer(bodyBytes).writeZero(bodyBytes);
+        ByteBuf body = head || bodyBytes == 0
+                ? Unpooled.EMPTY_BUFFER
+                : Unpooled.buffer(bodyBytes).writeZero(bodyBytes);
         FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, body);
         if (!HttpResponseStatus.NO_CONTENT.equals(status)) {
             response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, bodyBytes);

@@ -28,8 +28,8 @@ class TestTargetTest {
     @Test
     void generate204WhenGetThen204AndRequestRecorded() {
         try (TestTarget target = TestTarget.http()) {
-            Exchange exchange = get(direct().headers(h -> h.set("X-Probe", "observatory")),
-                    target.url("/generate_204?attempt=1"));
+            Exchange exchange =
+                    get(direct().headers(h -> h.set("X-Probe", "observatory")), target.url("/generate_204?attempt=1"));
 
             assertThat(exchange.status()).isEqualTo(204);
             assertThat(exchange.headers().contains("Content-Length")).isFalse();
@@ -46,7 +46,8 @@ class TestTargetTest {
 
     @Test
     void urlWhenBuiltThenNamesLoopbackOrGivenHost() {
-        try (TestTarget http = TestTarget.http(); TestTarget https = TestTarget.https()) {
+        try (TestTarget http = TestTarget.http();
+                TestTarget https = TestTarget.https()) {
             assertThat(http.url("/generate_204")).isEqualTo("http://127.0.0.1:" + http.port() + "/generate_204");
             assertThat(https.urlWithHost("localhost", "/hang"))
                     .isEqualTo("https://localhost:" + https.port() + "/hang");
@@ -109,8 +110,10 @@ class TestTargetTest {
         try (TestTarget target = TestTarget.http()) {
             Exchange exchange = direct().head()
                     .uri(target.url("/body/1000"))
-                    .responseSingle((response, body) -> body.asByteArray().defaultIfEmpty(new byte[0]).map(bytes ->
-                            new Exchange(response.status().code(), response.responseHeaders(), bytes.length)))
+                    .responseSingle((response, body) -> body.asByteArray()
+                            .defaultIfEmpty(new byte[0])
+                            .map(bytes ->
+                                    new Exchange(response.status().code(), response.responseHeaders(), bytes.length)))
                     .block(EXCHANGE_TIMEOUT);
 
             assertThat(exchange.status()).isEqualTo(200);
@@ -123,8 +126,8 @@ class TestTargetTest {
     @Test
     void hangWhenRequestedThenNoResponseUntilClientTimeout() {
         try (TestTarget target = TestTarget.http()) {
-            Throwable error = catchThrowable(() ->
-                    get(direct().responseTimeout(Duration.ofMillis(300)), target.url("/hang")));
+            Throwable error =
+                    catchThrowable(() -> get(direct().responseTimeout(Duration.ofMillis(300)), target.url("/hang")));
 
             assertThat(causeOfType(error, ReadTimeoutException.class)).isNotNull();
             assertThat(target.requestCount("/hang")).isEqualTo(1);
@@ -144,7 +147,8 @@ class TestTargetTest {
     @Test
     void closeWhenRequestedThenEndOfStreamWithoutResponse() throws IOException {
         try (TestTarget target = TestTarget.http()) {
-            assertThat(rawExchange(target.address(), request("/close", "keep-alive"))).isEmpty();
+            assertThat(rawExchange(target.address(), request("/close", "keep-alive")))
+                    .isEmpty();
             assertThat(target.requestCount("/close")).isEqualTo(1);
         }
     }
@@ -152,8 +156,8 @@ class TestTargetTest {
     @Test
     void connectionWhenClientAsksCloseThenServerClosesAfterResponse() throws IOException {
         try (TestTarget target = TestTarget.http()) {
-            String response = new String(rawExchange(target.address(), request("/generate_204", "close")),
-                    StandardCharsets.US_ASCII);
+            String response = new String(
+                    rawExchange(target.address(), request("/generate_204", "close")), StandardCharsets.US_ASCII);
 
             assertThat(response).startsWith("HTTP/1.1 204 No Content\r\n").containsIgnoringCase("connection: close");
             assertThat(target.lastRequest().header("Connection")).isEqualTo("close");
@@ -162,7 +166,8 @@ class TestTargetTest {
 
     @Test
     void connectionWhenKeepAliveThenServesSeveralRequestsOnOneConnection() throws IOException {
-        try (TestTarget target = TestTarget.http(); Socket socket = new Socket()) {
+        try (TestTarget target = TestTarget.http();
+                Socket socket = new Socket()) {
             socket.connect(target.address(), 5000);
             socket.setSoTimeout(5000);
             socket.getOutputStream().write(request("/generate_204", "keep-alive"));
@@ -179,7 +184,9 @@ class TestTargetTest {
         try (TestTarget target = TestTarget.https()) {
             HttpClient client = trustingTestCertificate(direct());
 
-            assertThat(get(client, target.urlWithHost("localhost", "/generate_204")).status()).isEqualTo(204);
+            assertThat(get(client, target.urlWithHost("localhost", "/generate_204"))
+                            .status())
+                    .isEqualTo(204);
             assertThat(get(client, target.url("/generate_204")).status()).isEqualTo(204);
             assertThat(target.requestCount("/generate_204")).isEqualTo(2);
         }
@@ -188,8 +195,8 @@ class TestTargetTest {
     @Test
     void httpsUntrustedWhenHandshakeThenPathValidationFails() {
         try (TestTarget target = TestTarget.httpsUntrusted()) {
-            Throwable error = catchThrowable(() ->
-                    get(trustingTestCertificate(direct()), target.urlWithHost("localhost", "/generate_204")));
+            Throwable error = catchThrowable(
+                    () -> get(trustingTestCertificate(direct()), target.urlWithHost("localhost", "/generate_204")));
 
             assertThat(causeOfType(error, SSLHandshakeException.class))
                     .hasMessageContaining("Path does not chain with any of the trust anchors");

@@ -15,8 +15,7 @@ import javax.net.ssl.SSLException;
  */
 public final class TestTls {
 
-    private TestTls() {
-    }
+    private TestTls() {}
 
     /**
      * Returns the PEM file of the trusted server certificate, the one {@link TestTarget#https()} presents; point

@@ -9,12 +9,15 @@ import org.junit.jupiter.params.provider.CsvSource;
 class QuotedTextTest {
 
     @ParameterizedTest(name = "[{0}] max {1}")
-    @CsvSource(delimiter = '|', quoteCharacter = '\'', value = {
-        "abc      | 3 | '\"abc\"'",
-        "abcd     | 3 | '\"abc\"… (4 characters)'",
-        "'a\"b\\c' | 9 | '\"a\\\"b\\\\c\"'",
-        "''       | 0 | '\"\"'",
-    })
+    @CsvSource(
+            delimiter = '|',
+            quoteCharacter = '\'',
+            value = {
+                "abc      | 3 | '\"abc\"'",
+                "abcd     | 3 | '\"abc\"… (4 characters)'",
+                "'a\"b\\c' | 9 | '\"a\\\"b\\\\c\"'",
+                "''       | 0 | '\"\"'",
+            })
     void quoteWhenValueGivenThenQuotedEscapedAndCut(String value, int maxChars, String expected) {
         assertThat(QuotedText.quote(value, maxChars)).isEqualTo(expected);
     }

@@ -15,42 +15,46 @@ class RedactionTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-            "https://u:p@example.com:8443/a?b=c#d | https://u:******@example.com:8443/a?b=c#d",
-            "http://a@b:p@ss@host/                | http://a@b:******@host/",
-            "http://user:s3cret@my_host/          | http://user:******@my_host/",
-            "' http://user:s3cret@host:99999/'    | ' http://user:******@host:99999/'",
-            "htp://user:s3cret@ho st/             | htp://user:******@ho st/",
-            "http://user@host/                    | http://user@host/",
-            "http://user:@host/                   | http://user:@host/",
-            "http://host:8080/path@x              | http://host:8080/path@x",
-            "http://host/?next=http://u:p@h/      | http://host/?next=http://u:p@h/",
-            "not a url                            | not a url"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "https://u:p@example.com:8443/a?b=c#d | https://u:******@example.com:8443/a?b=c#d",
+                "http://a@b:p@ss@host/                | http://a@b:******@host/",
+                "http://user:s3cret@my_host/          | http://user:******@my_host/",
+                "' http://user:s3cret@host:99999/'    | ' http://user:******@host:99999/'",
+                "htp://user:s3cret@ho st/             | htp://user:******@ho st/",
+                "http://user@host/                    | http://user@host/",
+                "http://user:@host/                   | http://user:@host/",
+                "http://host:8080/path@x              | http://host:8080/path@x",
+                "http://host/?next=http://u:p@h/      | http://host/?next=http://u:p@h/",
+                "not a url                            | not a url"
+            })
     void redactWhenTextThenOnlyTheUserInfoPasswordMasked(String text, String redacted) {
         assertThat(Redaction.redact(text)).isEqualTo(redacted);
     }
 
     @ParameterizedTest(name = "{0}")
     @CsvSource({
-            "observatory.outbounds[0].password, true",
-            "observatory.outbounds[0].pasword, true",
-            "observatory.outbounds[0].passwd, true",
-            "observatory.outbounds[0].pw, true",
-            "observatory.outbounds[0].pwd, true",
-            "observatory.outbounds[0].upward, false",
-            "observatory.probe.headers[Authorization], true",
-            "observatory.probe.headers[X-Api-Key], true",
-            "observatory.outbounds[0].username, false",
-            "observatory.outbounds[0].address, false",
-            "observatory.probe.trusted-certificates, false",
-            "observatory.standard.probe-interval, false",
-            "observatory.passive.ceiling, false",
-            "observatory.passive.password, true",
-            "observatory.api.auth.token, true",
-            "observatory.api.auth.tokne-file, true",
-            "observatory.api.auth.token-file, false",
-            "observatory.api.auth.token-env, false",
-            "observatory.api.auth.require-for-reads, false"})
+        "observatory.outbounds[0].password, true",
+        "observatory.outbounds[0].pasword, true",
+        "observatory.outbounds[0].passwd, true",
+        "observatory.outbounds[0].pw, true",
+        "observatory.outbounds[0].pwd, true",
+        "observatory.outbounds[0].upward, false",
+        "observatory.probe.headers[Authorization], true",
+        "observatory.probe.headers[X-Api-Key], true",
+        "observatory.outbounds[0].username, false",
+        "observatory.outbounds[0].address, false",
+        "observatory.probe.trusted-certificates, false",
+        "observatory.standard.probe-interval, false",
+        "observatory.passive.ceiling, false",
+        "observatory.passive.password, true",
+        "observatory.api.auth.token, true",
+        "observatory.api.auth.tokne-file, true",
+        "observatory.api.auth.token-file, false",
+        "observatory.api.auth.token-env, false",
+        "observatory.api.auth.require-for-reads, false"
+    })
     void isSecretNameWhenPropertyThenPasswordsTokensAndKeysAreSecret(String name, boolean secret) {
         assertThat(Redaction.isSecretName(name)).isEqualTo(secret);
     }

@@ -1,6 +1,5 @@
 package io.observatory.verdict;
 
-import io.observatory.testing.ObserverOutput;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.observatory.config.ObservatoryConfig;
@@ -16,6 +15,7 @@ import io.observatory.status.OutboundStatus;
 import io.observatory.status.PassiveView;
 import io.observatory.testing.Configs;
 import io.observatory.testing.FakeScheduler;
+import io.observatory.testing.ObserverOutput;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -28,8 +28,9 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 @ExtendWith(OutputCaptureExtension.class)
 class ObservationUpdaterTest {
 
-    private static final String[] THRESHOLD_2 = {"passive.consecutive-failures.threshold=2",
-            "passive.consecutive-failures.reactivation-period=30s"};
+    private static final String[] THRESHOLD_2 = {
+        "passive.consecutive-failures.threshold=2", "passive.consecutive-failures.reactivation-period=30s"
+    };
 
     private final FakeScheduler scheduler = new FakeScheduler();
     private final List<ObservationUpdate> updates = new ArrayList<>();
@@ -40,7 +41,7 @@ class ObservationUpdaterTest {
 
     private ObservationUpdater updater(ObservatoryConfig config) {
         ObservationUpdater updater = new ObservationUpdater(config, scheduler, scheduler.clock());
-        updater.store().watch(observation -> { }, updates::add);
+        updater.store().watch(observation -> {}, updates::add);
         scheduler.runDue();
         return updater;
     }
@@ -51,8 +52,16 @@ class ObservationUpdaterTest {
 
     private static OutboundStatus probed(String tag, HealthState state, long delayMillis) {
         boolean alive = state == HealthState.HEALTHY;
-        return new OutboundStatus(tag, alive, alive ? delayMillis : OutboundStatus.DEAD_DELAY_MILLIS,
-                alive ? "" : "refused", null, null, null, null, new ActiveHealth(state, alive ? 1 : 0, alive ? 0 : 1),
+        return new OutboundStatus(
+                tag,
+                alive,
+                alive ? delayMillis : OutboundStatus.DEAD_DELAY_MILLIS,
+                alive ? "" : "refused",
+                null,
+                null,
+                null,
+                null,
+                new ActiveHealth(state, alive ? 1 : 0, alive ? 0 : 1),
                 alive ? "probe succeeded: HTTP 204 in " + delayMillis + " ms" : "probe failed: refused");
     }
 
@@ -70,7 +79,8 @@ class ObservationUpdaterTest {
     private void report(ObservationUpdater updater, String tag, CallOutcome outcome, int times) {
         List<PassiveReport> reports = new ArrayList<>();
         for (int i = 0; i < times; i++) {
-            reports.add(new PassiveReport(tag, outcome, 1_000_000, scheduler.clock().instant()));
+            reports.add(
+                    new PassiveReport(tag, outcome, 1_000_000, scheduler.clock().instant()));
         }
         updater.report(reports);
         scheduler.runDue();
@@ -81,7 +91,9 @@ class ObservationUpdaterTest {
     }
 
     private List<OutboundEvent> transitionsSince(int update) {
-        return updates.subList(update, updates.size()).stream().flatMap(u -> u.transitions().stream()).toList();
+        return updates.subList(update, updates.size()).stream()
+                .flatMap(u -> u.transitions().stream())
+                .toList();
     }
 
     @Test
@@ -117,14 +129,18 @@ class ObservationUpdaterTest {
         assertThat(changed.now().lastChangeReason()).isEqualTo("active healthy -> unhealthy: probe failed: refused");
         assertThat(changed.now().lastChange()).isEqualTo(scheduler.clock().instant());
         assertThat(outbound(updater, "b").probed()).isTrue();
-        assertThat(output.getOut()).containsOnlyOnce(
-                "outbound a: healthy -> unhealthy (active healthy -> unhealthy: probe failed: refused)");
+        assertThat(output.getOut())
+                .containsOnlyOnce(
+                        "outbound a: healthy -> unhealthy (active healthy -> unhealthy: probe failed: refused)");
     }
 
     @Test
     void changedWhenOneStatusOfManyThenOnlyItsEntryReplacedAndTheOthersKeptAsTheyWere() {
         ObservationUpdater updater = updater(config(THRESHOLD_2, "a", "b", "c"));
-        observe(updater, probed("a", HealthState.HEALTHY), probed("b", HealthState.HEALTHY),
+        observe(
+                updater,
+                probed("a", HealthState.HEALTHY),
+                probed("b", HealthState.HEALTHY),
                 probed("c", HealthState.HEALTHY));
         Observation before = updater.store().current();
         int updatesBefore = updates.size();
@@ -137,8 +153,11 @@ class ObservationUpdaterTest {
         assertThat(after.get("c").orElseThrow()).isSameAs(before.get("c").orElseThrow());
         assertThat(after.get("b").orElseThrow().verdict()).isEqualTo(HealthState.UNHEALTHY);
         assertThat(after.all()).extracting(OutboundHealth::tag).containsExactly("a", "b", "c");
-        assertThat(updates.subList(updatesBefore, updates.size())).singleElement()
-                .satisfies(update -> assertThat(update.events()).extracting(OutboundEvent::tag).containsExactly("b"));
+        assertThat(updates.subList(updatesBefore, updates.size()))
+                .singleElement()
+                .satisfies(update -> assertThat(update.events())
+                        .extracting(OutboundEvent::tag)
+                        .containsExactly("b"));
     }
 
     @Test
@@ -170,7 +189,8 @@ class ObservationUpdaterTest {
             assertThat(updated.now().probe().delayMillis()).isEqualTo(40);
         });
         assertThat(update.transitions()).isEmpty();
-        assertThat(outbound(updater, "a").lastChangeReason()).as("no state changed, the reason stays")
+        assertThat(outbound(updater, "a").lastChangeReason())
+                .as("no state changed, the reason stays")
                 .isEqualTo("active unknown -> healthy: probe succeeded: HTTP 204 in 12 ms");
     }
 
@@ -181,7 +201,8 @@ class ObservationUpdaterTest {
 
         observe(updater, probed("a", HealthState.HEALTHY));
 
-        assertThat(updater.store().current().observedAtNanos()).hasValue(Duration.ofSeconds(3).toNanos());
+        assertThat(updater.store().current().observedAtNanos())
+                .hasValue(Duration.ofSeconds(3).toNanos());
     }
 
     @Test
@@ -255,8 +276,9 @@ class ObservationUpdaterTest {
         assertThat(unhealthy.passive().state()).as("4/12 >= 0.3").isEqualTo(HealthState.UNHEALTHY);
         assertThat(unhealthy.passive().windowCalls()).isEqualTo(12);
         assertThat(unhealthy.passive().windowFailures()).isEqualTo(4);
-        assertThat(unhealthy.lastChangeReason()).isEqualTo("passive healthy -> unhealthy: 4/12 calls in the 1m0s"
-                + " window failed in transport (limit 0.3, minimal total count 10)");
+        assertThat(unhealthy.lastChangeReason())
+                .isEqualTo("passive healthy -> unhealthy: 4/12 calls in the 1m0s"
+                        + " window failed in transport (limit 0.3, minimal total count 10)");
     }
 
     @Test
@@ -264,7 +286,8 @@ class ObservationUpdaterTest {
         ObservationUpdater updater = updater(config(THRESHOLD_2, "a"));
         scheduler.advance(Duration.ofSeconds(100));
         Instant twoMinutesAgo = scheduler.clock().instant().minusSeconds(120);
-        updater.report(List.of(new PassiveReport("a", CallOutcome.TRANSPORT_FAILURE, 5, twoMinutesAgo),
+        updater.report(List.of(
+                new PassiveReport("a", CallOutcome.TRANSPORT_FAILURE, 5, twoMinutesAgo),
                 new PassiveReport("a", CallOutcome.TRANSPORT_FAILURE, 5, twoMinutesAgo)));
         scheduler.runDue();
 
@@ -273,7 +296,8 @@ class ObservationUpdaterTest {
         HealthState justBeforeReactivation = outbound(updater, "a").passive().state();
 
         assertThat(unhealthy.passive().state()).isEqualTo(HealthState.UNHEALTHY);
-        assertThat(unhealthy.passive().calls().lastCall()).as("statistics keep the call's own time")
+        assertThat(unhealthy.passive().calls().lastCall())
+                .as("statistics keep the call's own time")
                 .isEqualTo(twoMinutesAgo);
         assertThat(justBeforeReactivation).isEqualTo(HealthState.UNHEALTHY);
     }
@@ -283,14 +307,21 @@ class ObservationUpdaterTest {
         ObservationUpdater updater = updater(config(THRESHOLD_2, "a"));
         report(updater, "a", CallOutcome.TRANSPORT_FAILURE, 2);
 
-        reconfigure(updater, config(new String[] {"passive.consecutive-failures.threshold=2",
-                "passive.consecutive-failures.reactivation-period=2m"}, "a"));
+        reconfigure(
+                updater,
+                config(
+                        new String[] {
+                            "passive.consecutive-failures.threshold=2",
+                            "passive.consecutive-failures.reactivation-period=2m"
+                        },
+                        "a"));
         HealthState afterReload = outbound(updater, "a").passive().state();
         scheduler.advance(Duration.ofMinutes(2));
 
         assertThat(afterReload).isEqualTo(HealthState.UNHEALTHY);
         assertThat(outbound(updater, "a").passive().state())
-                .as("the new reactivation period applies").isEqualTo(HealthState.UNKNOWN);
+                .as("the new reactivation period applies")
+                .isEqualTo(HealthState.UNKNOWN);
     }
 
     @Test
@@ -299,7 +330,9 @@ class ObservationUpdaterTest {
 
         report(updater, "gone", CallOutcome.TRANSPORT_FAILURE, 3);
 
-        assertThat(updater.store().current().all()).extracting(OutboundHealth::tag).containsExactly("a");
+        assertThat(updater.store().current().all())
+                .extracting(OutboundHealth::tag)
+                .containsExactly("a");
     }
 
     @Test
@@ -311,7 +344,8 @@ class ObservationUpdaterTest {
         reconfigure(updater, config(THRESHOLD_2, "a"));
         reconfigure(updater, config(THRESHOLD_2, "a", "b"));
 
-        assertThat(transitionsSince(before)).extracting(OutboundEvent::getClass)
+        assertThat(transitionsSince(before))
+                .extracting(OutboundEvent::getClass)
                 .containsExactly(OutboundEvent.Removed.class, OutboundEvent.Added.class);
         assertThat(outbound(updater, "b").passive()).isEqualTo(PassiveView.NONE);
     }
@@ -347,8 +381,8 @@ class ObservationUpdaterTest {
 
     @Test
     void availableWhenHealthyAndUnknownPolicyThenNoPanicAndEmpty() {
-        ObservationUpdater updater = updater(config(new String[] {"passive.consecutive-failures.threshold=2",
-                "availability.healthy-and-unknown="}, "p_a"));
+        ObservationUpdater updater = updater(config(
+                new String[] {"passive.consecutive-failures.threshold=2", "availability.healthy-and-unknown="}, "p_a"));
         observe(updater, probed("p_a", HealthState.UNHEALTHY));
 
         Availability<OutboundHealth> selection = updater.store().current().available(List.of("p_"));

@@ -1,5 +1,7 @@
 package io.observatory.verdict;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.observatory.health.CallOutcome;
 import io.observatory.health.ConsecutiveFailuresPolicy;
 import io.observatory.health.HealthState;
@@ -19,7 +21,6 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** The passive ledger: per-outbound policy states and call statistics, moved by reports and by time. */
 class PassiveLedgerTest {
@@ -85,7 +86,8 @@ class PassiveLedgerTest {
 
         PassiveView view = ledger.view("proxy_a");
 
-        assertThat(view.calls()).isEqualTo(new CallStatistics(2, 1, Duration.ofMillis(200).toNanos(), earlier, ENDED));
+        assertThat(view.calls())
+                .isEqualTo(new CallStatistics(2, 1, Duration.ofMillis(200).toNanos(), earlier, ENDED));
         assertThat(view.consecutiveFailures()).isEqualTo(1);
     }
 
@@ -98,15 +100,17 @@ class PassiveLedgerTest {
         assertThat(next.view("proxy_a")).isEqualTo(ledger.view("proxy_a"));
         next.record(report("proxy_a", CallOutcome.TRANSPORT_FAILURE, 10, ENDED), SECOND);
         assertThat(next.view("proxy_a").state()).isEqualTo(HealthState.UNHEALTHY);
-        assertThat(ledger.view("proxy_a").state()).as("the old ledger is left as it was").isEqualTo(HealthState.UNKNOWN);
+        assertThat(ledger.view("proxy_a").state())
+                .as("the old ledger is left as it was")
+                .isEqualTo(HealthState.UNKNOWN);
     }
 
     @Test
     void withPolicyWhenOtherKindThenStatesStartOverAndStatisticsStay() {
         fail("proxy_a", 3, 0);
 
-        PassiveLedger<?> next = ledger.withPolicy(
-                new TransportFailureRatePolicy(Duration.ofSeconds(60), 10, 0.3, REACTIVATION));
+        PassiveLedger<?> next =
+                ledger.withPolicy(new TransportFailureRatePolicy(Duration.ofSeconds(60), 10, 0.3, REACTIVATION));
 
         PassiveView view = next.view("proxy_a");
         assertThat(view.state()).isEqualTo(HealthState.UNKNOWN);
@@ -139,7 +143,8 @@ class PassiveLedgerTest {
     }
 
     static List<PassivePolicy<?>> policies() {
-        return List.of(new ConsecutiveFailuresPolicy(3, Duration.ofSeconds(20)),
+        return List.of(
+                new ConsecutiveFailuresPolicy(3, Duration.ofSeconds(20)),
                 new TransportFailureRatePolicy(Duration.ofSeconds(10), 5, 0.3, Duration.ofSeconds(15)));
     }
 
@@ -172,14 +177,17 @@ class PassiveLedgerTest {
             });
 
             assertThat(indexed.advance(now)).as("changed at step %d", step).isEqualTo(changed);
-            reference.forEach((tag, state) -> assertThat(indexed.view(tag).state()).isEqualTo(state.state()));
-            reference.forEach((tag, state) -> assertThat(indexed.view(tag).windowCalls())
-                    .isEqualTo(state.windowCalls()));
+            reference.forEach(
+                    (tag, state) -> assertThat(indexed.view(tag).state()).isEqualTo(state.state()));
+            reference.forEach(
+                    (tag, state) -> assertThat(indexed.view(tag).windowCalls()).isEqualTo(state.windowCalls()));
             OptionalLong reactivation = reference.values().stream()
                     .filter(state -> state.state() == HealthState.UNHEALTHY)
-                    .mapToLong(state -> state.unhealthySinceNanos() + policy.effectiveReactivationPeriod().toNanos())
+                    .mapToLong(state -> state.unhealthySinceNanos()
+                            + policy.effectiveReactivationPeriod().toNanos())
                     .min();
-            assertThat(indexed.nextReactivationNanos()).as("next reactivation at step %d", step)
+            assertThat(indexed.nextReactivationNanos())
+                    .as("next reactivation at step %d", step)
                     .isEqualTo(reactivation);
         }
     }

@@ -25,15 +25,19 @@ public class ApiAuthConfiguration {
 
     @Bean
     @GlobalServerInterceptor
-    ApiAuthInterceptor apiAuthInterceptor(ObservatoryConfig config, Ticker ticker, Environment environment,
-            WitnessAuthInterceptor witnesses) {
+    ApiAuthInterceptor apiAuthInterceptor(
+            ObservatoryConfig config, Ticker ticker, Environment environment, WitnessAuthInterceptor witnesses) {
         if (clientCertificatesAsked(environment) && !clientCertificatesTrusted(environment)) {
-            log.warn("{}=false: client certificates are not verified, so they do not authorize v1 API calls;"
-                    + " only the bearer token does", SSL_SECURE_PROPERTY);
+            log.warn(
+                    "{}=false: client certificates are not verified, so they do not authorize v1 API calls;"
+                            + " only the bearer token does",
+                    SSL_SECURE_PROPERTY);
         }
-        ApiAuthInterceptor interceptor = new ApiAuthInterceptor(config.api().auth(),
+        ApiAuthInterceptor interceptor = new ApiAuthInterceptor(
+                config.api().auth(),
                 settings -> ApiToken.of(settings.token(), System::getenv, ticker),
-                clientCertificatesTrusted(environment), witnesses::witnessSubject);
+                clientCertificatesTrusted(environment),
+                witnesses::witnessSubject);
         log.info("{}", interceptor.describe());
         return interceptor;
     }

@@ -96,8 +96,11 @@ public final class ApiAuthInterceptor implements ServerInterceptor {
      *                                would remove servers without the mesh's quorum)
      * @throws IllegalStateException if the configured token cannot be read
      */
-    public ApiAuthInterceptor(ApiAuthSettings settings, Function<ApiAuthSettings, ApiToken> tokens,
-            boolean trustClientCertificates, Predicate<String> witnessSubject) {
+    public ApiAuthInterceptor(
+            ApiAuthSettings settings,
+            Function<ApiAuthSettings, ApiToken> tokens,
+            boolean trustClientCertificates,
+            Predicate<String> witnessSubject) {
         this.tokens = tokens;
         this.trustClientCertificates = trustClientCertificates;
         this.witnessSubject = witnessSubject;
@@ -137,8 +140,8 @@ public final class ApiAuthInterceptor implements ServerInterceptor {
     }
 
     @Override
-    public <ReqT, RespT> ServerCall.Listener<ReqT> interceptCall(ServerCall<ReqT, RespT> call, Metadata headers,
-            ServerCallHandler<ReqT, RespT> next) {
+    public <ReqT, RespT> ServerCall.Listener<ReqT> interceptCall(
+            ServerCall<ReqT, RespT> call, Metadata headers, ServerCallHandler<ReqT, RespT> next) {
         MethodDescriptor<ReqT, RespT> method = call.getMethodDescriptor();
         Rules current = rules.get();
         boolean mesh = MeshServiceGrpc.SERVICE_NAME.equals(method.getServiceName());
@@ -146,16 +149,19 @@ public final class ApiAuthInterceptor implements ServerInterceptor {
             return next.startCall(call, headers);
         }
         boolean open = (!mesh && !ObservatoryServiceGrpc.SERVICE_NAME.equals(method.getServiceName()))
-                || ((READS.contains(method.getBareMethodName()) || mesh) && !current.settings().requireForReads());
+                || ((READS.contains(method.getBareMethodName()) || mesh)
+                        && !current.settings().requireForReads());
         String refusal = open ? null : refusal(current.token(), call, headers);
         if (refusal == null) {
             return next.startCall(call, headers);
         }
-        log.debug("refused {} from {}: {}", method.getFullMethodName(),
-                call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR), refusal);
+        log.debug(
+                "refused {} from {}: {}",
+                method.getFullMethodName(),
+                call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR),
+                refusal);
         call.close(Status.UNAUTHENTICATED.withDescription(refusal), new Metadata());
-        return new ServerCall.Listener<>() {
-        };
+        return new ServerCall.Listener<>() {};
     }
 
     /**

@@ -35,6 +35,7 @@ final class TokenFile implements ApiToken {
     private final Path path;
     /** The setting that names the file, e.g. {@code observatory.api.auth.token-file}, for messages. */
     private final String property;
+
     private final Ticker ticker;
     // Replaced whole by the call that wins refreshLock; read by every call without locking.
     private volatile Snapshot snapshot;
@@ -57,13 +58,11 @@ final class TokenFile implements ApiToken {
             Stamp stamp = Stamp.of(path);
             String token = read(path);
             if (token.isEmpty()) {
-                throw new IllegalStateException(property + ": " + path
-                        + " is empty (expected: a bearer token)");
+                throw new IllegalStateException(property + ": " + path + " is empty (expected: a bearer token)");
             }
             snapshot = new Snapshot(ApiToken.fixed(token, source()), stamp, true, now);
         } catch (IOException e) {
-            throw new IllegalStateException(property + ": cannot read " + path + " ("
-                    + describe(e) + ")", e);
+            throw new IllegalStateException(property + ": cannot read " + path + " (" + describe(e) + ")", e);
         }
     }
 
@@ -154,7 +153,8 @@ final class TokenFile implements ApiToken {
     }
 
     /** What tells a changed file: modification time, size and identity (inode where the file system has one). */
-    private record Stamp(FileTime modified, long size, @Nullable Object fileKey) {
+    private record Stamp(
+            FileTime modified, long size, @Nullable Object fileKey) {
 
         static Stamp of(Path path) throws IOException {
             BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);

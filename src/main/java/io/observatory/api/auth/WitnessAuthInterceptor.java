@@ -56,15 +56,16 @@ public final class WitnessAuthInterceptor implements ServerInterceptor {
     static final int MAX_EPISODES = 1_024;
 
     static final String MISSING = "missing witness bearer token or client certificate";
-    static final String UNKNOWN = "the bearer token is no mesh witness's (observatory.mesh.witnesses[].token-file or"
-            + " token-env)";
+    static final String UNKNOWN =
+            "the bearer token is no mesh witness's (observatory.mesh.witnesses[].token-file or" + " token-env)";
     /** Why a mesh call is refused on an instance that is not a hub. */
-    public static final String NOT_HUB = "this instance is not a mesh hub (observatory.mesh.role is neither hub nor"
-            + " hub-and-witness)";
+    public static final String NOT_HUB =
+            "this instance is not a mesh hub (observatory.mesh.role is neither hub nor" + " hub-and-witness)";
 
     private static final Logger log = LoggerFactory.getLogger(WitnessAuthInterceptor.class);
     private static final String BEARER = "bearer ";
-    private static final Set<String> GUARDED = Set.of(MeshServiceGrpc.getGetFleetMethod().getBareMethodName(),
+    private static final Set<String> GUARDED = Set.of(
+            MeshServiceGrpc.getGetFleetMethod().getBareMethodName(),
             MeshServiceGrpc.getReportMethod().getBareMethodName());
 
     private final Function<MeshSettings, Credentials> credentials;
@@ -78,8 +79,8 @@ public final class WitnessAuthInterceptor implements ServerInterceptor {
      * @param trustClientCertificates whether the gRPC server verifies client certificates (as for the v1 API)
      * @throws IllegalStateException if a witness's token cannot be read
      */
-    public WitnessAuthInterceptor(MeshSettings settings, Function<MeshSettings, Credentials> tokens,
-            boolean trustClientCertificates) {
+    public WitnessAuthInterceptor(
+            MeshSettings settings, Function<MeshSettings, Credentials> tokens, boolean trustClientCertificates) {
         this.credentials = tokens;
         this.trustClientCertificates = trustClientCertificates;
         current.set(tokens.apply(settings));
@@ -121,8 +122,8 @@ public final class WitnessAuthInterceptor implements ServerInterceptor {
     }
 
     @Override
-    public <ReqT, RespT> ServerCall.Listener<ReqT> interceptCall(ServerCall<ReqT, RespT> call, Metadata headers,
-            ServerCallHandler<ReqT, RespT> next) {
+    public <ReqT, RespT> ServerCall.Listener<ReqT> interceptCall(
+            ServerCall<ReqT, RespT> call, Metadata headers, ServerCallHandler<ReqT, RespT> next) {
         if (!MeshServiceGrpc.SERVICE_NAME.equals(call.getMethodDescriptor().getServiceName())
                 || !GUARDED.contains(call.getMethodDescriptor().getBareMethodName())) {
             return next.startCall(call, headers);
@@ -131,23 +132,24 @@ public final class WitnessAuthInterceptor implements ServerInterceptor {
         Credentials known = current.get();
         if (!known.hub()) {
             call.close(Status.FAILED_PRECONDITION.withDescription(NOT_HUB), new Metadata());
-            return new ServerCall.Listener<>() {
-            };
+            return new ServerCall.Listener<>() {};
         }
         Identified identified = identify(known, call, headers);
         if (identified.witness() == null) {
-            episodes.refused(peer, identified.refusal(), call.getMethodDescriptor().getFullMethodName(),
-                    identified.refusal());
+            episodes.refused(
+                    peer, identified.refusal(), call.getMethodDescriptor().getFullMethodName(), identified.refusal());
             call.close(Status.UNAUTHENTICATED.withDescription(identified.refusal()), new Metadata());
-            return new ServerCall.Listener<>() {
-            };
+            return new ServerCall.Listener<>() {};
         }
         String method = call.getMethodDescriptor().getFullMethodName();
         ServerCall<ReqT, RespT> episodic = new ForwardingServerCall.SimpleForwardingServerCall<>(call) {
             @Override
             public void close(Status status, Metadata trailers) {
                 if (status.getCode() == Status.Code.PERMISSION_DENIED) {
-                    episodes.refused(peer, identified.witness() + " " + status.getCode(), method,
+                    episodes.refused(
+                            peer,
+                            identified.witness() + " " + status.getCode(),
+                            method,
                             identified.witness() + ": " + status.getDescription());
                 } else if (status.isOk()) {
                     episodes.accepted(peer);
@@ -155,8 +157,8 @@ public final class WitnessAuthInterceptor implements ServerInterceptor {
                 super.close(status, trailers);
             }
         };
-        return Contexts.interceptCall(Context.current().withValue(WITNESS, identified.witness()), episodic, headers,
-                next);
+        return Contexts.interceptCall(
+                Context.current().withValue(WITNESS, identified.witness()), episodic, headers, next);
     }
 
     private Identified identify(Credentials known, ServerCall<?, ?> call, Metadata headers) {
@@ -218,8 +220,7 @@ public final class WitnessAuthInterceptor implements ServerInterceptor {
         return address instanceof InetSocketAddress inet ? inet.getHostString() : String.valueOf(address);
     }
 
-    private record Identified(@Nullable String witness, String refusal) {
-    }
+    private record Identified(@Nullable String witness, String refusal) {}
 
     /**
      * The credentials the hub recognises.
@@ -236,8 +237,7 @@ public final class WitnessAuthInterceptor implements ServerInterceptor {
         }
 
         /** A witness and its token. */
-        public record Token(String witness, ApiToken token) {
-        }
+        public record Token(String witness, ApiToken token) {}
     }
 
     /** Refusals logged once per (caller, kind) until the caller gets in, with a bounded memory of episodes. */
@@ -260,14 +260,20 @@ public final class WitnessAuthInterceptor implements ServerInterceptor {
         void refused(String peer, String kind, String method, String message) {
             if (open.size() >= limit) {
                 if (full.compareAndSet(false, true)) {
-                    log.warn("more than {} callers are being refused; further refusals are not logged until a"
-                            + " refused caller succeeds", limit);
+                    log.warn(
+                            "more than {} callers are being refused; further refusals are not logged until a"
+                                    + " refused caller succeeds",
+                            limit);
                 }
                 return;
             }
             if (open.add(peer + "\n" + kind)) {
-                log.warn("refused {} from {}: {} (logged once until a call from {} is accepted)", method, peer,
-                        message, peer);
+                log.warn(
+                        "refused {} from {}: {} (logged once until a call from {} is accepted)",
+                        method,
+                        peer,
+                        message,
+                        peer);
             }
         }
 

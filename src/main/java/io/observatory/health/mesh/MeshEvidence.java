@@ -21,7 +21,8 @@ public record MeshEvidence(List<SelfReport> selfReports, List<Streak> streaks) {
      * @param receivedAtNanos  when the hub received it, on the hub's monotonic ticker
      * @param failingCheck     the first local check that fails, e.g. {@code tcp :443}; {@code null} when all pass
      */
-    public record SelfReport(String witness, long receivedAtNanos, @Nullable String failingCheck) {
+    public record SelfReport(
+            String witness, long receivedAtNanos, @Nullable String failingCheck) {
 
         public SelfReport {
             Objects.requireNonNull(witness, "witness");

@@ -31,8 +31,8 @@ public record MeshFleet(List<Server> servers, List<Witness> witnesses) {
             Objects.requireNonNull(route, "route");
             entryPoints = List.copyOf(entryPoints);
             if (entryPoints.isEmpty() || new HashSet<>(entryPoints).size() != entryPoints.size()) {
-                throw new IllegalArgumentException("server " + name + ": entry points " + entryPoints
-                        + " (expected: at least one, names unique)");
+                throw new IllegalArgumentException(
+                        "server " + name + ": entry points " + entryPoints + " (expected: at least one, names unique)");
             }
         }
 
@@ -51,7 +51,8 @@ public record MeshFleet(List<Server> servers, List<Witness> witnesses) {
      *                for an external vantage point
      * @param checker whether the operator trusts it: its failure to reach a server alone says that server is blocked
      */
-    public record Witness(String name, String site, @Nullable String server, boolean checker) {
+    public record Witness(
+            String name, String site, @Nullable String server, boolean checker) {
 
         public Witness {
             Objects.requireNonNull(name, "name");

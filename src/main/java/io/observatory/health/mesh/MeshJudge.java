@@ -52,8 +52,7 @@ public final class MeshJudge {
     /** The route ranking of a server in panic; pair-cut servers rank between NO_DATA and BLOCKED. */
     private static final int PAIR_CUT_RANK = MeshStatus.NO_DATA.ordinal() + 1;
 
-    private MeshJudge() {
-    }
+    private MeshJudge() {}
 
     /**
      * Judges the fleet.
@@ -82,7 +81,9 @@ public final class MeshJudge {
         for (Streak streak : evidence.streaks()) {
             Witness witness = witnesses.get(streak.witness());
             Server server = servers.get(streak.server());
-            if (witness == null || server == null || streak.server().equals(witness.server())
+            if (witness == null
+                    || server == null
+                    || streak.server().equals(witness.server())
                     || !server.entryPoints().contains(streak.entryPoint())
                     || nowNanos - streak.receivedAtNanos() > rules.noDataAfter().toNanos()) {
                 continue;
@@ -94,7 +95,9 @@ public final class MeshJudge {
             if (!unavailable.contains(streak.server())) {
                 probed.computeIfAbsent(streak.witness(), w -> new HashSet<>()).add(streak.server());
                 if (vote) {
-                    votedAgainst.computeIfAbsent(streak.witness(), w -> new HashSet<>()).add(streak.server());
+                    votedAgainst
+                            .computeIfAbsent(streak.witness(), w -> new HashSet<>())
+                            .add(streak.server());
                 }
             }
         }
@@ -102,14 +105,18 @@ public final class MeshJudge {
         Set<String> reliable = new HashSet<>();
         for (Witness witness : witnesses.values()) {
             int neighbours = probed.getOrDefault(witness.name(), Set.of()).size();
-            double share = neighbours == 0 ? 0
-                    : (double) votedAgainst.getOrDefault(witness.name(), Set.of()).size() / neighbours;
+            double share = neighbours == 0
+                    ? 0
+                    : (double) votedAgainst
+                                    .getOrDefault(witness.name(), Set.of())
+                                    .size()
+                            / neighbours;
             boolean isReliable = share < rules.unreliableShare();
             if (isReliable) {
                 reliable.add(witness.name());
             }
-            standings.add(new WitnessStanding(witness.name(), witness.site(), witness.checker(), isReliable, share,
-                    neighbours));
+            standings.add(new WitnessStanding(
+                    witness.name(), witness.site(), witness.checker(), isReliable, share, neighbours));
         }
         Set<String> checkerServers = witnesses.values().stream()
                 .filter(witness -> witness.checker() && witness.server() != null)
@@ -119,41 +126,60 @@ public final class MeshJudge {
         for (Streak vote : votes) {
             Witness voter = witnesses.get(vote.witness());
             if (reliable.contains(vote.witness()) && (voter.checker() || !checkerServers.contains(vote.server()))) {
-                countedVotes.computeIfAbsent(vote.server(), s -> new ArrayList<>()).add(vote);
+                countedVotes
+                        .computeIfAbsent(vote.server(), s -> new ArrayList<>())
+                        .add(vote);
             }
         }
 
         List<ServerVerdict> verdicts = new ArrayList<>();
         for (Server server : servers.values()) {
-            verdicts.add(verdict(server, selfReports.get(server.name()),
-                    countedVotes.getOrDefault(server.name(), List.of()), witnesses, servers, rules, nowNanos));
+            verdicts.add(verdict(
+                    server,
+                    selfReports.get(server.name()),
+                    countedVotes.getOrDefault(server.name(), List.of()),
+                    witnesses,
+                    servers,
+                    rules,
+                    nowNanos));
         }
         List<ServerVerdict> rotated = withBlockedServedAlone(verdicts);
         return new MeshJudgement(rotated, standings, routes(rotated));
     }
 
     /** Per server, its witnesses' newest self-report that is not older than {@code no-data-after}. */
-    private static Map<String, SelfReport> latestSelfReports(MeshEvidence evidence, Map<String, Witness> witnesses,
-            MeshRules rules, long nowNanos) {
+    private static Map<String, SelfReport> latestSelfReports(
+            MeshEvidence evidence, Map<String, Witness> witnesses, MeshRules rules, long nowNanos) {
         Map<String, SelfReport> latest = new HashMap<>();
         for (SelfReport report : evidence.selfReports()) {
             Witness witness = witnesses.get(report.witness());
-            if (witness == null || witness.server() == null
+            if (witness == null
+                    || witness.server() == null
                     || nowNanos - report.receivedAtNanos() > rules.noDataAfter().toNanos()) {
                 continue;
             }
-            latest.merge(witness.server(), report,
-                    (a, b) -> a.receivedAtNanos() >= b.receivedAtNanos() ? a : b);
+            latest.merge(witness.server(), report, (a, b) -> a.receivedAtNanos() >= b.receivedAtNanos() ? a : b);
         }
         return latest;
     }
 
-    private static ServerVerdict verdict(Server server, @Nullable SelfReport selfReport, List<Streak> votes,
-            Map<String, Witness> witnesses, Map<String, Server> servers, MeshRules rules, long nowNanos) {
+    private static ServerVerdict verdict(
+            Server server,
+            @Nullable SelfReport selfReport,
+            List<Streak> votes,
+            Map<String, Witness> witnesses,
+            Map<String, Server> servers,
+            MeshRules rules,
+            long nowNanos) {
         if (selfReport != null && selfReport.failingCheck() != null) {
-            return new ServerVerdict(server.name(), server.route(), MeshStatus.SERVER_UNAVAILABLE, 0,
+            return new ServerVerdict(
+                    server.name(),
+                    server.route(),
+                    MeshStatus.SERVER_UNAVAILABLE,
+                    0,
                     "self-check " + selfReport.failingCheck() + " fails (reported by " + selfReport.witness() + ")",
-                    false, Map.of());
+                    false,
+                    Map.of());
         }
         Set<String> voters = new HashSet<>();
         Set<String> sites = new HashSet<>();
@@ -167,13 +193,26 @@ public final class MeshJudge {
             }
         }
         if (sites.size() >= rules.quorum()) {
-            return new ServerVerdict(server.name(), server.route(), MeshStatus.UNREACHABLE_FROM_SERVERS,
-                    voters.size(), votesReason(server, votes, witnesses), false, Map.of());
+            return new ServerVerdict(
+                    server.name(),
+                    server.route(),
+                    MeshStatus.UNREACHABLE_FROM_SERVERS,
+                    voters.size(),
+                    votesReason(server, votes, witnesses),
+                    false,
+                    Map.of());
         }
         if (!checkers.isEmpty()) {
-            List<Streak> checkerVotes = votes.stream().filter(v -> checkers.contains(v.witness())).toList();
-            return new ServerVerdict(server.name(), server.route(), MeshStatus.BLOCKED, checkers.size(),
-                    "checker " + votesReason(server, checkerVotes, witnesses), false, Map.of());
+            List<Streak> checkerVotes =
+                    votes.stream().filter(v -> checkers.contains(v.witness())).toList();
+            return new ServerVerdict(
+                    server.name(),
+                    server.route(),
+                    MeshStatus.BLOCKED,
+                    checkers.size(),
+                    "checker " + votesReason(server, checkerVotes, witnesses),
+                    false,
+                    Map.of());
         }
         Map<String, String> pairCuts = new TreeMap<>();
         for (String entryPoint : server.entryPoints()) {
@@ -188,8 +227,14 @@ public final class MeshJudge {
             }
         }
         if (selfReport == null) {
-            return new ServerVerdict(server.name(), server.route(), MeshStatus.NO_DATA, 0,
-                    "no self-report within " + GoDuration.format(rules.noDataAfter()), true, pairCuts);
+            return new ServerVerdict(
+                    server.name(),
+                    server.route(),
+                    MeshStatus.NO_DATA,
+                    0,
+                    "no self-report within " + GoDuration.format(rules.noDataAfter()),
+                    true,
+                    pairCuts);
         }
         return new ServerVerdict(server.name(), server.route(), MeshStatus.OK, 0, "", true, pairCuts);
     }
@@ -204,13 +249,15 @@ public final class MeshJudge {
     /** E.g. {@code cannot reach s4/main: w1 (site de) streak 3, w2 (site nl) streak 3}, one part per entry point. */
     private static String votesReason(Server server, List<Streak> votes, Map<String, Witness> witnesses) {
         Map<String, List<Streak>> byEntryPoint = new TreeMap<>();
-        votes.forEach(vote -> byEntryPoint.computeIfAbsent(vote.entryPoint(), e -> new ArrayList<>()).add(vote));
+        votes.forEach(vote -> byEntryPoint
+                .computeIfAbsent(vote.entryPoint(), e -> new ArrayList<>())
+                .add(vote));
         List<String> parts = new ArrayList<>();
         byEntryPoint.forEach((entryPoint, entryVotes) -> parts.add("cannot reach " + server.tag(entryPoint) + ": "
                 + entryVotes.stream()
                         .sorted(Comparator.comparing(Streak::witness))
-                        .map(vote -> vote.witness() + " (site " + witnesses.get(vote.witness()).site() + ") streak "
-                                + vote.failures())
+                        .map(vote -> vote.witness() + " (site "
+                                + witnesses.get(vote.witness()).site() + ") streak " + vote.failures())
                         .collect(Collectors.joining(", "))));
         return String.join("; ", parts);
     }
@@ -224,28 +271,41 @@ public final class MeshJudge {
         return verdicts.stream()
                 .map(verdict -> verdict.status() != MeshStatus.BLOCKED || routesWithOthers.contains(verdict.route())
                         ? verdict
-                        : new ServerVerdict(verdict.name(), verdict.route(), verdict.status(), verdict.voters(),
-                                verdict.reason() + "; kept: no other server of route " + verdict.route()
-                                        + " is usable", true, verdict.pairCuts()))
+                        : new ServerVerdict(
+                                verdict.name(),
+                                verdict.route(),
+                                verdict.status(),
+                                verdict.voters(),
+                                verdict.reason() + "; kept: no other server of route " + verdict.route() + " is usable",
+                                true,
+                                verdict.pairCuts()))
                 .toList();
     }
 
     private static List<RouteServing> routes(List<ServerVerdict> verdicts) {
         Map<String, List<ServerVerdict>> byRoute = new TreeMap<>();
-        verdicts.forEach(verdict -> byRoute.computeIfAbsent(verdict.route(), r -> new ArrayList<>()).add(verdict));
+        verdicts.forEach(verdict ->
+                byRoute.computeIfAbsent(verdict.route(), r -> new ArrayList<>()).add(verdict));
         List<RouteServing> routes = new ArrayList<>();
         byRoute.forEach((route, members) -> {
-            List<ServerVerdict> served = members.stream().filter(ServerVerdict::inRotation).toList();
+            List<ServerVerdict> served =
+                    members.stream().filter(ServerVerdict::inRotation).toList();
             boolean panic = served.isEmpty();
             if (panic) {
                 int best = members.stream().mapToInt(MeshJudge::rank).min().orElseThrow();
-                served = members.stream().filter(verdict -> rank(verdict) == best).toList();
+                served = members.stream()
+                        .filter(verdict -> rank(verdict) == best)
+                        .toList();
             }
-            routes.add(new RouteServing(route, served.stream()
-                    .sorted(Comparator.comparing((ServerVerdict verdict) -> !verdict.pairCuts().isEmpty())
-                            .thenComparing(ServerVerdict::name))
-                    .map(ServerVerdict::name)
-                    .toList(), panic));
+            routes.add(new RouteServing(
+                    route,
+                    served.stream()
+                            .sorted(Comparator.comparing((ServerVerdict verdict) ->
+                                            !verdict.pairCuts().isEmpty())
+                                    .thenComparing(ServerVerdict::name))
+                            .map(ServerVerdict::name)
+                            .toList(),
+                    panic));
         });
         return routes;
     }

@@ -33,8 +33,14 @@ public record MeshJudgement(List<ServerVerdict> servers, List<WitnessStanding> w
      * @param pairCuts    the entry points marked {@code PAIR_CUT}, by entry-point name, with the reason naming both
      *                    servers; such a server stays in rotation, ranked after unmarked ones
      */
-    public record ServerVerdict(String name, String route, MeshStatus status, int voters, String reason,
-            boolean inRotation, Map<String, String> pairCuts) {
+    public record ServerVerdict(
+            String name,
+            String route,
+            MeshStatus status,
+            int voters,
+            String reason,
+            boolean inRotation,
+            Map<String, String> pairCuts) {
 
         public ServerVerdict {
             pairCuts = Map.copyOf(pairCuts);
@@ -52,9 +58,8 @@ public record MeshJudgement(List<ServerVerdict> servers, List<WitnessStanding> w
      * @param share      voted-against neighbours / probed neighbours, 0-1 (0 when it probes none)
      * @param neighbours the servers it probes (not its own; not servers whose self-report says they are unavailable)
      */
-    public record WitnessStanding(String name, String site, boolean checker, boolean reliable, double share,
-            int neighbours) {
-    }
+    public record WitnessStanding(
+            String name, String site, boolean checker, boolean reliable, double share, int neighbours) {}
 
     /**
      * What clients of one route may be given.

@@ -34,7 +34,12 @@ import tools.jackson.databind.annotation.JsonNaming;
  * @param cells    what each witness last reported about each entry point it probes, by witness then entry point
  */
 @JsonNaming(SnakeCaseStrategy.class)
-record MeshPage(long now, int streak, @JsonUnwrapped MeshJson view, Map<String, String> captions, List<String> stale,
+record MeshPage(
+        long now,
+        int streak,
+        @JsonUnwrapped MeshJson view,
+        Map<String, String> captions,
+        List<String> stale,
         List<Cell> cells) {
 
     /** The page's view of {@code view} under {@code rules}, at {@code now}. */
@@ -47,14 +52,20 @@ record MeshPage(long now, int streak, @JsonUnwrapped MeshJson view, Map<String, 
                         || witness.lastReport().plus(rules.noDataAfter()).isBefore(now))
                 .map(MeshJson.Witness::name)
                 .toList();
-        List<Cell> cells = view.paths().stream().map(path -> {
-            LastProbe last = path.streak().last();
-            return new Cell(path.witness(), path.streak().server() + "/" + path.streak().entryPoint(),
-                    path.streak().failures(), last.success(),
-                    last.errorKind() == null ? null : last.errorKind().label(),
-                    last.error().isEmpty() ? null : last.error(), last.success() ? last.rttNanos() / 1_000 : null,
-                    path.reportTime().toEpochMilli());
-        }).toList();
+        List<Cell> cells = view.paths().stream()
+                .map(path -> {
+                    LastProbe last = path.streak().last();
+                    return new Cell(
+                            path.witness(),
+                            path.streak().server() + "/" + path.streak().entryPoint(),
+                            path.streak().failures(),
+                            last.success(),
+                            last.errorKind() == null ? null : last.errorKind().label(),
+                            last.error().isEmpty() ? null : last.error(),
+                            last.success() ? last.rttNanos() / 1_000 : null,
+                            path.reportTime().toEpochMilli());
+                })
+                .toList();
         return new MeshPage(now.toEpochMilli(), rules.streak(), json, captions, stale, cells);
     }
 
@@ -63,11 +74,15 @@ record MeshPage(long now, int streak, @JsonUnwrapped MeshJson view, Map<String, 
         return switch (server.status()) {
             case "SERVER_UNAVAILABLE" -> "server unavailable";
             case "UNREACHABLE_FROM_SERVERS" -> "unreachable from your servers (" + server.voters() + " of them)";
-            case "BLOCKED" -> server.inRotation() ? "blocked by a checker — kept: its route has no other server"
-                    : "blocked by a checker";
+            case "BLOCKED" ->
+                server.inRotation()
+                        ? "blocked by a checker — kept: its route has no other server"
+                        : "blocked by a checker";
             case "NO_DATA" -> "no data — agent not responding";
-            default -> server.entryPoints().stream().anyMatch(entry -> !entry.marks().isEmpty())
-                    ? "pair cut — unreachable from some of your servers" : "ok";
+            default ->
+                server.entryPoints().stream().anyMatch(entry -> !entry.marks().isEmpty())
+                        ? "pair cut — unreachable from some of your servers"
+                        : "ok";
         };
     }
 
@@ -85,7 +100,13 @@ record MeshPage(long now, int streak, @JsonUnwrapped MeshJson view, Map<String, 
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @JsonNaming(SnakeCaseStrategy.class)
-    record Cell(String witness, String tag, int failures, boolean success, @Nullable String errorKind,
-            @Nullable String error, @Nullable Long rttMicros, long reportTime) {
-    }
+    record Cell(
+            String witness,
+            String tag,
+            int failures,
+            boolean success,
+            @Nullable String errorKind,
+            @Nullable String error,
+            @Nullable Long rttMicros,
+            long reportTime) {}
 }

@@ -25,20 +25,43 @@ import tools.jackson.databind.annotation.JsonNaming;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonNaming(SnakeCaseStrategy.class)
-record OutboundPage(long now, int total, Map<String, Integer> counts, int matching, int offset, int limit,
-        @Nullable List<String> window, List<OutboundRow> rows) {
+record OutboundPage(
+        long now,
+        int total,
+        Map<String, Integer> counts,
+        int matching,
+        int offset,
+        int limit,
+        @Nullable List<String> window,
+        List<OutboundRow> rows) {
 
     /** The whole page {@code window} of {@code query}, each row with its RTT history. */
     static OutboundPage snapshot(OutboundWindow window, PageQuery query, RttHistory history, long nowMillis) {
-        return of(window, query, window.tags(), window.outbounds().stream()
-                .map(outbound -> OutboundRow.of(outbound, history.of(outbound.tag())))
-                .toList(), nowMillis);
+        return of(
+                window,
+                query,
+                window.tags(),
+                window.outbounds().stream()
+                        .map(outbound -> OutboundRow.of(outbound, history.of(outbound.tag())))
+                        .toList(),
+                nowMillis);
     }
 
     /** A page of {@code window} carrying {@code tags} (or none) and {@code rows}. */
-    static OutboundPage of(OutboundWindow window, PageQuery query, @Nullable List<String> tags,
-            List<OutboundRow> rows, long nowMillis) {
-        return new OutboundPage(nowMillis, window.total(), window.counts(), window.matching(), query.offset(),
-                query.limit(), tags, rows);
+    static OutboundPage of(
+            OutboundWindow window,
+            PageQuery query,
+            @Nullable List<String> tags,
+            List<OutboundRow> rows,
+            long nowMillis) {
+        return new OutboundPage(
+                nowMillis,
+                window.total(),
+                window.counts(),
+                window.matching(),
+                query.offset(),
+                query.limit(),
+                tags,
+                rows);
     }
 }

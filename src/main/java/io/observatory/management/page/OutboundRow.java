@@ -35,21 +35,44 @@ import tools.jackson.databind.annotation.JsonNaming;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonNaming(SnakeCaseStrategy.class)
-record OutboundRow(String tag, String verdict, String active, String passive, String mesh, boolean alive,
-        RttSamples rtts, @Nullable String errorKind, @Nullable String error, @Nullable String meshDetail, long changed,
-        String changeReason, @Nullable Long restored) {
+record OutboundRow(
+        String tag,
+        String verdict,
+        String active,
+        String passive,
+        String mesh,
+        boolean alive,
+        RttSamples rtts,
+        @Nullable String errorKind,
+        @Nullable String error,
+        @Nullable String meshDetail,
+        long changed,
+        String changeReason,
+        @Nullable Long restored) {
 
     /** The row of {@code outbound} with its RTT history {@code rtts}. */
     static OutboundRow of(OutboundHealth outbound, RttSamples rtts) {
         OutboundStatus status = outbound.probe();
         ProbeResult probe = status == null ? null : status.lastProbe();
         String error = outbound.lastErrorReason();
-        return new OutboundRow(outbound.tag(), name(outbound.verdict()), name(outbound.activeState()),
-                name(outbound.passive().state()), name(outbound.meshState()), outbound.alive(), rtts,
-                probe == null || probe.error() == null ? null : probe.error().kind().label(),
-                error.isEmpty() ? null : error, outbound.mesh() == null ? null : outbound.mesh().detail(),
-                outbound.lastChange().toEpochMilli(), outbound.lastChangeReason(),
-                status == null || status.restoredFrom() == null ? null : status.restoredFrom().toEpochMilli());
+        return new OutboundRow(
+                outbound.tag(),
+                name(outbound.verdict()),
+                name(outbound.activeState()),
+                name(outbound.passive().state()),
+                name(outbound.meshState()),
+                outbound.alive(),
+                rtts,
+                probe == null || probe.error() == null
+                        ? null
+                        : probe.error().kind().label(),
+                error.isEmpty() ? null : error,
+                outbound.mesh() == null ? null : outbound.mesh().detail(),
+                outbound.lastChange().toEpochMilli(),
+                outbound.lastChangeReason(),
+                status == null || status.restoredFrom() == null
+                        ? null
+                        : status.restoredFrom().toEpochMilli());
     }
 
     /** A state as the page names it: lower case. */

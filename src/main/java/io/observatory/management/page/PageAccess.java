@@ -42,7 +42,8 @@ final class PageAccess implements WebFilter {
 
     /** Whether {@code path} reads the observation: the status page's data or the actuator's observatory endpoint. */
     static boolean guarded(String path) {
-        return path.startsWith("/status/api/") || path.equals("/actuator/observatory")
+        return path.startsWith("/status/api/")
+                || path.equals("/actuator/observatory")
                 || path.startsWith("/actuator/observatory/");
     }
 
@@ -57,12 +58,18 @@ final class PageAccess implements WebFilter {
         if (refusal == null) {
             return chain.filter(exchange);
         }
-        log.debug("refused {} {} from {}: {}", request.getMethod(), request.getPath(), request.getRemoteAddress(),
+        log.debug(
+                "refused {} {} from {}: {}",
+                request.getMethod(),
+                request.getPath(),
+                request.getRemoteAddress(),
                 refusal);
         ServerHttpResponse response = exchange.getResponse();
         response.setStatusCode(HttpStatus.UNAUTHORIZED);
-        response.getHeaders().set(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"observatory\""
-                + (authorizations.isEmpty() ? "" : ", error=\"invalid_token\""));
+        response.getHeaders()
+                .set(
+                        HttpHeaders.WWW_AUTHENTICATE,
+                        "Bearer realm=\"observatory\"" + (authorizations.isEmpty() ? "" : ", error=\"invalid_token\""));
         response.getHeaders().setContentType(MediaType.APPLICATION_JSON);
         byte[] body = json.writeValueAsString(Map.of("reason", refusal)).getBytes(StandardCharsets.UTF_8);
         return response.writeWith(Mono.just(response.bufferFactory().wrap(body)));

@@ -51,10 +51,12 @@ record PageQuery(String prefix, Set<HealthState> verdicts, int offset, int limit
     static PageQuery from(MultiValueMap<String, String> parameters) {
         String prefix = Objects.requireNonNullElse(parameters.getFirst("prefix"), "");
         if (prefix.length() > MAX_PREFIX_CHARS) {
-            throw new IllegalArgumentException("prefix: " + prefix.length() + " characters (expected: at most "
-                    + MAX_PREFIX_CHARS + ")");
+            throw new IllegalArgumentException(
+                    "prefix: " + prefix.length() + " characters (expected: at most " + MAX_PREFIX_CHARS + ")");
         }
-        return new PageQuery(prefix, verdicts(parameters.getFirst("verdict")),
+        return new PageQuery(
+                prefix,
+                verdicts(parameters.getFirst("verdict")),
                 number(parameters.getFirst("offset"), "offset", 0, 0, Integer.MAX_VALUE),
                 number(parameters.getFirst("limit"), "limit", DEFAULT_LIMIT, 1, MAX_LIMIT));
     }
@@ -71,7 +73,8 @@ record PageQuery(String prefix, Set<HealthState> verdicts, int offset, int limit
         Set<HealthState> verdicts = EnumSet.noneOf(HealthState.class);
         for (String name : list.split(",", -1)) {
             HealthState state = Arrays.stream(HealthState.values())
-                    .filter(candidate -> candidate.name().toLowerCase(Locale.ROOT).equals(name.strip()))
+                    .filter(candidate ->
+                            candidate.name().toLowerCase(Locale.ROOT).equals(name.strip()))
                     .findFirst()
                     .orElseThrow(() -> new IllegalArgumentException("verdict: " + QuotedText.quote(name, 64)
                             + " (expected: a comma-separated list of " + VERDICTS + ")"));
@@ -92,8 +95,8 @@ record PageQuery(String prefix, Set<HealthState> verdicts, int offset, int limit
             }
             return number;
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + ": " + QuotedText.quote(value, 64)
-                    + " (expected: a whole number, " + expected + ")", e);
+            throw new IllegalArgumentException(
+                    name + ": " + QuotedText.quote(value, 64) + " (expected: a whole number, " + expected + ")", e);
         }
     }
 }

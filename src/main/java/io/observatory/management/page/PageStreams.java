@@ -101,12 +101,14 @@ final class PageStreams {
      * @param connection the HTTP connection the stream goes out on
      */
     Flux<ServerSentEvent<String>> open(PageQuery query, String client, Connection connection) {
-        return Flux.create(sink -> {
-            Stream stream = new Stream(query, client, sink, connection, page.nanoTime());
-            page.execute(() -> add(stream));
-            sink.onRequest(demand -> page.execute(() -> serve(stream)));
-            sink.onDispose(() -> page.execute(() -> streams.remove(stream)));
-        }, FluxSink.OverflowStrategy.ERROR);
+        return Flux.create(
+                sink -> {
+                    Stream stream = new Stream(query, client, sink, connection, page.nanoTime());
+                    page.execute(() -> add(stream));
+                    sink.onRequest(demand -> page.execute(() -> serve(stream)));
+                    sink.onDispose(() -> page.execute(() -> streams.remove(stream)));
+                },
+                FluxSink.OverflowStrategy.ERROR);
     }
 
     /** Completes every stream and accepts no more; any thread. */
@@ -181,7 +183,11 @@ final class PageStreams {
         private long stalledSince = NOT_STALLED;
 
         /** @param opened when the stream opened, on the page's ticker */
-        Stream(PageQuery query, String client, FluxSink<ServerSentEvent<String>> sink, Connection connection,
+        Stream(
+                PageQuery query,
+                String client,
+                FluxSink<ServerSentEvent<String>> sink,
+                Connection connection,
                 long opened) {
             this.query = query;
             this.client = client;
@@ -211,7 +217,11 @@ final class PageStreams {
             if (rowsDue) {
                 OutboundPage batch = batch(observation);
                 if (batch != null) {
-                    emit(ServerSentEvent.builder(json.writeValueAsString(batch)).event("outbounds").build(), now);
+                    emit(
+                            ServerSentEvent.builder(json.writeValueAsString(batch))
+                                    .event("outbounds")
+                                    .build(),
+                            now);
                     sent = true;
                 }
             }
@@ -235,7 +245,9 @@ final class PageStreams {
             if (stalledSince == NOT_STALLED) {
                 stalledSince = now;
             } else if (now - stalledSince >= stallLimit.toNanos()) {
-                log.info("status page stream of {} dropped: it took no event for {} while one was due", client,
+                log.info(
+                        "status page stream of {} dropped: it took no event for {} while one was due",
+                        client,
                         GoDuration.format(stallLimit));
                 streams.remove(this);
                 connection.close();
@@ -262,8 +274,10 @@ final class PageStreams {
             }
             List<String> tags = next.tags();
             boolean moved = !tags.equals(window);
-            boolean recounted = counted == null || counted.total() != next.total()
-                    || counted.matching() != next.matching() || !counted.counts().equals(next.counts());
+            boolean recounted = counted == null
+                    || counted.total() != next.total()
+                    || counted.matching() != next.matching()
+                    || !counted.counts().equals(next.counts());
             seen = observation;
             sent = nowSent;
             window = tags;
@@ -281,8 +295,7 @@ final class PageStreams {
     }
 
     /** What a stream last sent of one row: its entry and RTT history, compared by identity. */
-    private record Sent(OutboundHealth outbound, RttSamples samples) {
-    }
+    private record Sent(OutboundHealth outbound, RttSamples samples) {}
 
     /** What a stream needs of the HTTP connection it goes out on. */
     interface Connection {

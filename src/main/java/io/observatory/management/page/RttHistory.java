@@ -77,8 +77,8 @@ final class RttHistory {
     private void record(@Nullable OutboundHealth previous, OutboundHealth now) {
         OptionalInt sample = sample(previous, now);
         if (sample.isPresent()) {
-            byTag.compute(now.tag(), (tag, held) -> (held == null ? RttSamples.NONE : held)
-                    .plus(sample.getAsInt(), SAMPLES));
+            byTag.compute(
+                    now.tag(), (tag, held) -> (held == null ? RttSamples.NONE : held).plus(sample.getAsInt(), SAMPLES));
         }
     }
 
@@ -106,8 +106,10 @@ final class RttHistory {
             if (earlier != null && mesh.lastTry().equals(earlier.lastTry())) {
                 return OptionalInt.empty();
             }
-            return OptionalInt.of(mesh.delayMillis() == OutboundStatus.DEAD_DELAY_MILLIS ? RttSamples.FAILED
-                    : micros(mesh.delayMillis() * 1_000_000));
+            return OptionalInt.of(
+                    mesh.delayMillis() == OutboundStatus.DEAD_DELAY_MILLIS
+                            ? RttSamples.FAILED
+                            : micros(mesh.delayMillis() * 1_000_000));
         }
         return OptionalInt.empty();
     }

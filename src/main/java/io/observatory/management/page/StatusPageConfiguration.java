@@ -51,8 +51,12 @@ public class StatusPageConfiguration {
     }
 
     @Bean
-    PageStreams statusPageStreams(@Qualifier("statusPageThread") Scheduler page, RttHistory history, MeshHub hub,
-            Clock clock, JsonMapper json) {
+    PageStreams statusPageStreams(
+            @Qualifier("statusPageThread") Scheduler page,
+            RttHistory history,
+            MeshHub hub,
+            Clock clock,
+            JsonMapper json) {
         return new PageStreams(page, history, hub, clock, json, STALL_LIMIT);
     }
 
@@ -69,8 +73,7 @@ public class StatusPageConfiguration {
     }
 
     @Bean
-    RouterFunction<ServerResponse> statusPageRoutes(RttHistory history, MeshHub hub, PageStreams streams,
-            Clock clock) {
+    RouterFunction<ServerResponse> statusPageRoutes(RttHistory history, MeshHub hub, PageStreams streams, Clock clock) {
         StatusPageHandler handler = new StatusPageHandler(history, hub, streams, clock);
         RouterFunction<ServerResponse> data = RouterFunctions.route()
                 .GET("/status/api/outbounds", handler::outbounds)
@@ -78,7 +81,10 @@ public class StatusPageConfiguration {
                 .GET("/status/api/stream", handler::stream)
                 .build();
         return RouterFunctions.route()
-                .GET("/", request -> ServerResponse.temporaryRedirect(URI.create("status")).build())
+                .GET(
+                        "/",
+                        request -> ServerResponse.temporaryRedirect(URI.create("status"))
+                                .build())
                 .GET("/status", handler::page)
                 .add(data)
                 .add(RouterFunctions.resources("/status/assets/**", new ClassPathResource("status-page/assets/")))

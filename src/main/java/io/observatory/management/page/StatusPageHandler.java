@@ -44,14 +44,19 @@ final class StatusPageHandler {
 
     /** {@code GET /status}: the page, which loads its script and style and then streams its data. */
     Mono<ServerResponse> page(ServerRequest request) {
-        return ServerResponse.ok().contentType(MediaType.TEXT_HTML).cacheControl(CacheControl.noCache())
+        return ServerResponse.ok()
+                .contentType(MediaType.TEXT_HTML)
+                .cacheControl(CacheControl.noCache())
                 .bodyValue(PAGE);
     }
 
     /** {@code GET /status/api/outbounds}: one {@link OutboundPage} snapshot of the query's page. */
     Mono<ServerResponse> outbounds(ServerRequest request) {
-        return withQuery(request, query -> data(MediaType.APPLICATION_JSON).bodyValue(OutboundPage.snapshot(
-                OutboundWindow.of(history.observation(), query), query, history, clock.millis())));
+        return withQuery(
+                request,
+                query -> data(MediaType.APPLICATION_JSON)
+                        .bodyValue(OutboundPage.snapshot(
+                                OutboundWindow.of(history.observation(), query), query, history, clock.millis())));
     }
 
     /** {@code GET /status/api/mesh}: the {@link MeshPage}; empty lists on an instance that is no hub. */
@@ -72,14 +77,17 @@ final class StatusPageHandler {
      */
     Mono<ServerResponse> stream(ServerRequest request) {
         String client = request.remoteAddress().map(Object::toString).orElse("an unknown address");
-        return withQuery(request, query -> data(MediaType.TEXT_EVENT_STREAM)
-                // nginx buffers responses unless told not to; an event must not wait there.
-                .header("X-Accel-Buffering", "no")
-                .body(BodyInserters.fromServerSentEvents(streams.open(query, client, connection(request)))));
+        return withQuery(
+                request,
+                query -> data(MediaType.TEXT_EVENT_STREAM)
+                        // nginx buffers responses unless told not to; an event must not wait there.
+                        .header("X-Accel-Buffering", "no")
+                        .body(BodyInserters.fromServerSentEvents(streams.open(query, client, connection(request)))));
     }
 
     private static PageStreams.Connection connection(ServerRequest request) {
-        Object transport = ServerHttpRequestDecorator.getNativeRequest(request.exchange().getRequest());
+        Object transport =
+                ServerHttpRequestDecorator.getNativeRequest(request.exchange().getRequest());
         if (!(transport instanceof Connection netty)) {
             throw new IllegalStateException("the status page's stream runs on Reactor Netty (this request came by "
                     + transport.getClass().getName() + ")");
@@ -102,13 +110,14 @@ final class StatusPageHandler {
         return ServerResponse.ok().contentType(type).cacheControl(CacheControl.noStore());
     }
 
-    private static Mono<ServerResponse> withQuery(ServerRequest request,
-            Function<PageQuery, Mono<ServerResponse>> answer) {
+    private static Mono<ServerResponse> withQuery(
+            ServerRequest request, Function<PageQuery, Mono<ServerResponse>> answer) {
         PageQuery query;
         try {
             query = PageQuery.from(request.queryParams());
         } catch (IllegalArgumentException e) {
-            return ServerResponse.status(HttpStatus.BAD_REQUEST).contentType(MediaType.APPLICATION_JSON)
+            return ServerResponse.status(HttpStatus.BAD_REQUEST)
+                    .contentType(MediaType.APPLICATION_JSON)
                     .bodyValue(Map.of("reason", e.getMessage()));
         }
         return answer.apply(query);

@@ -64,8 +64,15 @@ public final class MeshWitness {
      * @param hubs                  where the fleet comes from and reports go
      * @param defaultReportInterval the report interval until a hub says otherwise
      */
-    MeshWitness(String name, SelfChecks selfChecks, Scheduler writer, Scheduler reports, Prober prober, Clock clock,
-            HubLink hubs, Duration defaultReportInterval) {
+    MeshWitness(
+            String name,
+            SelfChecks selfChecks,
+            Scheduler writer,
+            Scheduler reports,
+            Prober prober,
+            Clock clock,
+            HubLink hubs,
+            Duration defaultReportInterval) {
         this.name = name;
         this.selfChecks = selfChecks;
         this.writer = writer;
@@ -112,23 +119,31 @@ public final class MeshWitness {
             checks = selfChecks.run();
         } catch (RuntimeException e) {
             // A round must never end the rounds: the next one tries again with whatever the hub then sends.
-            log.error("mesh witness {}: report round failed; the next one follows in {}", name,
-                    GoDuration.format(defaultReportInterval), e);
+            log.error(
+                    "mesh witness {}: report round failed; the next one follows in {}",
+                    name,
+                    GoDuration.format(defaultReportInterval),
+                    e);
             reports.schedule(defaultReportInterval, this::round);
             return;
         }
         writer.execute(() -> {
             fetched.ifPresent(this::fleetFetched);
-            List<MeshLedger.PathStreak> streaks = paths.values().stream().filter(path -> path.last != null)
-                    .map(Path::report).toList();
+            List<MeshLedger.PathStreak> streaks = paths.values().stream()
+                    .filter(path -> path.last != null)
+                    .map(Path::report)
+                    .toList();
             Duration interval = fleet == null ? defaultReportInterval : fleet.reportInterval();
             reports.execute(() -> send(checks, streaks, interval, startedNanos));
         });
     }
 
     /** Sends, then schedules the next round one interval after this one started (a slow hub does not stretch it). */
-    private void send(List<WitnessReport.SelfCheckResult> checks, List<MeshLedger.PathStreak> streaks,
-            Duration interval, long startedNanos) {
+    private void send(
+            List<WitnessReport.SelfCheckResult> checks,
+            List<MeshLedger.PathStreak> streaks,
+            Duration interval,
+            long startedNanos) {
         if (stopped) {
             return;
         }
@@ -145,8 +160,9 @@ public final class MeshWitness {
         boolean intervalChanged = fleet == null || !fleet.probeInterval().equals(next.probeInterval());
         fleet = next;
         paths.keySet().retainAll(next.targets().keySet());
-        next.targets().forEach((tag, target) -> paths.computeIfAbsent(tag, unused -> new Path(target))
-                .retarget(target));
+        next.targets()
+                .forEach((tag, target) ->
+                        paths.computeIfAbsent(tag, unused -> new Path(target)).retarget(target));
         if (intervalChanged) {
             if (probeTick != null) {
                 probeTick.cancel();
@@ -168,8 +184,13 @@ public final class MeshWitness {
             path.probing = true;
             Target target = path.target;
             Disposable[] subscription = new Disposable[1];
-            subscription[0] = prober.probe(new ProbeRequest(target.outbound(), target.url(), "GET", current.timeout(),
-                    ProbeRequest.Client.STANDARD_OBSERVER)).subscribe(result -> writer.execute(() -> {
+            subscription[0] = prober.probe(new ProbeRequest(
+                            target.outbound(),
+                            target.url(),
+                            "GET",
+                            current.timeout(),
+                            ProbeRequest.Client.STANDARD_OBSERVER))
+                    .subscribe(result -> writer.execute(() -> {
                         inFlight.remove(subscription[0]);
                         Path now = paths.get(target.outbound().tag());
                         if (now != null) {
@@ -206,9 +227,15 @@ public final class MeshWitness {
         MeshLedger.PathStreak report() {
             ProbeResult result = Objects.requireNonNull(last, "probed");
             ProbeError error = result.error();
-            return new MeshLedger.PathStreak(target.server(), target.entryPoint(), failures,
-                    new MeshLedger.LastProbe(result.success(), error == null ? null : error.kind(),
-                            error == null ? "" : error.reason(), result.success() ? result.rttNanos() : 0));
+            return new MeshLedger.PathStreak(
+                    target.server(),
+                    target.entryPoint(),
+                    failures,
+                    new MeshLedger.LastProbe(
+                            result.success(),
+                            error == null ? null : error.kind(),
+                            error == null ? "" : error.reason(),
+                            result.success() ? result.rttNanos() : 0));
         }
     }
 }

@@ -39,7 +39,12 @@ public final class MeshWitnessRuntime implements Reconfigurable {
      * @param clock   wall clock
      * @param links   makes the link to the hubs the settings name
      */
-    public MeshWitnessRuntime(MeshSettings initial, Scheduler writer, Scheduler reports, Prober prober, Clock clock,
+    public MeshWitnessRuntime(
+            MeshSettings initial,
+            Scheduler writer,
+            Scheduler reports,
+            Prober prober,
+            Clock clock,
             Function<MeshSettings, HubLink> links) {
         this.settings = initial;
         this.writer = writer;
@@ -76,9 +81,12 @@ public final class MeshWitnessRuntime implements Reconfigurable {
     @Override
     public void reconfigure(ObservatoryConfig next) {
         MeshSettings mesh = next.mesh();
-        boolean changed = mesh.role() != settings.role() || !Objects.equals(mesh.self(), settings.self())
-                || !mesh.hubs().equals(settings.hubs()) || !mesh.token().equals(settings.token())
-                || !mesh.hubTls().equals(settings.hubTls()) || !mesh.reportInterval().equals(settings.reportInterval());
+        boolean changed = mesh.role() != settings.role()
+                || !Objects.equals(mesh.self(), settings.self())
+                || !mesh.hubs().equals(settings.hubs())
+                || !mesh.token().equals(settings.token())
+                || !mesh.hubTls().equals(settings.hubTls())
+                || !mesh.reportInterval().equals(settings.reportInterval());
         settings = mesh;
         if (started && changed) {
             replace(mesh);
@@ -95,11 +103,21 @@ public final class MeshWitnessRuntime implements Reconfigurable {
             return;
         }
         String name = Objects.requireNonNull(mesh.self().name(), "validated");
-        MeshWitness next = new MeshWitness(name, new SelfChecks(mesh.self()), writer, reports, prober, clock,
-                links.apply(mesh), mesh.reportInterval());
+        MeshWitness next = new MeshWitness(
+                name,
+                new SelfChecks(mesh.self()),
+                writer,
+                reports,
+                prober,
+                clock,
+                links.apply(mesh),
+                mesh.reportInterval());
         witness = next;
         next.start();
-        log.info("mesh witness {} started: reporting to {} at the interval the hub sets ({} until it answers)", name,
-                mesh.role().hub() ? "this hub" : mesh.hubs(), GoDuration.format(mesh.reportInterval()));
+        log.info(
+                "mesh witness {} started: reporting to {} at the interval the hub sets ({} until it answers)",
+                name,
+                mesh.role().hub() ? "this hub" : mesh.hubs(),
+                GoDuration.format(mesh.reportInterval()));
     }
 }

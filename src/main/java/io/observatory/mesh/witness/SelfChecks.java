@@ -34,8 +34,10 @@ final class SelfChecks {
 
     SelfChecks(MeshSelfSettings settings) {
         this.settings = settings;
-        this.http = HttpClient.newBuilder().connectTimeout(settings.checkTimeout())
-                .followRedirects(HttpClient.Redirect.NEVER).build();
+        this.http = HttpClient.newBuilder()
+                .connectTimeout(settings.checkTimeout())
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build();
     }
 
     /** Every check's result, in configuration order. */
@@ -62,9 +64,14 @@ final class SelfChecks {
         }
         if (check.http() != null) {
             try {
-                HttpResponse<Void> response = http.send(HttpRequest.newBuilder(URI.create(check.http()))
-                        .timeout(timeout).GET().build(), HttpResponse.BodyHandlers.discarding());
-                return check.expectedStatus().matches(response.statusCode()) ? null
+                HttpResponse<Void> response = http.send(
+                        HttpRequest.newBuilder(URI.create(check.http()))
+                                .timeout(timeout)
+                                .GET()
+                                .build(),
+                        HttpResponse.BodyHandlers.discarding());
+                return check.expectedStatus().matches(response.statusCode())
+                        ? null
                         : "HTTP " + response.statusCode() + " (expected: " + check.expectedStatus() + ")";
             } catch (IOException e) {
                 return describe(e);

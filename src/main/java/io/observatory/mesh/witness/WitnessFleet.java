@@ -15,8 +15,8 @@ import java.util.Objects;
  * @param timeout        of one probe, positive
  * @param reportInterval between two reports, positive
  */
-public record WitnessFleet(Map<String, Target> targets, Duration probeInterval, Duration timeout,
-        Duration reportInterval) {
+public record WitnessFleet(
+        Map<String, Target> targets, Duration probeInterval, Duration timeout, Duration reportInterval) {
 
     public WitnessFleet {
         targets = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(targets));
@@ -33,6 +33,5 @@ public record WitnessFleet(Map<String, Target> targets, Duration probeInterval, 
      * @param outbound   how to reach it, tagged {@code <server>/<entry>}
      * @param url        what to request through it
      */
-    public record Target(String server, String entryPoint, Outbound outbound, URI url) {
-    }
+    public record Target(String server, String entryPoint, Outbound outbound, URI url) {}
 }

@@ -14,8 +14,8 @@ import java.util.Objects;
  * @param selfChecks   its own server's checks, in configuration order; none for an external vantage point
  * @param paths        per entry point it probed at least once, its streak and last probe
  */
-public record WitnessReport(String witness, Instant processStart, long sequence, List<SelfCheckResult> selfChecks,
-        List<PathStreak> paths) {
+public record WitnessReport(
+        String witness, Instant processStart, long sequence, List<SelfCheckResult> selfChecks, List<PathStreak> paths) {
 
     public WitnessReport {
         Objects.requireNonNull(witness, "witness");
@@ -31,6 +31,5 @@ public record WitnessReport(String witness, Instant processStart, long sequence,
      * @param passing whether it passes
      * @param detail  why it fails, e.g. {@code ConnectException: Connection refused}; empty when passing
      */
-    public record SelfCheckResult(String name, boolean passing, String detail) {
-    }
+    public record SelfCheckResult(String name, boolean passing, String detail) {}
 }

@@ -72,11 +72,14 @@ class ApiAuthIntegrationTest extends RunningServiceTest {
 
     @Test
     void otherServicesWhenNoTokenThenAnswer() {
-        ServingStatus health = HealthGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS)
-                .check(HealthCheckRequest.getDefaultInstance()).getStatus();
+        ServingStatus health = HealthGrpc.newBlockingStub(channel)
+                .withDeadlineAfter(5, TimeUnit.SECONDS)
+                .check(HealthCheckRequest.getDefaultInstance())
+                .getStatus();
         boolean xrayAnswered = io.observatory.api.xray.ObservatoryServiceGrpc.newBlockingStub(channel)
                 .withDeadlineAfter(5, TimeUnit.SECONDS)
-                .getOutboundStatus(GetOutboundStatusRequest.getDefaultInstance()).hasStatus();
+                .getOutboundStatus(GetOutboundStatusRequest.getDefaultInstance())
+                .hasStatus();
 
         assertThat(health).isEqualTo(ServingStatus.SERVING);
         assertThat(xrayAnswered).isTrue();
@@ -89,11 +92,13 @@ class ApiAuthIntegrationTest extends RunningServiceTest {
         Files.writeString(TOKEN_FILE, rotated + "\n");
 
         await().atMost(Duration.ofSeconds(10))
-                .until(() -> V1Calls.call(channel, "ReportOutcomes", "Bearer " + rotated).isOk());
+                .until(() -> V1Calls.call(channel, "ReportOutcomes", "Bearer " + rotated)
+                        .isOk());
         assertThat(V1Calls.call(channel, "ReportOutcomes", "Bearer " + TOKEN).getDescription())
                 .isEqualTo("invalid bearer token");
         Files.writeString(TOKEN_FILE, TOKEN + "\n");
         await().atMost(Duration.ofSeconds(10))
-                .until(() -> V1Calls.call(channel, "ReportOutcomes", "Bearer " + TOKEN).isOk());
+                .until(() -> V1Calls.call(channel, "ReportOutcomes", "Bearer " + TOKEN)
+                        .isOk());
     }
 }

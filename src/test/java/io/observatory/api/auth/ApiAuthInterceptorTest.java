@@ -78,10 +78,9 @@ class ApiAuthInterceptorTest {
         }
     }
 
-    private static ApiAuthSettings settings(Optional<Path> tokenFile, Optional<String> tokenEnv,
-            boolean requireForReads) {
-        return new ApiAuthSettings(tokenFile.map(Path::toString).orElse(null), tokenEnv.orElse(null),
-                requireForReads);
+    private static ApiAuthSettings settings(
+            Optional<Path> tokenFile, Optional<String> tokenEnv, boolean requireForReads) {
+        return new ApiAuthSettings(tokenFile.map(Path::toString).orElse(null), tokenEnv.orElse(null), requireForReads);
     }
 
     /** Tokens as production makes them, with an environment holding {@code OBSERVATORY_API_TOKEN} and this ticker. */
@@ -112,7 +111,9 @@ class ApiAuthInterceptorTest {
     }
 
     private static void assertStatus(Status actual, String expected) {
-        assertThat(actual.getCode()).as(actual.toString()).isEqualTo(EXPECTED.get(expected).getCode());
+        assertThat(actual.getCode())
+                .as(actual.toString())
+                .isEqualTo(EXPECTED.get(expected).getCode());
         assertThat(actual.getDescription()).isEqualTo(EXPECTED.get(expected).getDescription());
     }
 
@@ -121,51 +122,55 @@ class ApiAuthInterceptorTest {
     }
 
     @ParameterizedTest(name = "{0} require-for-reads={1} authorization=[{2}] -> {3}")
-    @CsvSource(nullValues = "NONE", value = {
-        "ReportOutcomes,   false, NONE,                    MISSING",
-        "ReportOutcomes,   false, Bearer " + GUESS + ",    INVALID",
-        "ReportOutcomes,   false, Bearer,                  NOT_BEARER",
-        "ReportOutcomes,   false, 'Bearer ',               INVALID",
-        "ReportOutcomes,   false, Basic YWxpY2U6czNjcmV0,  NOT_BEARER",
-        "ReportOutcomes,   false, Bearer " + TOKEN + "x,   INVALID",
-        "ReportOutcomes,   false, Bearer " + TOKEN + ",    OK",
-        "ReportOutcomes,   false, bearer " + TOKEN + ",    OK",
-        "ReportOutcomes,   false, BEARER  " + TOKEN + " ,  OK",
-        "ReportOutcomes,   true,  NONE,                    MISSING",
-        "ReportOutcomes,   true,  Bearer " + TOKEN + ",    OK",
-        "GetObservation,   false, NONE,                    OK",
-        "GetObservation,   false, Bearer " + GUESS + ",    OK",
-        "GetObservation,   true,  NONE,                    MISSING",
-        "GetObservation,   true,  Bearer " + GUESS + ",    INVALID",
-        "GetObservation,   true,  Bearer " + TOKEN + ",    OK",
-        "WatchObservation, false, NONE,                    OK",
-        "WatchObservation, true,  NONE,                    MISSING",
-        "WatchObservation, true,  Bearer " + TOKEN + ",    OK",
-        "ListAvailable,    false, NONE,                    OK",
-        "ListAvailable,    true,  NONE,                    MISSING",
-        "ListAvailable,    true,  Bearer " + TOKEN + ",    OK",
-        "Pick,             false, NONE,                    OK",
-        "Pick,             true,  NONE,                    MISSING",
-        "Pick,             true,  Bearer " + TOKEN + ",    OK",
-    })
-    void callWhenTokenConfiguredThenWritesAndRequiredReadsNeedIt(String method, boolean requireForReads,
-            String authorization, String expected) throws IOException {
+    @CsvSource(
+            nullValues = "NONE",
+            value = {
+                "ReportOutcomes,   false, NONE,                    MISSING",
+                "ReportOutcomes,   false, Bearer " + GUESS + ",    INVALID",
+                "ReportOutcomes,   false, Bearer,                  NOT_BEARER",
+                "ReportOutcomes,   false, 'Bearer ',               INVALID",
+                "ReportOutcomes,   false, Basic YWxpY2U6czNjcmV0,  NOT_BEARER",
+                "ReportOutcomes,   false, Bearer " + TOKEN + "x,   INVALID",
+                "ReportOutcomes,   false, Bearer " + TOKEN + ",    OK",
+                "ReportOutcomes,   false, bearer " + TOKEN + ",    OK",
+                "ReportOutcomes,   false, BEARER  " + TOKEN + " ,  OK",
+                "ReportOutcomes,   true,  NONE,                    MISSING",
+                "ReportOutcomes,   true,  Bearer " + TOKEN + ",    OK",
+                "GetObservation,   false, NONE,                    OK",
+                "GetObservation,   false, Bearer " + GUESS + ",    OK",
+                "GetObservation,   true,  NONE,                    MISSING",
+                "GetObservation,   true,  Bearer " + GUESS + ",    INVALID",
+                "GetObservation,   true,  Bearer " + TOKEN + ",    OK",
+                "WatchObservation, false, NONE,                    OK",
+                "WatchObservation, true,  NONE,                    MISSING",
+                "WatchObservation, true,  Bearer " + TOKEN + ",    OK",
+                "ListAvailable,    false, NONE,                    OK",
+                "ListAvailable,    true,  NONE,                    MISSING",
+                "ListAvailable,    true,  Bearer " + TOKEN + ",    OK",
+                "Pick,             false, NONE,                    OK",
+                "Pick,             true,  NONE,                    MISSING",
+                "Pick,             true,  Bearer " + TOKEN + ",    OK",
+            })
+    void callWhenTokenConfiguredThenWritesAndRequiredReadsNeedIt(
+            String method, boolean requireForReads, String authorization, String expected) throws IOException {
         serve(interceptor(settings(none(), Optional.of("OBSERVATORY_API_TOKEN"), requireForReads)));
 
         assertStatus(call(method, authorization), expected);
     }
 
     @ParameterizedTest(name = "{0} require-for-reads={1} authorization=[{2}] -> {3}")
-    @CsvSource(nullValues = "NONE", value = {
-        "ReportOutcomes, false, NONE,                 NOTHING_CONFIGURED",
-        "ReportOutcomes, false, Bearer " + TOKEN + ", NOTHING_CONFIGURED",
-        "ReportOutcomes, false, Basic YWxpY2U6czNj,   NOT_BEARER",
-        "GetObservation, false, NONE,                 OK",
-        "GetObservation, true,  NONE,                 NOTHING_CONFIGURED",
-        "Pick,           true,  Bearer " + TOKEN + ", NOTHING_CONFIGURED",
-    })
-    void callWhenNoTokenConfiguredThenRefusalTellsOperatorWhatToConfigure(String method, boolean requireForReads,
-            String authorization, String expected) throws IOException {
+    @CsvSource(
+            nullValues = "NONE",
+            value = {
+                "ReportOutcomes, false, NONE,                 NOTHING_CONFIGURED",
+                "ReportOutcomes, false, Bearer " + TOKEN + ", NOTHING_CONFIGURED",
+                "ReportOutcomes, false, Basic YWxpY2U6czNj,   NOT_BEARER",
+                "GetObservation, false, NONE,                 OK",
+                "GetObservation, true,  NONE,                 NOTHING_CONFIGURED",
+                "Pick,           true,  Bearer " + TOKEN + ", NOTHING_CONFIGURED",
+            })
+    void callWhenNoTokenConfiguredThenRefusalTellsOperatorWhatToConfigure(
+            String method, boolean requireForReads, String authorization, String expected) throws IOException {
         serve(interceptor(settings(none(), none(), requireForReads)));
 
         assertStatus(call(method, authorization), expected);
@@ -178,8 +183,10 @@ class ApiAuthInterceptorTest {
         GetOutboundStatusResponse xray = io.observatory.api.xray.ObservatoryServiceGrpc.newBlockingStub(channel)
                 .withDeadlineAfter(5, TimeUnit.SECONDS)
                 .getOutboundStatus(GetOutboundStatusRequest.getDefaultInstance());
-        ServingStatus health = HealthGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS)
-                .check(HealthCheckRequest.getDefaultInstance()).getStatus();
+        ServingStatus health = HealthGrpc.newBlockingStub(channel)
+                .withDeadlineAfter(5, TimeUnit.SECONDS)
+                .check(HealthCheckRequest.getDefaultInstance())
+                .getStatus();
 
         assertThat(xray.hasStatus()).isTrue();
         assertThat(health).isEqualTo(ServingStatus.SERVING);
@@ -189,13 +196,15 @@ class ApiAuthInterceptorTest {
     @Test
     void methodsWhenClassifiedThenOnlyTheListedReadsAreReadsAndEverythingElseIsAWrite() {
         var methods = ObservatoryServiceGrpc.getServiceDescriptor().getMethods().stream()
-                .map(MethodDescriptor::getBareMethodName).collect(Collectors.toSet());
+                .map(MethodDescriptor::getBareMethodName)
+                .collect(Collectors.toSet());
 
         assertThat(ApiAuthInterceptor.READS)
                 .containsExactlyInAnyOrder("GetObservation", "WatchObservation", "ListAvailable", "Pick");
-        assertThat(methods).as("a new v1 method must be classified here and in ApiAuthInterceptor.READS")
-                .containsExactlyInAnyOrder("GetObservation", "WatchObservation", "ListAvailable", "Pick",
-                        "ReportOutcomes");
+        assertThat(methods)
+                .as("a new v1 method must be classified here and in ApiAuthInterceptor.READS")
+                .containsExactlyInAnyOrder(
+                        "GetObservation", "WatchObservation", "ListAvailable", "Pick", "ReportOutcomes");
     }
 
     @Test
@@ -213,9 +222,11 @@ class ApiAuthInterceptorTest {
         }
 
         assertThat(refused.getDescription()).doesNotContain(GUESS).doesNotContain(TOKEN);
-        assertThat(output).contains("refused observatory.v1.ObservatoryService/ReportOutcomes from /127.0.0.1:")
+        assertThat(output)
+                .contains("refused observatory.v1.ObservatoryService/ReportOutcomes from /127.0.0.1:")
                 .contains(ApiAuthInterceptor.INVALID)
-                .doesNotContain(GUESS).doesNotContain(TOKEN);
+                .doesNotContain(GUESS)
+                .doesNotContain(TOKEN);
     }
 
     // Token file: rotation as Kubernetes does it for a mounted Secret, trouble keeps the last good token.
@@ -244,8 +255,8 @@ class ApiAuthInterceptorTest {
     private void pointDataAt(String version) throws IOException {
         Path link = directory.resolve("..data_tmp");
         Files.createSymbolicLink(link, Path.of(version));
-        Files.move(link, directory.resolve("..data"), StandardCopyOption.ATOMIC_MOVE,
-                StandardCopyOption.REPLACE_EXISTING);
+        Files.move(
+                link, directory.resolve("..data"), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
 
     private void advance(Duration step) {
@@ -268,13 +279,14 @@ class ApiAuthInterceptorTest {
         assertStatus(beforeCheck, "INVALID");
         assertStatus(call("ReportOutcomes", "Bearer " + rotated), "OK");
         assertStatus(call("ReportOutcomes", "Bearer " + TOKEN), "INVALID");
-        assertThat(output).contains("API token file " + file + " changed: the new token is in force")
-                .doesNotContain(rotated).doesNotContain(TOKEN);
+        assertThat(output)
+                .contains("API token file " + file + " changed: the new token is in force")
+                .doesNotContain(rotated)
+                .doesNotContain(TOKEN);
     }
 
     @Test
-    void tokenFileWhenEmptiedThenRemovedThenLastGoodTokenKeptAndWarnedOnce(CapturedOutput output)
-            throws IOException {
+    void tokenFileWhenEmptiedThenRemovedThenLastGoodTokenKeptAndWarnedOnce(CapturedOutput output) throws IOException {
         Path file = directory.resolve("api-token");
         Files.writeString(file, TOKEN);
         serve(interceptor(settings(Optional.of(file), none(), false)));
@@ -292,8 +304,10 @@ class ApiAuthInterceptorTest {
         assertStatus(whileMissing, "OK");
         assertStatus(stillMissing, "OK");
         assertThat(output.getAll().split("keeping the last good token", -1)).hasSize(2);
-        assertThat(output).contains("WARN").contains("API token file " + file + " is empty: keeping the last good"
-                + " token until it holds a token again");
+        assertThat(output)
+                .contains("WARN")
+                .contains("API token file " + file + " is empty: keeping the last good"
+                        + " token until it holds a token again");
 
         Files.writeString(file, "bmV3LXRva2VuLWFmdGVyLXRoZS1nYXA");
         advance(Duration.ofSeconds(1));
@@ -320,7 +334,8 @@ class ApiAuthInterceptorTest {
         assertStatus(whileBroken, "OK");
         assertStatus(call("ReportOutcomes", "Bearer " + TOKEN), "OK");
         assertThat(output.getAll().split("keeping the last good token", -1)).hasSize(2);
-        assertThat(output).contains("API token file " + file + " cannot be read (NoSuchFileException")
+        assertThat(output)
+                .contains("API token file " + file + " cannot be read (NoSuchFileException")
                 .contains("API token file " + file + " is readable again")
                 .doesNotContain("changed: the new token is in force");
     }
@@ -342,12 +357,12 @@ class ApiAuthInterceptorTest {
     void tokenEnvWhenUnsetOrBlankThenStartupFailsNamingTheVariable() {
         Map<String, String> environment = Map.of("BLANK_TOKEN", "  ");
 
-        assertThatThrownBy(() -> ApiToken.of(settings(none(), Optional.of("UNSET_TOKEN"), false).token(),
-                environment::get, ticker))
+        assertThatThrownBy(() -> ApiToken.of(
+                        settings(none(), Optional.of("UNSET_TOKEN"), false).token(), environment::get, ticker))
                 .hasMessage("observatory.api.auth.token-env: environment variable UNSET_TOKEN is not set"
                         + " (expected: a bearer token)");
-        assertThatThrownBy(() -> ApiToken.of(settings(none(), Optional.of("BLANK_TOKEN"), false).token(),
-                environment::get, ticker))
+        assertThatThrownBy(() -> ApiToken.of(
+                        settings(none(), Optional.of("BLANK_TOKEN"), false).token(), environment::get, ticker))
                 .hasMessage("observatory.api.auth.token-env: environment variable BLANK_TOKEN is blank"
                         + " (expected: a bearer token)");
     }
@@ -374,13 +389,15 @@ class ApiAuthInterceptorTest {
 
         assertStatus(call("GetObservation", null), "OK");
         assertStatus(call("ReportOutcomes", "Bearer " + TOKEN), "OK");
-        assertThat(output).contains("API authentication unchanged, the new token cannot be used:"
-                + " observatory.api.auth.token-file: cannot read " + directory.resolve("missing"));
+        assertThat(output)
+                .contains("API authentication unchanged, the new token cannot be used:"
+                        + " observatory.api.auth.token-file: cannot read " + directory.resolve("missing"));
     }
 
     @Test
     void describeWhenStartingThenSaysWhatWritesAndReadsNeed() {
-        assertThat(interceptor(settings(none(), Optional.of("OBSERVATORY_API_TOKEN"), false)).describe())
+        assertThat(interceptor(settings(none(), Optional.of("OBSERVATORY_API_TOKEN"), false))
+                        .describe())
                 .isEqualTo("v1 API writes need the bearer token from the token environment variable"
                         + " OBSERVATORY_API_TOKEN or a verified client certificate; reads are open");
         assertThat(interceptor(settings(none(), none(), true)).describe())
@@ -392,8 +409,10 @@ class ApiAuthInterceptorTest {
     void writeWhenTwoAuthorizationEntriesThenRefusedWhicheverComesFirst() throws IOException {
         serve(interceptor(settings(none(), Optional.of("OBSERVATORY_API_TOKEN"), false)));
 
-        Status goodFirst = V1Calls.callWithEntries(channel, "ReportOutcomes", List.of("Bearer " + TOKEN, "Bearer " + GUESS));
-        Status guessFirst = V1Calls.callWithEntries(channel, "ReportOutcomes", List.of("Bearer " + GUESS, "Bearer " + TOKEN));
+        Status goodFirst =
+                V1Calls.callWithEntries(channel, "ReportOutcomes", List.of("Bearer " + TOKEN, "Bearer " + GUESS));
+        Status guessFirst =
+                V1Calls.callWithEntries(channel, "ReportOutcomes", List.of("Bearer " + GUESS, "Bearer " + TOKEN));
 
         assertThat(List.of(goodFirst, guessFirst)).allSatisfy(status -> {
             assertThat(status.getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
@@ -403,30 +422,40 @@ class ApiAuthInterceptorTest {
 
     @Test
     void describeWhenNeitherTokenNorClientCertificatesThenSaysWritesAreRefusedAndWhatToConfigure() {
-        assertThat(new ApiAuthInterceptor(settings(none(), none(), false), tokens(), false, subject -> false).describe())
+        assertThat(new ApiAuthInterceptor(settings(none(), none(), false), tokens(), false, subject -> false)
+                        .describe())
                 .isEqualTo("v1 API writes are refused: neither an API token (observatory.api.auth.token-file or"
                         + " token-env) nor mTLS client authentication (spring.grpc.server.ssl.client-auth) is"
                         + " configured; reads are open");
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', nullValues = "none", value = {
-            "false | none             | none",
-            "false | Bearer wrong     | none",
-            "true  | none             | HTTP_MISSING",
-            "true  | Bearer wrong     | INVALID",
-            "true  | Basic dXNlcjpwdw== | NOT_BEARER",
-            "true  | Bearer TOKEN     | none",
-            "true  | bearer TOKEN     | none"})
-    void httpReadRefusalWhenReadsNeedTheTokenOrNotThenTheRefusalOfTheGrpcReads(boolean requireForReads,
-            String authorization, String refusal) {
-        ApiAuthInterceptor interceptor = interceptor(settings(none(), Optional.of("OBSERVATORY_API_TOKEN"),
-                requireForReads));
-        Map<String, String> refusals = Map.of("HTTP_MISSING", ApiAuthInterceptor.HTTP_MISSING,
-                "INVALID", ApiAuthInterceptor.INVALID, "NOT_BEARER", ApiAuthInterceptor.HTTP_NOT_BEARER);
+    @CsvSource(
+            delimiter = '|',
+            nullValues = "none",
+            value = {
+                "false | none             | none",
+                "false | Bearer wrong     | none",
+                "true  | none             | HTTP_MISSING",
+                "true  | Bearer wrong     | INVALID",
+                "true  | Basic dXNlcjpwdw== | NOT_BEARER",
+                "true  | Bearer TOKEN     | none",
+                "true  | bearer TOKEN     | none"
+            })
+    void httpReadRefusalWhenReadsNeedTheTokenOrNotThenTheRefusalOfTheGrpcReads(
+            boolean requireForReads, String authorization, String refusal) {
+        ApiAuthInterceptor interceptor =
+                interceptor(settings(none(), Optional.of("OBSERVATORY_API_TOKEN"), requireForReads));
+        Map<String, String> refusals = Map.of(
+                "HTTP_MISSING",
+                ApiAuthInterceptor.HTTP_MISSING,
+                "INVALID",
+                ApiAuthInterceptor.INVALID,
+                "NOT_BEARER",
+                ApiAuthInterceptor.HTTP_NOT_BEARER);
 
-        String refused = interceptor.httpReadRefusal(authorization == null ? List.of()
-                : List.of(authorization.replace("TOKEN", TOKEN)));
+        String refused = interceptor.httpReadRefusal(
+                authorization == null ? List.of() : List.of(authorization.replace("TOKEN", TOKEN)));
 
         assertThat(refused).isEqualTo(refusal == null ? null : refusals.get(refusal));
     }
@@ -438,8 +467,7 @@ class ApiAuthInterceptorTest {
 
         assertThat(withToken.httpReadRefusal(List.of("Bearer " + TOKEN, "Bearer " + GUESS)))
                 .isEqualTo(ApiAuthInterceptor.SEVERAL);
-        assertThat(withoutToken.httpReadRefusal(List.of()))
-                .isEqualTo(ApiAuthInterceptor.HTTP_NOTHING_CONFIGURED);
+        assertThat(withoutToken.httpReadRefusal(List.of())).isEqualTo(ApiAuthInterceptor.HTTP_NOTHING_CONFIGURED);
         assertThat(withoutToken.httpReadRefusal(List.of("Bearer " + TOKEN)))
                 .isEqualTo(ApiAuthInterceptor.HTTP_NOTHING_CONFIGURED);
     }
@@ -449,10 +477,11 @@ class ApiAuthInterceptorTest {
             extends io.observatory.api.xray.ObservatoryServiceGrpc.ObservatoryServiceImplBase {
 
         @Override
-        public void getOutboundStatus(GetOutboundStatusRequest request,
-                StreamObserver<GetOutboundStatusResponse> response) {
+        public void getOutboundStatus(
+                GetOutboundStatusRequest request, StreamObserver<GetOutboundStatusResponse> response) {
             response.onNext(GetOutboundStatusResponse.newBuilder()
-                    .setStatus(io.observatory.api.xray.ObservationResult.getDefaultInstance()).build());
+                    .setStatus(io.observatory.api.xray.ObservationResult.getDefaultInstance())
+                    .build());
             response.onCompleted();
         }
     }

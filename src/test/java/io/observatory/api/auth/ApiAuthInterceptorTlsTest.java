@@ -16,8 +16,8 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -42,13 +42,20 @@ class ApiAuthInterceptorTlsTest {
     }
 
     private void serve(boolean trustClientCertificates, Predicate<String> witnessSubject) throws IOException {
-        ApiAuthInterceptor interceptor = new ApiAuthInterceptor(new ApiAuthSettings(null, null, false),
-                settings -> ApiToken.NONE, trustClientCertificates, witnessSubject);
-        server = Grpc.newServerBuilderForPort(0, TlsServerCredentials.newBuilder()
-                        .keyManager(TestPki.serverCertificate().toFile(), TestPki.serverPrivateKey().toFile())
-                        .trustManager(TestPki.caCertificate().toFile())
-                        .clientAuth(TlsServerCredentials.ClientAuth.OPTIONAL)
-                        .build())
+        ApiAuthInterceptor interceptor = new ApiAuthInterceptor(
+                new ApiAuthSettings(null, null, false),
+                settings -> ApiToken.NONE,
+                trustClientCertificates,
+                witnessSubject);
+        server = Grpc.newServerBuilderForPort(
+                        0,
+                        TlsServerCredentials.newBuilder()
+                                .keyManager(
+                                        TestPki.serverCertificate().toFile(),
+                                        TestPki.serverPrivateKey().toFile())
+                                .trustManager(TestPki.caCertificate().toFile())
+                                .clientAuth(TlsServerCredentials.ClientAuth.OPTIONAL)
+                                .build())
                 .addService(ServerInterceptors.intercept(new CannedObservatoryService(), interceptor))
                 .build()
                 .start();
@@ -58,10 +65,13 @@ class ApiAuthInterceptorTlsTest {
         TlsChannelCredentials.Builder credentials = TlsChannelCredentials.newBuilder()
                 .trustManager(TestPki.caCertificate().toFile());
         if (withClientCertificate) {
-            credentials.keyManager(TestPki.clientCertificate().toFile(), TestPki.clientPrivateKey().toFile());
+            credentials.keyManager(
+                    TestPki.clientCertificate().toFile(),
+                    TestPki.clientPrivateKey().toFile());
         }
         ChannelCredentials built = credentials.build();
-        ManagedChannel channel = Grpc.newChannelBuilderForAddress("localhost", server.getPort(), built).build();
+        ManagedChannel channel = Grpc.newChannelBuilderForAddress("localhost", server.getPort(), built)
+                .build();
         channels.add(channel);
         return channel;
     }

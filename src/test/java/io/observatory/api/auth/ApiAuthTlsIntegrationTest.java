@@ -32,11 +32,12 @@ import org.springframework.test.context.DynamicPropertySource;
  * trusted CA authorizes a write, a TLS client without one is refused, and health needs neither.
  */
 @DirtiesContext(classMode = ClassMode.AFTER_CLASS)
-@SpringBootTest(properties = {
-    "spring.grpc.server.port=0",
-    "spring.grpc.server.ssl.bundle=observatory-api",
-    "spring.grpc.server.ssl.client-auth=optional",
-})
+@SpringBootTest(
+        properties = {
+            "spring.grpc.server.port=0",
+            "spring.grpc.server.ssl.bundle=observatory-api",
+            "spring.grpc.server.ssl.client-auth=optional",
+        })
 @Import({RunningServiceTest.PortCapture.class, CannedV1ServiceConfiguration.class})
 class ApiAuthTlsIntegrationTest {
 
@@ -64,7 +65,9 @@ class ApiAuthTlsIntegrationTest {
         TlsChannelCredentials.Builder credentials = TlsChannelCredentials.newBuilder()
                 .trustManager(TestPki.caCertificate().toFile());
         if (withClientCertificate) {
-            credentials.keyManager(TestPki.clientCertificate().toFile(), TestPki.clientPrivateKey().toFile());
+            credentials.keyManager(
+                    TestPki.clientCertificate().toFile(),
+                    TestPki.clientPrivateKey().toFile());
         }
         ManagedChannel channel = Grpc.newChannelBuilderForAddress("localhost", grpcPort.port(), credentials.build())
                 .build();
@@ -87,8 +90,10 @@ class ApiAuthTlsIntegrationTest {
 
     @Test
     void healthWhenTlsWithoutClientCertificateThenServing() throws IOException {
-        ServingStatus status = HealthGrpc.newBlockingStub(channel(false)).withDeadlineAfter(5, TimeUnit.SECONDS)
-                .check(HealthCheckRequest.getDefaultInstance()).getStatus();
+        ServingStatus status = HealthGrpc.newBlockingStub(channel(false))
+                .withDeadlineAfter(5, TimeUnit.SECONDS)
+                .check(HealthCheckRequest.getDefaultInstance())
+                .getStatus();
 
         assertThat(status).isEqualTo(ServingStatus.SERVING);
     }

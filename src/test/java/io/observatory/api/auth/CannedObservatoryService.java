@@ -32,13 +32,17 @@ public class CannedObservatoryService extends ObservatoryServiceGrpc.Observatory
 
     @Override
     public void watchObservation(WatchObservationRequest request, StreamObserver<WatchObservationResponse> response) {
-        response.onNext(WatchObservationResponse.newBuilder().setSnapshot(Snapshot.getDefaultInstance()).build());
+        response.onNext(WatchObservationResponse.newBuilder()
+                .setSnapshot(Snapshot.getDefaultInstance())
+                .build());
         response.onCompleted();
     }
 
     @Override
     public void reportOutcomes(ReportOutcomesRequest request, StreamObserver<ReportOutcomesResponse> response) {
-        response.onNext(ReportOutcomesResponse.newBuilder().setAccepted(request.getOutcomesCount()).build());
+        response.onNext(ReportOutcomesResponse.newBuilder()
+                .setAccepted(request.getOutcomesCount())
+                .build());
         response.onCompleted();
     }
 

@@ -17,8 +17,7 @@ import java.util.concurrent.TimeUnit;
 /** Calls one v1 method as a client would, with or without {@code authorization} metadata, and returns its status. */
 final class V1Calls {
 
-    private V1Calls() {
-    }
+    private V1Calls() {}
 
     /**
      * @param method        the bare method name, e.g. {@code ReportOutcomes}
@@ -39,11 +38,19 @@ final class V1Calls {
         try {
             switch (method) {
                 case "GetObservation" -> stub.getObservation(GetObservationRequest.getDefaultInstance());
-                case "WatchObservation" -> stub.watchObservation(WatchObservationRequest.getDefaultInstance())
-                        .forEachRemaining(event -> { });
+                case "WatchObservation" ->
+                    stub.watchObservation(WatchObservationRequest.getDefaultInstance())
+                            .forEachRemaining(event -> {});
                 case "ReportOutcomes" -> stub.reportOutcomes(ReportOutcomesRequest.getDefaultInstance());
-                case "ListAvailable" -> stub.listAvailable(ListAvailableRequest.newBuilder().addSelector("lab-").build());
-                case "Pick" -> stub.pick(PickRequest.newBuilder().addSelector("lab-").setFallbackTag("lab-up").build());
+                case "ListAvailable" ->
+                    stub.listAvailable(ListAvailableRequest.newBuilder()
+                            .addSelector("lab-")
+                            .build());
+                case "Pick" ->
+                    stub.pick(PickRequest.newBuilder()
+                            .addSelector("lab-")
+                            .setFallbackTag("lab-up")
+                            .build());
                 default -> throw new IllegalArgumentException("method: " + method + " (expected: a v1 method)");
             }
             return Status.OK;

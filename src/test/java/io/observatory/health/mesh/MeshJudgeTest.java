@@ -49,8 +49,8 @@ class MeshJudgeTest {
             }
             for (Server server : servers) {
                 if (!server.name().equals(witness.server())) {
-                    server.entryPoints().forEach(entry -> streaks.add(new Streak(witness.name(), server.name(), entry,
-                            0, NOW)));
+                    server.entryPoints()
+                            .forEach(entry -> streaks.add(new Streak(witness.name(), server.name(), entry, 0, NOW)));
                 }
             }
         }
@@ -59,7 +59,9 @@ class MeshJudgeTest {
 
     /** Sets the streak of {@code witness} against {@code server}'s {@code entry}. */
     private MeshJudgeTest streak(String witness, String server, String entry, int failures) {
-        streaks.removeIf(s -> s.witness().equals(witness) && s.server().equals(server) && s.entryPoint().equals(entry));
+        streaks.removeIf(s -> s.witness().equals(witness)
+                && s.server().equals(server)
+                && s.entryPoint().equals(entry));
         streaks.add(new Streak(witness, server, entry, failures, NOW));
         return this;
     }
@@ -75,15 +77,24 @@ class MeshJudgeTest {
     }
 
     private ServerVerdict server(String name) {
-        return judge().servers().stream().filter(verdict -> verdict.name().equals(name)).findFirst().orElseThrow();
+        return judge().servers().stream()
+                .filter(verdict -> verdict.name().equals(name))
+                .findFirst()
+                .orElseThrow();
     }
 
     private WitnessStanding witness(String name) {
-        return judge().witnesses().stream().filter(w -> w.name().equals(name)).findFirst().orElseThrow();
+        return judge().witnesses().stream()
+                .filter(w -> w.name().equals(name))
+                .findFirst()
+                .orElseThrow();
     }
 
     private RouteServing route(String name) {
-        return judge().routes().stream().filter(route -> route.route().equals(name)).findFirst().orElseThrow();
+        return judge().routes().stream()
+                .filter(route -> route.route().equals(name))
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test
@@ -91,8 +102,10 @@ class MeshJudgeTest {
         allWell();
 
         assertThat(judge().servers()).extracting(ServerVerdict::status).containsOnly(MeshStatus.OK);
-        assertThat(judge().servers()).allMatch(verdict -> verdict.inRotation() && verdict.pairCuts().isEmpty()
-                && verdict.reason().isEmpty());
+        assertThat(judge().servers())
+                .allMatch(verdict -> verdict.inRotation()
+                        && verdict.pairCuts().isEmpty()
+                        && verdict.reason().isEmpty());
         assertThat(route("eu")).isEqualTo(new RouteServing("eu", List.of("s1", "s2", "s3"), false));
         assertThat(witness("w1")).isEqualTo(new WitnessStanding("w1", "de", false, true, 0, 3));
     }
@@ -101,8 +114,15 @@ class MeshJudgeTest {
     void judgeWhenSelfReportNamesAFailingCheckThenServerUnavailableNamingIt() {
         allWell().selfReport("w2", 0, "tcp :443");
 
-        assertThat(server("s2")).isEqualTo(new ServerVerdict("s2", "eu", MeshStatus.SERVER_UNAVAILABLE, 0,
-                "self-check tcp :443 fails (reported by w2)", false, Map.of()));
+        assertThat(server("s2"))
+                .isEqualTo(new ServerVerdict(
+                        "s2",
+                        "eu",
+                        MeshStatus.SERVER_UNAVAILABLE,
+                        0,
+                        "self-check tcp :443 fails (reported by w2)",
+                        false,
+                        Map.of()));
         assertThat(route("eu").servers()).containsExactly("s1", "s3");
     }
 
@@ -134,16 +154,17 @@ class MeshJudgeTest {
 
     @ParameterizedTest(name = "streak {0}: pair cut {1}")
     @CsvSource({"2, false", "3, true"})
-    void judgeWhenOneWitnessFailsAnEntryPointThenPairCutFromStreakOnAndServerStaysInRotation(int failures,
-            boolean cut) {
+    void judgeWhenOneWitnessFailsAnEntryPointThenPairCutFromStreakOnAndServerStaysInRotation(
+            int failures, boolean cut) {
         allWell().streak("w3", "s1", "main", failures);
 
         ServerVerdict s1 = server("s1");
         assertThat(s1.status()).isEqualTo(MeshStatus.OK);
         assertThat(s1.inRotation()).isTrue();
-        assertThat(s1.pairCuts()).isEqualTo(cut
-                ? Map.of("main", "server s3 (witness w3) cannot reach s1/main (streak 3)") : Map.of());
-        assertThat(route("eu").servers()).as("a marked server is ranked after unmarked ones")
+        assertThat(s1.pairCuts())
+                .isEqualTo(cut ? Map.of("main", "server s3 (witness w3) cannot reach s1/main (streak 3)") : Map.of());
+        assertThat(route("eu").servers())
+                .as("a marked server is ranked after unmarked ones")
                 .containsExactlyElementsOf(cut ? List.of("s2", "s3", "s1") : List.of("s1", "s2", "s3"));
     }
 
@@ -152,8 +173,8 @@ class MeshJudgeTest {
         allWell().streak("w1", "s2", "main", 3).streak("w2", "s1", "main", 3);
 
         assertThat(server("s1").pairCuts()).containsOnlyKeys("main");
-        assertThat(server("s2").pairCuts()).containsEntry("main",
-                "server s1 (witness w1) cannot reach s2/main (streak 3)");
+        assertThat(server("s2").pairCuts())
+                .containsEntry("main", "server s1 (witness w1) cannot reach s2/main (streak 3)");
         assertThat(route("eu").servers()).containsExactly("s3", "s1", "s2");
     }
 
@@ -161,8 +182,15 @@ class MeshJudgeTest {
     void judgeWhenQuorumOfSitesCannotReachThenUnreachableListingTheWitnesses() {
         allWell().streak("w1", "s2", "main", 3).streak("w3", "s2", "main", 4);
 
-        assertThat(server("s2")).isEqualTo(new ServerVerdict("s2", "eu", MeshStatus.UNREACHABLE_FROM_SERVERS, 2,
-                "cannot reach s2/main: w1 (site de) streak 3, w3 (site fr) streak 4", false, Map.of()));
+        assertThat(server("s2"))
+                .isEqualTo(new ServerVerdict(
+                        "s2",
+                        "eu",
+                        MeshStatus.UNREACHABLE_FROM_SERVERS,
+                        2,
+                        "cannot reach s2/main: w1 (site de) streak 3, w3 (site fr) streak 4",
+                        false,
+                        Map.of()));
         assertThat(route("eu").servers()).containsExactly("s1", "s3");
     }
 
@@ -192,26 +220,34 @@ class MeshJudgeTest {
         allWell().streak("w1", "s2", "main", 3).streak("w1", "s4", "main", 3).streak("w3", "s2", "main", 3);
 
         assertThat(witness("w1")).isEqualTo(new WitnessStanding("w1", "de", false, false, 0.5, 4));
-        assertThat(server("s2").status()).as("w1 is set aside, so only w3 votes").isEqualTo(MeshStatus.OK);
-        assertThat(server("s2").pairCuts()).containsEntry("main",
-                "server s3 (witness w3) cannot reach s2/main (streak 3)");
+        assertThat(server("s2").status())
+                .as("w1 is set aside, so only w3 votes")
+                .isEqualTo(MeshStatus.OK);
+        assertThat(server("s2").pairCuts())
+                .containsEntry("main", "server s3 (witness w3) cannot reach s2/main (streak 3)");
         assertThat(server("s4").pairCuts()).isEmpty();
     }
 
     @Test
     void judgeWhenWitnessLosesItsOutgoingPathThenItIsUnreliableAndRemovesNobody() {
-        allWell().streak("w4", "s1", "main", 3).streak("w4", "s2", "main", 3).streak("w4", "s3", "main", 3)
+        allWell()
+                .streak("w4", "s1", "main", 3)
+                .streak("w4", "s2", "main", 3)
+                .streak("w4", "s3", "main", 3)
                 .streak("w4", "s3", "alt", 3);
 
         assertThat(witness("w4").reliable()).isFalse();
         assertThat(witness("w4").share()).isEqualTo(1.0);
-        assertThat(judge().servers()).allMatch(verdict -> verdict.status() == MeshStatus.OK
-                && verdict.pairCuts().isEmpty());
+        assertThat(judge().servers())
+                .allMatch(verdict ->
+                        verdict.status() == MeshStatus.OK && verdict.pairCuts().isEmpty());
     }
 
     @Test
     void judgeWhenANeighbourSaysItIsUnavailableThenFailingToReachItDoesNotMakeTheWitnessUnreliable() {
-        allWell().selfReport("w2", 0, "pid-file /run/xray.pid").streak("w1", "s2", "main", 3)
+        allWell()
+                .selfReport("w2", 0, "pid-file /run/xray.pid")
+                .streak("w1", "s2", "main", 3)
                 .streak("w1", "s3", "main", 3);
 
         assertThat(witness("w1").neighbours()).isEqualTo(2);
@@ -223,8 +259,15 @@ class MeshJudgeTest {
         witnesses.set(2, new Witness("w3", "fr", "s3", true));
         allWell().streak("w3", "s2", "main", 3);
 
-        assertThat(server("s2")).isEqualTo(new ServerVerdict("s2", "eu", MeshStatus.BLOCKED, 1,
-                "checker cannot reach s2/main: w3 (site fr) streak 3", false, Map.of()));
+        assertThat(server("s2"))
+                .isEqualTo(new ServerVerdict(
+                        "s2",
+                        "eu",
+                        MeshStatus.BLOCKED,
+                        1,
+                        "checker cannot reach s2/main: w3 (site fr) streak 3",
+                        false,
+                        Map.of()));
         assertThat(route("eu")).isEqualTo(new RouteServing("eu", List.of("s1", "s3"), false));
     }
 
@@ -261,11 +304,15 @@ class MeshJudgeTest {
     void judgeWhenNoServerOfARouteIsInRotationThenTheBestRankedAreServedInPanic() {
         servers.add(new Server("s5", "us", List.of("main")));
         servers.add(new Server("s6", "us", List.of("main")));
-        allWell().selfReport("w1", 0, "tcp :443").selfReport("w2", 0, "tcp :443")
-                .streak("w2", "s3", "main", 3).streak("w4", "s3", "main", 3);
+        allWell()
+                .selfReport("w1", 0, "tcp :443")
+                .selfReport("w2", 0, "tcp :443")
+                .streak("w2", "s3", "main", 3)
+                .streak("w4", "s3", "main", 3);
 
         assertThat(server("s3").status()).isEqualTo(MeshStatus.UNREACHABLE_FROM_SERVERS);
-        assertThat(route("eu")).as("unreachable ranks above unavailable")
+        assertThat(route("eu"))
+                .as("unreachable ranks above unavailable")
                 .isEqualTo(new RouteServing("eu", List.of("s3"), true));
     }
 
@@ -284,7 +331,11 @@ class MeshJudgeTest {
     void judgeWhenTheVotersFellSilentForNoDataAfterThenTheirVotesAreGone() {
         allWell().streak("w1", "s4", "main", 3).streak("w2", "s4", "main", 3);
         streaks.replaceAll(streak -> streak.witness().equals("w2")
-                ? new Streak(streak.witness(), streak.server(), streak.entryPoint(), streak.failures(),
+                ? new Streak(
+                        streak.witness(),
+                        streak.server(),
+                        streak.entryPoint(),
+                        streak.failures(),
                         NOW - RULES.noDataAfter().toNanos() - 1)
                 : streak);
 
@@ -326,7 +377,11 @@ class MeshJudgeTest {
             """)
     void meshRulesWhenOutOfRangeThenRejectedNamingTheSetting(String values, String message) {
         String[] v = values.split(",\\s*");
-        assertThatThrownBy(() -> new MeshRules(Integer.parseInt(v[0]), Integer.parseInt(v[1]),
-                Double.parseDouble(v[2]), Duration.ofSeconds(Long.parseLong(v[3])))).hasMessage(message);
+        assertThatThrownBy(() -> new MeshRules(
+                        Integer.parseInt(v[0]),
+                        Integer.parseInt(v[1]),
+                        Double.parseDouble(v[2]),
+                        Duration.ofSeconds(Long.parseLong(v[3]))))
+                .hasMessage(message);
     }
 }

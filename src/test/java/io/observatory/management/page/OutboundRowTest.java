@@ -32,8 +32,14 @@ class OutboundRowTest {
     }
 
     private static DocumentContext row(OutboundStatus status) {
-        OutboundHealth health = new OutboundHealth(status.tag(), status, PassiveView.NONE, null, HealthState.HEALTHY,
-                MEASURED, "active unknown -> healthy: probe succeeded");
+        OutboundHealth health = new OutboundHealth(
+                status.tag(),
+                status,
+                PassiveView.NONE,
+                null,
+                HealthState.HEALTHY,
+                MEASURED,
+                "active unknown -> healthy: probe succeeded");
         return JsonPath.parse(JSON.writeValueAsString(OutboundRow.of(health, RttSamples.NONE)));
     }
 }

@@ -21,8 +21,10 @@ import org.junit.jupiter.api.Test;
 class OutboundWindowTest {
 
     private final FakeScheduler writer = new FakeScheduler();
-    private final ObservationUpdater updater = new ObservationUpdater(Configs.direct(
-            List.of("de-1", "de-2", "de-3", "de-4", "nl-1", "nl-2", "us-1", "us-2")), writer, writer.clock());
+    private final ObservationUpdater updater = new ObservationUpdater(
+            Configs.direct(List.of("de-1", "de-2", "de-3", "de-4", "nl-1", "nl-2", "us-1", "us-2")),
+            writer,
+            writer.clock());
 
     private Observation observe(OutboundStatus... statuses) {
         writer.execute(() -> ObserverOutput.publish(updater, List.of(statuses)));
@@ -31,7 +33,8 @@ class OutboundWindowTest {
     }
 
     private Observation mixed() {
-        return observe(probed("de-1", true, 5_000_000, writer.clock().instant()),
+        return observe(
+                probed("de-1", true, 5_000_000, writer.clock().instant()),
                 probed("de-2", false, 1_000_000, writer.clock().instant()),
                 probed("de-3", true, 5_000_000, writer.clock().instant()),
                 probed("nl-1", false, 1_000_000, writer.clock().instant()));
@@ -46,8 +49,12 @@ class OutboundWindowTest {
         OutboundWindow window = OutboundWindow.of(mixed(), query("de-", EnumSet.allOf(HealthState.class), 0, 100));
 
         assertThat(window.total()).isEqualTo(8);
-        assertThat(window.counts()).containsExactly(Map.entry("healthy", 2), Map.entry("degraded", 0),
-                Map.entry("unhealthy", 1), Map.entry("unknown", 1));
+        assertThat(window.counts())
+                .containsExactly(
+                        Map.entry("healthy", 2),
+                        Map.entry("degraded", 0),
+                        Map.entry("unhealthy", 1),
+                        Map.entry("unknown", 1));
         assertThat(window.matching()).isEqualTo(4);
         assertThat(window.tags()).containsExactly("de-1", "de-2", "de-3", "de-4");
     }
@@ -65,9 +72,11 @@ class OutboundWindowTest {
     void ofWhenPagedThenTheOffsetAndLimitCutTheMatchingOutboundsInTagOrder() {
         Observation observation = mixed();
 
-        assertThat(OutboundWindow.of(observation, query("", EnumSet.allOf(HealthState.class), 3, 3)).tags())
+        assertThat(OutboundWindow.of(observation, query("", EnumSet.allOf(HealthState.class), 3, 3))
+                        .tags())
                 .containsExactly("de-4", "nl-1", "nl-2");
-        assertThat(OutboundWindow.of(observation, query("", EnumSet.allOf(HealthState.class), 6, 3)).tags())
+        assertThat(OutboundWindow.of(observation, query("", EnumSet.allOf(HealthState.class), 6, 3))
+                        .tags())
                 .containsExactly("us-1", "us-2");
         OutboundWindow past = OutboundWindow.of(observation, query("", EnumSet.allOf(HealthState.class), 9, 3));
         assertThat(past.tags()).isEmpty();

@@ -44,19 +44,31 @@ final class PageFixture {
             direct.add(Outbound.direct(tag(i)));
         }
         // Built directly: binding 10,000 outbounds through Spring's Binder takes seconds.
-        ObservatoryConfig config = new ObservatoryConfig(direct, defaults.standard(), defaults.burst(),
-                defaults.probe(), defaults.reload(), defaults.passive(), defaults.availability(), defaults.api(),
-                defaults.mesh(), defaults.metrics(), defaults.state());
+        ObservatoryConfig config = new ObservatoryConfig(
+                direct,
+                defaults.standard(),
+                defaults.burst(),
+                defaults.probe(),
+                defaults.reload(),
+                defaults.passive(),
+                defaults.availability(),
+                defaults.api(),
+                defaults.mesh(),
+                defaults.metrics(),
+                defaults.state());
         updater = new ObservationUpdater(config, writer, clock);
         MeshHub hub = new MeshHub(config.mesh(), writer, clock, updater::meshJudged);
         RttHistory history = new RttHistory(updater.store());
-        streams = new PageStreams(page, history, hub, clock, JsonMapper.builder().build(), stallLimit);
+        streams =
+                new PageStreams(page, history, hub, clock, JsonMapper.builder().build(), stallLimit);
         routes = new StatusPageConfiguration().statusPageRoutes(history, hub, streams, clock);
     }
 
     /** Serves the routes on a real HTTP port of 127.0.0.1, as the management port does (Reactor Netty). */
     DisposableServer serve() {
-        return HttpServer.create().host("127.0.0.1").port(0)
+        return HttpServer.create()
+                .host("127.0.0.1")
+                .port(0)
                 .handle(new ReactorHttpHandlerAdapter(RouterFunctions.toHttpHandler(routes)))
                 .bindNow();
     }
@@ -75,8 +87,8 @@ final class PageFixture {
         List<OutboundStatus> statuses = new ArrayList<>(to - from);
         for (int i = from; i < to; i++) {
             boolean alive = i % 3 != 0;
-            statuses.add(probed(tag(i), alive, 1_000_000L + 37_000L * ((i * 7L + round * 13L) % 1_000),
-                    clock.instant()));
+            statuses.add(
+                    probed(tag(i), alive, 1_000_000L + 37_000L * ((i * 7L + round * 13L) % 1_000), clock.instant()));
         }
         return statuses;
     }

@@ -16,7 +16,8 @@ class PageQueryTest {
 
     private static MultiValueMap<String, String> parameters(String query) {
         return new LinkedMultiValueMap<>(UriComponentsBuilder.fromUriString("/status/api/outbounds?" + query)
-                .build().getQueryParams());
+                .build()
+                .getQueryParams());
     }
 
     @Test
@@ -31,21 +32,25 @@ class PageQueryTest {
     void fromWhenEverythingGivenThenThePrefixVerdictsAndWindow() {
         PageQuery query = PageQuery.from(parameters("prefix=proxy_de&verdict=unhealthy,degraded&offset=200&limit=500"));
 
-        assertThat(query).isEqualTo(new PageQuery("proxy_de", EnumSet.of(HealthState.UNHEALTHY,
-                HealthState.DEGRADED), 200, 500));
+        assertThat(query)
+                .isEqualTo(
+                        new PageQuery("proxy_de", EnumSet.of(HealthState.UNHEALTHY, HealthState.DEGRADED), 200, 500));
         assertThat(query.prefixes()).containsExactly("proxy_de");
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-            "limit=0          | limit: 0 (expected: 1-500)",
-            "limit=501        | limit: 501 (expected: 1-500)",
-            "offset=-1        | offset: -1 (expected: >= 0)",
-            "limit=ten        | limit: \"ten\" (expected: a whole number, 1-500)",
-            "verdict=sick     | verdict: \"sick\" (expected: a comma-separated list of healthy, degraded, unhealthy or"
-                    + " unknown)",
-            "verdict=healthy, | verdict: \"\" (expected: a comma-separated list of healthy, degraded, unhealthy or"
-                    + " unknown)"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "limit=0          | limit: 0 (expected: 1-500)",
+                "limit=501        | limit: 501 (expected: 1-500)",
+                "offset=-1        | offset: -1 (expected: >= 0)",
+                "limit=ten        | limit: \"ten\" (expected: a whole number, 1-500)",
+                "verdict=sick     | verdict: \"sick\" (expected: a comma-separated list of healthy, degraded, unhealthy or"
+                        + " unknown)",
+                "verdict=healthy, | verdict: \"\" (expected: a comma-separated list of healthy, degraded, unhealthy or"
+                        + " unknown)"
+            })
     void fromWhenAValueIsOutOfRangeThenTheOneLineReason(String query, String reason) {
         assertThatThrownBy(() -> PageQuery.from(parameters(query)))
                 .isInstanceOf(IllegalArgumentException.class)

@@ -94,7 +94,8 @@ class PageStreamsTest {
 
     private TestSubscriber<ServerSentEvent<String>> open(PageQuery query, long request, FakeConnection connection) {
         TestSubscriber<ServerSentEvent<String>> subscriber = TestSubscriber.<ServerSentEvent<String>>builder()
-                .initialRequest(request).build();
+                .initialRequest(request)
+                .build();
         subscribers.add(subscriber);
         streams.open(query, "client 1", connection).subscribe(subscriber);
         time.runDue();
@@ -105,9 +106,11 @@ class PageStreamsTest {
         return new PageQuery("", EnumSet.allOf(HealthState.class), 0, 100);
     }
 
-    private static List<ServerSentEvent<String>> events(TestSubscriber<ServerSentEvent<String>> subscriber,
-            String type) {
-        return subscriber.getReceivedOnNext().stream().filter(event -> type.equals(event.event())).toList();
+    private static List<ServerSentEvent<String>> events(
+            TestSubscriber<ServerSentEvent<String>> subscriber, String type) {
+        return subscriber.getReceivedOnNext().stream()
+                .filter(event -> type.equals(event.event()))
+                .toList();
     }
 
     private static JsonNode data(ServerSentEvent<String> event) {
@@ -116,7 +119,8 @@ class PageStreamsTest {
 
     private static List<String> texts(JsonNode array, String field) {
         List<String> values = new ArrayList<>();
-        array.forEach(element -> values.add(field == null ? element.asString() : element.get(field).asString()));
+        array.forEach(element -> values.add(
+                field == null ? element.asString() : element.get(field).asString()));
         return values;
     }
 
@@ -186,7 +190,8 @@ class PageStreamsTest {
             time.advance(Duration.ofMillis(10));
         }
 
-        assertThat(events(client, "outbounds")).as("the snapshot and one event per 250 ms")
+        assertThat(events(client, "outbounds"))
+                .as("the snapshot and one event per 250 ms")
                 .hasSize(1 + PageStreams.BATCHES_PER_SECOND);
     }
 
@@ -194,8 +199,8 @@ class PageStreamsTest {
     void streamWhenAnOutboundOutsideThePageChangesThenOnlyTheCountsAndNothingForNewEvidenceAlone() {
         start("a", "b", "c", "d");
         observe(alive("a", 5), alive("b", 5), alive("c", 5), alive("d", 5));
-        TestSubscriber<ServerSentEvent<String>> client = open(new PageQuery("", EnumSet.allOf(HealthState.class),
-                0, 2), Long.MAX_VALUE);
+        TestSubscriber<ServerSentEvent<String>> client =
+                open(new PageQuery("", EnumSet.allOf(HealthState.class), 0, 2), Long.MAX_VALUE);
 
         observe(alive("d", 7));
         time.advance(PageStreams.BATCH_INTERVAL);
@@ -203,7 +208,9 @@ class PageStreamsTest {
         observe(dead("d"));
         time.advance(PageStreams.BATCH_INTERVAL);
 
-        assertThat(afterEvidence).as("a new RTT of an outbound the page does not show: nothing to send").isEqualTo(1);
+        assertThat(afterEvidence)
+                .as("a new RTT of an outbound the page does not show: nothing to send")
+                .isEqualTo(1);
         JsonNode counts = data(events(client, "outbounds").get(1));
         assertThat(counts.get("rows").size()).isZero();
         assertThat(counts.get("counts").get("unhealthy").asInt()).isEqualTo(1);
@@ -213,8 +220,8 @@ class PageStreamsTest {
     void streamWhenAnOutboundEntersTheFilteredPageThenTheNewTagsAndItsRow() {
         start("a", "b", "c");
         observe(alive("a", 5), dead("b"), alive("c", 5));
-        TestSubscriber<ServerSentEvent<String>> client = open(new PageQuery("", EnumSet.of(HealthState.UNHEALTHY),
-                0, 100), Long.MAX_VALUE);
+        TestSubscriber<ServerSentEvent<String>> client =
+                open(new PageQuery("", EnumSet.of(HealthState.UNHEALTHY), 0, 100), Long.MAX_VALUE);
 
         observe(dead("c"));
         time.advance(PageStreams.BATCH_INTERVAL);
@@ -252,7 +259,9 @@ class PageStreamsTest {
             time.advance(STALL_LIMIT.dividedBy(40));
         }
 
-        assertThat(stuck.getReceivedOnNext()).as("its one requested event, nothing queued").hasSize(1);
+        assertThat(stuck.getReceivedOnNext())
+                .as("its one requested event, nothing queued")
+                .hasSize(1);
         assertThat(stuckConnection.closed).isTrue();
         assertThat(stuck.isTerminatedComplete()).isTrue();
         assertThat(reading.isTerminated()).isFalse();
@@ -308,8 +317,14 @@ class PageStreamsTest {
         TestSubscriber<ServerSentEvent<String>> client = open(everything(), Long.MAX_VALUE);
 
         for (int i = 0; i < 8; i++) {
-            hub.report("w1", new Report(100, ++sequence, null, List.of(new PathStreak("s2", "main", i,
-                    new LastProbe(i == 0, null, "", 0)))), outcome -> { });
+            hub.report(
+                    "w1",
+                    new Report(
+                            100,
+                            ++sequence,
+                            null,
+                            List.of(new PathStreak("s2", "main", i, new LastProbe(i == 0, null, "", 0)))),
+                    outcome -> {});
             time.advance(Duration.ofMillis(250));
         }
 
@@ -320,7 +335,8 @@ class PageStreamsTest {
         assertThat(texts(last.get("cells"), "tag")).containsExactly("s2/main");
         assertThat(last.get("cells").get(0).get("failures").asInt()).isGreaterThanOrEqualTo(3);
         assertThat(last.get("captions").get("s1").asString()).isEqualTo("ok");
-        assertThat(last.get("captions").get("s2").asString()).as("w2 never reported")
+        assertThat(last.get("captions").get("s2").asString())
+                .as("w2 never reported")
                 .isEqualTo("no data — agent not responding");
     }
 

@@ -53,8 +53,10 @@ class RttHistoryTest {
         List<OutboundEvent> events = new ArrayList<>();
         for (OutboundHealth outbound : now) {
             OutboundHealth previous = outbounds.put(outbound.tag(), outbound);
-            events.add(previous == null ? new OutboundEvent.Added(outbound)
-                    : new OutboundEvent.Updated(previous, outbound));
+            events.add(
+                    previous == null
+                            ? new OutboundEvent.Added(outbound)
+                            : new OutboundEvent.Updated(previous, outbound));
         }
         Observation next = observation();
         writer.execute(() -> store.publish(new ObservationUpdate(next, events)));
@@ -64,8 +66,8 @@ class RttHistoryTest {
     private void remove(String tag) {
         OutboundHealth previous = outbounds.remove(tag);
         Observation next = observation();
-        writer.execute(() -> store.publish(new ObservationUpdate(next, List.of(new OutboundEvent.Removed(previous,
-                T0)))));
+        writer.execute(
+                () -> store.publish(new ObservationUpdate(next, List.of(new OutboundEvent.Removed(previous, T0)))));
         writer.runDue();
     }
 
@@ -96,7 +98,10 @@ class RttHistoryTest {
             publish(probed("a", true, i));
         }
 
-        assertThat(history.of("a").micros()).hasSize(RttHistory.SAMPLES).startsWith(6_000).endsWith(37_000);
+        assertThat(history.of("a").micros())
+                .hasSize(RttHistory.SAMPLES)
+                .startsWith(6_000)
+                .endsWith(37_000);
     }
 
     @Test
@@ -104,10 +109,18 @@ class RttHistoryTest {
         OutboundHealth probed = probed("a", true, 12);
         start(probed);
 
-        publish(new OutboundHealth("a", probed.probe(), new PassiveView(HealthState.UNHEALTHY, 10, 5, 0, null), null,
-                HealthState.UNHEALTHY, T0, "passive healthy -> unhealthy"));
+        publish(new OutboundHealth(
+                "a",
+                probed.probe(),
+                new PassiveView(HealthState.UNHEALTHY, 10, 5, 0, null),
+                null,
+                HealthState.UNHEALTHY,
+                T0,
+                "passive healthy -> unhealthy"));
 
-        assertThat(history.of("a").micros()).as("the probe of the starting observation only").containsExactly(12_000);
+        assertThat(history.of("a").micros())
+                .as("the probe of the starting observation only")
+                .containsExactly(12_000);
     }
 
     @Test
@@ -115,10 +128,14 @@ class RttHistoryTest {
         start(entry("b", null, null));
         ActiveHealth healthy = new ActiveHealth(HealthState.HEALTHY, 1, 0);
 
-        publish(entry("b", OutboundStatus.fromBurst("b", new HealthPingStats(4, 1, 0, 30_000_000, 0, 0), healthy,
-                "1/4 failed"), null));
-        publish(entry("b", OutboundStatus.fromBurst("b", new HealthPingStats(4, 4, 0, 0, 0, 0), healthy,
-                "4/4 failed"), null));
+        publish(entry(
+                "b",
+                OutboundStatus.fromBurst("b", new HealthPingStats(4, 1, 0, 30_000_000, 0, 0), healthy, "1/4 failed"),
+                null));
+        publish(entry(
+                "b",
+                OutboundStatus.fromBurst("b", new HealthPingStats(4, 4, 0, 0, 0, 0), healthy, "4/4 failed"),
+                null));
 
         assertThat(history.of("b").micros()).containsExactly(30_000, RttSamples.FAILED);
     }
@@ -130,8 +147,16 @@ class RttHistoryTest {
 
         publish(entry("s1/main", null, new MeshMark(HealthState.HEALTHY, true, "ok", 9, report, report)));
         publish(entry("s1/main", null, new MeshMark(HealthState.DEGRADED, true, "pair cut", 9, report, report)));
-        publish(entry("s1/main", null, new MeshMark(HealthState.UNHEALTHY, false, "unreachable",
-                OutboundStatus.DEAD_DELAY_MILLIS, report, report.plusSeconds(1))));
+        publish(entry(
+                "s1/main",
+                null,
+                new MeshMark(
+                        HealthState.UNHEALTHY,
+                        false,
+                        "unreachable",
+                        OutboundStatus.DEAD_DELAY_MILLIS,
+                        report,
+                        report.plusSeconds(1))));
 
         assertThat(history.of("s1/main").micros()).containsExactly(9_000, RttSamples.FAILED);
     }

@@ -31,15 +31,21 @@ import org.springframework.test.context.DynamicPropertySource;
  * {@code Authorization} header, and only there.
  */
 @DirtiesContext(classMode = ClassMode.AFTER_CLASS)
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = {"spring.grpc.server.port=0",
-        "observatory.api.auth.require-for-reads=true", "observatory.outbounds[0].tag=lab-a",
-        "observatory.outbounds[0].protocol=direct"})
+@SpringBootTest(
+        webEnvironment = WebEnvironment.RANDOM_PORT,
+        properties = {
+            "spring.grpc.server.port=0",
+            "observatory.api.auth.require-for-reads=true",
+            "observatory.outbounds[0].tag=lab-a",
+            "observatory.outbounds[0].protocol=direct"
+        })
 class StatusPageAuthIntegrationTest {
 
     private static final String TOKEN = "c3RhdHVzLXBhZ2UtdG9rZW4tZm9yLXRoZS10ZXN0";
     private static final Path TOKEN_FILE = tokenFile();
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @LocalServerPort
     private int port;
@@ -82,27 +88,38 @@ class StatusPageAuthIntegrationTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', nullValues = "none", value = {
-            "/status/api/outbounds                    | none               | MISSING",
-            "/status/api/mesh                         | none               | MISSING",
-            "/status/api/stream                       | none               | MISSING",
-            "/status/api/outbounds                    | Bearer guessed     | invalid bearer token",
-            "/status/api/stream                       | Basic dXNlcjpwdw== | NOT_BEARER",
-            "/status/api/outbounds?access_token=TOKEN | none               | MISSING",
-            "/status/api/stream?token=TOKEN           | none               | MISSING",
-            "/actuator/observatory                    | none               | MISSING",
-            "/actuator/observatory                    | Bearer guessed     | invalid bearer token"})
+    @CsvSource(
+            delimiter = '|',
+            nullValues = "none",
+            value = {
+                "/status/api/outbounds                    | none               | MISSING",
+                "/status/api/mesh                         | none               | MISSING",
+                "/status/api/stream                       | none               | MISSING",
+                "/status/api/outbounds                    | Bearer guessed     | invalid bearer token",
+                "/status/api/stream                       | Basic dXNlcjpwdw== | NOT_BEARER",
+                "/status/api/outbounds?access_token=TOKEN | none               | MISSING",
+                "/status/api/stream?token=TOKEN           | none               | MISSING",
+                "/actuator/observatory                    | none               | MISSING",
+                "/actuator/observatory                    | Bearer guessed     | invalid bearer token"
+            })
     void dataWhenTheRequestLacksTheTokenThen401WithTheReason(String path, String authorization, String reason) {
         HttpResponse<String> response = get(path.replace("TOKEN", TOKEN), authorization);
 
         assertThat(response.statusCode()).isEqualTo(401);
-        assertThat(response.headers().firstValue("WWW-Authenticate")).hasValue(authorization == null
-                ? "Bearer realm=\"observatory\"" : "Bearer realm=\"observatory\", error=\"invalid_token\"");
-        assertThat(JsonPath.parse(response.body()).<String>read("$.reason")).isEqualTo(switch (reason) {
-            case "MISSING" -> "missing bearer token (expected: the header Authorization: Bearer <token>)";
-            case "NOT_BEARER" -> "the Authorization header is not a bearer token (expected: Bearer <token>)";
-            default -> reason;
-        });
+        assertThat(response.headers().firstValue("WWW-Authenticate"))
+                .hasValue(
+                        authorization == null
+                                ? "Bearer realm=\"observatory\""
+                                : "Bearer realm=\"observatory\", error=\"invalid_token\"");
+        assertThat(JsonPath.parse(response.body()).<String>read("$.reason"))
+                .isEqualTo(
+                        switch (reason) {
+                            case "MISSING" ->
+                                "missing bearer token (expected: the header Authorization: Bearer <token>)";
+                            case "NOT_BEARER" ->
+                                "the Authorization header is not a bearer token (expected: Bearer <token>)";
+                            default -> reason;
+                        });
         assertThat(response.body()).doesNotContain(TOKEN);
     }
 
@@ -125,9 +142,11 @@ class StatusPageAuthIntegrationTest {
     @ParameterizedTest
     @ValueSource(strings = {"Bearer ", "bearer "})
     void streamWhenTheRequestCarriesTheTokenThenTheEventsFlow(String scheme) throws Exception {
-        HttpResponse<Stream<String>> stream = http.send(HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + port + "/status/api/stream"))
-                .header("Authorization", scheme + TOKEN).build(), HttpResponse.BodyHandlers.ofLines());
+        HttpResponse<Stream<String>> stream = http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/status/api/stream"))
+                        .header("Authorization", scheme + TOKEN)
+                        .build(),
+                HttpResponse.BodyHandlers.ofLines());
         try (Stream<String> lines = stream.body()) {
             assertThat(stream.statusCode()).isEqualTo(200);
             assertThat(lines.limit(2).toList()).first().isEqualTo("event:outbounds");

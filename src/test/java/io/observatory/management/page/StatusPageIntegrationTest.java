@@ -39,7 +39,8 @@ class StatusPageIntegrationTest {
     private static final TestTarget STOPPED = TestTarget.http();
     private static final int CLOSED_PORT = ClosedPort.find();
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @LocalServerPort
     private int port;
@@ -47,8 +48,8 @@ class StatusPageIntegrationTest {
     @DynamicPropertySource
     static void outbounds(DynamicPropertyRegistry registry) {
         RunningServiceTest.registerDirectOutbound(registry, 0, "lab-fast", () -> FAST.url("/generate_204"));
-        RunningServiceTest.registerDirectOutbound(registry, 1, "lab-refused",
-                () -> "http://127.0.0.1:" + CLOSED_PORT + "/generate_204");
+        RunningServiceTest.registerDirectOutbound(
+                registry, 1, "lab-refused", () -> "http://127.0.0.1:" + CLOSED_PORT + "/generate_204");
         RunningServiceTest.registerDirectOutbound(registry, 2, "lab-stopped", () -> STOPPED.url("/generate_204"));
         RunningServiceTest.registerDirectOutbound(registry, 3, "other", () -> FAST.url("/generate_204"));
         registry.add("observatory.standard.subject-selector[0]", () -> "lab-");
@@ -64,8 +65,11 @@ class StatusPageIntegrationTest {
 
     private HttpResponse<String> get(String path) {
         try {
-            return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+            return http.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                            .timeout(Duration.ofSeconds(5))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             throw new IllegalStateException("GET " + path, e);
         } catch (InterruptedException e) {
@@ -81,8 +85,8 @@ class StatusPageIntegrationTest {
     }
 
     private void awaitProbed() {
-        await().atMost(Duration.ofSeconds(15)).until(() ->
-                json("/status/api/outbounds?prefix=lab-").<Integer>read("$.counts.unknown") == 0);
+        await().atMost(Duration.ofSeconds(15))
+                .until(() -> json("/status/api/outbounds?prefix=lab-").<Integer>read("$.counts.unknown") == 0);
     }
 
     @Test
@@ -90,7 +94,9 @@ class StatusPageIntegrationTest {
         HttpResponse<String> root = get("/");
 
         assertThat(root.statusCode()).isEqualTo(307);
-        assertThat(root.headers().firstValue("Location")).as("kept under a proxy's path prefix").hasValue("status");
+        assertThat(root.headers().firstValue("Location"))
+                .as("kept under a proxy's path prefix")
+                .hasValue("status");
     }
 
     @Test
@@ -100,17 +106,19 @@ class StatusPageIntegrationTest {
         HttpResponse<String> style = get("/status/assets/page.css");
 
         assertThat(page.statusCode()).isEqualTo(200);
-        assertThat(page.headers().firstValue("Content-Type")).hasValueSatisfying(type ->
-                assertThat(type).startsWith("text/html"));
-        assertThat(page.body()).contains("<title>Observatory status</title>",
-                "<script src=\"status/assets/page.js\" defer></script>",
-                "<link rel=\"stylesheet\" href=\"status/assets/page.css\">");
+        assertThat(page.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(type -> assertThat(type).startsWith("text/html"));
+        assertThat(page.body())
+                .contains(
+                        "<title>Observatory status</title>",
+                        "<script src=\"status/assets/page.js\" defer></script>",
+                        "<link rel=\"stylesheet\" href=\"status/assets/page.css\">");
         assertThat(script.statusCode()).isEqualTo(200);
-        assertThat(script.headers().firstValue("Content-Type")).hasValueSatisfying(type ->
-                assertThat(type).startsWith("text/javascript"));
+        assertThat(script.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(type -> assertThat(type).startsWith("text/javascript"));
         assertThat(script.body()).contains("fetch('status/api/stream?'");
-        assertThat(style.headers().firstValue("Content-Type")).hasValueSatisfying(type ->
-                assertThat(type).startsWith("text/css"));
+        assertThat(style.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(type -> assertThat(type).startsWith("text/css"));
         assertThat(get("/status/assets/missing.js").statusCode()).isEqualTo(404);
     }
 
@@ -127,8 +135,9 @@ class StatusPageIntegrationTest {
         assertThat(page.<String>read("$.rows[0].verdict")).isEqualTo("unhealthy");
         assertThat(page.<String>read("$.rows[0].error_kind")).isEqualTo("connection_refused");
         assertThat(page.<String>read("$.rows[0].error")).contains("connection refused by 127.0.0.1:" + CLOSED_PORT);
-        assertThat(page.<List<Integer>>read("$.rows[0].rtts")).isNotEmpty().allSatisfy(rtt ->
-                assertThat(rtt).isEqualTo(RttSamples.FAILED));
+        assertThat(page.<List<Integer>>read("$.rows[0].rtts"))
+                .isNotEmpty()
+                .allSatisfy(rtt -> assertThat(rtt).isEqualTo(RttSamples.FAILED));
         assertThat(page.<String>read("$.rows[0].change_reason")).startsWith("active unknown -> unhealthy");
         assertThat(page.<Integer>read("$.counts.healthy")).isEqualTo(2);
         assertThat(unhealthy.<List<String>>read("$.window")).containsExactly("lab-refused");
@@ -156,16 +165,17 @@ class StatusPageIntegrationTest {
     void streamWhenAnOutboundsServerStopsThenItsChangeArrivesWithoutAnotherRequest() throws Exception {
         awaitProbed();
         List<String> lines = new CopyOnWriteArrayList<>();
-        HttpResponse<Stream<String>> stream = http.send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + port + "/status/api/stream?prefix=lab-stopped")).build(),
+        HttpResponse<Stream<String>> stream = http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/status/api/stream?prefix=lab-stopped"))
+                        .build(),
                 HttpResponse.BodyHandlers.ofLines());
         Thread reader = new Thread(() -> stream.body().forEach(lines::add), "stream-reader");
         reader.setDaemon(true);
         reader.start();
         try {
             assertThat(stream.statusCode()).isEqualTo(200);
-            assertThat(stream.headers().firstValue("Content-Type")).hasValueSatisfying(type ->
-                    assertThat(type).startsWith("text/event-stream"));
+            assertThat(stream.headers().firstValue("Content-Type"))
+                    .hasValueSatisfying(type -> assertThat(type).startsWith("text/event-stream"));
             assertThat(stream.headers().firstValue("Cache-Control")).hasValue("no-store");
             await().atMost(Duration.ofSeconds(5)).until(() -> lines.contains("event:outbounds"));
             assertThat(lines.get(lines.indexOf("event:outbounds") + 1))
@@ -173,9 +183,11 @@ class StatusPageIntegrationTest {
 
             STOPPED.close();
 
-            await().atMost(Duration.ofSeconds(10)).until(() -> lines.stream().anyMatch(line ->
-                    line.startsWith("data:") && line.contains("\"tag\":\"lab-stopped\",\"verdict\":\"unhealthy\"")
-                            && line.contains("\"error_kind\":\"connection_refused\"")));
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> lines.stream()
+                            .anyMatch(line -> line.startsWith("data:")
+                                    && line.contains("\"tag\":\"lab-stopped\",\"verdict\":\"unhealthy\"")
+                                    && line.contains("\"error_kind\":\"connection_refused\"")));
         } finally {
             stream.body().close();
         }

@@ -38,12 +38,14 @@ class StatusPageSizeTest {
         WRITER.runDue();
         for (int round = 0; round < RttHistory.SAMPLES; round++) {
             int probeRound = round;
-            WRITER.execute(() -> fixture.updater.changed(PageFixture.round(0, OUTBOUNDS, probeRound, WRITER.clock()),
-                    List.of()));
+            WRITER.execute(() ->
+                    fixture.updater.changed(PageFixture.round(0, OUTBOUNDS, probeRound, WRITER.clock()), List.of()));
             WRITER.advance(Duration.ofSeconds(1));
         }
         server = fixture.serve();
-        client = WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + server.port()).build();
+        client = WebTestClient.bindToServer()
+                .baseUrl("http://127.0.0.1:" + server.port())
+                .build();
     }
 
     @AfterAll
@@ -54,16 +56,26 @@ class StatusPageSizeTest {
     }
 
     private static int bytes(String path) {
-        byte[] body = client.get().uri(path).exchange().expectStatus().isOk().expectBody().returnResult()
+        byte[] body = client.get()
+                .uri(path)
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .expectBody()
+                .returnResult()
                 .getResponseBody();
         return body == null ? 0 : body.length;
     }
 
     private static int firstEventBytes(String query) {
-        ServerSentEvent<String> first = client.get().uri("/status/api/stream" + query).exchange()
-                .expectStatus().isOk()
-                .returnResult(new ParameterizedTypeReference<ServerSentEvent<String>>() { })
-                .getResponseBody().blockFirst(Duration.ofSeconds(10));
+        ServerSentEvent<String> first = client.get()
+                .uri("/status/api/stream" + query)
+                .exchange()
+                .expectStatus()
+                .isOk()
+                .returnResult(new ParameterizedTypeReference<ServerSentEvent<String>>() {})
+                .getResponseBody()
+                .blockFirst(Duration.ofSeconds(10));
         assertThat(first).isNotNull();
         assertThat(first.event()).isEqualTo("outbounds");
         // "event:outbounds\n" + "data:" + the data + "\n\n"
@@ -77,10 +89,13 @@ class StatusPageSizeTest {
         int largestPage = firstEventBytes("?limit=" + PageQuery.MAX_LIMIT);
         int snapshot = bytes("/status/api/outbounds?limit=" + PageQuery.MAX_LIMIT);
 
-        System.out.printf("status page at %,d outbounds: page, script and style %,d bytes; first event %,d bytes"
-                        + " (%d rows); at %d rows %,d bytes (JSON snapshot %,d bytes)%n", OUTBOUNDS, shell, firstPage,
-                PageQuery.DEFAULT_LIMIT, PageQuery.MAX_LIMIT, largestPage, snapshot);
-        assertThat(shell + firstPage).as("what a browser loads to show the first page").isLessThan(BOUND_BYTES / 4);
+        System.out.printf(
+                "status page at %,d outbounds: page, script and style %,d bytes; first event %,d bytes"
+                        + " (%d rows); at %d rows %,d bytes (JSON snapshot %,d bytes)%n",
+                OUTBOUNDS, shell, firstPage, PageQuery.DEFAULT_LIMIT, PageQuery.MAX_LIMIT, largestPage, snapshot);
+        assertThat(shell + firstPage)
+                .as("what a browser loads to show the first page")
+                .isLessThan(BOUND_BYTES / 4);
         assertThat(shell + largestPage).as("the same with the largest page").isLessThan(BOUND_BYTES);
     }
 }

@@ -40,6 +40,7 @@ class StatusPageStreamIntegrationTest {
     private static final int OUTBOUNDS = 10_000;
     /** The outbounds the churn goes round, ten every 10 ms: the first page of 500 changes by half every 250 ms. */
     private static final int CHURNED = 1_000;
+
     private static final Duration STALL_LIMIT = Duration.ofSeconds(1);
 
     private final ExecutorScheduler writer = new ExecutorScheduler("writer-test", Ticker.system());
@@ -84,9 +85,11 @@ class StatusPageStreamIntegrationTest {
     void streamWhenThousandChangesASecondThenAReadingClientGetsAtMostFourEventsASecondOfItsPageOnly() {
         int limit = PageQuery.MAX_LIMIT;
         List<String> lines = new CopyOnWriteArrayList<>();
-        CompletableFuture<HttpResponse<Stream<String>>> response = HttpClient.newHttpClient().sendAsync(
-                HttpRequest.newBuilder(uri("/status/api/stream?limit=" + limit)).build(),
-                HttpResponse.BodyHandlers.ofLines());
+        CompletableFuture<HttpResponse<Stream<String>>> response = HttpClient.newHttpClient()
+                .sendAsync(
+                        HttpRequest.newBuilder(uri("/status/api/stream?limit=" + limit))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofLines());
         CompletableFuture.runAsync(() -> response.join().body().forEach(lines::add));
         await().atMost(Duration.ofSeconds(10)).until(() -> count(lines, "event:outbounds") >= 1);
 
@@ -98,12 +101,16 @@ class StatusPageStreamIntegrationTest {
         int events = count(lines, "event:outbounds") - eventsBefore;
         int changes = published.get() - publishedBefore;
 
-        System.out.printf("live stream: %d changes in %.1f s, %d outbounds events to the reading client%n", changes,
-                seconds, events);
-        assertThat(events).as("half its page changes every 250 ms: at most one event each")
+        System.out.printf(
+                "live stream: %d changes in %.1f s, %d outbounds events to the reading client%n",
+                changes, seconds, events);
+        assertThat(events)
+                .as("half its page changes every 250 ms: at most one event each")
                 .isBetween(2, (int) Math.ceil(seconds * PageStreams.BATCHES_PER_SECOND) + 1);
-        assertThat(lines).filteredOn(line -> line.startsWith("data:")).allSatisfy(data ->
-                assertThat(data.length()).as("at most its page's rows").isLessThan(limit * 700));
+        assertThat(lines)
+                .filteredOn(line -> line.startsWith("data:"))
+                .allSatisfy(data ->
+                        assertThat(data.length()).as("at most its page's rows").isLessThan(limit * 700));
         response.join().body().close();
     }
 
@@ -114,7 +121,8 @@ class StatusPageStreamIntegrationTest {
             stuck.connect(new InetSocketAddress("127.0.0.1", server.port()));
             OutputStream request = stuck.getOutputStream();
             request.write(("GET /status/api/stream?limit=500 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                    + "Accept: text/event-stream\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                            + "Accept: text/event-stream\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
             request.flush();
             await().atMost(Duration.ofSeconds(10)).until(() -> fixture.openStreams() == 1);
             int publishedBefore = published.get();
@@ -123,10 +131,13 @@ class StatusPageStreamIntegrationTest {
             int publishedWhileStuck = published.get() - publishedBefore;
             long held = readToEnd(stuck);
 
-            System.out.printf("live stream: a client reading nothing was dropped after %d changes; its connection"
-                    + " held %,d bytes, then closed%n", publishedWhileStuck, held);
+            System.out.printf(
+                    "live stream: a client reading nothing was dropped after %d changes; its connection"
+                            + " held %,d bytes, then closed%n",
+                    publishedWhileStuck, held);
             assertThat(publishedWhileStuck).as("the writer went on publishing").isPositive();
-            assertThat(held).as("what the server had written before dropping it: a few events, not every change")
+            assertThat(held)
+                    .as("what the server had written before dropping it: a few events, not every change")
                     .isLessThan(64L * 1024 * 1024);
         }
     }

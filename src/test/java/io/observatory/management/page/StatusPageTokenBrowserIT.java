@@ -49,21 +49,26 @@ class StatusPageTokenBrowserIT {
     void pageWhenReadsNeedTheTokenThenItAsksForItSaysWhenItIsWrongAndShowsTheOutboundsWithIt() throws IOException {
         Path tokenFile = Files.writeString(directory.resolve("api-token"), TOKEN + "\n");
         int targets = ClosedPort.find();
-        session = StatusPageSession.start("--spring.profiles.active=demo", "--demo.port=" + targets,
-                "--demo.closed-port=" + (targets + 1), "--observatory.api.auth.require-for-reads=true",
+        session = StatusPageSession.start(
+                "--spring.profiles.active=demo",
+                "--demo.port=" + targets,
+                "--demo.closed-port=" + (targets + 1),
+                "--observatory.api.auth.require-for-reads=true",
                 "--observatory.api.auth.token-file=" + tokenFile);
         Browser browser = session.browser();
         WebDriver page = browser.driver();
 
         page.get(session.page());
-        browser.waiting(Duration.ofSeconds(10)).until(driver -> driver.findElement(By.id("token")).isDisplayed());
+        browser.waiting(Duration.ofSeconds(10))
+                .until(driver -> driver.findElement(By.id("token")).isDisplayed());
         browser.screenshot("status-page-token-prompt");
         assertThat(page.findElement(By.id("live")).getText()).isEqualTo("token needed");
         assertThat(rows(page)).isZero();
 
         submit(page, "a-guessed-token");
-        browser.waiting(Duration.ofSeconds(5)).until(driver -> driver.findElement(By.id("token-reason")).getText()
-                .equals("Refused: invalid bearer token"));
+        browser.waiting(Duration.ofSeconds(5))
+                .until(driver ->
+                        driver.findElement(By.id("token-reason")).getText().equals("Refused: invalid bearer token"));
         assertThat(rows(page)).isZero();
 
         submit(page, TOKEN);
@@ -74,12 +79,17 @@ class StatusPageTokenBrowserIT {
 
         page.navigate().refresh();
         browser.waiting(Duration.ofSeconds(10)).until(driver -> rows(driver) == 5);
-        assertThat(page.findElement(By.id("token")).isDisplayed()).as("kept for the tab").isFalse();
+        assertThat(page.findElement(By.id("token")).isDisplayed())
+                .as("kept for the tab")
+                .isFalse();
         browser.screenshot("status-page-token-accepted");
 
         page.findElement(By.id("forget")).click();
-        browser.waiting(Duration.ofSeconds(5)).until(driver -> driver.findElement(By.id("token")).isDisplayed());
-        assertThat(page.findElement(By.id("token-reason")).getText()).as("no token given, nothing refused").isEmpty();
+        browser.waiting(Duration.ofSeconds(5))
+                .until(driver -> driver.findElement(By.id("token")).isDisplayed());
+        assertThat(page.findElement(By.id("token-reason")).getText())
+                .as("no token given, nothing refused")
+                .isEmpty();
         assertThat(rows(page)).as("nothing shown without the token").isZero();
     }
 }

@@ -53,19 +53,27 @@ class MeshWitnessTest {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     };
 
-    private final MeshWitness witness = new MeshWitness("w1", new SelfChecks(new MeshSelfSettings("w1", List.of(),
-            Duration.ofSeconds(2))), writer, reportThread, this::probe, writer.clock(), hub, Duration.ofSeconds(10));
+    private final MeshWitness witness = new MeshWitness(
+            "w1",
+            new SelfChecks(new MeshSelfSettings("w1", List.of(), Duration.ofSeconds(2))),
+            writer,
+            reportThread,
+            this::probe,
+            writer.clock(),
+            hub,
+            Duration.ofSeconds(10));
 
     private static WitnessFleet fleet(String... servers) {
         Map<String, WitnessFleet.Target> targets = new LinkedHashMap<>();
         for (String server : servers) {
             Outbound outbound = new Outbound(server + "/main", Protocol.SOCKS, "127.0.0.1", 1080, null, null, null);
-            targets.put(outbound.tag(), new WitnessFleet.Target(server, "main", outbound,
-                    URI.create("http://127.0.0.1:18190/generate_204")));
+            targets.put(
+                    outbound.tag(),
+                    new WitnessFleet.Target(
+                            server, "main", outbound, URI.create("http://127.0.0.1:18190/generate_204")));
         }
         return new WitnessFleet(targets, Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofSeconds(1));
     }
@@ -74,9 +82,18 @@ class MeshWitnessTest {
         String tag = request.outbound().tag();
         probed.add(tag);
         boolean fails = failing.contains(tag);
-        return Mono.just(new ProbeResult(tag, !fails, fails ? 0 : 3_000_000, ProbePhases.NONE, fails ? 0 : 204,
-                START, START, fails ? new ProbeError(ProbeError.Kind.CONNECTION_REFUSED, ProbeError.Hop.PROXY,
-                "connection refused", null) : null));
+        return Mono.just(new ProbeResult(
+                tag,
+                !fails,
+                fails ? 0 : 3_000_000,
+                ProbePhases.NONE,
+                fails ? 0 : 204,
+                START,
+                START,
+                fails
+                        ? new ProbeError(
+                                ProbeError.Kind.CONNECTION_REFUSED, ProbeError.Hop.PROXY, "connection refused", null)
+                        : null));
     }
 
     /** Moves both threads' time by {@code step}, in small steps so that hops between them run in order. */
@@ -90,7 +107,10 @@ class MeshWitnessTest {
     }
 
     private PathStreak path(WitnessReport report, String server) {
-        return report.paths().stream().filter(path -> path.server().equals(server)).findFirst().orElseThrow();
+        return report.paths().stream()
+                .filter(path -> path.server().equals(server))
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test
@@ -125,11 +145,18 @@ class MeshWitnessTest {
 
     @Test
     void probesWhenThePreviousProbeOfAnEntryPointIsStillInFlightThenNoSecondOne() {
-        MeshWitness slow = new MeshWitness("w1", new SelfChecks(new MeshSelfSettings("w1", List.of(),
-                Duration.ofSeconds(2))), writer, reportThread, request -> {
+        MeshWitness slow = new MeshWitness(
+                "w1",
+                new SelfChecks(new MeshSelfSettings("w1", List.of(), Duration.ofSeconds(2))),
+                writer,
+                reportThread,
+                request -> {
                     probed.add(request.outbound().tag());
                     return Mono.never();
-                }, writer.clock(), hub, Duration.ofSeconds(10));
+                },
+                writer.clock(),
+                hub,
+                Duration.ofSeconds(10));
         slow.start();
         advance(Duration.ofMillis(2_100));
 
@@ -146,7 +173,9 @@ class MeshWitnessTest {
         advance(Duration.ofMillis(1_100));
 
         assertThat(probed).containsOnly("s2/main");
-        assertThat(reports.get(reports.size() - 1).paths()).extracting(PathStreak::server).containsExactly("s2");
+        assertThat(reports.get(reports.size() - 1).paths())
+                .extracting(PathStreak::server)
+                .containsExactly("s2");
     }
 
     @Test
