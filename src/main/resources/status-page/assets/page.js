@@ -189,7 +189,12 @@
     cell(tr, 'verdict ' + row.verdict, row.verdict);
     cell(tr, 'state active ' + row.active, row.active);
     cell(tr, 'state passive ' + row.passive, row.passive);
-    cell(tr, 'state mesh ' + row.mesh, row.mesh).title = row.mesh_detail || '';
+    const sources = cell(tr, 'sources', row.sources.length ? '' : '—');
+    for (const source of row.sources) {
+      const chip = text('span', 'state ' + source.state, source.source + ' ' + source.state);
+      chip.title = source.detail;
+      sources.append(chip, ' ');
+    }
     const last = row.rtts.length ? row.rtts[row.rtts.length - 1] : null;
     cell(tr, 'rtt', last === null ? '—' : last < 0 ? 'failed' : milliseconds(last));
     cell(tr, 'spark', '').append(sparkline(row.rtts));

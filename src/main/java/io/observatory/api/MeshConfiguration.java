@@ -9,10 +9,10 @@ import io.observatory.mesh.MeshHub;
 import io.observatory.mesh.witness.MeshWitnessRuntime;
 import io.observatory.probe.Prober;
 import io.observatory.reload.Reconfigurable;
+import io.observatory.snapshot.ObservationUpdater;
 import io.observatory.time.ExecutorScheduler;
 import io.observatory.time.Scheduler;
 import io.observatory.time.Ticker;
-import io.observatory.verdict.ObservationUpdater;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
@@ -38,7 +38,7 @@ public class MeshConfiguration {
     @Bean
     @Order(4)
     MeshHub meshHub(ObservatoryConfig config, Scheduler writer, Clock clock, ObservationUpdater updater) {
-        return new MeshHub(config.mesh(), writer, clock, updater::meshJudged);
+        return new MeshHub(config.mesh(), writer, clock, updater);
     }
 
     /**

@@ -113,7 +113,7 @@ public final class MeshV1Service extends MeshServiceGrpc.MeshServiceImplBase {
         if (notHub(responses)) {
             return;
         }
-        responses.onNext(MeshProtos.view(hub.store().current()));
+        responses.onNext(MeshProtos.view(hub.view()));
         responses.onCompleted();
     }
 
@@ -135,7 +135,7 @@ public final class MeshV1Service extends MeshServiceGrpc.MeshServiceImplBase {
         if (notHub(responses)) {
             return;
         }
-        MeshView view = hub.store().current();
+        MeshView view = hub.view();
         view.judgement().routes().stream()
                 .filter(route -> route.route().equals(request.getRoute()))
                 .findFirst()

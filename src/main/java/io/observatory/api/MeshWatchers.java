@@ -3,8 +3,8 @@ package io.observatory.api;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.observatory.api.mesh.v1.GetMeshResponse;
 import io.observatory.health.mesh.MeshJudgement;
-import io.observatory.mesh.MeshHub;
 import io.observatory.mesh.MeshView;
+import io.observatory.snapshot.ObservationStore;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -40,7 +40,7 @@ public class MeshWatchers implements ApplicationListener<ContextClosedEvent>, Di
 
     private static final Logger log = LoggerFactory.getLogger(MeshWatchers.class);
 
-    private final MeshHub hub;
+    private final ObservationStore store;
     private final ExecutorService delivery = Executors.newSingleThreadExecutor(runnable -> {
         Thread thread = new Thread(runnable, "mesh-watch");
         thread.setDaemon(true);
@@ -55,8 +55,8 @@ public class MeshWatchers implements ApplicationListener<ContextClosedEvent>, Di
     private final UnreadAnswers budget;
 
     /** @param budget bounds the bytes sent to clients that have not taken them yet, shared with the other answers */
-    MeshWatchers(MeshHub hub, UnreadAnswers budget) {
-        this.hub = hub;
+    MeshWatchers(ObservationStore store, UnreadAnswers budget) {
+        this.store = store;
         this.budget = budget;
     }
 
@@ -75,7 +75,7 @@ public class MeshWatchers implements ApplicationListener<ContextClosedEvent>, Di
             stream.cancelled();
         });
         call.setOnReadyHandler(stream::drain);
-        stream.subscribe(hub.store().watch(stream::offer));
+        stream.subscribe(store.watchPart(MeshView.PART, stream::offer));
     }
 
     @Override

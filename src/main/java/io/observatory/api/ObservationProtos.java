@@ -13,13 +13,14 @@ import io.observatory.api.v1.WatchObservationResponse;
 import io.observatory.health.HealthState;
 import io.observatory.probe.ProbePhases;
 import io.observatory.probe.ProbeResult;
+import io.observatory.snapshot.CallStatistics;
+import io.observatory.snapshot.Observation;
+import io.observatory.snapshot.OutboundEvent;
+import io.observatory.snapshot.OutboundHealth;
+import io.observatory.snapshot.OutboundStatus;
+import io.observatory.snapshot.PassiveView;
+import io.observatory.snapshot.SourceHealth;
 import io.observatory.stats.HealthPingStats;
-import io.observatory.status.CallStatistics;
-import io.observatory.status.Observation;
-import io.observatory.status.OutboundEvent;
-import io.observatory.status.OutboundHealth;
-import io.observatory.status.OutboundStatus;
-import io.observatory.status.PassiveView;
 import java.time.Instant;
 import java.util.List;
 
@@ -34,7 +35,6 @@ final class ObservationProtos {
                 .setTag(health.tag())
                 .setActiveState(state(health.activeState()))
                 .setPassiveState(state(health.passive().state()))
-                .setMeshState(state(health.meshState()))
                 .setVerdict(state(health.verdict()))
                 .setAlive(health.alive())
                 .setProbed(health.probed())
@@ -43,9 +43,7 @@ final class ObservationProtos {
         if (health.probed()) {
             outbound.setDelayMillis(health.delayMillis());
         }
-        if (health.mesh() != null) {
-            outbound.setMeshDetail(health.mesh().detail());
-        }
+        health.sources().forEach(source -> outbound.addSources(source(source)));
         OutboundStatus probe = health.probe();
         if (probe != null) {
             outbound.setActiveDetail(probe.activeDetail());
@@ -87,7 +85,9 @@ final class ObservationProtos {
                     .setPreviousVerdict(state(before.verdict()))
                     .setPreviousActiveState(state(before.activeState()))
                     .setPreviousPassiveState(state(before.passive().state()))
-                    .setPreviousMeshState(state(before.meshState())));
+                    .addAllPreviousSources(before.sources().stream()
+                            .map(ObservationProtos::source)
+                            .toList()));
         } else {
             message.setChanged(changed(((OutboundEvent.Added) event).now()));
         }
@@ -111,6 +111,15 @@ final class ObservationProtos {
     /** The v1 enum value of a health state (its name with the v1 prefix); never {@code HEALTH_STATE_UNSPECIFIED}. */
     public static io.observatory.api.v1.HealthState state(HealthState state) {
         return io.observatory.api.v1.HealthState.valueOf("HEALTH_STATE_" + state.name());
+    }
+
+    /** One health source's state of an outbound. */
+    private static io.observatory.api.v1.SourceHealth source(SourceHealth source) {
+        return io.observatory.api.v1.SourceHealth.newBuilder()
+                .setSource(source.source())
+                .setState(state(source.state()))
+                .setDetail(source.detail())
+                .build();
     }
 
     /** A wall time as a protobuf timestamp. */

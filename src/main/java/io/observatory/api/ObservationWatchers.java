@@ -3,7 +3,7 @@ package io.observatory.api;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.observatory.api.v1.WatchObservationResponse;
-import io.observatory.status.ObservationStore;
+import io.observatory.snapshot.ObservationStore;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;

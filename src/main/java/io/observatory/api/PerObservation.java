@@ -1,7 +1,7 @@
 package io.observatory.api;
 
-import io.observatory.status.Observation;
-import io.observatory.status.ObservationStore;
+import io.observatory.snapshot.Observation;
+import io.observatory.snapshot.ObservationStore;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;

@@ -6,11 +6,11 @@ import io.observatory.api.xray.GetOutboundStatusResponse;
 import io.observatory.api.xray.HealthPingMeasurementResult;
 import io.observatory.api.xray.ObservationResult;
 import io.observatory.api.xray.ObservatoryServiceGrpc;
+import io.observatory.snapshot.Observation;
+import io.observatory.snapshot.ObservationStore;
+import io.observatory.snapshot.OutboundHealth;
+import io.observatory.snapshot.OutboundStatus;
 import io.observatory.stats.HealthPingStats;
-import io.observatory.status.Observation;
-import io.observatory.status.ObservationStore;
-import io.observatory.status.OutboundHealth;
-import io.observatory.status.OutboundStatus;
 import org.springframework.stereotype.Service;
 
 /**

@@ -7,9 +7,11 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Combines the independent active, passive and mesh states of one outbound into the verdict balancers act on (YARP
- * keeps active and passive health apart and excludes a destination if any enabled check says it is unhealthy; Envoy
- * uses a degraded host only when no healthy one is left), and says why a state changed.
+ * Combines the independent states of one outbound — active, passive, and each health source a capability registers
+ * (the mesh's) — into the verdict balancers act on (Envoy's host health flags: each source sets its own and any
+ * failing one excludes the host; YARP keeps active and passive health apart and excludes a destination if any enabled
+ * check says it is unhealthy; Envoy uses a degraded host only when no healthy one is left), and says why a state
+ * changed.
  */
 public final class CombinedVerdict {
 
@@ -18,15 +20,19 @@ public final class CombinedVerdict {
     /**
      * The worst state any check has an opinion on: {@link HealthState#UNHEALTHY} if any check says so, else
      * {@link HealthState#DEGRADED} if any says so, else {@link HealthState#HEALTHY} if any says so, else
-     * {@link HealthState#UNKNOWN}. Pass UNKNOWN for a check that is disabled: it then never decides the verdict.
+     * {@link HealthState#UNKNOWN}. Pass UNKNOWN for a check that is disabled or has no opinion: it then never
+     * decides the verdict.
      *
-     * @param active  the active (probe) state
-     * @param passive the passive (reported call) state
-     * @param mesh    the mesh state (a hub's entry points); UNKNOWN elsewhere
+     * @param states the active state, the passive state and each source's state, in any order
      */
-    public static HealthState of(HealthState active, HealthState passive, HealthState mesh) {
+    public static HealthState of(HealthState... states) {
+        return of(List.of(states));
+    }
+
+    /** {@link #of(HealthState...)} of a list. */
+    public static HealthState of(List<HealthState> states) {
         for (HealthState worst : List.of(HealthState.UNHEALTHY, HealthState.DEGRADED, HealthState.HEALTHY)) {
-            if (active == worst || passive == worst || mesh == worst) {
+            if (states.contains(worst)) {
                 return worst;
             }
         }
@@ -34,7 +40,7 @@ public final class CombinedVerdict {
     }
 
     /**
-     * Why the active, passive or mesh state changed, as log lines and watch events say it, e.g.
+     * Why the active, passive or a source's state changed, as log lines and watch events say it, e.g.
      * {@code active unknown -> healthy: probe succeeded: HTTP 204 in 12 ms} or, when several changed, their parts
      * joined by {@code "; "}.
      *
@@ -55,7 +61,7 @@ public final class CombinedVerdict {
     /**
      * One check's state before and after an update.
      *
-     * @param check  {@code active}, {@code passive} or {@code mesh}
+     * @param check  {@code active}, {@code passive} or a health source's name, e.g. {@code mesh}
      * @param why    the evidence; asked only when the state changed
      */
     public record Change(String check, HealthState before, HealthState after, Supplier<String> why) {}

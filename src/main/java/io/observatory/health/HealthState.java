@@ -1,8 +1,8 @@
 package io.observatory.health;
 
 /**
- * The health of one outbound as judged by one check (active probes, passive call outcomes or the mesh) or by all of
- * them together (see {@link CombinedVerdict}). Every state starts {@link #UNKNOWN} (YARP's {@code DestinationHealth});
+ * The health of one outbound as judged by one check (active probes, passive call outcomes, or a health source a
+ * capability registers, such as the mesh) or by all of them together (see {@link CombinedVerdict}). Every state starts {@link #UNKNOWN} (YARP's {@code DestinationHealth});
  * {@link #DEGRADED} is Envoy's.
  */
 public enum HealthState {
@@ -13,8 +13,8 @@ public enum HealthState {
     /** The check considers the outbound unusable. */
     UNHEALTHY,
     /**
-     * Usable, but only when no healthy or unknown outbound is left in a selection (Envoy's degraded host): the mesh's
-     * pair cut, and a blocked server its route cannot do without. SERVING for grpc.health, alive for the Xray API.
+     * Usable, but only when no healthy or unknown outbound is left in a selection (Envoy's degraded host), e.g. the
+     * mesh's pair cut. SERVING for grpc.health, alive for the Xray API.
      */
     DEGRADED
 }

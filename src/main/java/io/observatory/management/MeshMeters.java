@@ -7,8 +7,8 @@ import io.micrometer.core.instrument.Tags;
 import io.observatory.health.mesh.MeshJudgement.RouteServing;
 import io.observatory.health.mesh.MeshJudgement.ServerVerdict;
 import io.observatory.health.mesh.MeshJudgement.WitnessStanding;
-import io.observatory.mesh.MeshHub;
 import io.observatory.mesh.MeshView;
+import io.observatory.snapshot.ObservationStore;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -46,17 +46,17 @@ class MeshMeters {
     /** Prometheus shows {@code observatory_mesh_route_panic}. */
     static final String ROUTE_PANIC = "observatory.mesh.route.panic";
 
-    private final MeshHub hub;
+    private final ObservationStore store;
     private final MeterRegistry registry;
     // Confined to the writer.
     private final Map<String, List<Meter>> servers = new HashMap<>();
     private final Map<String, List<Meter>> witnesses = new HashMap<>();
     private final Map<String, List<Meter>> routes = new HashMap<>();
 
-    MeshMeters(MeshHub hub, MeterRegistry registry) {
-        this.hub = hub;
+    MeshMeters(ObservationStore store, MeterRegistry registry) {
+        this.store = store;
         this.registry = registry;
-        hub.store().watch(this::follow);
+        store.watchPart(MeshView.PART, this::follow);
     }
 
     private void follow(MeshView view) {
@@ -129,7 +129,10 @@ class MeshMeters {
     }
 
     private Meter gauge(String name, String description, Tags tags, ToDoubleFunction<MeshView> value) {
-        return Gauge.builder(name, hub.store(), store -> value.applyAsDouble(store.current()))
+        return Gauge.builder(
+                        name,
+                        store,
+                        current -> value.applyAsDouble(current.current().part(MeshView.PART)))
                 .description(description)
                 .tags(tags)
                 .strongReference(true)

@@ -1,6 +1,6 @@
 package io.observatory.management;
 
-import io.observatory.status.ObservationStore;
+import io.observatory.snapshot.ObservationStore;
 import io.observatory.time.Ticker;
 import java.time.Duration;
 import java.util.OptionalLong;

@@ -1,7 +1,8 @@
 package io.observatory.management;
 
-import io.observatory.mesh.MeshHub;
-import io.observatory.status.ObservationStore;
+import io.observatory.mesh.MeshView;
+import io.observatory.snapshot.Observation;
+import io.observatory.snapshot.ObservationStore;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.stereotype.Component;
@@ -16,16 +17,15 @@ import org.springframework.stereotype.Component;
 class ObservatoryEndpoint {
 
     private final ObservationStore store;
-    private final MeshHub hub;
 
-    ObservatoryEndpoint(ObservationStore store, MeshHub hub) {
+    ObservatoryEndpoint(ObservationStore store) {
         this.store = store;
-        this.hub = hub;
     }
 
     /** Returns the current snapshot, one entry per observed outbound, sorted by tag, and the mesh on a hub. */
     @ReadOperation
     ObservationView observation() {
-        return ObservationView.of(store.current(), hub.store().current());
+        Observation observation = store.current();
+        return ObservationView.of(observation, observation.part(MeshView.PART));
     }
 }

@@ -9,7 +9,7 @@ import io.observatory.health.mesh.MeshRules;
 import io.observatory.mesh.MeshLedger.Outcome;
 import io.observatory.mesh.MeshLedger.Report;
 import io.observatory.reload.Reconfigurable;
-import io.observatory.status.MeshMark;
+import io.observatory.snapshot.ObservationUpdater;
 import io.observatory.text.GoDuration;
 import io.observatory.time.Scheduler;
 import java.time.Clock;
@@ -28,8 +28,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The hub (mesh role {@code hub} or {@code hub-and-witness}): takes the witnesses' reports into the
  * {@link MeshLedger}, judges the fleet ({@link MeshJudge}) after every accepted report and every
- * {@link #JUDGE_INTERVAL} (so NO_DATA comes and goes with time alone), publishes the {@link MeshView} and hands each
- * entry point's mark to the verdicts. Every verdict is recomputed from the latest data, so each heals by itself;
+ * {@link #JUDGE_INTERVAL} (so NO_DATA comes and goes with time alone), and publishes the {@link MeshView} with each
+ * entry point's state as the snapshot's {@link MeshView#PART}, in one publication. Every verdict is recomputed from the latest data, so each heals by itself;
  * every replica of a hub given the same reports computes the same view. Writer-confined but for
  * {@link #settings()}, which any thread reads.
  *
@@ -45,8 +45,7 @@ public final class MeshHub implements Reconfigurable {
 
     private final Scheduler writer;
     private final Clock clock;
-    private final Consumer<Map<String, MeshMark>> marks;
-    private final MeshViewStore store;
+    private final ObservationUpdater updater;
     private final MeshTransitionLog transitions = new MeshTransitionLog();
     // volatile: replaced on the writer, read by gRPC threads for GetFleet.
     private volatile MeshSettings settings;
@@ -66,22 +65,21 @@ public final class MeshHub implements Reconfigurable {
      * @param initial the mesh settings at start-up
      * @param writer  the writer and its ticker: report receive times and no-data-after run on it
      * @param clock   wall clock for report times in the view
-     * @param marks   receives every entry point's mark after each judgement, on the writer
+     * @param updater where each judgement's view is published, with the entry points' states, on the writer
      */
-    public MeshHub(MeshSettings initial, Scheduler writer, Clock clock, Consumer<Map<String, MeshMark>> marks) {
+    public MeshHub(MeshSettings initial, Scheduler writer, Clock clock, ObservationUpdater updater) {
         this.writer = writer;
         this.clock = clock;
-        this.marks = marks;
+        this.updater = updater;
         this.settings = initial;
         this.fleet = initial.fleet();
         this.rules = initial.rules();
         this.ledger = new MeshLedger(fleet, rules.noDataAfter());
-        this.store = new MeshViewStore(writer);
     }
 
-    /** Where the view is published and read. */
-    public MeshViewStore store() {
-        return store;
+    /** The view in the current snapshot; any thread. */
+    public MeshView view() {
+        return updater.store().current().part(MeshView.PART);
     }
 
     /** The mesh settings in force; any thread. */
@@ -201,8 +199,7 @@ public final class MeshHub implements Reconfigurable {
             judge();
         } else {
             stopTicking();
-            store.publish(MeshView.EMPTY);
-            marks.accept(Map.of());
+            updater.publish(MeshView.PART, MeshView.EMPTY, Map.of());
         }
     }
 
@@ -236,13 +233,12 @@ public final class MeshHub implements Reconfigurable {
         paths.sort(Comparator.comparing(MeshView.Path::witness)
                 .thenComparing(path -> path.streak().server())
                 .thenComparing(path -> path.streak().entryPoint()));
-        MeshView previous = store.current();
+        MeshView previous = view();
         MeshView view = new MeshView(fleet, judgement, lastReports, paths);
         if (view.equals(previous)) {
             return;
         }
         transitions.log(previous.judgement(), judgement);
-        store.publish(view);
-        marks.accept(MeshMarks.of(view));
+        updater.publish(MeshView.PART, view, MeshMarks.of(view));
     }
 }

@@ -5,8 +5,8 @@ import io.observatory.health.mesh.MeshFleet;
 import io.observatory.health.mesh.MeshJudgement.RouteServing;
 import io.observatory.health.mesh.MeshJudgement.ServerVerdict;
 import io.observatory.health.mesh.MeshStatus;
-import io.observatory.status.MeshMark;
-import io.observatory.status.OutboundStatus;
+import io.observatory.snapshot.OutboundStatus;
+import io.observatory.snapshot.SourceHealth;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,7 +18,8 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Turns a {@link MeshView} into the mesh state of each entry point, the third input of the combined verdict: OK is
+ * Turns a {@link MeshView} into the mesh health source's state of each entry point ({@link SourceHealth}, which the
+ * combined verdict takes with the active and passive states): OK is
  * HEALTHY; a pair cut (on an OK or NO_DATA server) and a BLOCKED server its route cannot do without are DEGRADED;
  * NO_DATA is UNKNOWN (silence is not a verdict); out of rotation is UNHEALTHY, except for the servers a route in
  * panic serves anyway (none of its servers is in rotation), which are DEGRADED and alive, so that balancers reading
@@ -29,7 +30,7 @@ final class MeshMarks {
     private MeshMarks() {}
 
     /** The mark of every entry point of the fleet, by tag {@code <server>/<entry>}. */
-    static Map<String, MeshMark> of(MeshView view) {
+    static Map<String, SourceHealth> of(MeshView view) {
         Map<String, List<MeshView.Path>> pathsByTag = new HashMap<>();
         view.paths()
                 .forEach(path -> pathsByTag
@@ -42,7 +43,7 @@ final class MeshMarks {
         view.judgement().routes().stream()
                 .filter(RouteServing::panic)
                 .forEach(route -> servedInPanic.addAll(route.servers()));
-        Map<String, MeshMark> marks = new HashMap<>();
+        Map<String, SourceHealth> marks = new HashMap<>();
         for (ServerVerdict verdict : view.judgement().servers()) {
             MeshFleet.Server server = servers.get(verdict.name());
             for (String entryPoint : server.entryPoints()) {
@@ -65,7 +66,7 @@ final class MeshMarks {
         return verdict.voters() > 0 ? word + "(" + verdict.voters() + ")" : word;
     }
 
-    private static MeshMark mark(
+    private static SourceHealth mark(
             ServerVerdict verdict, @Nullable String pairCut, List<MeshView.Path> paths, boolean panic) {
         boolean inRotation = verdict.inRotation() || panic;
         HealthState state = switch (verdict.status()) {
@@ -92,7 +93,11 @@ final class MeshMarks {
         }
         rtts.sort(null);
         long delay = rtts.isEmpty() ? OutboundStatus.DEAD_DELAY_MILLIS : rtts.get(rtts.size() / 2) / 1_000_000;
-        return new MeshMark(state, inRotation, detail, delay, lastSeen, lastTry);
+        return new SourceHealth(
+                MeshView.PART.name(),
+                state,
+                detail,
+                new SourceHealth.Measurement(inRotation, delay, lastSeen, lastTry));
     }
 
     private static Instant later(@Nullable Instant a, Instant b) {

@@ -3,6 +3,7 @@ package io.observatory.mesh;
 import io.observatory.health.mesh.MeshFleet;
 import io.observatory.health.mesh.MeshJudgement;
 import io.observatory.mesh.MeshLedger.PathStreak;
+import io.observatory.snapshot.SnapshotPart;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -10,7 +11,8 @@ import java.util.Objects;
 
 /**
  * What a hub knows of the mesh at one moment, as every reader reads it: the fleet, the verdicts, and the evidence
- * behind them. Immutable; published whole by the writer through the {@link MeshViewStore}. Costs one {@link Path}
+ * behind them. Immutable; published whole by the writer as the snapshot's part {@link #PART}, with the states of the
+ * entry points, so that a reader sees the view and the outbounds of one publication. Costs one {@link Path}
  * per (witness, entry point) reported: 10,000 for 100 witnesses of a 100-server fleet, about 1 MB.
  *
  * @param fleet       the servers and witnesses
@@ -21,11 +23,22 @@ import java.util.Objects;
 public record MeshView(MeshFleet fleet, MeshJudgement judgement, Map<String, Instant> lastReports, List<Path> paths) {
 
     /** The view of a hub that has no fleet. */
-    public static final MeshView EMPTY = new MeshView(
-            new MeshFleet(List.of(), List.of()),
-            new MeshJudgement(List.of(), List.of(), List.of()),
-            Map.of(),
-            List.of());
+    public static final MeshView EMPTY;
+
+    /**
+     * The mesh's part of the snapshot and its health source, {@code mesh}: the view, published with the states of
+     * the hub's entry points.
+     */
+    public static final SnapshotPart<MeshView> PART;
+
+    static {
+        EMPTY = new MeshView(
+                new MeshFleet(List.of(), List.of()),
+                new MeshJudgement(List.of(), List.of(), List.of()),
+                Map.of(),
+                List.of());
+        PART = new SnapshotPart<>("mesh", MeshView.class, EMPTY);
+    }
 
     public MeshView {
         Objects.requireNonNull(fleet, "fleet");

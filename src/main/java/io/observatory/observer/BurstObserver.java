@@ -8,8 +8,8 @@ import io.observatory.health.ActiveCheck;
 import io.observatory.probe.ProbeError;
 import io.observatory.probe.ProbeRequest;
 import io.observatory.probe.ProbeResult;
+import io.observatory.snapshot.OutboundStatus;
 import io.observatory.stats.RttRing;
-import io.observatory.status.OutboundStatus;
 import io.observatory.text.GoDuration;
 import io.observatory.text.Redaction;
 import io.observatory.time.Scheduler;
@@ -17,6 +17,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -61,11 +62,10 @@ final class BurstObserver implements Observer {
     private final RandomGenerator random;
     private final StatusPublisher publisher;
     private final Map<String, RttRing> rings = new TreeMap<>();
-    private final Map<String, OutboundStatus> carriedOver = new TreeMap<>();
     private final Map<String, String> lastFailureReasons = new HashMap<>();
-    // Outbounds whose ring holds only restored samples, with their restored statuses: shown as they were saved until
-    // a sample of this process arrives, whose window then starts from their active state.
-    private final Map<String, OutboundStatus> restoredOnly = new HashMap<>();
+    // Outbounds whose ring holds only restored samples: their restored statuses (the sink's) are shown as they were
+    // saved until a sample of this process arrives, whose window then starts from their active state.
+    private final Set<String> restoredOnly = new HashSet<>();
     private final Sinks.Empty<Void> stopSignal = Sinks.empty();
     private List<Scheduler.Cancellable> pendingProbes = new ArrayList<>();
     private Scheduler.Cancellable nextCycle = () -> {};
@@ -76,33 +76,30 @@ final class BurstObserver implements Observer {
     private volatile boolean stopped;
 
     /**
-     * @param settings    validated observer settings (defaults and clamps applied)
-     * @param context     the writer (sample ages are measured on its ticker), the prober, the outbounds (re-read every
-     *                    cycle) and where results go
-     * @param random      source of the probe offsets within a cycle
-     * @param carriedOver statuses to show (a predecessor's, after a configuration reload) for selected outbounds until
-     *                    their first sample arrives
+     * An observer that shows the statuses its sink holds (a predecessor's, after a configuration reload) for selected
+     * outbounds until their first sample arrives, and whose first judgement of a window starts from their active
+     * state.
+     *
+     * @param settings validated observer settings (defaults and clamps applied)
+     * @param context  the writer (sample ages are measured on its ticker), the prober, the outbounds (re-read every
+     *                 cycle) and where results go
+     * @param random   source of the probe offsets within a cycle
      */
-    BurstObserver(
-            BurstObserverSettings settings,
-            ObserverContext context,
-            RandomGenerator random,
-            List<OutboundStatus> carriedOver) {
-        this(settings, context, random, carriedOver, Map.of());
+    BurstObserver(BurstObserverSettings settings, ObserverContext context, RandomGenerator random) {
+        this(settings, context, random, Map.of());
     }
 
     /**
      * An observer that starts from a previous process's samples (the state file) as well.
      *
      * @param restored each restored outbound's samples, oldest first, with times on this process's ticker, for the
-     *                 outbounds whose carried-over status is restored: that status is shown until a sample of this
+     *                 outbounds whose status the sink holds is restored: that status is shown until a sample of this
      *                 process arrives, and the window is then computed over both
      */
     BurstObserver(
             BurstObserverSettings settings,
             ObserverContext context,
             RandomGenerator random,
-            List<OutboundStatus> carriedOver,
             Map<String, List<RttRing.Sample>> restored) {
         this.ping = settings.pingConfig();
         this.destination = ping.destinationUri();
@@ -113,11 +110,9 @@ final class BurstObserver implements Observer {
         this.context = context;
         this.scheduler = context.writer();
         this.random = random;
-        this.publisher =
-                StatusPublisher.ofSnapshots(scheduler, context.statuses(), this::snapshot, carriedOver, () -> stopped);
-        carriedOver.forEach(status -> this.carriedOver.put(status.tag(), status));
+        this.publisher = StatusPublisher.ofSnapshots(scheduler, context.statuses(), this::snapshot, () -> stopped);
         restored.forEach((tag, samples) -> {
-            OutboundStatus status = this.carriedOver.get(tag);
+            OutboundStatus status = context.statuses().held(tag);
             if (status == null || status.restoredFrom() == null || samples.isEmpty()) {
                 return;
             }
@@ -129,7 +124,7 @@ final class BurstObserver implements Observer {
                     ring.putFailure(sample.recordedAtNanos());
                 }
             });
-            restoredOnly.put(tag, status);
+            restoredOnly.add(tag);
         });
     }
 
@@ -204,10 +199,10 @@ final class BurstObserver implements Observer {
 
     private void cleanup() {
         lastFailureReasons.keySet().retainAll(selectedTags);
-        restoredOnly.keySet().retainAll(selectedTags);
+        restoredOnly.retainAll(selectedTags);
         windows.retain(selectedTags);
-        boolean carriedDropped = carriedOver.keySet().retainAll(selectedTags);
-        if (rings.keySet().retainAll(selectedTags) || carriedDropped) {
+        boolean heldDropped = !selectedTags.containsAll(publisher.currentTags());
+        if (rings.keySet().retainAll(selectedTags) || heldDropped) {
             publisher.changed();
         }
     }
@@ -279,10 +274,7 @@ final class BurstObserver implements Observer {
     }
 
     private void sampleRecorded(String tag) {
-        OutboundStatus restored = restoredOnly.remove(tag);
-        if (restored != null) {
-            carriedOver.put(tag, restored);
-        }
+        restoredOnly.remove(tag);
         windows.sampleRecorded(tag);
         publisher.changed();
     }
@@ -307,20 +299,22 @@ final class BurstObserver implements Observer {
 
     private List<OutboundStatus> snapshot() {
         long now = scheduler.nanoTime();
-        List<OutboundStatus> statuses = new ArrayList<>(rings.size() + carriedOver.size());
+        List<OutboundStatus> statuses = new ArrayList<>(selectedTags.size());
         long nextExpiry = Long.MAX_VALUE;
         for (Map.Entry<String, RttRing> entry : rings.entrySet()) {
             String tag = entry.getKey();
-            OutboundStatus restored = restoredOnly.get(tag);
-            OutboundStatus predecessor = carriedOver.get(tag);
-            statuses.add(
-                    restored != null
-                            ? restored
-                            : windows.status(
-                                    tag,
-                                    entry.getValue().stats(now),
-                                    predecessor == null ? null : predecessor.active(),
-                                    lastFailureReasons.get(tag)));
+            // The sink's status: a restored one while only restored samples are in the ring, else the one the first
+            // judgement of this observer's window starts from (a predecessor's), or this observer's last.
+            OutboundStatus held = context.statuses().held(tag);
+            if (restoredOnly.contains(tag) && held != null) {
+                statuses.add(held);
+            } else {
+                statuses.add(windows.status(
+                        tag,
+                        entry.getValue().stats(now),
+                        held == null ? null : held.active(),
+                        lastFailureReasons.get(tag)));
+            }
             nextExpiry =
                     Math.min(nextExpiry, entry.getValue().nextExpiryNanos(now).orElse(Long.MAX_VALUE));
         }
@@ -328,8 +322,14 @@ final class BurstObserver implements Observer {
         if (nextExpiry != Long.MAX_VALUE && !stopped) {
             expiryRefresh = scheduler.schedule(Duration.ofNanos(nextExpiry - now), publisher::publishNow);
         }
-        carriedOver.keySet().removeAll(rings.keySet());
-        statuses.addAll(carriedOver.values());
+        // A selected outbound without a sample of this observer yet keeps the status the sink holds (a predecessor's).
+        for (String tag : selectedTags) {
+            OutboundStatus held =
+                    rings.containsKey(tag) ? null : context.statuses().held(tag);
+            if (held != null) {
+                statuses.add(held);
+            }
+        }
         return statuses;
     }
 }

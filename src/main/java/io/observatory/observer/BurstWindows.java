@@ -2,8 +2,8 @@ package io.observatory.observer;
 
 import io.observatory.health.ActiveHealth;
 import io.observatory.health.BurstWindowRule;
+import io.observatory.snapshot.OutboundStatus;
 import io.observatory.stats.HealthPingStats;
-import io.observatory.status.OutboundStatus;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;

@@ -2,8 +2,8 @@ package io.observatory.observer;
 
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.probe.Prober;
+import io.observatory.snapshot.ObservationUpdater;
 import io.observatory.time.Scheduler;
-import io.observatory.verdict.ObservationUpdater;
 import java.time.Clock;
 import java.util.List;
 import java.util.Random;

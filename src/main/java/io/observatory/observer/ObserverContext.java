@@ -2,7 +2,7 @@ package io.observatory.observer;
 
 import io.observatory.config.Outbound;
 import io.observatory.probe.Prober;
-import io.observatory.status.StatusSink;
+import io.observatory.snapshot.StatusSink;
 import io.observatory.time.Scheduler;
 import java.util.List;
 import java.util.function.Supplier;

@@ -7,22 +7,19 @@ import io.observatory.config.ProbeSettings;
 import io.observatory.config.StandardObserverSettings;
 import io.observatory.probe.Prober;
 import io.observatory.reload.Reconfigurable;
+import io.observatory.snapshot.OutboundStatus;
+import io.observatory.snapshot.StatusSink;
 import io.observatory.stats.RttRing;
-import io.observatory.status.OutboundStatus;
-import io.observatory.status.StatusSink;
 import io.observatory.text.TagList;
 import io.observatory.time.Scheduler;
 import java.lang.reflect.Method;
 import java.lang.reflect.RecordComponent;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.random.RandomGenerator;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
@@ -30,8 +27,8 @@ import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
 /**
  * Owns the one active observer and applies configurations to it, at start and on every reload, on the writer. A new
  * outbound list is swapped in and the running observer told (statuses of removed outbounds disappear at once);
- * changed observer settings replace the observer, and the successor starts from its predecessor's statuses, so
- * outbounds that still exist keep theirs. Probe settings ({@code observatory.probe}) are fixed for the process:
+ * changed observer settings replace the observer, and the successor starts from its predecessor's statuses, which the
+ * sink holds, so outbounds that still exist keep theirs. Probe settings ({@code observatory.probe}) are fixed for the process:
  * changing them needs a restart, and a reload that changes them applies everything else and says so.
  *
  * <p>State is confined to the writer but for the stop flag and the active observer, which {@link #stop()} reads from
@@ -52,8 +49,6 @@ public final class ObserverRuntime implements Reconfigurable {
     private boolean started;
     private ObservatoryConfig config;
     private List<Outbound> outbounds;
-    // What the sink holds: the active observer's published statuses, handed to a successor.
-    private final Map<String, OutboundStatus> published = new HashMap<>();
     // A previous process's burst samples, for the first observer only (ticker times of this process).
     private Map<String, List<RttRing.Sample>> restoredSamples = Map.of();
     // volatile: replaced on the writer, stopped from Spring's lifecycle thread.
@@ -68,7 +63,7 @@ public final class ObserverRuntime implements Reconfigurable {
      * @param clock    wall clock for Xray timestamps
      * @param random   source of burst offsets and per-outbound jitters
      * @param recorder hears every completed probe an observer keeps
-     * @param statuses receives what changed in the active observer's statuses, on the writer
+     * @param statuses receives what changed in the active observer's statuses, on the writer, and holds them
      */
     public ObserverRuntime(
             ObservatoryConfig initial,
@@ -84,11 +79,7 @@ public final class ObserverRuntime implements Reconfigurable {
         this.writer = writer;
         this.clock = clock;
         this.random = random;
-        this.context = new ObserverContext(writer, prober, () -> outbounds, recorder, (changed, gone) -> {
-            gone.forEach(published::remove);
-            changed.forEach(status -> published.put(status.tag(), status));
-            statuses.changed(changed, gone);
-        });
+        this.context = new ObserverContext(writer, prober, () -> outbounds, recorder, statuses);
     }
 
     /**
@@ -99,7 +90,7 @@ public final class ObserverRuntime implements Reconfigurable {
         writer.execute(() -> {
             if (!stopped && !started) {
                 started = true;
-                observer = create(config, List.copyOf(published.values()));
+                observer = create(config);
                 restoredSamples = Map.of();
                 observer.start();
             }
@@ -119,7 +110,6 @@ public final class ObserverRuntime implements Reconfigurable {
             throw new IllegalStateException("statuses restored after the observer started");
         }
         restoredSamples = Map.copyOf(samples);
-        restored.forEach(status -> published.put(status.tag(), status));
         context.statuses().changed(restored, List.of());
     }
 
@@ -164,12 +154,12 @@ public final class ObserverRuntime implements Reconfigurable {
         }
         if (observerChanged) {
             observer.stop();
-            Set<String> configured =
-                    next.observedOutbounds().stream().map(Outbound::tag).collect(Collectors.toSet());
-            published.keySet().retainAll(configured);
-            observer = create(next, List.copyOf(published.values()));
+            observer = create(next);
             if (next.standard() == null && next.burst() == null) {
-                context.statuses().changed(List.of(), List.copyOf(published.keySet()));
+                List<String> held = context.statuses().held().stream()
+                        .map(OutboundStatus::tag)
+                        .toList();
+                context.statuses().changed(List.of(), held);
             }
             if (stopped) {
                 return;
@@ -185,16 +175,17 @@ public final class ObserverRuntime implements Reconfigurable {
                 observerChanged ? "restarted with new settings" : "unchanged");
     }
 
-    private Observer create(ObservatoryConfig settings, List<OutboundStatus> carriedOver) {
+    /** The observer {@code settings} ask for; it starts from the statuses the sink holds. */
+    private Observer create(ObservatoryConfig settings) {
         StandardObserverSettings standard = settings.standard();
         BurstObserverSettings burst = settings.burst();
         if (standard != null) {
             return standard.schedule() == StandardObserverSettings.Schedule.PER_OUTBOUND
-                    ? new PerOutboundObserver(standard, context, clock, random, carriedOver)
-                    : new StandardObserver(standard, context, clock, carriedOver);
+                    ? new PerOutboundObserver(standard, context, clock, random)
+                    : new StandardObserver(standard, context, clock);
         }
         if (burst != null) {
-            return new BurstObserver(burst, context, random, carriedOver, restoredSamples);
+            return new BurstObserver(burst, context, random, restoredSamples);
         }
         return new IdleObserver();
     }

@@ -7,18 +7,17 @@ import io.observatory.config.SubjectSelector;
 import io.observatory.health.ActiveHealth;
 import io.observatory.health.ProbeIntervals;
 import io.observatory.probe.ProbeResult;
-import io.observatory.status.OutboundStatus;
+import io.observatory.snapshot.OutboundStatus;
 import io.observatory.text.GoDuration;
 import io.observatory.text.Redaction;
+import io.observatory.time.DueQueue;
 import io.observatory.time.Scheduler;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.PriorityQueue;
 import java.util.random.RandomGenerator;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
@@ -41,9 +40,9 @@ import org.slf4j.LoggerFactory;
  * waited for a slot of {@code observatory.probe.max-concurrent} (time that is neither network nor its own work)
  * from being due again at once: it waits its interval from its result, less at most the bound.
  *
- * <p>The sessions share one priority queue ordered by due time and one writer timer armed for the earliest: no task
+ * <p>The sessions share one due-time queue ({@link DueQueue}) and one writer timer armed for the earliest: no task
  * per outbound. A session leaves the queue when its probe starts and returns when the probe completes; a deselected
- * session is marked and skipped when it comes up, and a result of its probe still in flight is not recorded, even if
+ * session leaves it at once and is marked ended, so a result of its probe still in flight is not recorded, even if
  * the tag is selected again meanwhile (the new session starts unknown). Costs one session and at most one queue entry
  * per selected outbound; a probe costs O(log n) queue work. All state is confined to the writer.
  */
@@ -73,32 +72,30 @@ final class PerOutboundObserver implements Observer {
     private final RandomGenerator random;
     private final StandardProbes probes;
     private final Map<String, Session> sessions = new HashMap<>();
-    private final PriorityQueue<Session> due = new PriorityQueue<>((a, b) -> Long.compare(a.dueNanos, b.dueNanos));
+    // The sessions waiting for their next probe, by tag.
+    private final DueQueue<String> due = new DueQueue<>();
     private Scheduler.Cancellable timer = () -> {};
     // When the armed timer fires; NOT_ARMED when none is.
     private long timerDueNanos = NOT_ARMED;
 
     /**
-     * @param settings    validated observer settings with {@code schedule: per-outbound}
-     * @param context     the writer, the prober, the outbounds and where results go
-     * @param clock       wall clock for the Xray timestamps
-     * @param random      source of the jitters
-     * @param carriedOver statuses to start from (a predecessor's, after a configuration reload); those of outbounds
-     *                    this observer does not select are dropped at its start
+     * Starts from the statuses its sink holds (a predecessor's, after a configuration reload); those of outbounds this
+     * observer does not select are dropped at its start.
+     *
+     * @param settings validated observer settings with {@code schedule: per-outbound}
+     * @param context  the writer, the prober, the outbounds and where results go
+     * @param clock    wall clock for the Xray timestamps
+     * @param random   source of the jitters
      */
     PerOutboundObserver(
-            StandardObserverSettings settings,
-            ObserverContext context,
-            Clock clock,
-            RandomGenerator random,
-            List<OutboundStatus> carriedOver) {
+            StandardObserverSettings settings, ObserverContext context, Clock clock, RandomGenerator random) {
         this.settings = settings;
         this.intervals = settings.intervals();
         this.selector = new SubjectSelector(settings.subjectSelector());
         this.context = context;
         this.writer = context.writer();
         this.random = random;
-        this.probes = new StandardProbes(settings, context, clock, carriedOver);
+        this.probes = new StandardProbes(settings, context, clock);
     }
 
     @Override
@@ -147,6 +144,9 @@ final class PerOutboundObserver implements Observer {
         probes.select(selected.keySet());
         sessions.values().removeIf(session -> {
             session.ended = !selected.containsKey(session.outbound.tag());
+            if (session.ended) {
+                due.remove(session.outbound.tag());
+            }
             return session.ended;
         });
         long now = writer.nanoTime();
@@ -169,9 +169,9 @@ final class PerOutboundObserver implements Observer {
             return;
         }
         long horizon = writer.nanoTime() + COALESCE_NANOS;
-        while (!due.isEmpty() && due.peek().dueNanos <= horizon) {
-            Session session = due.poll();
-            if (!session.ended) {
+        for (String tag : due.takeDue(horizon)) {
+            Session session = sessions.get(tag);
+            if (session != null) {
                 session.startedNanos = writer.nanoTime();
                 probes.probe(session.outbound, () -> !session.ended, status -> completed(session, status));
             }
@@ -197,21 +197,17 @@ final class PerOutboundObserver implements Observer {
      *                 a wait beyond the ticker's range (an interval near Go's largest duration)
      */
     private void enqueue(Session session, long dueNanos) {
-        session.dueNanos = dueNanos;
-        due.add(session);
+        due.set(session.outbound.tag(), dueNanos);
     }
 
     /** Keeps the one timer armed for the earliest due session that has not ended, if any. */
     private void rearm() {
-        while (!due.isEmpty() && due.peek().ended) {
-            due.poll();
-        }
-        if (due.isEmpty()) {
+        long earliest = due.earliest();
+        if (earliest == Long.MAX_VALUE) {
             timer.cancel();
             timerDueNanos = NOT_ARMED;
             return;
         }
-        long earliest = due.peek().dueNanos;
         if (timerDueNanos <= earliest) {
             return;
         }
@@ -228,12 +224,11 @@ final class PerOutboundObserver implements Observer {
 
     /**
      * One outbound's probe session: the outbound as last configured, when its probe in flight (or its last one)
-     * started and when its next probe is due, in ticker nanoseconds.
+     * started, in ticker nanoseconds, and whether it ended (deselected).
      */
     private static final class Session {
         Outbound outbound;
         long startedNanos;
-        long dueNanos;
         boolean ended;
 
         Session(Outbound outbound) {

@@ -3,7 +3,6 @@ package io.observatory.observer;
 import io.observatory.config.Outbound;
 import io.observatory.config.StandardObserverSettings;
 import io.observatory.config.SubjectSelector;
-import io.observatory.status.OutboundStatus;
 import io.observatory.text.GoDuration;
 import io.observatory.text.Redaction;
 import io.observatory.time.Scheduler;
@@ -38,19 +37,19 @@ final class StandardObserver implements Observer {
     private int unansweredInRound;
 
     /**
-     * @param settings    validated observer settings
-     * @param context     the writer, the prober, the outbounds (re-read every round) and where results go
-     * @param clock       wall clock for the Xray timestamps
-     * @param carriedOver statuses to start from (a predecessor's, after a configuration reload); those of outbounds
-     *                    this observer does not select are dropped at its first round
+     * Starts from the statuses its sink holds (a predecessor's, after a configuration reload); those of outbounds this
+     * observer does not select are dropped at its first round.
+     *
+     * @param settings validated observer settings
+     * @param context  the writer, the prober, the outbounds (re-read every round) and where results go
+     * @param clock    wall clock for the Xray timestamps
      */
-    StandardObserver(
-            StandardObserverSettings settings, ObserverContext context, Clock clock, List<OutboundStatus> carriedOver) {
+    StandardObserver(StandardObserverSettings settings, ObserverContext context, Clock clock) {
         this.settings = settings;
         this.selector = new SubjectSelector(settings.subjectSelector());
         this.context = context;
         this.scheduler = context.writer();
-        this.probes = new StandardProbes(settings, context, clock, carriedOver);
+        this.probes = new StandardProbes(settings, context, clock);
     }
 
     @Override

@@ -4,13 +4,11 @@ import io.observatory.config.Outbound;
 import io.observatory.config.StandardObserverSettings;
 import io.observatory.probe.ProbeRequest;
 import io.observatory.probe.ProbeResult;
-import io.observatory.status.OutboundStatus;
+import io.observatory.snapshot.OutboundStatus;
 import io.observatory.text.TagList;
 import java.net.URI;
 import java.time.Clock;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -23,7 +21,8 @@ import reactor.core.publisher.Sinks;
  * What the standard observer does whatever its schedule: sends one probe with the observer's URL (unless the outbound
  * sets its own) and deadline, keeps one status per selected outbound by Xray's rule or the active check's
  * thresholds, drops the statuses of outbounds no longer selected, and publishes each change coalesced (O(changes) per
- * publication). Costs one status per selected outbound. Writer only, but for {@link #stop()}.
+ * publication). Holds no status itself: an outbound's previous status is the one it handed on (the sink's), or the
+ * one marked and not yet handed on. Writer only, but for {@link #stop()}.
  */
 final class StandardProbes {
 
@@ -34,24 +33,21 @@ final class StandardProbes {
     private final ObserverContext context;
     private final Clock clock;
     private final StatusPublisher publisher;
-    private final Map<String, OutboundStatus> statuses = new HashMap<>();
     private final Sinks.Empty<Void> stopSignal = Sinks.empty();
     private Set<String> selected = Set.of();
     // volatile: set by the thread stopping the service, read on the writer thread.
     private volatile boolean stopped;
 
     /**
-     * @param carriedOver statuses to start from (a predecessor's, after a configuration reload); those of outbounds
-     *                    not selected are dropped at the first {@link #select}
+     * Starts from the statuses the sink holds (a predecessor's, after a configuration reload, or restored ones); those
+     * of outbounds not selected are dropped at the first {@link #select}.
      */
-    StandardProbes(
-            StandardObserverSettings settings, ObserverContext context, Clock clock, List<OutboundStatus> carriedOver) {
+    StandardProbes(StandardObserverSettings settings, ObserverContext context, Clock clock) {
         this.settings = settings;
         this.probeUrl = settings.probeUri();
         this.context = context;
         this.clock = clock;
-        this.publisher = StatusPublisher.ofChanges(context.writer(), context.statuses(), carriedOver, () -> stopped);
-        carriedOver.forEach(status -> statuses.put(status.tag(), status));
+        this.publisher = StatusPublisher.ofChanges(context.writer(), context.statuses(), () -> stopped);
     }
 
     /**
@@ -82,9 +78,8 @@ final class StandardProbes {
 
     private OutboundStatus record(ProbeResult result) {
         context.recorder().record(result);
-        OutboundStatus previous = statuses.get(result.outboundTag());
+        OutboundStatus previous = publisher.current(result.outboundTag());
         OutboundStatus next = OutboundStatus.afterProbe(previous, result, clock.instant(), settings.activeCheck());
-        statuses.put(next.tag(), next);
         ProbeResult probe = next.lastProbe();
         log.debug(
                 "probe {}: success={} rtt={}ns status={} phases={} reason={}",
@@ -98,18 +93,18 @@ final class StandardProbes {
         return next;
     }
 
-    /** Takes the selected outbounds' tags and drops, with one publication, the statuses of all others. */
+    /**
+     * Takes the selected outbounds' tags and drops, with one publication, the statuses of all others: O(outbounds
+     * with a status).
+     */
     void select(Set<String> tags) {
         selected = Set.copyOf(tags);
-        List<String> gone = statuses.keySet().stream()
+        List<String> gone = publisher.currentTags().stream()
                 .filter(tag -> !selected.contains(tag))
                 .sorted()
                 .toList();
         if (!gone.isEmpty()) {
-            gone.forEach(tag -> {
-                statuses.remove(tag);
-                publisher.remove(tag);
-            });
+            gone.forEach(publisher::remove);
             log.info("no longer observed (removed or deselected): {} outbounds {}", gone.size(), TagList.of(gone));
         }
     }

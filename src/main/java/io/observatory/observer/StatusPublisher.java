@@ -1,10 +1,9 @@
 package io.observatory.observer;
 
-import io.observatory.status.OutboundStatus;
-import io.observatory.status.StatusSink;
+import io.observatory.snapshot.OutboundStatus;
+import io.observatory.snapshot.StatusSink;
 import io.observatory.time.Scheduler;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -17,13 +16,16 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Hands an observer's status changes on to its {@link StatusSink}, coalescing bursts: many results handled back to
- * back on the writer produce one publication carrying only what changed. Once its observer has stopped it publishes
- * nothing, so a replaced observer's queued publication cannot overwrite its successor's statuses. Writer only.
+ * back on the writer produce one publication carrying only what changed. The sink is the one holder of the published
+ * statuses; this publisher holds only what is marked and not yet handed on. Once its observer has stopped it
+ * publishes nothing, so a replaced observer's queued publication cannot overwrite its successor's statuses. Writer
+ * only.
  *
  * <p>Two ways in. An observer that knows what it changed marks each change ({@link #put}, {@link #remove}): a
  * publication then costs O(changes). An observer whose statuses are derived from state that ages (the burst
  * observer's windows) hands over its whole set instead ({@link #ofSnapshots}), and the publisher sends what differs
- * from the last publication, at O(outbounds) per publication. Costs one reference per published status.
+ * from what the sink holds, at O(outbounds) per publication. Costs one reference per marked status until it is
+ * handed on.
  */
 final class StatusPublisher {
 
@@ -31,8 +33,6 @@ final class StatusPublisher {
     private final StatusSink sink;
     private final @Nullable Supplier<List<OutboundStatus>> snapshot;
     private final BooleanSupplier stopped;
-    // What the sink holds, by tag.
-    private final Map<String, OutboundStatus> published = new HashMap<>();
     private final Map<String, OutboundStatus> pending = new LinkedHashMap<>();
     private final Set<String> pendingGone = new LinkedHashSet<>();
     private boolean queued;
@@ -41,37 +41,22 @@ final class StatusPublisher {
             Scheduler writer,
             StatusSink sink,
             @Nullable Supplier<List<OutboundStatus>> snapshot,
-            List<OutboundStatus> carriedOver,
             BooleanSupplier stopped) {
         this.writer = writer;
         this.sink = sink;
         this.snapshot = snapshot;
         this.stopped = stopped;
-        carriedOver.forEach(status -> published.put(status.tag(), status));
     }
 
-    /**
-     * A publisher of marked changes.
-     *
-     * @param carriedOver the statuses the sink holds already (a predecessor's)
-     */
-    static StatusPublisher ofChanges(
-            Scheduler writer, StatusSink sink, List<OutboundStatus> carriedOver, BooleanSupplier stopped) {
-        return new StatusPublisher(writer, sink, null, carriedOver, stopped);
+    /** A publisher of marked changes. */
+    static StatusPublisher ofChanges(Scheduler writer, StatusSink sink, BooleanSupplier stopped) {
+        return new StatusPublisher(writer, sink, null, stopped);
     }
 
-    /**
-     * A publisher of whole sets: each publication reads {@code snapshot} and sends what differs.
-     *
-     * @param carriedOver the statuses the sink holds already (a predecessor's)
-     */
+    /** A publisher of whole sets: each publication reads {@code snapshot} and sends what differs from the sink's. */
     static StatusPublisher ofSnapshots(
-            Scheduler writer,
-            StatusSink sink,
-            Supplier<List<OutboundStatus>> snapshot,
-            List<OutboundStatus> carriedOver,
-            BooleanSupplier stopped) {
-        return new StatusPublisher(writer, sink, snapshot, carriedOver, stopped);
+            Scheduler writer, StatusSink sink, Supplier<List<OutboundStatus>> snapshot, BooleanSupplier stopped) {
+        return new StatusPublisher(writer, sink, snapshot, stopped);
     }
 
     /** Marks {@code status} as its outbound's new status, published after the tasks already queued on the writer. */
@@ -86,6 +71,24 @@ final class StatusPublisher {
         pending.remove(tag);
         pendingGone.add(tag);
         changed();
+    }
+
+    /** The status of {@code tag} as marked, or as the sink holds it when none is marked; {@code null} for none. */
+    @Nullable
+    OutboundStatus current(String tag) {
+        OutboundStatus marked = pending.get(tag);
+        if (marked != null) {
+            return marked;
+        }
+        return pendingGone.contains(tag) ? null : sink.held(tag);
+    }
+
+    /** Every tag with a status as marked or held: O(outbounds). */
+    Set<String> currentTags() {
+        Set<String> tags = new HashSet<>(pending.keySet());
+        sink.held().forEach(status -> tags.add(status.tag()));
+        tags.removeAll(pendingGone);
+        return tags;
     }
 
     /** Publishes after the tasks already queued on the writer. */
@@ -107,13 +110,13 @@ final class StatusPublisher {
         }
         List<OutboundStatus> changed = new ArrayList<>(pending.size());
         for (OutboundStatus status : pending.values()) {
-            if (!status.equals(published.put(status.tag(), status))) {
+            if (!status.equals(sink.held(status.tag()))) {
                 changed.add(status);
             }
         }
         List<String> gone = new ArrayList<>(pendingGone.size());
         for (String tag : pendingGone) {
-            if (published.remove(tag) != null) {
+            if (sink.held(tag) != null) {
                 gone.add(tag);
             }
         }
@@ -130,6 +133,9 @@ final class StatusPublisher {
             present.add(status.tag());
             pending.put(status.tag(), status);
         }
-        published.keySet().stream().filter(tag -> !present.contains(tag)).forEach(pendingGone::add);
+        sink.held().stream()
+                .map(OutboundStatus::tag)
+                .filter(tag -> !present.contains(tag))
+                .forEach(pendingGone::add);
     }
 }

@@ -1,6 +1,6 @@
 package io.observatory.pick;
 
-import io.observatory.status.OutboundStatus;
+import io.observatory.snapshot.OutboundStatus;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;

@@ -6,11 +6,11 @@ import io.observatory.health.HealthState;
 import io.observatory.probe.ProbeError;
 import io.observatory.probe.ProbePhases;
 import io.observatory.probe.ProbeResult;
+import io.observatory.snapshot.OutboundStatus;
 import io.observatory.state.v1.SavedBurstStats;
 import io.observatory.state.v1.SavedProbe;
 import io.observatory.state.v1.SavedStatus;
 import io.observatory.stats.HealthPingStats;
-import io.observatory.status.OutboundStatus;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 

@@ -1,9 +1,9 @@
 package io.observatory.state;
 
 import io.observatory.config.Outbound;
+import io.observatory.snapshot.OutboundHealth;
+import io.observatory.snapshot.OutboundStatus;
 import io.observatory.state.v1.SavedState;
-import io.observatory.status.OutboundHealth;
-import io.observatory.status.OutboundStatus;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;

@@ -2,9 +2,9 @@ package io.observatory.state;
 
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.mesh.MeshHub;
+import io.observatory.snapshot.Observation;
+import io.observatory.snapshot.ObservationUpdater;
 import io.observatory.stats.RttRing;
-import io.observatory.status.Observation;
-import io.observatory.verdict.ObservationUpdater;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

@@ -5,9 +5,9 @@ import io.observatory.config.StateSettings;
 import io.observatory.mesh.MeshHub;
 import io.observatory.observer.ObserverRuntime;
 import io.observatory.reload.Reconfigurable;
-import io.observatory.status.ObservationStore;
+import io.observatory.snapshot.ObservationStore;
+import io.observatory.snapshot.ObservationUpdater;
 import io.observatory.time.Scheduler;
-import io.observatory.verdict.ObservationUpdater;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -45,7 +45,6 @@ public final class WarmRestart implements SmartInitializingSingleton, SmartLifec
     // Writer state: the configuration in force, for what each status measures.
     private ObservatoryConfig config;
     private Runnable unwatchObservation = () -> {};
-    private Runnable unwatchMesh = () -> {};
     // volatile: started and stopped by Spring's lifecycle thread, read by isRunning from any.
     private volatile boolean running;
 
@@ -139,15 +138,14 @@ public final class WarmRestart implements SmartInitializingSingleton, SmartLifec
 
     @Override
     public void start() {
-        unwatchObservation = store.watch(observation -> {}, update -> files.changed());
-        unwatchMesh = hub.store().watch(view -> files.changed());
+        // A first write at once (what was restored, or a cold start's empty state), then one after each change.
+        unwatchObservation = store.watch(observation -> files.changed(), update -> files.changed());
         running = true;
     }
 
     @Override
     public void stop() {
         unwatchObservation.run();
-        unwatchMesh.run();
         files.close();
         running = false;
     }

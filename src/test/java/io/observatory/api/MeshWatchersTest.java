@@ -5,8 +5,10 @@ import static org.awaitility.Awaitility.await;
 
 import io.grpc.Status;
 import io.observatory.api.mesh.v1.GetMeshResponse;
+import io.observatory.config.ObservatoryConfig;
 import io.observatory.mesh.MeshHub;
 import io.observatory.mesh.MeshView;
+import io.observatory.snapshot.ObservationUpdater;
 import io.observatory.testing.Configs;
 import io.observatory.testing.FakeScheduler;
 import java.util.ArrayList;
@@ -29,13 +31,15 @@ class MeshWatchersTest {
             """;
 
     private final FakeScheduler writer = new FakeScheduler();
-    private final MeshHub hub = new MeshHub(Configs.yaml(FLEET).mesh(), writer, writer.clock(), marks -> {});
+    private final ObservatoryConfig config = Configs.yaml(FLEET);
+    private final ObservationUpdater updater = new ObservationUpdater(config, writer, writer.clock());
+    private final MeshHub hub = new MeshHub(config.mesh(), writer, writer.clock(), updater);
     private final UnreadAnswers budget = new UnreadAnswers(1);
     private final List<MeshWatchers> opened = new ArrayList<>();
     private final MeshWatchers watchers = watchers(budget);
 
     private MeshWatchers watchers(UnreadAnswers bound) {
-        MeshWatchers made = new MeshWatchers(hub, bound);
+        MeshWatchers made = new MeshWatchers(updater.store(), bound);
         opened.add(made);
         return made;
     }
@@ -82,7 +86,7 @@ class MeshWatchersTest {
     private MeshView judged() {
         hub.start();
         writer.advance(MeshHub.JUDGE_INTERVAL);
-        return hub.store().current();
+        return hub.view();
     }
 
     /** Opens {@code call}'s stream and waits until its first view was sent. */
@@ -116,9 +120,10 @@ class MeshWatchersTest {
                 .as("another call's answer, not read by its client")
                 .isTrue();
 
-        hub.reconfigure(Configs.yaml(FLEET.replace(
+        ObservatoryConfig grown = Configs.yaml(FLEET.replace(
                 "  witnesses:",
-                "    - { name: s3, route: nl, entry-points: [ { name: main, protocol: direct } ] }\n  witnesses:")));
+                "    - { name: s3, route: nl, entry-points: [ { name: main, protocol: direct } ] }\n  witnesses:"));
+        writer.execute(() -> hub.reconfigure(grown));
         writer.advance(MeshHub.JUDGE_INTERVAL);
 
         await().until(() -> call.error() != null);

@@ -7,11 +7,11 @@ import io.grpc.Status;
 import io.observatory.api.v1.WatchObservationResponse;
 import io.observatory.health.AvailabilityPolicy;
 import io.observatory.health.HealthState;
-import io.observatory.status.Observation;
-import io.observatory.status.ObservationUpdate;
-import io.observatory.status.OutboundEvent;
-import io.observatory.status.OutboundHealth;
-import io.observatory.status.PassiveView;
+import io.observatory.snapshot.Observation;
+import io.observatory.snapshot.ObservationUpdate;
+import io.observatory.snapshot.OutboundEvent;
+import io.observatory.snapshot.OutboundHealth;
+import io.observatory.snapshot.PassiveView;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -46,7 +46,7 @@ class WatchStreamTest {
                 tag,
                 null,
                 PassiveView.NONE,
-                null,
+                List.of(),
                 sequence % 2 == 0 ? HealthState.HEALTHY : HealthState.UNHEALTHY,
                 T0.plusSeconds(sequence),
                 "step " + sequence);
@@ -225,7 +225,7 @@ class WatchStreamTest {
             stream.start(observation(entry("proxy_a", 0), entry("proxy_b", 0)));
             deliver();
             OutboundHealth sameState = new OutboundHealth(
-                    "proxy_a", null, PassiveView.NONE, null, HealthState.HEALTHY, T0, "evidence only");
+                    "proxy_a", null, PassiveView.NONE, List.of(), HealthState.HEALTHY, T0, "evidence only");
 
             stream.offer(step("proxy_b", 1));
             stream.offer(new ObservationUpdate(

@@ -62,7 +62,7 @@ class MeshDemoStatusPageBrowserIT {
     /** What the hub judges now: each server's status and each unreliable witness. */
     private String judged() {
         MeshJudgement judgement =
-                session.service().getBean(MeshHub.class).store().current().judgement();
+                session.service().getBean(MeshHub.class).view().judgement();
         return judgement.servers().stream()
                         .map(server -> server.name() + " " + server.status())
                         .collect(Collectors.joining(", "))

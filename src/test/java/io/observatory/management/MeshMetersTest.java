@@ -9,6 +9,7 @@ import io.observatory.mesh.MeshLedger.LastProbe;
 import io.observatory.mesh.MeshLedger.PathStreak;
 import io.observatory.mesh.MeshLedger.Report;
 import io.observatory.probe.ProbeError;
+import io.observatory.snapshot.ObservationUpdater;
 import io.observatory.testing.Configs;
 import io.observatory.testing.FakeScheduler;
 import java.util.ArrayList;
@@ -47,11 +48,12 @@ class MeshMetersTest {
     private final FakeScheduler writer = new FakeScheduler();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final ObservatoryConfig config = Configs.yaml(FLEET);
-    private final MeshHub hub = new MeshHub(config.mesh(), writer, writer.clock(), marks -> {});
+    private final ObservationUpdater updater = new ObservationUpdater(config, writer, writer.clock());
+    private final MeshHub hub = new MeshHub(config.mesh(), writer, writer.clock(), updater);
     private final Map<Integer, Long> sequences = new HashMap<>();
 
     MeshMetersTest() {
-        new MeshMeters(hub, registry);
+        new MeshMeters(updater.store(), registry);
         hub.start();
         writer.runDue();
     }

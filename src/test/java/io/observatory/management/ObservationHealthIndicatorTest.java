@@ -2,10 +2,10 @@ package io.observatory.management;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.observatory.snapshot.ObservationUpdater;
 import io.observatory.testing.Configs;
 import io.observatory.testing.FakeScheduler;
 import io.observatory.testing.ObserverOutput;
-import io.observatory.verdict.ObservationUpdater;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -12,12 +12,12 @@ import io.observatory.mesh.MeshHub;
 import io.observatory.probe.ProbeError;
 import io.observatory.probe.ProbePhases;
 import io.observatory.probe.ProbeResult;
+import io.observatory.snapshot.ObservationUpdater;
+import io.observatory.snapshot.OutboundStatus;
 import io.observatory.stats.HealthPingStats;
-import io.observatory.status.OutboundStatus;
 import io.observatory.testing.Configs;
 import io.observatory.testing.FakeScheduler;
 import io.observatory.testing.ObserverOutput;
-import io.observatory.verdict.ObservationUpdater;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -31,8 +31,7 @@ class ObservatoryEndpointTest {
     private final FakeScheduler scheduler = new FakeScheduler();
     private final ObservatoryConfig config = Configs.direct(List.of("proxy_de", "burst_us"));
     private final ObservationUpdater updater = new ObservationUpdater(config, scheduler, scheduler.clock());
-    private final ObservatoryEndpoint endpoint = new ObservatoryEndpoint(
-            updater.store(), new MeshHub(config.mesh(), scheduler, scheduler.clock(), updater::meshJudged));
+    private final ObservatoryEndpoint endpoint = new ObservatoryEndpoint(updater.store());
     private final JsonMapper json = JsonMapper.builder().build();
 
     private void observe(OutboundStatus status) {
@@ -50,11 +49,11 @@ class ObservatoryEndpointTest {
                     witnesses: [ { name: w1, site: de, server: s1, certificate-subject: w1 } ]
                 """);
         ObservationUpdater hubUpdater = new ObservationUpdater(hubConfig, scheduler, scheduler.clock());
-        MeshHub hub = new MeshHub(hubConfig.mesh(), scheduler, scheduler.clock(), hubUpdater::meshJudged);
+        MeshHub hub = new MeshHub(hubConfig.mesh(), scheduler, scheduler.clock(), hubUpdater);
         hub.start();
         scheduler.runDue();
 
-        assertThat(json.writeValueAsString(new ObservatoryEndpoint(hubUpdater.store(), hub).observation()))
+        assertThat(json.writeValueAsString(new ObservatoryEndpoint(hubUpdater.store()).observation()))
                 .isEqualTo("{\"status\":[{\"outbound_tag\":\"s1/main\",\"alive\":true,\"delay\":99999999,"
                         + "\"last_error_reason\":\"\",\"last_seen_time\":0,\"last_try_time\":0,"
                         + "\"verdict\":\"unknown\"}],\"mesh\":{\"servers\":[{\"name\":\"s1\",\"route\":\"eu\","

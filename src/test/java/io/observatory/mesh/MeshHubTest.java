@@ -10,11 +10,10 @@ import io.observatory.mesh.MeshLedger.Outcome;
 import io.observatory.mesh.MeshLedger.PathStreak;
 import io.observatory.mesh.MeshLedger.Report;
 import io.observatory.probe.ProbeError;
-import io.observatory.status.MeshMark;
-import io.observatory.status.OutboundHealth;
+import io.observatory.snapshot.ObservationUpdater;
+import io.observatory.snapshot.OutboundHealth;
 import io.observatory.testing.Configs;
 import io.observatory.testing.FakeScheduler;
-import io.observatory.verdict.ObservationUpdater;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -53,11 +52,14 @@ class MeshHubTest {
     private final FakeScheduler writer = new FakeScheduler();
     private final ObservatoryConfig config = Configs.yaml(FLEET);
     private final ObservationUpdater updater = new ObservationUpdater(config, writer, writer.clock());
-    private final List<Map<String, MeshMark>> marks = new ArrayList<>();
-    private final MeshHub hub = new MeshHub(config.mesh(), writer, writer.clock(), published -> {
-        marks.add(published);
-        updater.meshJudged(published);
-    });
+    private final MeshHub hub = new MeshHub(config.mesh(), writer, writer.clock(), updater);
+    // Every view the hub published, as the snapshot's mesh part.
+    private final List<MeshView> marks = new ArrayList<>();
+
+    {
+        updater.store().watchPart(MeshView.PART, marks::add);
+    }
+
     private final Map<String, Long> sequences = new java.util.HashMap<>();
 
     private static PathStreak path(String server, int failures) {
@@ -83,7 +85,7 @@ class MeshHubTest {
     }
 
     private MeshStatus status(String server) {
-        return hub.store().current().judgement().servers().stream()
+        return hub.view().judgement().servers().stream()
                 .filter(v -> v.name().equals(server))
                 .findFirst()
                 .orElseThrow()
@@ -138,7 +140,7 @@ class MeshHubTest {
         assertThat(status("s2")).isEqualTo(MeshStatus.OK);
         assertThat(served("s2/main").verdict()).isEqualTo(HealthState.DEGRADED);
         assertThat(served("s2/main").alive()).isTrue();
-        assertThat(served("s2/main").mesh().detail())
+        assertThat(served("s2/main").source("mesh").orElseThrow().detail())
                 .isEqualTo("ok; pair cut: server s1 (witness w1) cannot reach s2/main (streak 3)");
     }
 
@@ -192,7 +194,7 @@ class MeshHubTest {
         writer.runDue();
 
         assertThat(status("s3")).isEqualTo(MeshStatus.UNREACHABLE_FROM_SERVERS);
-        assertThat(hub.store().current().lastReports())
+        assertThat(hub.view().lastReports())
                 .containsOnly(Map.entry("w1", received), Map.entry("w2", received), Map.entry("w3", received));
         writer.execute(() -> assertThat(hub.heldReports())
                 .extracting(MeshHub.HeldReport::witness)
@@ -214,11 +216,11 @@ class MeshHubTest {
         report("w2", "tcp 127.0.0.1:443 (ConnectException: Connection refused)", path("s1", 0));
 
         assertThat(status("s2")).isEqualTo(MeshStatus.SERVER_UNAVAILABLE);
-        assertThat(served("s2/main").mesh().detail())
+        assertThat(served("s2/main").source("mesh").orElseThrow().detail())
                 .isEqualTo("server_unavailable: self-check tcp 127.0.0.1:443"
                         + " (ConnectException: Connection refused) fails (reported by w2)");
         assertThat(served("s2/main").lastErrorReason())
-                .isEqualTo(served("s2/main").mesh().detail());
+                .isEqualTo(served("s2/main").source("mesh").orElseThrow().detail());
     }
 
     @Test
@@ -227,7 +229,7 @@ class MeshHubTest {
         report("w3", "tcp :443 (refused)", path("s1", 0));
         report("w4", "tcp :443 (refused)", path("s1", 0));
 
-        assertThat(hub.store().current().judgement().routes())
+        assertThat(hub.view().judgement().routes())
                 .filteredOn(route -> route.route().equals("nl"))
                 .singleElement()
                 .satisfies(route -> {
@@ -236,7 +238,7 @@ class MeshHubTest {
                 });
         assertThat(served("s3/main").verdict()).isEqualTo(HealthState.DEGRADED);
         assertThat(served("s3/main").alive()).isTrue();
-        assertThat(served("s3/main").mesh().detail())
+        assertThat(served("s3/main").source("mesh").orElseThrow().detail())
                 .endsWith("; served in panic: no server of route nl is in" + " rotation");
         assertThat(served("s1/main").verdict()).isEqualTo(HealthState.UNKNOWN);
     }
@@ -246,7 +248,7 @@ class MeshHubTest {
         hub.start();
 
         assertThat(report("w9", null, path("s3", 3))).isEqualTo(Outcome.REFUSED_UNKNOWN_WITNESS);
-        assertThat(hub.store().current().lastReports()).isEmpty();
+        assertThat(hub.view().lastReports()).isEmpty();
     }
 
     @Test
@@ -281,20 +283,21 @@ class MeshHubTest {
             }
         };
         List<MeshView> views = new ArrayList<>();
-        MeshHub realClockHub = new MeshHub(config.mesh(), writer, wall, published -> {});
-        realClockHub.store().watch(views::add);
+        ObservationUpdater realClockUpdater = new ObservationUpdater(config, writer, wall);
+        MeshHub realClockHub = new MeshHub(config.mesh(), writer, wall, realClockUpdater);
+        realClockUpdater.store().watchPart(MeshView.PART, views::add);
         realClockHub.start();
         Outcome[] outcome = new Outcome[1];
         realClockHub.report("w1", new Report(100, 1, null, List.of(path("s2", 0))), result -> outcome[0] = result);
         writer.runDue();
         assertThat(outcome[0]).isEqualTo(Outcome.ACCEPTED);
-        MeshView judged = realClockHub.store().current();
+        MeshView judged = realClockHub.view();
         int published = views.size();
 
         writer.advance(Duration.ofMillis(2_500));
 
         assertThat(views).hasSize(published);
-        assertThat(realClockHub.store().current().paths()).isEqualTo(judged.paths());
-        assertThat(realClockHub.store().current().lastReports()).isEqualTo(judged.lastReports());
+        assertThat(realClockHub.view().paths()).isEqualTo(judged.paths());
+        assertThat(realClockHub.view().lastReports()).isEqualTo(judged.lastReports());
     }
 }

@@ -11,9 +11,9 @@ import io.observatory.health.ActiveHealthPolicy;
 import io.observatory.health.ExpectedStatus;
 import io.observatory.health.HealthState;
 import io.observatory.probe.ProbeRequest;
+import io.observatory.snapshot.OutboundStatus;
 import io.observatory.stats.HealthPingStats;
 import io.observatory.stats.RttRing;
-import io.observatory.status.OutboundStatus;
 import io.observatory.testing.FakeScheduler;
 import java.net.URI;
 import java.time.Duration;
@@ -74,8 +74,7 @@ class BurstObserverTest {
         return new BurstObserver(
                 settings(List.of("proxy_"), ping, check, maxFailureRatio),
                 published.context(prober, () -> List.copyOf(outbounds)),
-                new SplittableRandom(7),
-                List.of());
+                new SplittableRandom(7));
     }
 
     private OutboundStatus status(String tag) {
@@ -389,8 +388,7 @@ class BurstObserverTest {
                                 new ActiveCheck(ExpectedStatus.ANY, new ActiveHealthPolicy(1, 1)),
                                 OptionalDouble.empty()),
                         published.context(prober, () -> List.copyOf(outbounds)),
-                        new SplittableRandom(3),
-                        List.of(previous))
+                        new SplittableRandom(3))
                 .start();
         scheduler.runDue();
         sentTo("proxy_b").get(0).succeed(5_000_000);
@@ -434,7 +432,6 @@ class BurstObserverTest {
                                 OptionalDouble.empty()),
                         published.context(prober, () -> List.copyOf(outbounds)),
                         new SplittableRandom(3),
-                        List.of(restored),
                         Map.of(
                                 "proxy_a",
                                 List.of(
@@ -481,8 +478,7 @@ class BurstObserverTest {
                                 new ActiveCheck(ExpectedStatus.ANY, new ActiveHealthPolicy(1, 1)),
                                 OptionalDouble.empty()),
                         published.context(prober, () -> outbounds),
-                        new SplittableRandom(1),
-                        List.of())
+                        new SplittableRandom(1))
                 .start();
         scheduler.advance(CYCLE.multipliedBy(3));
 

@@ -5,15 +5,18 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.probe.ProbeResult;
-import io.observatory.status.OutboundStatus;
+import io.observatory.snapshot.OutboundStatus;
+import io.observatory.snapshot.StatusSink;
 import io.observatory.testing.Configs;
 import io.observatory.testing.FakeScheduler;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -42,14 +45,31 @@ class ObserverRuntimeTest {
 
     private ObserverRuntime runtime(ObservatoryConfig initial) {
         return new ObserverRuntime(
-                initial, prober, writer, writer.clock(), new SplittableRandom(7), recorded::add, (changed, gone) -> {
-                    assertThat(writer.inSchedulerThread())
-                            .as("statuses published on the writer")
-                            .isTrue();
-                    gone.forEach(holds::remove);
-                    changed.forEach(status -> holds.put(status.tag(), status));
-                    published = List.copyOf(holds.values());
-                });
+                initial, prober, writer, writer.clock(), new SplittableRandom(7), recorded::add, new Holding());
+    }
+
+    /** The sink: holds what it was handed, on the writer. */
+    private final class Holding implements StatusSink {
+
+        @Override
+        public void changed(Collection<OutboundStatus> changed, Collection<String> gone) {
+            assertThat(writer.inSchedulerThread())
+                    .as("statuses published on the writer")
+                    .isTrue();
+            gone.forEach(holds::remove);
+            changed.forEach(status -> holds.put(status.tag(), status));
+            published = List.copyOf(holds.values());
+        }
+
+        @Override
+        public @Nullable OutboundStatus held(String tag) {
+            return holds.get(tag);
+        }
+
+        @Override
+        public List<OutboundStatus> held() {
+            return List.copyOf(holds.values());
+        }
     }
 
     private static ObservatoryConfig config(List<String> tags, String... properties) {

@@ -71,11 +71,7 @@ class PerOutboundObserverTest {
 
     private void start(StandardObserverSettings settings) {
         observer = new PerOutboundObserver(
-                settings,
-                published.context(prober, () -> List.copyOf(outbounds)),
-                scheduler.clock(),
-                random,
-                List.of());
+                settings, published.context(prober, () -> List.copyOf(outbounds)), scheduler.clock(), random);
         observer.start();
         scheduler.runDue();
     }

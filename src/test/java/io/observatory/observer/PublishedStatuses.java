@@ -3,14 +3,17 @@ package io.observatory.observer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.observatory.probe.ProbeResult;
-import io.observatory.status.OutboundStatus;
+import io.observatory.snapshot.OutboundStatus;
+import io.observatory.snapshot.StatusSink;
 import io.observatory.testing.FakeScheduler;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What an observer under test hands on: its latest statuses, sorted by tag as the observation shows them, built from
@@ -39,18 +42,34 @@ final class PublishedStatuses {
                     onWriter();
                     recorded.add(result);
                 },
-                (changed, gone) -> {
-                    onWriter();
-                    assertThat(changed.size() + gone.size())
-                            .as("changes in a publication")
-                            .isPositive();
-                    gone.forEach(tag -> assertThat(latest.remove(tag))
-                            .as("gone %s was published", tag)
-                            .isNotNull());
-                    changed.forEach(
-                            status -> assertThat(status).as("a change").isNotEqualTo(latest.put(status.tag(), status)));
-                    publications++;
-                });
+                new Sink());
+    }
+
+    /** The sink: checks each publication and holds what it was handed. */
+    private final class Sink implements StatusSink {
+
+        @Override
+        public void changed(Collection<OutboundStatus> changed, Collection<String> gone) {
+            onWriter();
+            assertThat(changed.size() + gone.size())
+                    .as("changes in a publication")
+                    .isPositive();
+            gone.forEach(tag -> assertThat(latest.remove(tag))
+                    .as("gone %s was published", tag)
+                    .isNotNull());
+            changed.forEach(status -> assertThat(status).as("a change").isNotEqualTo(latest.put(status.tag(), status)));
+            publications++;
+        }
+
+        @Override
+        public @Nullable OutboundStatus held(String tag) {
+            return latest.get(tag);
+        }
+
+        @Override
+        public List<OutboundStatus> held() {
+            return List.copyOf(latest.values());
+        }
     }
 
     /** Seeds what the sink holds before the observer starts: a predecessor's statuses, as the runtime keeps them. */

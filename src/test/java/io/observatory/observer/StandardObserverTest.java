@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.observatory.config.Outbound;
 import io.observatory.health.ExpectedStatus;
 import io.observatory.probe.ProbeRequest;
-import io.observatory.status.OutboundStatus;
+import io.observatory.snapshot.OutboundStatus;
 import io.observatory.testing.Configs;
 import io.observatory.testing.FakeScheduler;
 import java.net.URI;
@@ -33,8 +33,7 @@ class StandardObserverTest {
         return new StandardObserver(
                 Configs.xrayStandard(selector, PROBE_URL.toString(), INTERVAL, concurrent, ExpectedStatus.ANY, 1, 1),
                 published.context(prober, () -> List.copyOf(outbounds)),
-                scheduler.clock(),
-                List.of());
+                scheduler.clock());
     }
 
     @Test
@@ -67,8 +66,7 @@ class StandardObserverTest {
                                 1,
                                 1),
                         published.context(prober, () -> List.copyOf(outbounds)),
-                        scheduler.clock(),
-                        List.of())
+                        scheduler.clock())
                 .start();
         scheduler.runDue();
 

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.observatory.ObservatoryApplication;
-import io.observatory.status.ObservationStore;
-import io.observatory.status.OutboundHealth;
-import io.observatory.status.OutboundStatus;
+import io.observatory.snapshot.ObservationStore;
+import io.observatory.snapshot.OutboundHealth;
+import io.observatory.snapshot.OutboundStatus;
 import io.observatory.testing.TestTarget;
 import java.io.IOException;
 import java.nio.file.Files;

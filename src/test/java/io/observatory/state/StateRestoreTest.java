@@ -13,17 +13,17 @@ import io.observatory.mesh.MeshLedger;
 import io.observatory.probe.ProbeError;
 import io.observatory.probe.ProbePhases;
 import io.observatory.probe.ProbeResult;
+import io.observatory.snapshot.CallStatistics;
+import io.observatory.snapshot.Observation;
+import io.observatory.snapshot.ObservationUpdater;
+import io.observatory.snapshot.OutboundHealth;
+import io.observatory.snapshot.OutboundStatus;
+import io.observatory.snapshot.PassiveEntry;
+import io.observatory.snapshot.PassiveView;
 import io.observatory.state.v1.SavedState;
 import io.observatory.stats.HealthPingStats;
 import io.observatory.stats.RttRing;
-import io.observatory.status.CallStatistics;
-import io.observatory.status.Observation;
-import io.observatory.status.OutboundHealth;
-import io.observatory.status.OutboundStatus;
-import io.observatory.status.PassiveView;
 import io.observatory.testing.Configs;
-import io.observatory.verdict.ObservationUpdater;
-import io.observatory.verdict.PassiveEntry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -535,7 +535,7 @@ class StateRestoreTest {
                             status.tag(),
                             status,
                             PassiveView.NONE,
-                            null,
+                            List.of(),
                             status.active().state(),
                             MEASURED,
                             "outbound added"));

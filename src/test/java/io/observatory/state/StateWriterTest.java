@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.config.StateSettings;
+import io.observatory.snapshot.Observation;
+import io.observatory.snapshot.ObservationUpdater;
 import io.observatory.state.v1.SavedState;
-import io.observatory.status.Observation;
 import io.observatory.testing.Configs;
 import io.observatory.time.ExecutorScheduler;
 import io.observatory.time.Ticker;
-import io.observatory.verdict.ObservationUpdater;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;

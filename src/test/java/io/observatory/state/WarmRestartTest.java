@@ -13,18 +13,18 @@ import io.observatory.api.xray.OutboundStatus;
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.config.StateSettings;
 import io.observatory.health.HealthState;
+import io.observatory.snapshot.Observation;
+import io.observatory.snapshot.ObservationUpdater;
+import io.observatory.snapshot.OutboundHealth;
+import io.observatory.snapshot.PassiveView;
 import io.observatory.state.v1.SavedState;
 import io.observatory.state.v1.SavedStatus;
-import io.observatory.status.Observation;
-import io.observatory.status.OutboundHealth;
-import io.observatory.status.PassiveView;
 import io.observatory.testing.BlackHole;
 import io.observatory.testing.ClosedPort;
 import io.observatory.testing.Configs;
 import io.observatory.testing.PortOpening;
 import io.observatory.testing.SyntheticStatuses;
 import io.observatory.testing.TestTarget;
-import io.observatory.verdict.ObservationUpdater;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -215,7 +215,7 @@ class WarmRestartTest {
                             tag,
                             SyntheticStatuses.status(tag, true),
                             PassiveView.NONE,
-                            null,
+                            List.of(),
                             HealthState.HEALTHY,
                             now,
                             "outbound added"));

@@ -1,8 +1,8 @@
 package io.observatory.testing;
 
-import io.observatory.status.OutboundHealth;
-import io.observatory.status.OutboundStatus;
-import io.observatory.verdict.ObservationUpdater;
+import io.observatory.snapshot.ObservationUpdater;
+import io.observatory.snapshot.OutboundHealth;
+import io.observatory.snapshot.OutboundStatus;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;

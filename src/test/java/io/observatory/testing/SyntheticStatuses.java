@@ -5,7 +5,7 @@ import io.observatory.health.HealthState;
 import io.observatory.probe.ProbeError;
 import io.observatory.probe.ProbePhases;
 import io.observatory.probe.ProbeResult;
-import io.observatory.status.OutboundStatus;
+import io.observatory.snapshot.OutboundStatus;
 import java.time.Instant;
 
 /** Observer statuses for benchmarks that feed the updater without probing: one alive or dead status per call. */

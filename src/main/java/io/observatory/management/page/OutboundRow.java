@@ -3,8 +3,9 @@ package io.observatory.management.page;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.observatory.health.HealthState;
 import io.observatory.probe.ProbeResult;
-import io.observatory.status.OutboundHealth;
-import io.observatory.status.OutboundStatus;
+import io.observatory.snapshot.OutboundHealth;
+import io.observatory.snapshot.OutboundStatus;
+import java.util.List;
 import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.PropertyNamingStrategies.SnakeCaseStrategy;
@@ -19,15 +20,15 @@ import tools.jackson.databind.annotation.JsonNaming;
  * @param verdict      the combined verdict: {@code healthy}, {@code degraded}, {@code unhealthy} or {@code unknown}
  * @param active       the active state (probes), same values
  * @param passive      the passive state (reported calls), same values
- * @param mesh         the mesh state (a hub's entry points), same values
  * @param alive        Xray's {@code alive}, as the gRPC API reports it
  * @param rtts         the last round-trip times, oldest first, in microseconds, {@code -1} for a failed probe; the
  *                     last is the current one ({@link RttHistory})
  * @param errorKind    the last probe's error kind (e.g. {@code connection_refused}); absent when it succeeded or
  *                     there is none
- * @param error        why the outbound is not usable (Xray's {@code last_error_reason}, or the mesh's reason for an
- *                     entry point out of rotation); absent when empty
- * @param meshDetail   the mesh's status and reason for a hub's entry point; absent elsewhere
+ * @param error        why the outbound is not usable (Xray's {@code last_error_reason}, or a health source's reason
+ *                     for an outbound it measured and keeps out of rotation); absent when empty
+ * @param sources      what each health source says of the outbound (e.g. the mesh's, for a hub's entry point), in
+ *                     source name order; empty when none has an opinion
  * @param changed      when the verdict or one of the states last changed, unix milliseconds
  * @param changeReason why, e.g. {@code active unknown -> healthy: probe succeeded: HTTP 204 in 12 ms}
  * @param restored     for an active status restored from the state file and not yet replaced by a probe of this
@@ -40,12 +41,11 @@ record OutboundRow(
         String verdict,
         String active,
         String passive,
-        String mesh,
         boolean alive,
         RttSamples rtts,
         @Nullable String errorKind,
         @Nullable String error,
-        @Nullable String meshDetail,
+        List<Source> sources,
         long changed,
         String changeReason,
         @Nullable Long restored) {
@@ -60,20 +60,30 @@ record OutboundRow(
                 name(outbound.verdict()),
                 name(outbound.activeState()),
                 name(outbound.passive().state()),
-                name(outbound.meshState()),
                 outbound.alive(),
                 rtts,
                 probe == null || probe.error() == null
                         ? null
                         : probe.error().kind().label(),
                 error.isEmpty() ? null : error,
-                outbound.mesh() == null ? null : outbound.mesh().detail(),
+                outbound.sources().stream()
+                        .map(source -> new Source(source.source(), name(source.state()), source.detail()))
+                        .toList(),
                 outbound.lastChange().toEpochMilli(),
                 outbound.lastChangeReason(),
                 status == null || status.restoredFrom() == null
                         ? null
                         : status.restoredFrom().toEpochMilli());
     }
+
+    /**
+     * One health source's state of the outbound.
+     *
+     * @param source the source, e.g. {@code mesh}
+     * @param state  its state, lower case
+     * @param detail why
+     */
+    record Source(String source, String state, String detail) {}
 
     /** A state as the page names it: lower case. */
     static String name(HealthState state) {

@@ -1,8 +1,8 @@
 package io.observatory.management.page;
 
 import io.observatory.health.HealthState;
-import io.observatory.status.Observation;
-import io.observatory.status.OutboundHealth;
+import io.observatory.snapshot.Observation;
+import io.observatory.snapshot.OutboundHealth;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;

@@ -61,7 +61,7 @@ record PageQuery(String prefix, Set<HealthState> verdicts, int offset, int limit
                 number(parameters.getFirst("limit"), "limit", DEFAULT_LIMIT, 1, MAX_LIMIT));
     }
 
-    /** The prefixes {@link io.observatory.status.Observation#matching} takes: none for every outbound. */
+    /** The prefixes {@link io.observatory.snapshot.Observation#matching} takes: none for every outbound. */
     List<String> prefixes() {
         return prefix.isEmpty() ? List.of() : List.of(prefix);
     }

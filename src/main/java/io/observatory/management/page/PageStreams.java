@@ -2,8 +2,8 @@ package io.observatory.management.page;
 
 import io.observatory.mesh.MeshHub;
 import io.observatory.mesh.MeshView;
-import io.observatory.status.Observation;
-import io.observatory.status.OutboundHealth;
+import io.observatory.snapshot.Observation;
+import io.observatory.snapshot.OutboundHealth;
 import io.observatory.text.GoDuration;
 import io.observatory.time.Scheduler;
 import java.time.Clock;
@@ -200,7 +200,7 @@ final class PageStreams {
         /** Sends what is due and wanted: rows, then the mesh, else a keep-alive; drops the stream when stuck. */
         void serve(long now) {
             Observation observation = history.observation();
-            MeshView mesh = hub.store().current();
+            MeshView mesh = observation.part(MeshView.PART);
             boolean rowsDue = observation != seen;
             boolean meshDue = mesh != meshSeen && now - meshSentAt >= MESH_INTERVAL.toNanos();
             boolean keepAliveDue = now - lastEventAt >= KEEP_ALIVE.toNanos();

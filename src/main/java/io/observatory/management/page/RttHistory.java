@@ -1,14 +1,14 @@
 package io.observatory.management.page;
 
 import io.observatory.probe.ProbeResult;
+import io.observatory.snapshot.Observation;
+import io.observatory.snapshot.ObservationStore;
+import io.observatory.snapshot.ObservationUpdate;
+import io.observatory.snapshot.OutboundEvent;
+import io.observatory.snapshot.OutboundHealth;
+import io.observatory.snapshot.OutboundStatus;
+import io.observatory.snapshot.SourceHealth;
 import io.observatory.stats.HealthPingStats;
-import io.observatory.status.MeshMark;
-import io.observatory.status.Observation;
-import io.observatory.status.ObservationStore;
-import io.observatory.status.ObservationUpdate;
-import io.observatory.status.OutboundEvent;
-import io.observatory.status.OutboundHealth;
-import io.observatory.status.OutboundStatus;
 import java.util.Objects;
 import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,7 +19,8 @@ import org.jspecify.annotations.Nullable;
  * probe only): the last {@value #SAMPLES} samples of every outbound, fed from the observation's publications on the
  * writer, and the observation those samples are complete for. A sample is one new piece of RTT evidence: a standard
  * probe (its RTT, or {@link RttSamples#FAILED}), a new burst window (its average, or failed when no valid sample
- * succeeded), or, for a hub's entry point it does not probe itself, a new witness report (the mesh's median RTT).
+ * succeeded), or, for an outbound a health source measures and no observer probes (a hub's entry point), a new
+ * measurement (the mesh's median RTT of a new witness report).
  *
  * <p>Writes take one map update per changed outbound on the writer; readers on any thread take an outbound's
  * samples without locking. Costs per outbound one {@link RttSamples} (at most 144 bytes plus its 16-byte holder),
@@ -100,18 +101,27 @@ final class RttHistory {
             }
             return OptionalInt.of(window.all() > window.fail() ? micros(window.averageNanos()) : RttSamples.FAILED);
         }
-        MeshMark mesh = now.mesh();
-        if (status == null && mesh != null && mesh.lastTry() != null) {
-            MeshMark earlier = previous == null ? null : previous.mesh();
-            if (earlier != null && mesh.lastTry().equals(earlier.lastTry())) {
+        SourceHealth.Measurement measured = measurement(now);
+        if (status == null && measured != null && measured.lastTry() != null) {
+            SourceHealth.Measurement earlier = previous == null ? null : measurement(previous);
+            if (earlier != null && measured.lastTry().equals(earlier.lastTry())) {
                 return OptionalInt.empty();
             }
             return OptionalInt.of(
-                    mesh.delayMillis() == OutboundStatus.DEAD_DELAY_MILLIS
+                    measured.delayMillis() == OutboundStatus.DEAD_DELAY_MILLIS
                             ? RttSamples.FAILED
-                            : micros(mesh.delayMillis() * 1_000_000));
+                            : micros(measured.delayMillis() * 1_000_000));
         }
         return OptionalInt.empty();
+    }
+
+    /** What the first health source that measured {@code outbound} measured, or {@code null}. */
+    private static SourceHealth.@Nullable Measurement measurement(OutboundHealth outbound) {
+        return outbound.sources().stream()
+                .map(SourceHealth::measurement)
+                .filter(Objects::nonNull)
+                .findFirst()
+                .orElse(null);
     }
 
     private static int micros(long nanos) {

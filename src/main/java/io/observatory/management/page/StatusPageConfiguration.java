@@ -2,7 +2,7 @@ package io.observatory.management.page;
 
 import io.observatory.api.auth.ApiAuthInterceptor;
 import io.observatory.mesh.MeshHub;
-import io.observatory.status.ObservationStore;
+import io.observatory.snapshot.ObservationStore;
 import io.observatory.time.ExecutorScheduler;
 import io.observatory.time.Scheduler;
 import io.observatory.time.Ticker;

@@ -2,6 +2,7 @@ package io.observatory.management.page;
 
 import io.netty.channel.ChannelOption;
 import io.observatory.mesh.MeshHub;
+import io.observatory.mesh.MeshView;
 import java.time.Clock;
 import java.util.Map;
 import java.util.function.Function;
@@ -62,7 +63,10 @@ final class StatusPageHandler {
     /** {@code GET /status/api/mesh}: the {@link MeshPage}; empty lists on an instance that is no hub. */
     Mono<ServerResponse> mesh(ServerRequest request) {
         return data(MediaType.APPLICATION_JSON)
-                .bodyValue(MeshPage.of(hub.store().current(), hub.settings().rules(), clock.instant()));
+                .bodyValue(MeshPage.of(
+                        history.observation().part(MeshView.PART),
+                        hub.settings().rules(),
+                        clock.instant()));
     }
 
     /**

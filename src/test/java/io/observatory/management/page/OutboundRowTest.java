@@ -5,11 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 import io.observatory.health.HealthState;
-import io.observatory.status.OutboundHealth;
-import io.observatory.status.OutboundStatus;
-import io.observatory.status.PassiveView;
+import io.observatory.snapshot.OutboundHealth;
+import io.observatory.snapshot.OutboundStatus;
+import io.observatory.snapshot.PassiveView;
 import io.observatory.testing.SyntheticStatuses;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
@@ -36,7 +37,7 @@ class OutboundRowTest {
                 status.tag(),
                 status,
                 PassiveView.NONE,
-                null,
+                List.of(),
                 HealthState.HEALTHY,
                 MEASURED,
                 "active unknown -> healthy: probe succeeded");

@@ -5,10 +5,10 @@ import static io.observatory.testing.SyntheticStatuses.probed;
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.config.Outbound;
 import io.observatory.mesh.MeshHub;
-import io.observatory.status.OutboundStatus;
+import io.observatory.snapshot.ObservationUpdater;
+import io.observatory.snapshot.OutboundStatus;
 import io.observatory.testing.Configs;
 import io.observatory.time.Scheduler;
-import io.observatory.verdict.ObservationUpdater;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -57,7 +57,7 @@ final class PageFixture {
                 defaults.metrics(),
                 defaults.state());
         updater = new ObservationUpdater(config, writer, clock);
-        MeshHub hub = new MeshHub(config.mesh(), writer, clock, updater::meshJudged);
+        MeshHub hub = new MeshHub(config.mesh(), writer, clock, updater);
         RttHistory history = new RttHistory(updater.store());
         streams =
                 new PageStreams(page, history, hub, clock, JsonMapper.builder().build(), stallLimit);

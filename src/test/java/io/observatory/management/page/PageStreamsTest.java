@@ -9,10 +9,10 @@ import io.observatory.mesh.MeshHub;
 import io.observatory.mesh.MeshLedger.LastProbe;
 import io.observatory.mesh.MeshLedger.PathStreak;
 import io.observatory.mesh.MeshLedger.Report;
-import io.observatory.status.OutboundStatus;
+import io.observatory.snapshot.ObservationUpdater;
+import io.observatory.snapshot.OutboundStatus;
 import io.observatory.testing.Configs;
 import io.observatory.testing.FakeScheduler;
-import io.observatory.verdict.ObservationUpdater;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -65,7 +65,7 @@ class PageStreamsTest {
 
     private void start(ObservatoryConfig config) {
         updater = new ObservationUpdater(config, time, time.clock());
-        hub = new MeshHub(config.mesh(), time, time.clock(), updater::meshJudged);
+        hub = new MeshHub(config.mesh(), time, time.clock(), updater);
         streams = new PageStreams(time, new RttHistory(updater.store()), hub, time.clock(), JSON, STALL_LIMIT);
         time.runDue();
     }

@@ -5,15 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.observatory.health.ActiveHealth;
 import io.observatory.health.AvailabilityPolicy;
 import io.observatory.health.HealthState;
+import io.observatory.snapshot.Observation;
+import io.observatory.snapshot.ObservationStore;
+import io.observatory.snapshot.ObservationUpdate;
+import io.observatory.snapshot.OutboundEvent;
+import io.observatory.snapshot.OutboundHealth;
+import io.observatory.snapshot.OutboundStatus;
+import io.observatory.snapshot.PassiveView;
+import io.observatory.snapshot.SourceHealth;
 import io.observatory.stats.HealthPingStats;
-import io.observatory.status.MeshMark;
-import io.observatory.status.Observation;
-import io.observatory.status.ObservationStore;
-import io.observatory.status.ObservationUpdate;
-import io.observatory.status.OutboundEvent;
-import io.observatory.status.OutboundHealth;
-import io.observatory.status.OutboundStatus;
-import io.observatory.status.PassiveView;
 import io.observatory.testing.FakeScheduler;
 import io.observatory.testing.SyntheticStatuses;
 import java.time.Instant;
@@ -71,8 +71,16 @@ class RttHistoryTest {
         writer.runDue();
     }
 
-    private static OutboundHealth entry(String tag, @Nullable OutboundStatus probe, @Nullable MeshMark mesh) {
-        return new OutboundHealth(tag, probe, PassiveView.NONE, mesh, HealthState.UNKNOWN, T0, "");
+    private static OutboundHealth entry(String tag, @Nullable OutboundStatus probe, @Nullable SourceHealth mesh) {
+        return new OutboundHealth(
+                tag, probe, PassiveView.NONE, mesh == null ? List.of() : List.of(mesh), HealthState.UNKNOWN, T0, "");
+    }
+
+    /** The mesh's state of an entry point, measured by witnesses whose last reports came at {@code lastTry}. */
+    private static SourceHealth mesh(
+            HealthState state, boolean usable, String detail, long delayMillis, Instant lastSeen, Instant lastTry) {
+        return new SourceHealth(
+                "mesh", state, detail, new SourceHealth.Measurement(usable, delayMillis, lastSeen, lastTry));
     }
 
     private static OutboundHealth probed(String tag, boolean alive, long rttMillis) {
@@ -113,7 +121,7 @@ class RttHistoryTest {
                 "a",
                 probed.probe(),
                 new PassiveView(HealthState.UNHEALTHY, 10, 5, 0, null),
-                null,
+                List.of(),
                 HealthState.UNHEALTHY,
                 T0,
                 "passive healthy -> unhealthy"));
@@ -145,12 +153,12 @@ class RttHistoryTest {
         start(entry("s1/main", null, null));
         Instant report = T0.plusSeconds(1);
 
-        publish(entry("s1/main", null, new MeshMark(HealthState.HEALTHY, true, "ok", 9, report, report)));
-        publish(entry("s1/main", null, new MeshMark(HealthState.DEGRADED, true, "pair cut", 9, report, report)));
+        publish(entry("s1/main", null, mesh(HealthState.HEALTHY, true, "ok", 9, report, report)));
+        publish(entry("s1/main", null, mesh(HealthState.DEGRADED, true, "pair cut", 9, report, report)));
         publish(entry(
                 "s1/main",
                 null,
-                new MeshMark(
+                mesh(
                         HealthState.UNHEALTHY,
                         false,
                         "unreachable",

@@ -1,4 +1,4 @@
-package io.observatory.status;
+package io.observatory.snapshot;
 
 import java.util.AbstractList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.observatory.status;
+package io.observatory.snapshot;
 
 import java.util.List;
 import java.util.Objects;

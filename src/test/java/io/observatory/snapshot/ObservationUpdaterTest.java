@@ -1,4 +1,4 @@
-package io.observatory.verdict;
+package io.observatory.snapshot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,12 +7,6 @@ import io.observatory.health.ActiveHealth;
 import io.observatory.health.Availability;
 import io.observatory.health.CallOutcome;
 import io.observatory.health.HealthState;
-import io.observatory.status.Observation;
-import io.observatory.status.ObservationUpdate;
-import io.observatory.status.OutboundEvent;
-import io.observatory.status.OutboundHealth;
-import io.observatory.status.OutboundStatus;
-import io.observatory.status.PassiveView;
 import io.observatory.testing.Configs;
 import io.observatory.testing.FakeScheduler;
 import io.observatory.testing.ObserverOutput;

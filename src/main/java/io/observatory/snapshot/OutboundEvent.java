@@ -1,6 +1,7 @@
-package io.observatory.status;
+package io.observatory.snapshot;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -53,13 +54,26 @@ public sealed interface OutboundEvent {
             return now.tag();
         }
 
-        /** True when the active, passive or mesh state or the verdict changed. */
+        /** True when the active or passive state, a health source's state or the verdict changed. */
         @Override
         public boolean transition() {
             return now.activeState() != previous.activeState()
                     || now.verdict() != previous.verdict()
                     || now.passive().state() != previous.passive().state()
-                    || now.meshState() != previous.meshState();
+                    || !sameSourceStates(now.sources(), previous.sources());
+        }
+
+        private static boolean sameSourceStates(List<SourceHealth> a, List<SourceHealth> b) {
+            if (a.size() != b.size()) {
+                return false;
+            }
+            for (int i = 0; i < a.size(); i++) {
+                if (!a.get(i).source().equals(b.get(i).source())
+                        || a.get(i).state() != b.get(i).state()) {
+                    return false;
+                }
+            }
+            return true;
         }
     }
 

@@ -1,4 +1,4 @@
-package io.observatory.status;
+package io.observatory.snapshot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -14,7 +14,7 @@ class PagedEntriesTest {
     private static final Instant NOW = Instant.parse("2026-12-01T10:00:00Z");
 
     private static OutboundHealth entry(String tag, HealthState verdict) {
-        return new OutboundHealth(tag, null, PassiveView.NONE, null, verdict, NOW, "added");
+        return new OutboundHealth(tag, null, PassiveView.NONE, List.of(), verdict, NOW, "added");
     }
 
     @Test

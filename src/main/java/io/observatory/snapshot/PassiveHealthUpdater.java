@@ -1,8 +1,7 @@
-package io.observatory.verdict;
+package io.observatory.snapshot;
 
 import io.observatory.health.HealthState;
 import io.observatory.health.PassivePolicy;
-import io.observatory.status.PassiveView;
 import io.observatory.time.Scheduler;
 import java.time.Duration;
 import java.util.HashSet;

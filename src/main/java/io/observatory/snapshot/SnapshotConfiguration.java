@@ -1,7 +1,6 @@
-package io.observatory.verdict;
+package io.observatory.snapshot;
 
 import io.observatory.config.ObservatoryConfig;
-import io.observatory.status.ObservationStore;
 import io.observatory.time.Scheduler;
 import java.time.Clock;
 import org.springframework.context.annotation.Bean;
@@ -10,7 +9,7 @@ import org.springframework.core.annotation.Order;
 
 /** Provides the {@link ObservationUpdater} on the writer and the {@link ObservationStore} it publishes to. */
 @Configuration(proxyBeanMethods = false)
-public class VerdictConfiguration {
+public class SnapshotConfiguration {
 
     /** Follows reloads first, so that verdicts learn of a reload before the observer. */
     @Bean

@@ -1,4 +1,4 @@
-package io.observatory.status;
+package io.observatory.snapshot;
 
 import io.observatory.health.CallOutcome;
 import java.time.Instant;

@@ -1,4 +1,4 @@
-package io.observatory.verdict;
+package io.observatory.snapshot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,8 +7,6 @@ import io.observatory.health.ConsecutiveFailuresPolicy;
 import io.observatory.health.HealthState;
 import io.observatory.health.PassivePolicy;
 import io.observatory.health.TransportFailureRatePolicy;
-import io.observatory.status.CallStatistics;
-import io.observatory.status.PassiveView;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;

@@ -1,4 +1,4 @@
-package io.observatory.status;
+package io.observatory.snapshot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.observatory.status;
+package io.observatory.snapshot;
 
 import io.observatory.health.Availability;
 import io.observatory.health.AvailabilityPolicy;
@@ -13,16 +13,17 @@ import java.util.OptionalLong;
 import java.util.TreeMap;
 
 /**
- * The one immutable snapshot every reader reads: each configured outbound's observer status and verdict, sorted by
- * tag, with the availability policy it is read under. Published whole by the writer through the
- * {@link ObservationStore}; the Xray API, the v1 API, grpc.health.v1, the actuator endpoint and the gauges all answer
- * from one snapshot, never from two.
+ * The one immutable snapshot every reader reads: each configured outbound's observer status, passive state, source
+ * states and verdict, sorted by tag, with the availability policy it is read under, and each capability's
+ * {@linkplain #part part} (e.g. the mesh's view of its fleet). Published whole by the writer through the
+ * {@link ObservationStore}; the Xray API, the v1 API, grpc.health.v1, the actuator endpoint, the gauges and the
+ * capabilities' readers all answer from one snapshot, never from two.
  *
  * <p>The entries sit in tag order in pages ({@link PagedEntries}), found by tag through an index of positions that
  * snapshots of the same outbounds share, so {@link #with} makes the next snapshot by copying the page table and the
  * changed pages only: no hashing, sorting or map building per publication, and at 10,000 outbounds about 1 KB copied
  * for one change. Costs one {@link OutboundHealth}, about one reference and (shared) one index entry per configured
- * outbound.
+ * outbound, and one reference per capability part.
  */
 public final class Observation {
 
@@ -32,6 +33,8 @@ public final class Observation {
     private final List<OutboundHealth> all;
     private final AvailabilityPolicy availability;
     private final OptionalLong observedAtNanos;
+    // Part name -> value, as the capabilities published them; never modified.
+    private final Map<String, Object> parts;
 
     /**
      * Copies {@code outbounds} in tag order; linear when it already iterates in tag order (as the updater builds
@@ -49,18 +52,21 @@ public final class Observation {
         this.all = sorted.asList();
         this.availability = availability;
         this.observedAtNanos = observedAtNanos;
+        this.parts = Map.of();
     }
 
     private Observation(
             Map<String, Integer> index,
             PagedEntries sorted,
             AvailabilityPolicy availability,
-            OptionalLong observedAtNanos) {
+            OptionalLong observedAtNanos,
+            Map<String, Object> parts) {
         this.index = index;
         this.sorted = sorted;
         this.all = sorted.asList();
         this.availability = availability;
         this.observedAtNanos = observedAtNanos;
+        this.parts = parts;
     }
 
     private static Map<String, OutboundHealth> inTagOrder(Map<String, OutboundHealth> outbounds) {
@@ -104,7 +110,29 @@ public final class Observation {
             replacements[i++] = outbound;
         }
         PagedEntries next = sorted.with(positions, replacements);
-        return new Observation(index, next, availability, observedAtNanos);
+        return new Observation(index, next, availability, observedAtNanos, parts);
+    }
+
+    /**
+     * This snapshot with {@code value} as the capability part {@code part}: the same outbounds (shared, no copy) and
+     * the other parts. O(parts).
+     */
+    public <T> Observation withPart(SnapshotPart<T> part, T value) {
+        Map<String, Object> next = new HashMap<>(parts);
+        next.put(part.name(), part.type().cast(value));
+        return new Observation(index, sorted, availability, observedAtNanos, Map.copyOf(next));
+    }
+
+    /** This snapshot's capability parts on {@code outbounds}, a snapshot of the same or other outbounds. O(parts). */
+    Observation partsOnto(Observation outbounds) {
+        return new Observation(
+                outbounds.index, outbounds.sorted, outbounds.availability, outbounds.observedAtNanos, parts);
+    }
+
+    /** The capability part {@code part}: its last published value, or its empty value before the first. O(1). */
+    public <T> T part(SnapshotPart<T> part) {
+        Object value = parts.get(part.name());
+        return value == null ? part.empty() : part.type().cast(value);
     }
 
     /** How {@link #available} builds the usable set. */

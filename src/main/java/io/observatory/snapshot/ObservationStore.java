@@ -1,4 +1,4 @@
-package io.observatory.status;
+package io.observatory.snapshot;
 
 import io.observatory.time.Scheduler;
 import java.util.ArrayList;
@@ -70,5 +70,24 @@ public final class ObservationStore {
             watchers.add(updates);
         });
         return () -> writer.execute(() -> watchers.remove(updates));
+    }
+
+    /**
+     * Starts following one capability part: on the writer, {@code watcher} receives the part's current value and
+     * then its value after each publication that replaced it (compared by identity: a publication of the outbounds
+     * alone is not heard). It runs on the writer and must be quick.
+     *
+     * @return cancels the subscription on the writer
+     */
+    public <T> Runnable watchPart(SnapshotPart<T> part, Consumer<T> watcher) {
+        Object[] last = new Object[1];
+        Consumer<Observation> follow = observation -> {
+            T value = observation.part(part);
+            if (value != last[0]) {
+                last[0] = value;
+                watcher.accept(value);
+            }
+        };
+        return watch(follow, update -> follow.accept(update.observation()));
     }
 }

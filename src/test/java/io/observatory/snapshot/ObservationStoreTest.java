@@ -1,4 +1,4 @@
-package io.observatory.status;
+package io.observatory.snapshot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -26,7 +26,7 @@ class ObservationStoreTest {
         Map<String, OutboundHealth> outbounds = new LinkedHashMap<>();
         for (String tag : tags) {
             outbounds.put(
-                    tag, new OutboundHealth(tag, null, PassiveView.NONE, null, HealthState.UNKNOWN, NOW, "added"));
+                    tag, new OutboundHealth(tag, null, PassiveView.NONE, List.of(), HealthState.UNKNOWN, NOW, "added"));
         }
         return new Observation(outbounds, AvailabilityPolicy.HEALTHY_AND_UNKNOWN, OptionalLong.empty());
     }

@@ -1,7 +1,6 @@
-package io.observatory.verdict;
+package io.observatory.snapshot;
 
 import io.observatory.health.PassivePolicy;
-import io.observatory.status.CallStatistics;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 

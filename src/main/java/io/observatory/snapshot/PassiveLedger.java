@@ -1,11 +1,10 @@
-package io.observatory.verdict;
+package io.observatory.snapshot;
 
 import io.observatory.health.CallOutcome;
 import io.observatory.health.HealthState;
 import io.observatory.health.PassivePolicy;
-import io.observatory.status.CallStatistics;
-import io.observatory.status.PassiveView;
 import io.observatory.text.GoDuration;
+import io.observatory.time.DueQueue;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -22,7 +21,7 @@ import java.util.TreeSet;
  * and finding the next reactivation cost what is due, not a visit of every outbound: the writer does both at every
  * publication (measured at 10,000 outbounds with 30 one-second buckets each: 10-15 ms per publication when every
  * state was visited). Confined to the writer; costs one policy state, one {@link CallStatistics} and two
- * {@link DueTimes} entries (about 240 bytes) per outbound with reports, nothing for the others.
+ * {@link DueQueue} entries (about 240 bytes) per outbound with reports, nothing for the others.
  *
  * @param <S> the policy's state type
  */
@@ -31,8 +30,8 @@ final class PassiveLedger<S extends PassivePolicy.PassiveState> {
     private final PassivePolicy<S> policy;
     private final Map<String, S> states = new HashMap<>();
     private final Map<String, CallStatistics> calls = new HashMap<>();
-    private final DueTimes changes = new DueTimes();
-    private final DueTimes reactivations = new DueTimes();
+    private final DueQueue<String> changes = new DueQueue<>();
+    private final DueQueue<String> reactivations = new DueQueue<>();
 
     private PassiveLedger(PassivePolicy<S> policy) {
         this.policy = policy;

@@ -1,9 +1,6 @@
-package io.observatory.verdict;
+package io.observatory.snapshot;
 
 import io.observatory.health.CombinedVerdict;
-import io.observatory.status.ObservationUpdate;
-import io.observatory.status.OutboundEvent;
-import io.observatory.status.OutboundHealth;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

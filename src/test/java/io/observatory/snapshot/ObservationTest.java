@@ -1,4 +1,4 @@
-package io.observatory.status;
+package io.observatory.snapshot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -38,7 +38,7 @@ class ObservationTest {
         Map<String, OutboundHealth> outbounds = new LinkedHashMap<>();
         for (String tag : tags) {
             outbounds.put(
-                    tag, new OutboundHealth(tag, null, PassiveView.NONE, null, HealthState.UNKNOWN, NOW, "added"));
+                    tag, new OutboundHealth(tag, null, PassiveView.NONE, List.of(), HealthState.UNKNOWN, NOW, "added"));
         }
         return new Observation(outbounds, AvailabilityPolicy.HEALTHY_AND_UNKNOWN, OptionalLong.empty());
     }
@@ -88,7 +88,7 @@ class ObservationTest {
     void withWhenEntriesChangedThenThoseReplacedInPlaceAndAStrangerRefused() {
         Observation observation = observation(List.of("b", "a", "c"));
         OutboundHealth changed =
-                new OutboundHealth("b", null, PassiveView.NONE, null, HealthState.UNHEALTHY, NOW, "changed");
+                new OutboundHealth("b", null, PassiveView.NONE, List.of(), HealthState.UNHEALTHY, NOW, "changed");
 
         Observation next = observation.with(List.of(changed), OptionalLong.of(7));
 
@@ -102,7 +102,7 @@ class ObservationTest {
         assertThat(next.matching(List.of("b"))).containsExactly(changed);
         assertThatThrownBy(() -> observation.with(
                         List.of(new OutboundHealth(
-                                "z", null, PassiveView.NONE, null, HealthState.UNKNOWN, NOW, "added")),
+                                "z", null, PassiveView.NONE, List.of(), HealthState.UNKNOWN, NOW, "added")),
                         OptionalLong.empty()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("outbound z is not in the observation");
