@@ -297,13 +297,13 @@ The secretEnv entries as a YAML list of EnvVars, each from the chart's Secret (s
 {{- end }}
 
 {{/*
-The environment of a witness pod of the DaemonSet: JVM flags, OBSERVATORY_MESH_SELF_NAME from the node's name (the
+The environment of a witness pod of the DaemonSet: JVM flags, OBSERVATORY_MESH_WITNESS_NAME from the node's name (the
 downward API; the rendered application.yml uses it as the witness's name and to find its token file), secretEnv, then
 extraEnv. A YAML list.
 */}}
 {{- define "observatory.witnessEnv" -}}
 {{- $env := list (dict "name" "JAVA_TOOL_OPTIONS" "value" .Values.jvm.toolOptions) }}
-{{- $env = append $env (dict "name" "OBSERVATORY_MESH_SELF_NAME" "valueFrom" (dict "fieldRef" (dict "fieldPath" "spec.nodeName"))) }}
+{{- $env = append $env (dict "name" "OBSERVATORY_MESH_WITNESS_NAME" "valueFrom" (dict "fieldRef" (dict "fieldPath" "spec.nodeName"))) }}
 {{- toYaml (concat $env (include "observatory.secretEnv" . | fromYamlArray) .Values.extraEnv) }}
 {{- end }}
 
@@ -461,7 +461,7 @@ format, merged over extraConfig (the chart's keys win).
 {{- end }}
 
 {{/*
-observatory.mesh of the hub, (list $ PLACEHOLDERS), a YAML dict: role hub, the servers with their entry points
+observatory.mesh of the hub, (list $ PLACEHOLDERS), a YAML dict: its hub section, the servers with their entry points
 (credentials as placeholders, from PLACEHOLDERS by values field), the witnesses — mesh.hub.witnesses, then the
 DaemonSet's nodes — each with the path of its token file, and the verdict and probe settings that are set.
 */}}
@@ -491,28 +491,27 @@ DaemonSet's nodes — each with the path of its token file, and the verdict and 
 {{- end }}
 {{- end }}
 {{- end }}
-{{- $mesh := dict "role" "hub" "servers" $servers "witnesses" $witnesses }}
-{{- include "observatory.copySet" (list $hub $mesh (dict "streak" "streak" "quorum" "quorum" "unreliableShare" "unreliable-share" "reportInterval" "report-interval" "noDataAfter" "no-data-after")) }}
+{{- $hubConfig := dict "servers" $servers "witnesses" $witnesses }}
+{{- include "observatory.copySet" (list $hub $hubConfig (dict "streak" "streak" "quorum" "quorum" "unreliableShare" "unreliable-share" "reportInterval" "report-interval" "noDataAfter" "no-data-after")) }}
 {{- $probe := dict }}
 {{- include "observatory.copySet" (list (default (dict) $hub.probe) $probe (dict "probeUrl" "probe-url" "probeInterval" "probe-interval" "timeout" "timeout")) }}
 {{- with $probe }}
-{{- $_ := set $mesh "probe" . }}
+{{- $_ := set $hubConfig "probe" . }}
 {{- end }}
-{{- toYaml $mesh }}
+{{- toYaml (dict "hub" $hubConfig) }}
 {{- end }}
 
 {{/*
-The application.yml of a witness pod of the DaemonSet: role witness, named after its node (OBSERVATORY_MESH_SELF_NAME,
+The application.yml of a witness pod of the DaemonSet: a witness section, named after its node (OBSERVATORY_MESH_WITNESS_NAME,
 see observatory.witnessEnv) and reading the token file of that name, reporting to every hub pod through the headless
 Service; observatory.probe as on the hub but without source-address (a fixed address is one pod's), no outbounds and
 no observer (it probes what the hub's fleet names).
 */}}
 {{- define "observatory.witnessConfig" -}}
-{{- $mesh := dict
-  "role" "witness"
-  "self" (dict "name" "${OBSERVATORY_MESH_SELF_NAME}")
+{{- $mesh := dict "witness" (dict
+  "name" "${OBSERVATORY_MESH_WITNESS_NAME}"
   "hubs" (list (include "observatory.hubAddress" .))
-  "token-file" (printf "%s/${OBSERVATORY_MESH_SELF_NAME}" (include "observatory.witnessTokensDir" .)) }}
+  "token-file" (printf "%s/${OBSERVATORY_MESH_WITNESS_NAME}" (include "observatory.witnessTokensDir" .))) }}
 {{- $observatory := dict "mesh" $mesh "probe" (include "observatory.probeConfig" . | fromYaml) "reload" (dict "enabled" .Values.config.liveReload) }}
 {{- include "observatory.configFile" (list . $observatory) }}
 {{- end }}

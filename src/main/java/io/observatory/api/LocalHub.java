@@ -1,6 +1,7 @@
 package io.observatory.api;
 
 import io.observatory.mesh.MeshHub;
+import io.observatory.mesh.config.HubSettings;
 import io.observatory.mesh.witness.HubLink;
 import io.observatory.mesh.witness.WitnessFleet;
 import io.observatory.mesh.witness.WitnessReport;
@@ -25,10 +26,14 @@ final class LocalHub implements HubLink {
 
     @Override
     public Optional<WitnessFleet> fetchFleet() {
-        return hub.settings().witnesses().stream()
+        HubSettings settings = hub.settings().hub();
+        if (settings == null) {
+            return Optional.empty();
+        }
+        return settings.witnesses().stream()
                 .filter(candidate -> candidate.name().equals(witness))
                 .findFirst()
-                .map(settings -> MeshProtos.witnessFleet(MeshProtos.fleet(hub.settings(), settings)));
+                .map(known -> MeshProtos.witnessFleet(MeshProtos.fleet(settings, known)));
     }
 
     @Override

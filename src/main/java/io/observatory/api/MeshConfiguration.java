@@ -3,9 +3,11 @@ package io.observatory.api;
 import io.observatory.api.auth.ApiAuthConfiguration;
 import io.observatory.api.auth.ApiToken;
 import io.observatory.api.auth.WitnessAuthInterceptor;
-import io.observatory.config.MeshSettings;
+import io.observatory.config.ConfigSection;
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.mesh.MeshHub;
+import io.observatory.mesh.config.HubSettings;
+import io.observatory.mesh.config.MeshSettings;
 import io.observatory.mesh.witness.MeshWitnessRuntime;
 import io.observatory.probe.Prober;
 import io.observatory.reload.Reconfigurable;
@@ -34,11 +36,17 @@ import org.springframework.grpc.server.lifecycle.GrpcServerLifecycle;
 @Configuration(proxyBeanMethods = false)
 public class MeshConfiguration {
 
+    /** {@code observatory.mesh}, bound with the rest of the configuration whatever the role. */
+    @Bean
+    static ConfigSection<MeshSettings> meshConfigSection() {
+        return MeshSettings.SECTION;
+    }
+
     /** The hub: its marks are applied on the writer, where it judges. */
     @Bean
     @Order(4)
     MeshHub meshHub(ObservatoryConfig config, Scheduler writer, Clock clock, ObservationUpdater updater) {
-        return new MeshHub(config.mesh(), writer, clock, updater);
+        return new MeshHub(config.section(MeshSettings.SECTION), writer, clock, updater);
     }
 
     /**
@@ -60,14 +68,19 @@ public class MeshConfiguration {
             Clock clock,
             MeshHub hub) {
         return new MeshWitnessRuntime(
-                config.mesh(),
+                config.section(MeshSettings.SECTION),
                 writer,
                 meshWitnessThread,
                 prober,
                 clock,
                 settings -> settings.role().hub()
                         ? new LocalHub(
-                                hub, Objects.requireNonNull(settings.self().name(), "validated"), clock)
+                                hub,
+                                Objects.requireNonNull(
+                                        Objects.requireNonNull(settings.witness())
+                                                .name(),
+                                        "validated"),
+                                clock)
                         : RemoteHubs.of(settings, System::getenv));
     }
 
@@ -76,7 +89,7 @@ public class MeshConfiguration {
     @GlobalServerInterceptor
     WitnessAuthInterceptor witnessAuthInterceptor(ObservatoryConfig config, Ticker ticker, Environment environment) {
         return new WitnessAuthInterceptor(
-                config.mesh(),
+                config.section(MeshSettings.SECTION),
                 settings -> WitnessAuthInterceptor.credentials(
                         settings,
                         witness -> ApiToken.of(
@@ -87,7 +100,7 @@ public class MeshConfiguration {
     @Bean
     @Order(6)
     Reconfigurable witnessAuthReconfiguration(WitnessAuthInterceptor interceptor) {
-        return next -> interceptor.reconfigure(next.mesh());
+        return next -> interceptor.reconfigure(next.section(MeshSettings.SECTION));
     }
 
     /** Starts judging and witnessing after the gRPC server (a dependency), stops them before it. */
@@ -118,11 +131,12 @@ public class MeshConfiguration {
     }
 
     private static String witnessProperty(MeshSettings settings, String witness) {
-        for (int i = 0; i < settings.witnesses().size(); i++) {
-            if (settings.witnesses().get(i).name().equals(witness)) {
-                return MeshSettings.witnessProperty(i);
+        HubSettings hub = settings.hub();
+        for (int i = 0; hub != null && i < hub.witnesses().size(); i++) {
+            if (hub.witnesses().get(i).name().equals(witness)) {
+                return HubSettings.witnessProperty(i);
             }
         }
-        return MeshSettings.witnessProperty(-1);
+        return HubSettings.witnessProperty(-1);
     }
 }

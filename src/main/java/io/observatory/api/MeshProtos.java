@@ -18,17 +18,17 @@ import io.observatory.api.mesh.v1.ServerStatus;
 import io.observatory.api.mesh.v1.WitnessIdentity;
 import io.observatory.api.mesh.v1.WitnessStatus;
 import io.observatory.api.v1.ProbeErrorKind;
-import io.observatory.config.MeshEntryPointSettings;
-import io.observatory.config.MeshSettings;
-import io.observatory.config.MeshWitnessSettings;
 import io.observatory.config.Outbound;
 import io.observatory.config.Protocol;
-import io.observatory.health.mesh.MeshFleet;
-import io.observatory.health.mesh.MeshJudgement.RouteServing;
-import io.observatory.health.mesh.MeshJudgement.ServerVerdict;
-import io.observatory.health.mesh.MeshJudgement.WitnessStanding;
 import io.observatory.mesh.MeshLedger;
 import io.observatory.mesh.MeshView;
+import io.observatory.mesh.config.EntryPointSettings;
+import io.observatory.mesh.config.FleetWitnessSettings;
+import io.observatory.mesh.config.HubSettings;
+import io.observatory.mesh.judge.MeshFleet;
+import io.observatory.mesh.judge.MeshJudgement.RouteServing;
+import io.observatory.mesh.judge.MeshJudgement.ServerVerdict;
+import io.observatory.mesh.judge.MeshJudgement.WitnessStanding;
 import io.observatory.mesh.witness.WitnessFleet;
 import io.observatory.mesh.witness.WitnessReport;
 import io.observatory.probe.ProbeError;
@@ -67,7 +67,7 @@ final class MeshProtos {
     private MeshProtos() {}
 
     /** The fleet as witness {@code witness} is to probe it. */
-    static GetFleetResponse fleet(MeshSettings settings, MeshWitnessSettings witness) {
+    static GetFleetResponse fleet(HubSettings settings, FleetWitnessSettings witness) {
         GetFleetResponse.Builder fleet = GetFleetResponse.newBuilder()
                 .setWitness(WitnessIdentity.newBuilder()
                         .setName(witness.name())
@@ -81,7 +81,7 @@ final class MeshProtos {
                 .setReportIntervalMillis(settings.reportInterval().toMillis());
         settings.servers().forEach(server -> {
             Server.Builder message = Server.newBuilder().setName(server.name()).setRoute(server.route());
-            for (MeshEntryPointSettings entry : server.entryPoints()) {
+            for (EntryPointSettings entry : server.entryPoints()) {
                 EntryPoint.Builder entryPoint = EntryPoint.newBuilder()
                         .setName(entry.name())
                         .setTag(server.name() + "/" + entry.name())

@@ -14,11 +14,11 @@ import io.observatory.api.mesh.v1.MeshServiceGrpc;
 import io.observatory.api.mesh.v1.ReportRequest;
 import io.observatory.api.mesh.v1.ReportResponse;
 import io.observatory.api.mesh.v1.WatchMeshRequest;
-import io.observatory.config.MeshSettings;
-import io.observatory.config.MeshWitnessSettings;
 import io.observatory.mesh.MeshHub;
 import io.observatory.mesh.MeshLedger;
 import io.observatory.mesh.MeshView;
+import io.observatory.mesh.config.FleetWitnessSettings;
+import io.observatory.mesh.config.HubSettings;
 import java.time.Clock;
 import java.util.Objects;
 import org.springframework.stereotype.Service;
@@ -55,15 +55,17 @@ public final class MeshV1Service extends MeshServiceGrpc.MeshServiceImplBase {
 
     @Override
     public void getFleet(GetFleetRequest request, StreamObserver<GetFleetResponse> responses) {
-        MeshSettings settings = hub.settings();
+        HubSettings settings = hub.settings().hub();
         String caller = WitnessAuthInterceptor.WITNESS.get();
-        MeshWitnessSettings witness = settings.witnesses().stream()
-                .filter(candidate -> candidate.name().equals(caller))
-                .findFirst()
-                .orElse(null);
+        FleetWitnessSettings witness = settings == null
+                ? null
+                : settings.witnesses().stream()
+                        .filter(candidate -> candidate.name().equals(caller))
+                        .findFirst()
+                        .orElse(null);
         if (witness == null) {
             responses.onError(Status.PERMISSION_DENIED
-                    .withDescription("witness " + caller + " is no longer in observatory.mesh.witnesses")
+                    .withDescription("witness " + caller + " is no longer in observatory.mesh.hub.witnesses")
                     .asRuntimeException());
             return;
         }

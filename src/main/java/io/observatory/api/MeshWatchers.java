@@ -2,8 +2,8 @@ package io.observatory.api;
 
 import io.grpc.stub.ServerCallStreamObserver;
 import io.observatory.api.mesh.v1.GetMeshResponse;
-import io.observatory.health.mesh.MeshJudgement;
 import io.observatory.mesh.MeshView;
+import io.observatory.mesh.judge.MeshJudgement;
 import io.observatory.snapshot.ObservationStore;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;

@@ -15,8 +15,9 @@ import io.observatory.api.mesh.v1.MeshServiceGrpc;
 import io.observatory.api.mesh.v1.ReportRequest;
 import io.observatory.api.mesh.v1.ReportResponse;
 import io.observatory.config.HostPort;
-import io.observatory.config.MeshHubTlsSettings;
-import io.observatory.config.MeshSettings;
+import io.observatory.mesh.config.HubTlsSettings;
+import io.observatory.mesh.config.MeshSettings;
+import io.observatory.mesh.config.WitnessSettings;
 import io.observatory.mesh.witness.HubLink;
 import io.observatory.mesh.witness.WitnessFleet;
 import io.observatory.mesh.witness.WitnessReport;
@@ -44,7 +45,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The hubs over gRPC ({@code observatory.mesh.hubs}): each {@code host:port} is resolved again for every call, and a
+ * The hubs over gRPC ({@code observatory.mesh.witness.hubs}): each {@code host:port} is resolved again for every call, and a
  * name with several addresses (a Kubernetes headless Service of hub replicas) means every address, so each replica
  * gets every report. One plaintext channel per address is kept while the address resolves; calls carry
  * {@code authorization: Bearer <token>} with the token read fresh each time, and a deadline. A hub that cannot be
@@ -87,9 +88,10 @@ final class RemoteHubs implements HubLink {
      *
      * @throws IllegalStateException naming the setting when the token cannot be read
      */
-    static RemoteHubs of(MeshSettings settings, Function<String, @Nullable String> environment) {
-        Duration deadline =
-                settings.reportInterval().compareTo(MAX_DEADLINE) < 0 ? settings.reportInterval() : MAX_DEADLINE;
+    static RemoteHubs of(MeshSettings mesh, Function<String, @Nullable String> environment) {
+        WitnessSettings settings = java.util.Objects.requireNonNull(mesh.witness(), "a witness");
+        Duration reportInterval = mesh.initialReportInterval();
+        Duration deadline = reportInterval.compareTo(MAX_DEADLINE) < 0 ? reportInterval : MAX_DEADLINE;
         return new RemoteHubs(
                 settings.hubAddresses(),
                 settings.token().configured() ? BearerToken.of(settings.token(), environment) : null,
@@ -102,7 +104,7 @@ final class RemoteHubs implements HubLink {
      *
      * @throws IllegalStateException naming the setting when a PEM file cannot be used
      */
-    static ChannelCredentials credentials(MeshHubTlsSettings tls) {
+    static ChannelCredentials credentials(HubTlsSettings tls) {
         if (!tls.enabled()) {
             return InsecureChannelCredentials.create();
         }

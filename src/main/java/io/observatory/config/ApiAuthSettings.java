@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * @param requireForReads whether reads need the same credentials as writes. Default: false, reads are open
  */
 public record ApiAuthSettings(
-        @Nullable String tokenFile, @Nullable String tokenEnv, boolean requireForReads) implements CrossFieldValidated {
+        @Nullable String tokenFile, @Nullable String tokenEnv, boolean requireForReads) implements Checked {
 
     private static final String PROPERTY = ObservatoryConfigBinder.PREFIX + ".api.auth";
 
@@ -32,7 +32,7 @@ public record ApiAuthSettings(
     }
 
     @Override
-    public void validate(Violations violations) {
-        token().validate(violations, "the API token");
+    public void check(Problems problems) {
+        token().check(problems, "the API token");
     }
 }

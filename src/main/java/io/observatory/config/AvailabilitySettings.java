@@ -19,7 +19,7 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
 public record AvailabilitySettings(
         @Nullable @NestedConfigurationProperty HealthyOrPanicSettings healthyOrPanic,
         @Nullable HealthyAndUnknownSettings healthyAndUnknown)
-        implements CrossFieldValidated {
+        implements Checked {
 
     /** Selects healthy-or-panic with its defaults when no policy is set. */
     public AvailabilitySettings {
@@ -29,9 +29,9 @@ public record AvailabilitySettings(
     }
 
     @Override
-    public void validate(Violations violations) {
+    public void check(Problems problems) {
         if (healthyOrPanic != null && healthyAndUnknown != null) {
-            violations.reject(
+            problems.reject(
                     "healthy-and-unknown",
                     "set together with observatory.availability.healthy-or-panic",
                     "at most one availability policy: remove observatory.availability.healthy-or-panic or "

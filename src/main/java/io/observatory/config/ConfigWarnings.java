@@ -33,10 +33,11 @@ final class ConfigWarnings {
     private ConfigWarnings() {}
 
     /**
-     * @param isSet whether a property (its full name) was set rather than left at its default
+     * @param sections the capabilities' sections: one that gives the instance work makes an observer optional
+     * @param isSet    whether a property (its full name) was set rather than left at its default
      * @return e.g. {@code observatory.standard.subject-selector[1]: vpn_ matches no outbound tag (tags: proxy_de)}
      */
-    static List<String> of(ObservatoryConfig config, Predicate<String> isSet) {
+    static List<String> of(ObservatoryConfig config, List<ConfigSection<?>> sections, Predicate<String> isSet) {
         List<String> warnings = new ArrayList<>();
         StandardObserverSettings standard = config.standard();
         if (standard != null) {
@@ -56,7 +57,7 @@ final class ConfigWarnings {
             }
             unmatched("observatory.burst.subject-selector", burst.subjectSelector(), config, warnings);
         }
-        if (standard == null && burst == null && config.mesh().role() == MeshRole.OFF) {
+        if (standard == null && burst == null && sections.stream().noneMatch(section -> active(section, config))) {
             warnings.add("no observer configured: set observatory.standard or observatory.burst; "
                     + "serving an empty observation");
         }
@@ -71,6 +72,11 @@ final class ConfigWarnings {
                     + GoDuration.format(rate.policy().effectiveReactivationPeriod()) + " is applied");
         }
         return warnings;
+    }
+
+    private static <T> boolean active(ConfigSection<T> section, ObservatoryConfig config) {
+        T settings = config.sectionIfPresent(section);
+        return settings != null && section.active(settings);
     }
 
     /** An opt-in histogram selection so wide that the scrape grows by thousands of series. */

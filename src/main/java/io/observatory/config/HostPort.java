@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
 public record HostPort(String host, int port) {
 
     /** What a valid value looks like, for messages. */
-    static final String EXPECTED = "host:port with a port 1-65535, e.g. 127.0.0.1:9090 or [::1]:9090";
+    public static final String EXPECTED = "host:port with a port 1-65535, e.g. 127.0.0.1:9090 or [::1]:9090";
 
     /** Reads {@code text}, or returns {@code null} when it is not a {@code host:port}. */
     public static @Nullable HostPort parse(String text) {

@@ -61,9 +61,16 @@ public @interface HttpUrl {
                 return true;
             }
             context.disableDefaultConstraintViolation();
-            context.buildConstraintViolationWithTemplate(Violations.encode(null, expected))
-                    .addConstraintViolation();
+            context.buildConstraintViolationWithTemplate(template(expected)).addConstraintViolation();
             return false;
+        }
+
+        /** {@code expected} as a message template: Bean Validation interpolates braces, '$' and '\\'. */
+        private static String template(String expected) {
+            return expected.replace("\\", "\\\\")
+                    .replace("{", "\\{")
+                    .replace("}", "\\}")
+                    .replace("$", "\\$");
         }
 
         /** What is expected of {@code text} instead, or {@code null} when it is a probe URL. */

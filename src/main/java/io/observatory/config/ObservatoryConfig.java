@@ -1,98 +1,132 @@
 package io.observatory.config;
 
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
-import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.boot.context.properties.NestedConfigurationProperty;
-import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * The whole {@code observatory.*} configuration: outbounds, at most one observer, shared probe settings, live reload,
- * passive health, availability and API access. Bound and validated by {@link ObservatoryConfigBinder} at start-up and
- * on every reload, through the same pipeline; immutable.
- *
- * <p>Annotated {@link ConfigurationProperties} for Spring Boot's configuration processor, which turns the
- * components' Javadoc and {@link DefaultValue}s into IDE metadata; it is not registered as a configuration
- * properties bean.
- *
- * @param outbounds    outbounds to observe, in configuration order; tags unique. Default: none
- * @param standard     the standard observer (Xray "observatory"): probes the selected outbounds one after another, or
- *                     all at once per round. Mutually exclusive with burst. Default: not configured
- * @param burst        the burst observer (Xray "burstObservatory"): samples the selected outbounds at random moments
- *                     and keeps RTT statistics. Mutually exclusive with standard. Default: not configured
- * @param probe        settings shared by every probe, whichever observer runs
- * @param reload       live reload of the external configuration files the service was started with
- * @param passive      passive health: how the call outcomes balancers report through the v1 API are judged
- * @param availability how verdicts become the outbounds a balancer may use
- * @param api          the v1 API: who may call it
- * @param mesh         multi-vantage verdicts: this instance's role, and the fleet when it is a hub
- * @param metrics      what the Prometheus endpoint shows beyond the fixed per-outbound series
- * @param state        warm restart: where the last snapshot is kept between processes. Default: off
+ * This instance's whole configuration, one immutable value per start-up or reload: the core's settings
+ * ({@link CoreSettings}, whose parts it hands out directly) and each capability's section, bound and validated
+ * together by {@link ObservatoryConfigBinder}. Costs the settings and one reference per section.
  */
-@ConfigurationProperties(ObservatoryConfigBinder.PREFIX)
-public record ObservatoryConfig(
-        @DefaultValue List<Outbound> outbounds,
-        @Nullable @NestedConfigurationProperty StandardObserverSettings standard,
-        @Nullable @NestedConfigurationProperty BurstObserverSettings burst,
-        @DefaultValue @NestedConfigurationProperty ProbeSettings probe,
-        @DefaultValue @NestedConfigurationProperty ReloadSettings reload,
-        @DefaultValue @NestedConfigurationProperty PassiveSettings passive,
-        @DefaultValue @NestedConfigurationProperty AvailabilitySettings availability,
-        @DefaultValue @NestedConfigurationProperty ApiSettings api,
-        @DefaultValue @NestedConfigurationProperty MeshSettings mesh,
-        @DefaultValue @NestedConfigurationProperty MetricsSettings metrics,
-        @DefaultValue @NestedConfigurationProperty StateSettings state)
-        implements CrossFieldValidated {
+public final class ObservatoryConfig {
 
-    public ObservatoryConfig {
-        outbounds = List.copyOf(outbounds);
+    private final CoreSettings core;
+    private final Map<String, Object> sections;
+    private final List<Outbound> observedOutbounds;
+
+    /**
+     * @param core     the core's settings
+     * @param sections each section's settings by key, in registration order
+     * @param added    the outbounds the sections add to the observation, in section and configuration order
+     */
+    ObservatoryConfig(CoreSettings core, Map<String, Object> sections, List<Outbound> added) {
+        this.core = Objects.requireNonNull(core, "core");
+        this.sections = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(sections));
+        List<Outbound> all = new ArrayList<>(core.outbounds().size() + added.size());
+        all.addAll(core.outbounds());
+        all.addAll(added);
+        this.observedOutbounds = List.copyOf(all);
+    }
+
+    /** A configuration of the core's settings alone, without any capability section. */
+    public static ObservatoryConfig of(CoreSettings core) {
+        return new ObservatoryConfig(core, Map.of(), List.of());
+    }
+
+    /** The core's settings. */
+    public CoreSettings core() {
+        return core;
     }
 
     /**
-     * Every outbound this instance observes and serves: the configured ones, then, on a hub, each mesh entry point as
-     * the outbound {@code <server>/<entry>}.
+     * The settings of a capability's section.
+     *
+     * @throws IllegalArgumentException when the section was not bound with this configuration (not registered)
+     */
+    public <T> T section(ConfigSection<T> section) {
+        Object settings = sections.get(section.key());
+        if (settings == null) {
+            throw new IllegalArgumentException(
+                    "section observatory." + section.key() + " is not registered (known: " + sections.keySet() + ")");
+        }
+        return section.type().cast(settings);
+    }
+
+    /** The settings of a capability's section, or {@code null} when it was not bound with this configuration. */
+    public <T> @Nullable T sectionIfPresent(ConfigSection<T> section) {
+        Object settings = sections.get(section.key());
+        return settings == null ? null : section.type().cast(settings);
+    }
+
+    /**
+     * Every outbound this instance observes and serves: the configured ones, then the ones the capabilities' sections
+     * add (on a mesh hub, each entry point as the outbound {@code <server>/<entry>}).
      */
     public List<Outbound> observedOutbounds() {
-        List<Outbound> entryPoints = mesh.entryPointOutbounds();
-        if (entryPoints.isEmpty()) {
-            return outbounds;
-        }
-        List<Outbound> all = new ArrayList<>(outbounds.size() + entryPoints.size());
-        all.addAll(outbounds);
-        all.addAll(entryPoints);
-        return List.copyOf(all);
+        return observedOutbounds;
+    }
+
+    /** {@code observatory.outbounds}. */
+    public List<Outbound> outbounds() {
+        return core.outbounds();
+    }
+
+    /** {@code observatory.standard}, or {@code null}. */
+    public @Nullable StandardObserverSettings standard() {
+        return core.standard();
+    }
+
+    /** {@code observatory.burst}, or {@code null}. */
+    public @Nullable BurstObserverSettings burst() {
+        return core.burst();
+    }
+
+    /** {@code observatory.probe}. */
+    public ProbeSettings probe() {
+        return core.probe();
+    }
+
+    /** {@code observatory.reload}. */
+    public ReloadSettings reload() {
+        return core.reload();
+    }
+
+    /** {@code observatory.passive}. */
+    public PassiveSettings passive() {
+        return core.passive();
+    }
+
+    /** {@code observatory.availability}. */
+    public AvailabilitySettings availability() {
+        return core.availability();
+    }
+
+    /** {@code observatory.api}. */
+    public ApiSettings api() {
+        return core.api();
+    }
+
+    /** {@code observatory.metrics}. */
+    public MetricsSettings metrics() {
+        return core.metrics();
     }
 
     @Override
-    public void validate(Violations violations) {
-        if (standard != null && burst != null) {
-            violations.reject(
-                    "burst",
-                    "set together with observatory.standard",
-                    "only one observer can be active: remove observatory.standard or observatory.burst");
-        }
-        Map<String, Integer> indexByTag = new HashMap<>();
-        for (int i = 0; i < outbounds.size(); i++) {
-            String tag = outbounds.get(i).tag();
-            Integer first = tag == null ? null : indexByTag.putIfAbsent(tag, i);
-            if (first != null) {
-                violations.reject(
-                        "outbounds[" + i + "].tag",
-                        "a unique tag; observatory.outbounds[" + first + "].tag is also " + tag);
-            }
-        }
-        List<Outbound> entryPoints = mesh.entryPointOutbounds();
-        for (Outbound entryPoint : entryPoints) {
-            Integer clash = indexByTag.get(entryPoint.tag());
-            if (clash != null) {
-                violations.reject(
-                        "outbounds[" + clash + "].tag",
-                        entryPoint.tag(),
-                        "a tag that is not a mesh entry point's (<server>/<entry>)");
-            }
-        }
+    public boolean equals(Object other) {
+        return other instanceof ObservatoryConfig that && core.equals(that.core) && sections.equals(that.sections);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(core, sections);
+    }
+
+    @Override
+    public String toString() {
+        return "ObservatoryConfig[" + core + ", sections=" + sections + "]";
     }
 }

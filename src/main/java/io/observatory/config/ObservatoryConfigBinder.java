@@ -3,12 +3,16 @@ package io.observatory.config;
 import io.observatory.health.ExpectedStatus;
 import jakarta.validation.Validation;
 import jakarta.validation.ValidatorFactory;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Function;
 import org.hibernate.validator.HibernateValidator;
-import org.hibernate.validator.HibernateValidatorFactory;
 import org.hibernate.validator.messageinterpolation.ParameterMessageInterpolator;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.bind.AbstractBindHandler;
@@ -18,98 +22,232 @@ import org.springframework.boot.context.properties.bind.BindHandler;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.bind.PropertySourcesPlaceholdersResolver;
+import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
 import org.springframework.boot.context.properties.bind.handler.NoUnboundElementsBindHandler;
 import org.springframework.boot.context.properties.bind.validation.ValidationBindHandler;
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.UnboundElementsSourceFilter;
 import org.springframework.boot.convert.ApplicationConversionService;
 import org.springframework.core.convert.ConversionService;
 import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.validation.Validator;
 import org.springframework.validation.beanvalidation.SpringValidatorAdapter;
 
 /**
  * The one configuration pipeline, for start-up and for every reload: binds {@code observatory.*} from an environment
- * into {@link ObservatoryConfig} with Spring Boot's {@link Binder} and validates every record with Hibernate
- * Validator while binding, as Spring Boot binds {@code @Validated} configuration properties. Durations read as Go
- * durations ({@link GoDurationConverter}); binding is strict: an unknown key under {@code observatory} (environment
- * variables and system properties exempt, as in Spring Boot) or a value of the wrong shape ({@link ShapeCheck})
- * stops it, and so does the first record, depth first in declaration order, that breaks a constraint. Every failure
- * is a {@link BindException}, which {@link ConfigFailureAnalyzer} reports in one line.
+ * with Spring Boot's {@link Binder} — each capability's {@link ConfigSection} at {@code observatory.<key>}, then the
+ * core's {@link CoreSettings} — and validates every record while binding, as Spring Boot binds {@code @Validated}
+ * configuration properties: Bean Validation's field constraints and each {@link Checked} record's rules
+ * ({@link ConfigChecks}). Durations read as Go durations ({@link GoDurationConverter}); binding is strict: an unknown
+ * key under {@code observatory} (environment variables and system properties exempt, as in Spring Boot) or a value of
+ * the wrong shape ({@link ShapeCheck}) stops it, and so does the first record, depth first in declaration order, that
+ * breaks a rule. Every failure is one {@link InvalidConfigException}: an unknown key first, then the core's first
+ * problem, then the first section's.
  */
 public final class ObservatoryConfigBinder implements AutoCloseable {
 
     /** The configuration's prefix. */
     public static final String PREFIX = "observatory";
 
+    private static final ConfigurationPropertyName ROOT = ConfigurationPropertyName.of(PREFIX);
     private static final ConversionService CONVERSIONS = conversions();
 
+    private final List<ConfigSection<?>> sections;
+    private final Function<String, @Nullable String> environmentVariables;
     private final ValidatorFactory validation;
-    private final SpringValidatorAdapter validator;
-    private final SpringValidatorAdapter reloadValidator;
+    private final SpringValidatorAdapter beanValidation;
 
-    /** A binder whose validation reads the process's environment variables. */
-    public ObservatoryConfigBinder() {
-        this(System::getenv);
+    /**
+     * A binder whose validation reads the process's environment variables.
+     *
+     * @param sections the capabilities' sections, bound with the core's settings
+     */
+    public ObservatoryConfigBinder(List<? extends ConfigSection<?>> sections) {
+        this(sections, System::getenv);
     }
 
     /**
+     * @param sections             the capabilities' sections, bound with the core's settings; keys unique
      * @param environmentVariables looks up an environment variable by name, {@code null} when unset; validation uses
-     *                             it to check that the API token's variable is set
+     *                             it to check that a token's variable is set
+     * @throws IllegalArgumentException when two sections have the same key, or a key is one of the core's
      */
-    public ObservatoryConfigBinder(Function<String, @Nullable String> environmentVariables) {
+    public ObservatoryConfigBinder(
+            List<? extends ConfigSection<?>> sections, Function<String, @Nullable String> environmentVariables) {
+        Set<String> keys = new HashSet<>();
+        Set<String> coreKeys = PropertyExpectations.keysOf(CoreSettings.class);
+        for (ConfigSection<?> section : sections) {
+            if (!keys.add(section.key()) || coreKeys.contains(section.key())) {
+                throw new IllegalArgumentException("section observatory." + section.key()
+                        + " (expected: a key no other section and no core setting has)");
+            }
+        }
+        this.sections = List.copyOf(sections);
+        this.environmentVariables = environmentVariables;
         this.validation = Validation.byProvider(HibernateValidator.class)
                 .configure()
                 .messageInterpolator(new ParameterMessageInterpolator())
-                .constraintValidatorPayload(new CrossFieldValidated.ValidationContext(environmentVariables, true))
                 .buildValidatorFactory();
-        this.validator = new SpringValidatorAdapter(validation.getValidator());
-        this.reloadValidator = new SpringValidatorAdapter(validation
-                .unwrap(HibernateValidatorFactory.class)
-                .usingContext()
-                .constraintValidatorPayload(new CrossFieldValidated.ValidationContext(environmentVariables, false))
-                .getValidator());
+        this.beanValidation = new SpringValidatorAdapter(validation.getValidator());
     }
 
     /**
-     * Binds and validates the configuration.
+     * Binds and validates the configuration a process starts with.
      *
-     * @param environment Spring's environment: the running one at start-up, a freshly loaded one on reload
+     * @param environment Spring's environment
      * @return the configuration and the warnings to log
-     * @throws BindException for the first value that does not convert, the first unknown key, a value of the wrong
-     *                       shape, or the first record that breaks a constraint
+     * @throws InvalidConfigException for the first value that does not convert, the first unknown key, a value of the
+     *                                wrong shape, or the first record that breaks a rule
      */
     public Bound bind(ConfigurableEnvironment environment) {
-        return bind(environment, validator);
+        return bind(environment, true);
     }
 
     /**
      * Binds and validates a reloaded configuration, as {@link #bind} does but for the checks of settings that only a
-     * start applies ({@link Violations#startUp}).
+     * start applies ({@link Problems#startUp}).
      *
-     * @throws BindException as {@link #bind} does
+     * @throws InvalidConfigException as {@link #bind} does
      */
     public Bound bindReload(ConfigurableEnvironment environment) {
-        return bind(environment, reloadValidator);
+        return bind(environment, false);
     }
 
-    private Bound bind(ConfigurableEnvironment environment, SpringValidatorAdapter validator) {
+    private Bound bind(ConfigurableEnvironment environment, boolean startUp) {
         Binder binder = new Binder(
                 ConfigurationPropertySources.get(environment),
                 new PropertySourcesPlaceholdersResolver(environment),
                 CONVERSIONS);
         Set<String> set = new HashSet<>();
-        NoUnboundElementsBindHandler strict =
-                new NoUnboundElementsBindHandler(new Recording(set), new UnboundElementsSourceFilter());
-        BindHandler handler =
-                new ShapeCheck(new UnknownKeysFirst(new ValidationBindHandler(strict, validator), strict));
-        ObservatoryConfig config = binder.bindOrCreate(PREFIX, Bindable.of(ObservatoryConfig.class), handler);
-        return new Bound(config, ConfigWarnings.of(config, set::contains));
+        Recording recording = new Recording(set);
+        Validator[] validators = {beanValidation, new ConfigChecks(environmentVariables, startUp)};
+        List<InvalidConfigException> failures = new ArrayList<>();
+        Map<String, Object> bound = new LinkedHashMap<>();
+        List<ConfigurationPropertyName> sectionNames = new ArrayList<>();
+        for (ConfigSection<?> section : sections) {
+            ConfigurationPropertyName name = ROOT.append(section.key());
+            sectionNames.add(name);
+            Object settings = bind(
+                    binder,
+                    name,
+                    section.type(),
+                    List.of(),
+                    new StrictKeys(recording, List.of()),
+                    validators,
+                    failures);
+            if (settings != null) {
+                bound.put(section.key(), settings);
+            }
+        }
+        // The sections' keys are theirs to check: a section that failed half-way has not bound all of its own.
+        List<String> sectionKeys = sections.stream().map(ConfigSection::key).toList();
+        CoreSettings core = bind(
+                binder,
+                ROOT,
+                CoreSettings.class,
+                sectionKeys,
+                new StrictKeys(recording, sectionNames),
+                validators,
+                failures);
+        if (core == null || !failures.isEmpty()) {
+            throw failures.stream()
+                    .filter(failure ->
+                            failure.getCause() instanceof BindException bind && ConfigReports.unknownKey(bind))
+                    .findFirst()
+                    .orElse(failures.get(0));
+        }
+        Map<String, Outbound> added = new LinkedHashMap<>();
+        for (ConfigSection<?> section : sections) {
+            added.putAll(outbounds(section, bound.get(section.key())));
+        }
+        rejectClashes(core, added);
+        ObservatoryConfig config = new ObservatoryConfig(core, bound, List.copyOf(added.values()));
+        List<String> warnings = new ArrayList<>(ConfigWarnings.of(config, sections, set::contains));
+        for (ConfigSection<?> section : sections) {
+            warnings.addAll(warnings(section, bound.get(section.key())));
+        }
+        return new Bound(config, warnings);
     }
 
     /**
-     * A settings record as bound from no properties at all: every component takes its {@code @DefaultValue}.
-     * How a policy section that is not set gets its defaults, from the one place they are written.
+     * Binds one record at {@code name}; a failure is added to {@code failures} (the core's first, being the first to
+     * report of two) and the result is then {@code null}. {@code sectionKeys} are the keys bound beside the record at
+     * {@code name}, named in the report of an unknown key.
+     */
+    private static <T> @Nullable T bind(
+            Binder binder,
+            ConfigurationPropertyName name,
+            Class<T> type,
+            List<String> sectionKeys,
+            StrictKeys strict,
+            Validator[] validators,
+            List<InvalidConfigException> failures) {
+        BindHandler handler =
+                new ShapeCheck(new UnknownKeysFirst(new ValidationBindHandler(strict, validators), strict));
+        try {
+            return binder.bindOrCreate(name, Bindable.of(type), handler);
+        } catch (BindException e) {
+            InvalidConfigException report = ConfigReports.of(e, new PropertyExpectations(name, type, sectionKeys));
+            InvalidConfigException failure = report != null
+                    ? report
+                    : new InvalidConfigException(
+                            new ReportLine(e.getName().toString(), "(not usable)", String.valueOf(e.getMessage())),
+                            null,
+                            e);
+            if (type == CoreSettings.class) {
+                failures.add(0, failure);
+            } else {
+                failures.add(failure);
+            }
+            return null;
+        }
+    }
+
+    /** Rejects a configured outbound whose tag is one a section adds (a mesh entry point's). */
+    private static void rejectClashes(CoreSettings core, Map<String, Outbound> added) {
+        Map<String, String> definedBy = new HashMap<>();
+        added.forEach((property, outbound) -> definedBy.putIfAbsent(outbound.tag(), property));
+        for (int i = 0; i < core.outbounds().size(); i++) {
+            String tag = core.outbounds().get(i).tag();
+            String property = definedBy.get(tag);
+            if (property != null) {
+                throw new InvalidConfigException(
+                        new ReportLine(
+                                PREFIX + ".outbounds[" + i + "].tag",
+                                tag,
+                                "a tag no other outbound has; the outbound of " + property + " is also " + tag),
+                        null,
+                        null);
+            }
+        }
+    }
+
+    @SuppressWarnings("unchecked") // bound from section.type(), so of the section's type
+    private static <T> Map<String, Outbound> outbounds(ConfigSection<T> section, @Nullable Object settings) {
+        return settings == null ? Map.of() : section.outbounds((T) settings);
+    }
+
+    @SuppressWarnings("unchecked") // bound from section.type(), so of the section's type
+    private static <T> List<String> warnings(ConfigSection<T> section, @Nullable Object settings) {
+        return settings == null ? List.of() : section.warnings((T) settings);
+    }
+
+    /**
+     * The properties of the sections that take effect at start-up only ({@link ConfigSection#startUpOnly}), by full
+     * name, e.g. {@code observatory.state.directory}.
+     */
+    public List<String> startUpOnly() {
+        List<String> properties = new ArrayList<>();
+        sections.forEach(section ->
+                section.startUpOnly().forEach(key -> properties.add(PREFIX + "." + section.key() + "." + key)));
+        return properties;
+    }
+
+    /**
+     * A settings record as bound from no properties at all: every component takes its {@code @DefaultValue}. How a
+     * policy section that is not set gets its defaults, from the one place they are written.
      */
     static <T> T defaults(Class<T> type) {
         return new Binder(List.of(), null, CONVERSIONS).bindOrCreate("defaults", Bindable.of(type));
@@ -147,9 +285,9 @@ public final class ObservatoryConfigBinder implements AutoCloseable {
      */
     private static final class UnknownKeysFirst extends AbstractBindHandler {
 
-        private final NoUnboundElementsBindHandler strict;
+        private final StrictKeys strict;
 
-        UnknownKeysFirst(BindHandler parent, NoUnboundElementsBindHandler strict) {
+        UnknownKeysFirst(BindHandler parent, StrictKeys strict) {
             super(parent);
             this.strict = strict;
         }
@@ -162,6 +300,39 @@ public final class ObservatoryConfigBinder implements AutoCloseable {
                 strict.onFinish(name, target, context, result);
             }
             super.onFinish(name, target, context, result);
+        }
+    }
+
+    /**
+     * Spring Boot's strict binding ({@link NoUnboundElementsBindHandler}) of one record: an unknown key below it
+     * stops the bind, but for the keys below {@code excluded} (the sections', which their own binds check).
+     */
+    private static final class StrictKeys extends AbstractBindHandler {
+
+        private final List<ConfigurationPropertyName> excluded;
+
+        StrictKeys(BindHandler parent, List<ConfigurationPropertyName> excluded) {
+            super(new NoUnboundElementsBindHandler(parent, new UnboundElementsSourceFilter()));
+            this.excluded = List.copyOf(excluded);
+        }
+
+        @Override
+        public void onFinish(
+                ConfigurationPropertyName name, Bindable<?> target, BindContext context, @Nullable Object result)
+                throws Exception {
+            try {
+                super.onFinish(name, target, context, result);
+            } catch (UnboundConfigurationPropertiesException e) {
+                Set<ConfigurationProperty> unbound = new TreeSet<>();
+                e.getUnboundProperties().stream()
+                        .filter(property -> excluded.stream()
+                                .noneMatch(section ->
+                                        section.equals(property.getName()) || section.isAncestorOf(property.getName())))
+                        .forEach(unbound::add);
+                if (!unbound.isEmpty()) {
+                    throw new UnboundConfigurationPropertiesException(unbound);
+                }
+            }
         }
     }
 

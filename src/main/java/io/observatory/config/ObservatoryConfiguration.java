@@ -2,6 +2,7 @@ package io.observatory.config;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -32,16 +33,19 @@ public class ObservatoryConfiguration {
         return new ServerPortsValidator();
     }
 
-    /** The binder of start-up and of every reload; its validation reads the process's environment variables. */
+    /**
+     * The binder of start-up and of every reload, of the core's settings and every capability's section; its
+     * validation reads the process's environment variables.
+     */
     @Bean(destroyMethod = "close")
-    ObservatoryConfigBinder observatoryConfigBinder() {
-        return new ObservatoryConfigBinder();
+    ObservatoryConfigBinder observatoryConfigBinder(ObjectProvider<ConfigSection<?>> sections) {
+        return new ObservatoryConfigBinder(sections.orderedStream().toList());
     }
 
     /**
      * The configuration the service starts with; later ones come from {@code reload}.
      *
-     * @throws org.springframework.boot.context.properties.bind.BindException when a setting cannot be used
+     * @throws InvalidConfigException when a setting cannot be used
      */
     @Bean
     ObservatoryConfig observatoryConfig(ObservatoryConfigBinder binder, ConfigurableEnvironment environment) {

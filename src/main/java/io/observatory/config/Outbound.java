@@ -47,9 +47,10 @@ public record Outbound(
         @Nullable String username,
         @Nullable String password,
         @Nullable @HttpUrl String probeUrl)
-        implements CrossFieldValidated {
+        implements Checked {
 
-    static final String EXPECTED_PROTOCOL = "one of direct, http, socks";
+    /** What a valid protocol looks like, for messages. */
+    public static final String EXPECTED_PROTOCOL = "one of direct, http, socks";
 
     private static final String EXPECTED_PORT = "1-65535";
 
@@ -82,32 +83,32 @@ public record Outbound(
     }
 
     @Override
-    public void validate(Violations violations) {
+    public void check(Problems problems) {
         if (protocol == Protocol.DIRECT) {
-            rejectIfSet(violations, "address", address);
-            rejectIfSet(violations, "port", port);
-            rejectIfSet(violations, "username", username);
-            rejectIfSet(violations, "password", password);
+            rejectIfSet(problems, "address", address);
+            rejectIfSet(problems, "port", port);
+            rejectIfSet(problems, "username", username);
+            rejectIfSet(problems, "password", password);
             return;
         }
         if (protocol == null) {
             return;
         }
         if (address == null || !isHostOrIpLiteral(address)) {
-            violations.reject("address", EXPECTED_ADDRESS);
+            problems.reject("address", EXPECTED_ADDRESS);
         }
         if (port == null) {
-            violations.reject("port", EXPECTED_PORT);
+            problems.reject("port", EXPECTED_PORT);
         }
         if (protocol == Protocol.SOCKS) {
-            rejectIfLonger(violations, "username", username);
-            rejectIfLonger(violations, "password", password);
+            rejectIfLonger(problems, "username", username);
+            rejectIfLonger(problems, "password", password);
         }
         if (username != null && password == null) {
-            violations.reject("password", "a password, since " + Violations.sibling("username") + " is set");
+            problems.reject("password", "a password, since " + problems.name("username") + " is set");
         }
         if (password != null && username == null) {
-            violations.reject("username", "a username, since " + Violations.sibling("password") + " is set");
+            problems.reject("username", "a username, since " + problems.name("password") + " is set");
         }
     }
 
@@ -144,16 +145,16 @@ public record Outbound(
         return "Outbound[" + tag + ", " + describe() + (authenticated() ? ", user " + username : "") + "]";
     }
 
-    private static void rejectIfSet(Violations violations, String property, @Nullable Object value) {
+    private static void rejectIfSet(Problems problems, String property, @Nullable Object value) {
         if (value != null) {
-            violations.reject(property, NOTHING_FOR_DIRECT);
+            problems.reject(property, NOTHING_FOR_DIRECT);
         }
     }
 
     /** RFC 1929 carries the SOCKS5 username and password in at most 255 bytes each. */
-    private static void rejectIfLonger(Violations violations, String property, @Nullable String value) {
+    private static void rejectIfLonger(Problems problems, String property, @Nullable String value) {
         if (value != null && value.getBytes(StandardCharsets.UTF_8).length > 255) {
-            violations.reject(property, "at most 255 bytes (UTF-8) for a SOCKS5 proxy (RFC 1929)");
+            problems.reject(property, "at most 255 bytes (UTF-8) for a SOCKS5 proxy (RFC 1929)");
         }
     }
 

@@ -17,7 +17,7 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
 public record PassiveSettings(
         @Nullable @NestedConfigurationProperty TransportFailureRateSettings transportFailureRate,
         @Nullable @NestedConfigurationProperty ConsecutiveFailuresSettings consecutiveFailures)
-        implements CrossFieldValidated {
+        implements Checked {
 
     /** Selects transport-failure-rate with its defaults when no policy is set. */
     public PassiveSettings {
@@ -27,9 +27,9 @@ public record PassiveSettings(
     }
 
     @Override
-    public void validate(Violations violations) {
+    public void check(Problems problems) {
         if (transportFailureRate != null && consecutiveFailures != null) {
-            violations.reject(
+            problems.reject(
                     "consecutive-failures",
                     "set together with observatory.passive.transport-failure-rate",
                     "at most one passive policy: remove observatory.passive.transport-failure-rate or "

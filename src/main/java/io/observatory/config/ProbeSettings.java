@@ -52,7 +52,7 @@ public record ProbeSettings(
         @Nullable String trustedCertificates,
         @DefaultValue Map<String, String> headers,
         @Nullable String sourceAddress)
-        implements CrossFieldValidated {
+        implements Checked {
 
     /** An RFC 9110 token: what HTTP methods and header names are made of. */
     static final String TOKEN = "[!#$%&'*+\\-.^_`|~0-9A-Za-z]+";
@@ -123,50 +123,50 @@ public record ProbeSettings(
     }
 
     @Override
-    public void validate(Violations violations) {
+    public void check(Problems problems) {
         if (headers.size() > MAX_HEADERS) {
-            violations.reject("headers", headers.size() + " headers", "at most " + MAX_HEADERS);
+            problems.reject("headers", headers.size() + " headers", "at most " + MAX_HEADERS);
         }
         headers.forEach((name, value) -> {
             if (!name.matches(TOKEN)) {
-                violations.reject("headers", name, "header names made of " + TOKEN_CHARACTERS);
+                problems.reject("headers", name, "header names made of " + TOKEN_CHARACTERS);
             } else if (PROBER_HEADERS.contains(name.toLowerCase(Locale.ROOT))) {
-                violations.reject(
+                problems.reject(
                         "headers",
                         name,
                         "a header the prober does not set itself (it sets Content-Length,"
                                 + " Transfer-Encoding, Trailer, TE, Upgrade, Expect, Proxy-Authorization, Proxy-Connection)");
             } else if (value.length() > MAX_VALUE_LENGTH) {
-                violations.reject(
+                problems.reject(
                         "headers[" + name + "]",
                         value.length() + " characters",
                         "at most " + MAX_VALUE_LENGTH + " characters");
             } else if (!FIELD_VALUE.matcher(value).matches()) {
-                violations.reject(
+                problems.reject(
                         "headers[" + name + "]",
                         value,
                         "a header value of visible ASCII characters, with spaces and tabs inside");
             }
         });
         if (trustedCertificates != null) {
-            validateTrustedCertificates(violations);
+            validateTrustedCertificates(problems);
         }
         if (sourceAddress != null) {
-            validateSourceAddress(violations);
+            validateSourceAddress(problems);
         }
     }
 
     /** Binds to the address as a probe will, so that a foreign address stops start-up instead of every probe. */
-    private void validateSourceAddress(Violations violations) {
+    private void validateSourceAddress(Problems problems) {
         String property = "source-address";
         if (!isIpLiteral(sourceAddress)) {
-            violations.reject(property, "an IPv4 or IPv6 address of this host, e.g. 192.0.2.10 or [2001:db8::10]");
+            problems.reject(property, "an IPv4 or IPv6 address of this host, e.g. 192.0.2.10 or [2001:db8::10]");
             return;
         }
         try {
             new DatagramSocket(sourceSocketAddress()).close();
         } catch (IOException e) {
-            violations.reject(
+            problems.reject(
                     property, "an address of this host (binding to it failed: " + oneLine(e.getMessage()) + ")");
         }
     }
@@ -175,20 +175,20 @@ public record ProbeSettings(
      * Reads the file as the prober will, so that a wrong file stops start-up with one line instead of failing when
      * the probe client is built.
      */
-    private void validateTrustedCertificates(Violations violations) {
+    private void validateTrustedCertificates(Problems problems) {
         String property = "trusted-certificates";
-        Path path = ReadableFiles.regularFile(violations, property, trustedCertificates, "PEM file");
+        Path path = ReadableFiles.regularFile(problems, property, trustedCertificates, "PEM file");
         if (path == null) {
             return;
         }
         try (InputStream in = Files.newInputStream(path)) {
             if (CertificateFactory.getInstance("X.509").generateCertificates(in).isEmpty()) {
-                violations.reject(property, EXPECTED_PEM + "; found none");
+                problems.reject(property, EXPECTED_PEM + "; found none");
             }
         } catch (IOException e) {
-            violations.reject(property, "a PEM file this process may read");
+            problems.reject(property, "a PEM file this process may read");
         } catch (CertificateException e) {
-            violations.reject(property, EXPECTED_PEM + "; parse error: " + oneLine(e.getMessage()));
+            problems.reject(property, EXPECTED_PEM + "; parse error: " + oneLine(e.getMessage()));
         }
     }
 

@@ -11,7 +11,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
@@ -21,13 +23,16 @@ import org.springframework.core.ResolvableType;
 import org.springframework.util.ClassUtils;
 
 /**
- * What {@link ObservatoryConfig} expects at a property name, read from its records' components (one component per
- * key, in declaration order): the keys of a section, where a list or a single value belongs, and what a value of a
- * type looks like. Feeds the one-line reports of {@link ConfigFailureAnalyzer} and {@link ShapeCheck}.
+ * What one bound settings record (the core's, or a capability's section) expects at a property name below it, read
+ * from the records' components (one component per key, in declaration order): the keys of a section, where a list or
+ * a single value belongs, and what a value of a type looks like. Feeds the one-line reports of
+ * {@link ConfigReports} and {@link ShapeCheck}.
  */
 final class PropertyExpectations {
 
-    private static final ResolvableType ROOT = ResolvableType.forClass(ObservatoryConfig.class);
+    private final ConfigurationPropertyName rootName;
+    private final ResolvableType root;
+    private final List<String> sectionKeys;
 
     /** What a value of each type bound from one value looks like (primitives as their wrappers). */
     private static final Map<Class<?>, String> SINGLE_VALUES = Map.of(
@@ -48,7 +53,17 @@ final class PropertyExpectations {
             InetAddress.class,
             "an IP address or a resolvable host name, e.g. 127.0.0.1");
 
-    private PropertyExpectations() {}
+    /**
+     * @param rootName where the record is bound, e.g. {@code observatory} or {@code observatory.mesh}
+     * @param root        the record
+     * @param sectionKeys keys bound beside the record's own at {@code rootName}, listed after them (the capabilities'
+     *                    sections below the core's record, e.g. {@code mesh}); empty for a section's record
+     */
+    PropertyExpectations(ConfigurationPropertyName rootName, Class<?> root, List<String> sectionKeys) {
+        this.rootName = rootName;
+        this.root = ResolvableType.forClass(root);
+        this.sectionKeys = List.copyOf(sectionKeys);
+    }
 
     /**
      * Returns what a value bound to {@code type} looks like, e.g. {@code a whole number}, {@code one of direct, http,
@@ -85,16 +100,16 @@ final class PropertyExpectations {
     }
 
     /**
-     * Explains why {@code property} (under {@code observatory}) was left unbound, walking its name down the records:
+     * Explains why {@code property} (below the record's name) was left unbound, walking its name down the records:
      * an unknown key is reported with its value, or as {@code (a list)} or {@code (a nested map)} when it holds more
      * keys, and the keys known at its level; a map where a list belongs and a
      * list where a section belongs are reported at that property as {@code (a nested map)} or {@code (a list)}.
      * (A map or list where a single value belongs is caught earlier, by {@link ShapeCheck}.)
      */
-    static ReportLine unbound(ConfigurationProperty property) {
+    ReportLine unbound(ConfigurationProperty property) {
         ConfigurationPropertyName name = property.getName();
         String value = ReportLine.printable(name.toString(), property.getValue());
-        int known = 1;
+        int known = rootName.getNumberOfElements();
         while (known < name.getNumberOfElements() && typeAt(name, known + 1) != null) {
             known++;
         }
@@ -105,9 +120,10 @@ final class PropertyExpectations {
             if (name.isNumericIndex(known)) {
                 return new ReportLine(parent, "(a list)", expected(type));
             }
-            String expected = keys(raw).isEmpty()
+            List<String> keys = known == rootName.getNumberOfElements() ? rootKeys() : keys(raw);
+            String expected = keys.isEmpty()
                     ? "no property: " + parent + " is an empty section ({})"
-                    : "a known property of " + parent + ": " + String.join(", ", keys(raw));
+                    : "a known property of " + parent + ": " + String.join(", ", keys);
             return known + 1 == name.getNumberOfElements()
                     ? new ReportLine(name.toString(), value, expected)
                     : new ReportLine(
@@ -125,7 +141,7 @@ final class PropertyExpectations {
      * Orders the field paths of a record's violations, e.g. {@code port} or {@code subjectSelector[1]}, by the
      * declaration order of their first element in the record bound at {@code name}; paths of unknown keys go last.
      */
-    static Comparator<String> declarationOrder(ConfigurationPropertyName name) {
+    Comparator<String> declarationOrder(ConfigurationPropertyName name) {
         ResolvableType type = typeAt(name, name.getNumberOfElements());
         Class<?> section = type != null && isSection(type.toClass()) ? type.toClass() : null;
         return Comparator.comparingInt(field -> section == null
@@ -133,10 +149,19 @@ final class PropertyExpectations {
                 : index(section, field.split("[.\\[]", 2)[0].toLowerCase(Locale.ROOT)));
     }
 
+    /** The keys known at {@code rootName}: the record's, then the sections bound beside it. */
+    private List<String> rootKeys() {
+        return Stream.concat(keys(root.toClass()).stream(), sectionKeys.stream())
+                .toList();
+    }
+
     /** The type bound at the first {@code elements} elements of {@code name}, or {@code null} when none is. */
-    private static @Nullable ResolvableType typeAt(ConfigurationPropertyName name, int elements) {
-        ResolvableType type = ROOT;
-        for (int i = 1; i < elements; i++) {
+    private @Nullable ResolvableType typeAt(ConfigurationPropertyName name, int elements) {
+        if (!rootName.equals(name) && !rootName.isAncestorOf(name)) {
+            return null;
+        }
+        ResolvableType type = root;
+        for (int i = rootName.getNumberOfElements(); i < elements; i++) {
             Class<?> raw = type.toClass();
             if (List.class.isAssignableFrom(raw) && name.isNumericIndex(i)) {
                 type = type.asCollection().getGeneric();
@@ -155,8 +180,14 @@ final class PropertyExpectations {
         return type;
     }
 
+    /** Whether {@code type} is bound as a section of keys: the settings are records, and no single value is one. */
     private static boolean isSection(Class<?> type) {
-        return type.isRecord() && type.getPackageName().equals(ObservatoryConfig.class.getPackageName());
+        return type.isRecord();
+    }
+
+    /** The keys of {@code section}, a settings record, in kebab case. */
+    static Set<String> keysOf(Class<?> section) {
+        return Set.copyOf(keys(section));
     }
 
     /** The section's keys in kebab case, in declaration order. */

@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import org.jspecify.annotations.Nullable;
 
 /** The check shared by properties that name a file the service reads (trusted certificates, the API token). */
-final class ReadableFiles {
+public final class ReadableFiles {
 
     private ReadableFiles() {}
 
@@ -17,16 +17,16 @@ final class ReadableFiles {
      * @param what the kind of file, e.g. {@code PEM file}: the report expects {@code the path of a PEM file} (the
      *             location is no path) or {@code the path of an existing PEM file} (no such file, or a directory)
      */
-    static @Nullable Path regularFile(Violations violations, String property, String location, String what) {
+    public static @Nullable Path regularFile(Problems problems, String property, String location, String what) {
         Path path;
         try {
             path = Path.of(location);
         } catch (InvalidPathException e) {
-            violations.reject(property, "the path of a " + what);
+            problems.reject(property, "the path of a " + what);
             return null;
         }
         if (!Files.isRegularFile(path)) {
-            violations.reject(property, "the path of an existing " + what);
+            problems.reject(property, "the path of an existing " + what);
             return null;
         }
         return path;

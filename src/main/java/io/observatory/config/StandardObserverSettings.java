@@ -107,7 +107,7 @@ public record StandardObserverSettings(
     static final String DEFAULT_TIMEOUT = "5s";
 
     /** Xray's default probe URL. */
-    static final String DEFAULT_PROBE_URL = "https://www.google.com/generate_204";
+    public static final String DEFAULT_PROBE_URL = "https://www.google.com/generate_204";
 
     /** Xray's default probe interval. */
     static final String DEFAULT_PROBE_INTERVAL = "10s";

@@ -45,51 +45,51 @@ public record TokenLocation(@Nullable String file, @Nullable String variable, St
      *
      * @param token what the token is for the messages, e.g. {@code the API token}
      */
-    void validate(Violations violations, String token) {
+    public void check(Problems problems, String token) {
         if (file != null && variable != null) {
-            violations.reject(
+            problems.reject(
                     TOKEN_ENV,
                     "set together with " + property + "." + TOKEN_FILE,
-                    "at most one token source: remove " + Violations.sibling(TOKEN_FILE) + " or "
-                            + Violations.sibling(TOKEN_ENV));
+                    "at most one token source: remove " + problems.name(TOKEN_FILE) + " or "
+                            + problems.name(TOKEN_ENV));
             return;
         }
         if (file != null) {
-            validateFile(violations, file, token);
+            validateFile(problems, file, token);
         }
         if (variable != null) {
-            validateVariable(violations, variable, token);
+            validateVariable(problems, variable, token);
         }
     }
 
-    private static void validateFile(Violations violations, String location, String token) {
-        Path path = ReadableFiles.regularFile(violations, TOKEN_FILE, location, "file holding " + token);
+    private static void validateFile(Problems problems, String location, String token) {
+        Path path = ReadableFiles.regularFile(problems, TOKEN_FILE, location, "file holding " + token);
         if (path == null) {
             return;
         }
         try {
             if (new String(Files.readAllBytes(path), StandardCharsets.UTF_8).isBlank()) {
-                violations.reject(TOKEN_FILE, "a file holding " + token + "; the file is empty");
+                problems.reject(TOKEN_FILE, "a file holding " + token + "; the file is empty");
             }
         } catch (IOException e) {
-            violations.reject(TOKEN_FILE, "a token file this process may read");
+            problems.reject(TOKEN_FILE, "a token file this process may read");
         }
     }
 
-    private static void validateVariable(Violations violations, String name, String token) {
+    private static void validateVariable(Problems problems, String name, String token) {
         if (!VARIABLE_NAME.matcher(name).matches()) {
-            violations.reject(
+            problems.reject(
                     TOKEN_ENV,
                     Redaction.MASK,
                     "the name of an environment variable: letters, digits and '_', not starting with a digit");
             return;
         }
-        String value = violations.environmentVariable(name);
+        String value = problems.environmentVariable(name);
         String holding = "the name of an environment variable holding " + token;
         if (value == null) {
-            violations.reject(TOKEN_ENV, name, holding + "; it is not set");
+            problems.reject(TOKEN_ENV, name, holding + "; it is not set");
         } else if (value.isBlank()) {
-            violations.reject(TOKEN_ENV, name, holding + "; it is empty");
+            problems.reject(TOKEN_ENV, name, holding + "; it is empty");
         }
     }
 }

@@ -37,7 +37,7 @@ public record TransportFailureRateSettings(
 
         @DefaultValue("60s") @DurationMin(nanos = 0, inclusive = false, message = "> 0")
         Duration reactivationPeriod)
-        implements CrossFieldValidated {
+        implements Checked {
 
     private static final String LIMIT = "> 0 and <= 1";
 
@@ -46,9 +46,9 @@ public record TransportFailureRateSettings(
             ObservatoryConfigBinder.defaults(TransportFailureRateSettings.class);
 
     @Override
-    public void validate(Violations violations) {
+    public void check(Problems problems) {
         if (detectionWindow.compareTo(Duration.ofSeconds(1)) < 0 || detectionWindow.getNano() != 0) {
-            violations.reject("detection-window", "a whole number of seconds, >= 1s");
+            problems.reject("detection-window", "a whole number of seconds, >= 1s");
         }
     }
 

@@ -1,10 +1,10 @@
 package io.observatory.management;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.observatory.health.mesh.MeshFleet;
-import io.observatory.health.mesh.MeshJudgement.ServerVerdict;
-import io.observatory.health.mesh.MeshJudgement.WitnessStanding;
 import io.observatory.mesh.MeshView;
+import io.observatory.mesh.judge.MeshFleet;
+import io.observatory.mesh.judge.MeshJudgement.ServerVerdict;
+import io.observatory.mesh.judge.MeshJudgement.WitnessStanding;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,13 +1,13 @@
 package io.observatory.mesh;
 
-import io.observatory.config.MeshSettings;
 import io.observatory.config.ObservatoryConfig;
-import io.observatory.health.mesh.MeshFleet;
-import io.observatory.health.mesh.MeshJudge;
-import io.observatory.health.mesh.MeshJudgement;
-import io.observatory.health.mesh.MeshRules;
 import io.observatory.mesh.MeshLedger.Outcome;
 import io.observatory.mesh.MeshLedger.Report;
+import io.observatory.mesh.config.MeshSettings;
+import io.observatory.mesh.judge.MeshFleet;
+import io.observatory.mesh.judge.MeshJudge;
+import io.observatory.mesh.judge.MeshJudgement;
+import io.observatory.mesh.judge.MeshRules;
 import io.observatory.reload.Reconfigurable;
 import io.observatory.snapshot.ObservationUpdater;
 import io.observatory.text.GoDuration;
@@ -180,7 +180,7 @@ public final class MeshHub implements Reconfigurable {
     /** Follows a new fleet, rules or role: reports of witnesses that left are forgotten, the rest are kept. */
     @Override
     public void reconfigure(ObservatoryConfig next) {
-        MeshSettings mesh = next.mesh();
+        MeshSettings mesh = next.section(MeshSettings.SECTION);
         if (mesh.equals(settings)) {
             return;
         }

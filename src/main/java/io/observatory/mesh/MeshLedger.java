@@ -1,8 +1,8 @@
 package io.observatory.mesh;
 
 import com.google.common.primitives.Ints;
-import io.observatory.health.mesh.MeshEvidence;
-import io.observatory.health.mesh.MeshFleet;
+import io.observatory.mesh.judge.MeshEvidence;
+import io.observatory.mesh.judge.MeshFleet;
 import io.observatory.probe.ProbeError;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,10 +1,10 @@
 package io.observatory.mesh;
 
 import io.observatory.health.HealthState;
-import io.observatory.health.mesh.MeshFleet;
-import io.observatory.health.mesh.MeshJudgement.RouteServing;
-import io.observatory.health.mesh.MeshJudgement.ServerVerdict;
-import io.observatory.health.mesh.MeshStatus;
+import io.observatory.mesh.judge.MeshFleet;
+import io.observatory.mesh.judge.MeshJudgement.RouteServing;
+import io.observatory.mesh.judge.MeshJudgement.ServerVerdict;
+import io.observatory.mesh.judge.MeshStatus;
 import io.observatory.snapshot.OutboundStatus;
 import io.observatory.snapshot.SourceHealth;
 import java.time.Instant;

@@ -1,8 +1,8 @@
 package io.observatory.mesh;
 
-import io.observatory.health.mesh.MeshJudgement;
-import io.observatory.health.mesh.MeshJudgement.ServerVerdict;
-import io.observatory.health.mesh.MeshJudgement.WitnessStanding;
+import io.observatory.mesh.judge.MeshJudgement;
+import io.observatory.mesh.judge.MeshJudgement.ServerVerdict;
+import io.observatory.mesh.judge.MeshJudgement.WitnessStanding;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;

@@ -1,8 +1,8 @@
 package io.observatory.mesh;
 
-import io.observatory.health.mesh.MeshFleet;
-import io.observatory.health.mesh.MeshJudgement;
 import io.observatory.mesh.MeshLedger.PathStreak;
+import io.observatory.mesh.judge.MeshFleet;
+import io.observatory.mesh.judge.MeshJudgement;
 import io.observatory.snapshot.SnapshotPart;
 import java.time.Instant;
 import java.util.List;

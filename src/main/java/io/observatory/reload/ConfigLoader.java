@@ -1,6 +1,6 @@
 package io.observatory.reload;
 
-import io.observatory.config.ConfigFailureAnalyzer;
+import io.observatory.config.InvalidConfigException;
 import io.observatory.config.ObservatoryConfigBinder;
 import io.observatory.text.InvalidValueException;
 import java.io.IOException;
@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.config.ConfigDataEnvironmentPostProcessor;
-import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.env.OriginTrackedMapPropertySource;
 import org.springframework.core.env.ConfigurableEnvironment;
@@ -31,8 +30,9 @@ import org.springframework.core.io.ResourceLoader;
 final class ConfigLoader {
 
     /**
-     * Settings the files may hold but only a start applies: the servers' ports and addresses, and warm restart's
-     * ({@code observatory.state}). A reload that changes one says so rather than ignore it silently.
+     * Settings the files may hold but only a start applies: the servers' ports and addresses, and those the sections
+     * declare ({@link io.observatory.config.ConfigSection#startUpOnly}, e.g. warm restart's). A reload that changes one
+     * says so rather than ignore it silently.
      */
     static final List<String> START_UP_ONLY = List.of(
             "server.port",
@@ -40,10 +40,7 @@ final class ConfigLoader {
             "management.server.port",
             "management.server.address",
             "spring.grpc.server.port",
-            "spring.grpc.server.address",
-            "observatory.state.directory",
-            "observatory.state.write-interval",
-            "observatory.state.max-age");
+            "spring.grpc.server.address");
 
     private final ConfigurableEnvironment running;
     private final List<Path> files;
@@ -78,12 +75,13 @@ final class ConfigLoader {
         ObservatoryConfigBinder.Bound bound;
         try {
             bound = binder.bindReload(fresh);
-        } catch (BindException e) {
-            String line = ConfigFailureAnalyzer.describe(e);
-            throw new RejectedConfigException(line != null ? line : oneLine(e), e);
+        } catch (InvalidConfigException e) {
+            throw new RejectedConfigException(e.getMessage(), e);
         }
         List<String> warnings = new ArrayList<>(bound.warnings());
-        for (String property : START_UP_ONLY) {
+        List<String> startUpOnly = new ArrayList<>(START_UP_ONLY);
+        startUpOnly.addAll(binder.startUpOnly());
+        for (String property : startUpOnly) {
             String now = running.getProperty(property);
             String next = fresh.getProperty(property);
             if (!Objects.equals(now, next)) {

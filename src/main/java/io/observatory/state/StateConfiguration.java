@@ -1,5 +1,6 @@
 package io.observatory.state;
 
+import io.observatory.config.ConfigSection;
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.mesh.MeshHub;
 import io.observatory.observer.ObserverRuntime;
@@ -17,6 +18,12 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
 /** Warm restart, when {@code observatory.state.directory} is set (off by default). */
 @Configuration(proxyBeanMethods = false)
 public class StateConfiguration {
+
+    /** {@code observatory.state}, bound with the rest of the configuration whether warm restart is on or off. */
+    @Bean
+    static ConfigSection<StateSettings> stateConfigSection() {
+        return StateSettings.SECTION;
+    }
 
     /** Follows reloads last: it only needs the configuration in force for its next write. */
     @Bean

@@ -4,6 +4,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.config.Outbound;
 import io.observatory.mesh.MeshHub.HeldReport;
+import io.observatory.mesh.config.MeshSettings;
 import io.observatory.snapshot.OutboundStatus;
 import io.observatory.snapshot.PassiveEntry;
 import io.observatory.state.v1.SavedPassive;
@@ -120,7 +121,7 @@ final class StateRestore {
         }
         List<HeldReport> reports = new ArrayList<>(saved.getMeshReportsCount());
         Set<String> witnesses = new HashSet<>();
-        config.mesh().fleet().witnesses().forEach(witness -> witnesses.add(witness.name()));
+        config.section(MeshSettings.SECTION).fleet().witnesses().forEach(witness -> witnesses.add(witness.name()));
         for (SavedReport report : saved.getMeshReportsList()) {
             if (!witnesses.contains(report.getWitness())) {
                 gone++;

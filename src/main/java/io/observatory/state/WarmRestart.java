@@ -1,7 +1,6 @@
 package io.observatory.state;
 
 import io.observatory.config.ObservatoryConfig;
-import io.observatory.config.StateSettings;
 import io.observatory.mesh.MeshHub;
 import io.observatory.observer.ObserverRuntime;
 import io.observatory.reload.Reconfigurable;
@@ -60,7 +59,7 @@ public final class WarmRestart implements SmartInitializingSingleton, SmartLifec
             ObserverRuntime runtime,
             MeshHub hub,
             ObservationUpdater updater) {
-        this.settings = initial.state();
+        this.settings = initial.section(StateSettings.SECTION);
         this.config = initial;
         this.writer = writer;
         this.clock = clock;

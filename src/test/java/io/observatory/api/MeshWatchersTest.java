@@ -8,6 +8,7 @@ import io.observatory.api.mesh.v1.GetMeshResponse;
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.mesh.MeshHub;
 import io.observatory.mesh.MeshView;
+import io.observatory.mesh.config.MeshSettings;
 import io.observatory.snapshot.ObservationUpdater;
 import io.observatory.testing.Configs;
 import io.observatory.testing.FakeScheduler;
@@ -21,19 +22,19 @@ class MeshWatchersTest {
 
     private static final String FLEET = """
             observatory.mesh:
-              role: hub
-              servers:
-                - { name: s1, route: de, entry-points: [ { name: main, protocol: direct } ] }
-                - { name: s2, route: de, entry-points: [ { name: main, protocol: direct } ] }
-              witnesses:
-                - { name: w1, site: de, server: s1, certificate-subject: w1 }
-                - { name: w2, site: nl, server: s2, certificate-subject: w2 }
+              hub:
+                servers:
+                  - { name: s1, route: de, entry-points: [ { name: main, protocol: direct } ] }
+                  - { name: s2, route: de, entry-points: [ { name: main, protocol: direct } ] }
+                witnesses:
+                  - { name: w1, site: de, server: s1, certificate-subject: w1 }
+                  - { name: w2, site: nl, server: s2, certificate-subject: w2 }
             """;
 
     private final FakeScheduler writer = new FakeScheduler();
     private final ObservatoryConfig config = Configs.yaml(FLEET);
     private final ObservationUpdater updater = new ObservationUpdater(config, writer, writer.clock());
-    private final MeshHub hub = new MeshHub(config.mesh(), writer, writer.clock(), updater);
+    private final MeshHub hub = new MeshHub(config.section(MeshSettings.SECTION), writer, writer.clock(), updater);
     private final UnreadAnswers budget = new UnreadAnswers(1);
     private final List<MeshWatchers> opened = new ArrayList<>();
     private final MeshWatchers watchers = watchers(budget);
@@ -121,8 +122,8 @@ class MeshWatchersTest {
                 .isTrue();
 
         ObservatoryConfig grown = Configs.yaml(FLEET.replace(
-                "  witnesses:",
-                "    - { name: s3, route: nl, entry-points: [ { name: main, protocol: direct } ] }\n  witnesses:"));
+                "    witnesses:",
+                "      - { name: s3, route: nl, entry-points: [ { name: main, protocol: direct } ] }\n    witnesses:"));
         writer.execute(() -> hub.reconfigure(grown));
         writer.advance(MeshHub.JUDGE_INTERVAL);
 

@@ -2,6 +2,8 @@ package io.observatory.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.observatory.mesh.config.MeshSettings;
+import io.observatory.state.StateSettings;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -19,8 +21,11 @@ class ConfigFailureAnalyzerTest {
             + "expected-status, healthy-threshold, unhealthy-threshold, schedule, timeout, initial-jitter, "
             + "interval-jitter, unhealthy-interval, unhealthy-edge-interval, healthy-edge-interval";
 
-    private final ApplicationContextRunner runner =
-            new ApplicationContextRunner().withUserConfiguration(ObservatoryConfiguration.class);
+    /** The core's configuration with the capabilities' sections, as the service registers them. */
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withUserConfiguration(ObservatoryConfiguration.class)
+            .withBean("meshSection", ConfigSection.class, () -> MeshSettings.SECTION)
+            .withBean("stateSection", ConfigSection.class, () -> StateSettings.SECTION);
 
     @ParameterizedTest(name = "{0}={1}")
     @CsvSource(
@@ -134,7 +139,7 @@ class ConfigFailureAnalyzerTest {
                 .run(context -> assertThat(analyze(context.getStartupFailure()).getDescription())
                         .isEqualTo("observatory.probe-url: https://example.com/ "
                                 + "(expected: a known property of observatory: outbounds, standard, burst, probe, reload, "
-                                + "passive, availability, api, mesh, metrics, state)"));
+                                + "passive, availability, api, metrics, mesh, state)"));
     }
 
     @Test

@@ -60,7 +60,7 @@ class PropertyExpectationsTest {
                 "observatory.availability.healthy-and-unknown.x | 1 | observatory.availability.healthy-and-unknown.x: 1 "
                         + "(expected: no property: observatory.availability.healthy-and-unknown is an empty section ({}))",
                 "observatory.outbound[0].protocol | direct | observatory.outbound: (a list) (expected: a known property of "
-                        + "observatory: outbounds, standard, burst, probe, reload, passive, availability, api, mesh, metrics, state)",
+                        + "observatory: outbounds, standard, burst, probe, reload, passive, availability, api, metrics, mesh, state)",
                 "observatory.standard.ping-config.interval | 5s | observatory.standard.ping-config: (a nested map) "
                         + "(expected: a known property of observatory.standard: "
                         + ConfigFailureAnalyzerTest.STANDARD_KEYS + ")"
@@ -68,6 +68,12 @@ class PropertyExpectationsTest {
     void unboundWhenPropertyThenOneLine(String name, String value, String line) {
         ConfigurationProperty property = new ConfigurationProperty(ConfigurationPropertyName.of(name), value, null);
 
-        assertThat(PropertyExpectations.unbound(property).describe()).isEqualTo(line);
+        assertThat(new PropertyExpectations(
+                                ConfigurationPropertyName.of("observatory"),
+                                CoreSettings.class,
+                                List.of("mesh", "state"))
+                        .unbound(property)
+                        .describe())
+                .isEqualTo(line);
     }
 }

@@ -44,13 +44,12 @@ import org.springframework.test.context.DynamicPropertySource;
             "observatory.standard.probe-interval=200ms",
             "observatory.standard.enable-concurrency=true",
             "observatory.metrics.outbound-histograms[0]=lab-fast",
-            "observatory.mesh.role=hub-and-witness",
-            "observatory.mesh.self.name=w1",
-            "observatory.mesh.report-interval=300ms",
-            "observatory.mesh.probe.probe-interval=150ms",
-            "observatory.mesh.probe.timeout=1s",
-            "observatory.mesh.witnesses[0].name=w1",
-            "observatory.mesh.witnesses[0].site=lab"
+            "observatory.mesh.witness.name=w1",
+            "observatory.mesh.hub.report-interval=300ms",
+            "observatory.mesh.hub.probe.probe-interval=150ms",
+            "observatory.mesh.hub.probe.timeout=1s",
+            "observatory.mesh.hub.witnesses[0].name=w1",
+            "observatory.mesh.hub.witnesses[0].site=lab"
         })
 class DashboardScrapeIntegrationTest {
 
@@ -78,13 +77,13 @@ class DashboardScrapeIntegrationTest {
         registry.add("observatory.outbounds[2].address", () -> "127.0.0.1");
         registry.add("observatory.outbounds[2].port", PROXY::port);
         registry.add("observatory.outbounds[2].probe-url", () -> TARGET.url("/generate_204"));
-        registry.add("observatory.mesh.probe.probe-url", () -> TARGET.url("/generate_204"));
+        registry.add("observatory.mesh.hub.probe.probe-url", () -> TARGET.url("/generate_204"));
         server(registry, 0, "s1", PROXY.port());
         server(registry, 1, "s2", CLOSED_PORT);
     }
 
     private static void server(DynamicPropertyRegistry registry, int index, String name, int entryPointPort) {
-        String server = "observatory.mesh.servers[" + index + "].";
+        String server = "observatory.mesh.hub.servers[" + index + "].";
         registry.add(server + "name", () -> name);
         registry.add(server + "route", () -> "eu");
         registry.add(server + "entry-points[0].name", () -> "main");

@@ -35,10 +35,6 @@ import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.observatory.config.ApiAuthSettings;
 import io.observatory.config.HostPort;
-import io.observatory.config.MeshRole;
-import io.observatory.config.MeshServerSettings;
-import io.observatory.config.MeshSettings;
-import io.observatory.config.MeshWitnessSettings;
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.config.ObservatoryConfigBinder;
 import io.observatory.config.Outbound;
@@ -51,7 +47,14 @@ import io.observatory.health.ConsecutiveFailuresPolicy;
 import io.observatory.health.ExpectedStatus;
 import io.observatory.health.ProbeIntervals;
 import io.observatory.health.TransportFailureRatePolicy;
+import io.observatory.mesh.config.FleetServerSettings;
+import io.observatory.mesh.config.FleetWitnessSettings;
+import io.observatory.mesh.config.HubSettings;
+import io.observatory.mesh.config.MeshRole;
+import io.observatory.mesh.config.MeshSettings;
+import io.observatory.mesh.config.WitnessSettings;
 import io.observatory.probe.ProbeHeaders;
+import io.observatory.testing.Configs;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -972,7 +975,7 @@ class ObservatoryChartTest {
 
         @Test
         void tokensWhenHubThenEveryWitnessTokenIsAFileOfTheMountedSecretsAndTokenFileNamesIt() {
-            Map<String, Object> mesh = mapAt(manifest.applicationYml(), "observatory", "mesh");
+            Map<String, Object> mesh = mapAt(manifest.applicationYml(), "observatory", "mesh", "hub");
             VolumeMount mount = manifest.container(StatefulSet.class).getVolumeMounts().stream()
                     .filter(volumeMount -> volumeMount.getName().equals("witness-tokens"))
                     .findFirst()
@@ -1036,7 +1039,7 @@ class ObservatoryChartTest {
                 secrets.forEach(secret -> assertThat(file).doesNotContain(secret));
             });
             Map<String, Object> entryPoint = listAt(
-                            listAt(manifest.applicationYml(), "observatory", "mesh", "servers")
+                            listAt(manifest.applicationYml(), "observatory", "mesh", "hub", "servers")
                                     .get(0),
                             "entry-points")
                     .get(0);
@@ -1048,14 +1051,15 @@ class ObservatoryChartTest {
         @Test
         void bindWhenHubPodThenTheServiceGetsTheFleetItsCredentialsAndReadsEveryTokenFile(@TempDir Path mount)
                 throws IOException {
-            MeshSettings mesh =
-                    manifest.bindAndValidate(mount, StatefulSet.class, null).mesh();
+            ObservatoryConfig config = manifest.bindAndValidate(mount, StatefulSet.class, null);
+            MeshSettings settings = config.section(MeshSettings.SECTION);
+            HubSettings mesh = settings.hub();
 
-            assertThat(mesh.role()).isEqualTo(MeshRole.HUB);
+            assertThat(settings.role()).isEqualTo(MeshRole.HUB);
             assertThat(mesh.servers())
-                    .extracting(MeshServerSettings::name, MeshServerSettings::route)
+                    .extracting(FleetServerSettings::name, FleetServerSettings::route)
                     .containsExactly(tuple("s1", "de"), tuple("s2", "de"));
-            assertThat(mesh.entryPointOutbounds())
+            assertThat(config.observedOutbounds())
                     .containsExactly(
                             new Outbound(
                                     "s1/main", Protocol.SOCKS, "203.0.113.10", 1080, "mesh-user", "mesh-pa$$ #1", null),
@@ -1077,10 +1081,10 @@ class ObservatoryChartTest {
                                     null));
             assertThat(mesh.witnesses())
                     .extracting(
-                            MeshWitnessSettings::name,
-                            MeshWitnessSettings::site,
-                            MeshWitnessSettings::server,
-                            MeshWitnessSettings::checker)
+                            FleetWitnessSettings::name,
+                            FleetWitnessSettings::site,
+                            FleetWitnessSettings::server,
+                            FleetWitnessSettings::checker)
                     .containsExactly(
                             tuple("w-s1", "de", "s1", false),
                             tuple("w-fr", "fr", null, true),
@@ -1106,7 +1110,7 @@ class ObservatoryChartTest {
         void daemonSetWhenEnabledThenOneWitnessOnEachListedNodeNamedAfterIt() {
             PodSpec pod = manifest.pod(DaemonSet.class);
             EnvVar selfName = manifest.container(DaemonSet.class).getEnv().stream()
-                    .filter(env -> env.getName().equals("OBSERVATORY_MESH_SELF_NAME"))
+                    .filter(env -> env.getName().equals("OBSERVATORY_MESH_WITNESS_NAME"))
                     .findFirst()
                     .orElseThrow();
 
@@ -1151,16 +1155,14 @@ class ObservatoryChartTest {
         void configMapWhenWitnessThenReportsToEveryHubPodThroughTheHeadlessService() {
             Map<String, Object> config = manifest.applicationYml(WITNESS);
 
-            assertThat(mapAt(config, "observatory", "mesh"))
+            assertThat(mapAt(config, "observatory", "mesh", "witness"))
                     .containsExactlyInAnyOrderEntriesOf(Map.of(
-                            "role",
-                            "witness",
-                            "self",
-                            Map.of("name", "${OBSERVATORY_MESH_SELF_NAME}"),
+                            "name",
+                            "${OBSERVATORY_MESH_WITNESS_NAME}",
                             "hubs",
                             List.of(HEADLESS + "." + NAMESPACE + ".svc:9090"),
                             "token-file",
-                            TOKENS_DIR + "/${OBSERVATORY_MESH_SELF_NAME}"));
+                            TOKENS_DIR + "/${OBSERVATORY_MESH_WITNESS_NAME}"));
             assertThat(mapAt(config, "observatory")).doesNotContainKeys("outbounds", "standard", "burst", "api");
             assertThat(path(config, "spring", "grpc", "server", "port")).isEqualTo(9090);
         }
@@ -1168,11 +1170,12 @@ class ObservatoryChartTest {
         @Test
         void bindWhenWitnessPodOnANodeThenItIsThatNodesWitnessWithItsOwnToken(@TempDir Path mount) throws IOException {
             ObservatoryConfig config = manifest.bindAndValidate(mount, DaemonSet.class, "node-b.example.internal");
-            MeshSettings mesh = config.mesh();
+            MeshSettings settings = config.section(MeshSettings.SECTION);
+            WitnessSettings mesh = settings.witness();
 
-            assertThat(mesh.role()).isEqualTo(MeshRole.WITNESS);
-            assertThat(mesh.self().name()).isEqualTo("node-b.example.internal");
-            assertThat(mesh.self().checks()).isEmpty();
+            assertThat(settings.role()).isEqualTo(MeshRole.WITNESS);
+            assertThat(mesh.name()).isEqualTo("node-b.example.internal");
+            assertThat(mesh.checks()).isEmpty();
             assertThat(mesh.hubAddresses()).containsExactly(new HostPort(HEADLESS + "." + NAMESPACE + ".svc", 9090));
             assertThat(read(Path.of(mesh.tokenFile()))).isEqualTo("inline-node-b-t0ken");
             assertThat(config.outbounds()).isEmpty();
@@ -1186,7 +1189,7 @@ class ObservatoryChartTest {
             Manifest moved =
                     Manifest.render(Map.of("containerPorts.grpc", "9443", "service.grpcPort", "443"), MESH_VALUES);
 
-            assertThat(path(moved.applicationYml(WITNESS), "observatory", "mesh", "hubs"))
+            assertThat(path(moved.applicationYml(WITNESS), "observatory", "mesh", "witness", "hubs"))
                     .isEqualTo(List.of(HEADLESS + "." + NAMESPACE + ".svc:9443"));
             assertThat(moved.named(Service.class, HEADLESS).getSpec().getPorts())
                     .singleElement()
@@ -1278,7 +1281,7 @@ class ObservatoryChartTest {
             assertThat(hubOnly.objects())
                     .extracting(object -> object.getMetadata().getName())
                     .doesNotContain(WITNESS);
-            assertThat(listAt(hubOnly.applicationYml(), "observatory", "mesh", "witnesses"))
+            assertThat(listAt(hubOnly.applicationYml(), "observatory", "mesh", "hub", "witnesses"))
                     .extracting(witness -> witness.get("name"))
                     .containsExactly("w-s1", "w-fr", "w-nl");
             assertThat(hubOnly.secretData(WITNESS_TOKENS)).containsOnlyKeys("w-nl");
@@ -1492,8 +1495,8 @@ class ObservatoryChartTest {
                         """, "invalid propertyName 'OBSERVATORY_API_TOKEN'"),
                 Arguments.of("""
                         secretEnv:
-                          OBSERVATORY_MESH_SELF_NAME: node-a
-                        """, "invalid propertyName 'OBSERVATORY_MESH_SELF_NAME'"),
+                          OBSERVATORY_MESH_WITNESS_NAME: node-a
+                        """, "invalid propertyName 'OBSERVATORY_MESH_WITNESS_NAME'"),
                 Arguments.of("""
                         mesh:
                           role: witness
@@ -1809,7 +1812,8 @@ class ObservatoryChartTest {
                             yaml.get(0).getName(),
                             new MapPropertySource(yaml.get(0).getName(), file));
             ObservatoryConfigBinder.Bound bound;
-            try (ObservatoryConfigBinder binder = new ObservatoryConfigBinder(name -> (String) environment.get(name))) {
+            try (ObservatoryConfigBinder binder =
+                    new ObservatoryConfigBinder(Configs.SECTIONS, name -> (String) environment.get(name))) {
                 bound = binder.bind(pod);
             }
             ObservatoryConfig config = bound.config();

@@ -8,6 +8,7 @@ import io.observatory.mesh.MeshHub;
 import io.observatory.mesh.MeshLedger.LastProbe;
 import io.observatory.mesh.MeshLedger.PathStreak;
 import io.observatory.mesh.MeshLedger.Report;
+import io.observatory.mesh.config.MeshSettings;
 import io.observatory.probe.ProbeError;
 import io.observatory.snapshot.ObservationUpdater;
 import io.observatory.testing.Configs;
@@ -25,31 +26,31 @@ class MeshMetersTest {
     private static final String FLEET = """
             observatory:
               mesh:
-                role: hub
-                streak: 3
-                quorum: 2
-                report-interval: 1s
-                servers:
-                  - { name: s1, route: de, entry-points: [ { name: main, protocol: direct } ] }
-                  - { name: s2, route: de, entry-points: [ { name: main, protocol: direct } ] }
-                  - { name: s3, route: nl, entry-points: [ { name: main, protocol: direct } ] }
-                  - { name: s4, route: nl, entry-points: [ { name: main, protocol: direct } ] }
-                  - { name: s5, route: de, entry-points: [ { name: main, protocol: direct } ] }
-                  - { name: s6, route: de, entry-points: [ { name: main, protocol: direct } ] }
-                witnesses:
-                  - { name: w1, site: de, server: s1, certificate-subject: w1 }
-                  - { name: w2, site: nl, server: s2, certificate-subject: w2 }
-                  - { name: w3, site: fr, server: s3, certificate-subject: w3 }
-                  - { name: w4, site: us, server: s4, certificate-subject: w4 }
-                  - { name: w5, site: pl, server: s5, certificate-subject: w5 }
-                  - { name: w6, site: es, server: s6, certificate-subject: w6 }
+                hub:
+                  streak: 3
+                  quorum: 2
+                  report-interval: 1s
+                  servers:
+                    - { name: s1, route: de, entry-points: [ { name: main, protocol: direct } ] }
+                    - { name: s2, route: de, entry-points: [ { name: main, protocol: direct } ] }
+                    - { name: s3, route: nl, entry-points: [ { name: main, protocol: direct } ] }
+                    - { name: s4, route: nl, entry-points: [ { name: main, protocol: direct } ] }
+                    - { name: s5, route: de, entry-points: [ { name: main, protocol: direct } ] }
+                    - { name: s6, route: de, entry-points: [ { name: main, protocol: direct } ] }
+                  witnesses:
+                    - { name: w1, site: de, server: s1, certificate-subject: w1 }
+                    - { name: w2, site: nl, server: s2, certificate-subject: w2 }
+                    - { name: w3, site: fr, server: s3, certificate-subject: w3 }
+                    - { name: w4, site: us, server: s4, certificate-subject: w4 }
+                    - { name: w5, site: pl, server: s5, certificate-subject: w5 }
+                    - { name: w6, site: es, server: s6, certificate-subject: w6 }
             """;
 
     private final FakeScheduler writer = new FakeScheduler();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final ObservatoryConfig config = Configs.yaml(FLEET);
     private final ObservationUpdater updater = new ObservationUpdater(config, writer, writer.clock());
-    private final MeshHub hub = new MeshHub(config.mesh(), writer, writer.clock(), updater);
+    private final MeshHub hub = new MeshHub(config.section(MeshSettings.SECTION), writer, writer.clock(), updater);
     private final Map<Integer, Long> sequences = new HashMap<>();
 
     MeshMetersTest() {

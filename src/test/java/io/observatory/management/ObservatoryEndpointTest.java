@@ -9,6 +9,7 @@ import io.observatory.health.ActiveHealthPolicy;
 import io.observatory.health.ExpectedStatus;
 import io.observatory.health.HealthState;
 import io.observatory.mesh.MeshHub;
+import io.observatory.mesh.config.MeshSettings;
 import io.observatory.probe.ProbeError;
 import io.observatory.probe.ProbePhases;
 import io.observatory.probe.ProbeResult;
@@ -44,12 +45,12 @@ class ObservatoryEndpointTest {
         ObservatoryConfig hubConfig = Configs.yaml("""
                 observatory:
                   mesh:
-                    role: hub
-                    servers: [ { name: s1, route: eu, entry-points: [ { name: main, protocol: direct } ] } ]
-                    witnesses: [ { name: w1, site: de, server: s1, certificate-subject: w1 } ]
+                    hub:
+                      servers: [ { name: s1, route: eu, entry-points: [ { name: main, protocol: direct } ] } ]
+                      witnesses: [ { name: w1, site: de, server: s1, certificate-subject: w1 } ]
                 """);
         ObservationUpdater hubUpdater = new ObservationUpdater(hubConfig, scheduler, scheduler.clock());
-        MeshHub hub = new MeshHub(hubConfig.mesh(), scheduler, scheduler.clock(), hubUpdater);
+        MeshHub hub = new MeshHub(hubConfig.section(MeshSettings.SECTION), scheduler, scheduler.clock(), hubUpdater);
         hub.start();
         scheduler.runDue();
 

@@ -171,27 +171,27 @@ class MeshHubBenchmarkIT {
 
     /** The hub's configuration: the fleet, one token file per witness. */
     private static Path hubConfig(Path directory, List<String> tokens) throws IOException {
-        StringBuilder yaml = new StringBuilder("observatory:\n  mesh:\n    role: hub\n")
-                .append("    streak: ")
+        StringBuilder yaml = new StringBuilder("observatory:\n  mesh:\n    hub:\n")
+                .append("      streak: ")
                 .append(STREAK)
-                .append("\n    quorum: 2\n")
-                .append("    report-interval: ")
+                .append("\n      quorum: 2\n")
+                .append("      report-interval: ")
                 .append(REPORT_INTERVAL.toMillis())
-                .append("ms\n    servers:\n");
+                .append("ms\n      servers:\n");
         for (int i = 0; i < SERVERS; i++) {
-            yaml.append("      - name: ")
+            yaml.append("        - name: ")
                     .append(server(i))
-                    .append("\n        route: route")
+                    .append("\n          route: route")
                     .append(i % 10)
-                    .append("\n        entry-points:\n          - { name: main, protocol: socks, address: 192.0.2.")
+                    .append("\n          entry-points:\n            - { name: main, protocol: socks, address: 192.0.2.")
                     .append(i % 254 + 1)
                     .append(", port: 1080 }\n");
         }
-        yaml.append("    witnesses:\n");
+        yaml.append("      witnesses:\n");
         for (int i = 0; i < WITNESSES; i++) {
             Path token = directory.resolve(witness(i) + ".token");
             Files.writeString(token, tokens.get(i) + "\n");
-            yaml.append("      - { name: ")
+            yaml.append("        - { name: ")
                     .append(witness(i))
                     .append(", site: ")
                     .append(site(i));

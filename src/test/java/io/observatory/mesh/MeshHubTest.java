@@ -4,11 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.health.HealthState;
-import io.observatory.health.mesh.MeshStatus;
 import io.observatory.mesh.MeshLedger.LastProbe;
 import io.observatory.mesh.MeshLedger.Outcome;
 import io.observatory.mesh.MeshLedger.PathStreak;
 import io.observatory.mesh.MeshLedger.Report;
+import io.observatory.mesh.config.MeshSettings;
+import io.observatory.mesh.judge.MeshStatus;
 import io.observatory.probe.ProbeError;
 import io.observatory.snapshot.ObservationUpdater;
 import io.observatory.snapshot.OutboundHealth;
@@ -33,26 +34,26 @@ class MeshHubTest {
     private static final String FLEET = """
             observatory:
               mesh:
-                role: hub
-                streak: 3
-                quorum: 2
-                report-interval: 1s
-                servers:
-                  - { name: s1, route: de, entry-points: [ { name: main, protocol: direct } ] }
-                  - { name: s2, route: de, entry-points: [ { name: main, protocol: direct } ] }
-                  - { name: s3, route: nl, entry-points: [ { name: main, protocol: direct } ] }
-                  - { name: s4, route: nl, entry-points: [ { name: main, protocol: direct } ] }
-                witnesses:
-                  - { name: w1, site: de, server: s1, certificate-subject: w1 }
-                  - { name: w2, site: nl, server: s2, certificate-subject: w2 }
-                  - { name: w3, site: fr, server: s3, certificate-subject: w3 }
-                  - { name: w4, site: us, server: s4, certificate-subject: w4 }
+                hub:
+                  streak: 3
+                  quorum: 2
+                  report-interval: 1s
+                  servers:
+                    - { name: s1, route: de, entry-points: [ { name: main, protocol: direct } ] }
+                    - { name: s2, route: de, entry-points: [ { name: main, protocol: direct } ] }
+                    - { name: s3, route: nl, entry-points: [ { name: main, protocol: direct } ] }
+                    - { name: s4, route: nl, entry-points: [ { name: main, protocol: direct } ] }
+                  witnesses:
+                    - { name: w1, site: de, server: s1, certificate-subject: w1 }
+                    - { name: w2, site: nl, server: s2, certificate-subject: w2 }
+                    - { name: w3, site: fr, server: s3, certificate-subject: w3 }
+                    - { name: w4, site: us, server: s4, certificate-subject: w4 }
             """;
 
     private final FakeScheduler writer = new FakeScheduler();
     private final ObservatoryConfig config = Configs.yaml(FLEET);
     private final ObservationUpdater updater = new ObservationUpdater(config, writer, writer.clock());
-    private final MeshHub hub = new MeshHub(config.mesh(), writer, writer.clock(), updater);
+    private final MeshHub hub = new MeshHub(config.section(MeshSettings.SECTION), writer, writer.clock(), updater);
     // Every view the hub published, as the snapshot's mesh part.
     private final List<MeshView> marks = new ArrayList<>();
 
@@ -284,7 +285,7 @@ class MeshHubTest {
         };
         List<MeshView> views = new ArrayList<>();
         ObservationUpdater realClockUpdater = new ObservationUpdater(config, writer, wall);
-        MeshHub realClockHub = new MeshHub(config.mesh(), writer, wall, realClockUpdater);
+        MeshHub realClockHub = new MeshHub(config.section(MeshSettings.SECTION), writer, wall, realClockUpdater);
         realClockUpdater.store().watchPart(MeshView.PART, views::add);
         realClockHub.start();
         Outcome[] outcome = new Outcome[1];

@@ -92,19 +92,18 @@ class MeshIntegrationTest {
         this.directory = directory;
         hubArgs = new ArrayList<>(List.of(
                 "--server.port=0",
-                "--observatory.mesh.role=hub",
-                "--observatory.mesh.report-interval=300ms",
+                "--observatory.mesh.hub.report-interval=300ms",
                 // No witness stops here: at the default, three report intervals (900 ms), three reports late on a
                 // loaded machine would read as NO_DATA.
-                "--observatory.mesh.no-data-after=5s",
-                "--observatory.mesh.probe.probe-interval=150ms",
-                "--observatory.mesh.probe.timeout=1s",
-                "--observatory.mesh.probe.probe-url=" + target.url("/generate_204")));
+                "--observatory.mesh.hub.no-data-after=5s",
+                "--observatory.mesh.hub.probe.probe-interval=150ms",
+                "--observatory.mesh.hub.probe.timeout=1s",
+                "--observatory.mesh.hub.probe.probe-url=" + target.url("/generate_204")));
         for (int i = 0; i < 4; i++) {
             Socks5TestProxy proxy = Socks5TestProxy.start();
             entryPoints.add(proxy);
             selfChecked.add(service(0));
-            String server = "--observatory.mesh.servers[" + i + "].";
+            String server = "--observatory.mesh.hub.servers[" + i + "].";
             hubArgs.addAll(List.of(
                     server + "name=s" + (i + 1),
                     server + "route=" + (i < 2 ? "eu" : "world"),
@@ -112,7 +111,7 @@ class MeshIntegrationTest {
                     server + "entry-points[0].protocol=socks",
                     server + "entry-points[0].address=127.0.0.1",
                     server + "entry-points[0].port=" + proxy.port()));
-            String witness = "--observatory.mesh.witnesses[" + i + "].";
+            String witness = "--observatory.mesh.hub.witnesses[" + i + "].";
             hubArgs.addAll(List.of(
                     witness + "name=w" + (i + 1),
                     witness + "site=" + SITES[i],
@@ -142,13 +141,12 @@ class MeshIntegrationTest {
                 List.of(
                         "--spring.grpc.server.port=0",
                         "--server.port=0",
-                        "--observatory.mesh.role=witness",
-                        "--observatory.mesh.self.name=w" + (i + 1),
-                        "--observatory.mesh.self.checks[0].tcp=127.0.0.1:"
+                        "--observatory.mesh.witness.name=w" + (i + 1),
+                        "--observatory.mesh.witness.checks[0].tcp=127.0.0.1:"
                                 + selfChecked.get(i).port(),
-                        "--observatory.mesh.hubs[0]=127.0.0.1:" + hubPort,
-                        "--observatory.mesh.hubs[1]=127.0.0.1:" + replicaPort,
-                        "--observatory.mesh.token-file=" + token(i),
+                        "--observatory.mesh.witness.hubs[0]=127.0.0.1:" + hubPort,
+                        "--observatory.mesh.witness.hubs[1]=127.0.0.1:" + replicaPort,
+                        "--observatory.mesh.witness.token-file=" + token(i),
                         "--observatory.probe.source-address=127.0.0.1" + (i + 1)));
     }
 

@@ -2,18 +2,18 @@ package io.observatory.mesh;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.observatory.health.mesh.MeshEvidence;
-import io.observatory.health.mesh.MeshFleet;
-import io.observatory.health.mesh.MeshFleet.Server;
-import io.observatory.health.mesh.MeshFleet.Witness;
-import io.observatory.health.mesh.MeshJudge;
-import io.observatory.health.mesh.MeshJudgement;
-import io.observatory.health.mesh.MeshRules;
-import io.observatory.health.mesh.MeshStatus;
 import io.observatory.mesh.MeshLedger.LastProbe;
 import io.observatory.mesh.MeshLedger.Outcome;
 import io.observatory.mesh.MeshLedger.PathStreak;
 import io.observatory.mesh.MeshLedger.Report;
+import io.observatory.mesh.judge.MeshEvidence;
+import io.observatory.mesh.judge.MeshFleet;
+import io.observatory.mesh.judge.MeshFleet.Server;
+import io.observatory.mesh.judge.MeshFleet.Witness;
+import io.observatory.mesh.judge.MeshJudge;
+import io.observatory.mesh.judge.MeshJudgement;
+import io.observatory.mesh.judge.MeshRules;
+import io.observatory.mesh.judge.MeshStatus;
 import io.observatory.probe.ProbeError;
 import java.time.Duration;
 import java.util.List;

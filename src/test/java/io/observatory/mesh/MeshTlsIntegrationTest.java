@@ -78,42 +78,40 @@ class MeshTlsIntegrationTest {
                 bundle + "keystore.certificate=file:" + TestPki.serverCertificate(),
                 bundle + "keystore.private-key=file:" + TestPki.serverPrivateKey(),
                 bundle + "truststore.certificate=file:" + TestPki.caCertificate(),
-                "--observatory.mesh.role=hub",
-                "--observatory.mesh.report-interval=300ms",
-                "--observatory.mesh.probe.probe-interval=150ms",
-                "--observatory.mesh.servers[0].name=s1",
-                "--observatory.mesh.servers[0].route=eu",
-                "--observatory.mesh.servers[0].entry-points[0].name=main",
-                "--observatory.mesh.servers[0].entry-points[0].protocol=direct",
-                "--observatory.mesh.servers[0].entry-points[0].probe-url=" + url,
-                "--observatory.mesh.servers[1].name=s2",
-                "--observatory.mesh.servers[1].route=eu",
-                "--observatory.mesh.servers[1].entry-points[0].name=main",
-                "--observatory.mesh.servers[1].entry-points[0].protocol=direct",
-                "--observatory.mesh.servers[1].entry-points[0].probe-url=" + url,
-                "--observatory.mesh.witnesses[0].name=w1",
-                "--observatory.mesh.witnesses[0].site=de",
-                "--observatory.mesh.witnesses[0].server=s1",
-                "--observatory.mesh.witnesses[0].certificate-subject=balancer",
-                "--observatory.mesh.witnesses[1].name=w2",
-                "--observatory.mesh.witnesses[1].site=nl",
-                "--observatory.mesh.witnesses[1].server=s2",
-                "--observatory.mesh.witnesses[1].token-file=" + token));
+                "--observatory.mesh.hub.report-interval=300ms",
+                "--observatory.mesh.hub.probe.probe-interval=150ms",
+                "--observatory.mesh.hub.servers[0].name=s1",
+                "--observatory.mesh.hub.servers[0].route=eu",
+                "--observatory.mesh.hub.servers[0].entry-points[0].name=main",
+                "--observatory.mesh.hub.servers[0].entry-points[0].protocol=direct",
+                "--observatory.mesh.hub.servers[0].entry-points[0].probe-url=" + url,
+                "--observatory.mesh.hub.servers[1].name=s2",
+                "--observatory.mesh.hub.servers[1].route=eu",
+                "--observatory.mesh.hub.servers[1].entry-points[0].name=main",
+                "--observatory.mesh.hub.servers[1].entry-points[0].protocol=direct",
+                "--observatory.mesh.hub.servers[1].entry-points[0].probe-url=" + url,
+                "--observatory.mesh.hub.witnesses[0].name=w1",
+                "--observatory.mesh.hub.witnesses[0].site=de",
+                "--observatory.mesh.hub.witnesses[0].server=s1",
+                "--observatory.mesh.hub.witnesses[0].certificate-subject=balancer",
+                "--observatory.mesh.hub.witnesses[1].name=w2",
+                "--observatory.mesh.hub.witnesses[1].site=nl",
+                "--observatory.mesh.hub.witnesses[1].server=s2",
+                "--observatory.mesh.hub.witnesses[1].token-file=" + token));
         List<String> witness = List.of(
                 "--spring.grpc.server.port=0",
                 "--server.port=0",
-                "--observatory.mesh.role=witness",
-                "--observatory.mesh.hubs[0]=localhost:" + hubPort,
-                "--observatory.mesh.hub-tls.enabled=true",
-                "--observatory.mesh.hub-tls.trusted-certificates=" + TestPki.caCertificate());
+                "--observatory.mesh.witness.hubs[0]=localhost:" + hubPort,
+                "--observatory.mesh.witness.hub-tls.enabled=true",
+                "--observatory.mesh.witness.hub-tls.trusted-certificates=" + TestPki.caCertificate());
         List<String> w1 = new ArrayList<>(witness);
         w1.addAll(List.of(
-                "--observatory.mesh.self.name=w1",
-                "--observatory.mesh.hub-tls.certificate-chain=" + TestPki.clientCertificate(),
-                "--observatory.mesh.hub-tls.private-key=" + TestPki.clientPrivateKey()));
+                "--observatory.mesh.witness.name=w1",
+                "--observatory.mesh.witness.hub-tls.certificate-chain=" + TestPki.clientCertificate(),
+                "--observatory.mesh.witness.hub-tls.private-key=" + TestPki.clientPrivateKey()));
         start(w1);
         List<String> w2 = new ArrayList<>(witness);
-        w2.addAll(List.of("--observatory.mesh.self.name=w2", "--observatory.mesh.token-file=" + token));
+        w2.addAll(List.of("--observatory.mesh.witness.name=w2", "--observatory.mesh.witness.token-file=" + token));
         start(w2);
         channel = Grpc.newChannelBuilderForAddress(
                         "localhost",

@@ -118,15 +118,14 @@ class MeshLabIT {
                 "--spring.grpc.server.port=0",
                 "--server.address=127.0.0.1",
                 "--server.port=0",
-                "--observatory.mesh.role=hub",
-                "--observatory.mesh.streak=" + STREAK,
-                "--observatory.mesh.quorum=2",
-                "--observatory.mesh.report-interval=" + REPORT_INTERVAL.toMillis() + "ms",
-                "--observatory.mesh.probe.probe-interval=" + PROBE_INTERVAL.toMillis() + "ms",
-                "--observatory.mesh.probe.timeout=" + PROBE_TIMEOUT.toMillis() + "ms",
-                "--observatory.mesh.probe.probe-url=" + probeUrl));
+                "--observatory.mesh.hub.streak=" + STREAK,
+                "--observatory.mesh.hub.quorum=2",
+                "--observatory.mesh.hub.report-interval=" + REPORT_INTERVAL.toMillis() + "ms",
+                "--observatory.mesh.hub.probe.probe-interval=" + PROBE_INTERVAL.toMillis() + "ms",
+                "--observatory.mesh.hub.probe.timeout=" + PROBE_TIMEOUT.toMillis() + "ms",
+                "--observatory.mesh.hub.probe.probe-url=" + probeUrl));
         for (int n = 1; n <= servers(); n++) {
-            String server = "--observatory.mesh.servers[" + (n - 1) + "].";
+            String server = "--observatory.mesh.hub.servers[" + (n - 1) + "].";
             String entry = server + "entry-points[0].";
             hubArgs.addAll(List.of(
                     server + "name=s" + n,
@@ -137,7 +136,7 @@ class MeshLabIT {
                     entry + "port=" + lab.entryPort(),
                     entry + "username=" + lab.entryUsername(),
                     entry + "password=" + lab.entryPassword()));
-            String witness = "--observatory.mesh.witnesses[" + (n - 1) + "].";
+            String witness = "--observatory.mesh.hub.witnesses[" + (n - 1) + "].";
             hubArgs.addAll(List.of(
                     witness + "name=w" + n,
                     witness + "site=" + SITES[n - 1],
@@ -169,11 +168,10 @@ class MeshLabIT {
                             "--spring.grpc.server.port=0",
                             "--server.address=127.0.0.1",
                             "--server.port=0",
-                            "--observatory.mesh.role=witness",
-                            "--observatory.mesh.self.name=w" + n,
-                            "--observatory.mesh.self.checks[0].tcp=" + address(n) + ":" + lab.entryPort(),
-                            "--observatory.mesh.hubs[0]=" + hubAddress,
-                            "--observatory.mesh.token-file=" + token(n))));
+                            "--observatory.mesh.witness.name=w" + n,
+                            "--observatory.mesh.witness.checks[0].tcp=" + address(n) + ":" + lab.entryPort(),
+                            "--observatory.mesh.witness.hubs[0]=" + hubAddress,
+                            "--observatory.mesh.witness.token-file=" + token(n))));
         }
         print("hub on " + hubAddress + " (root namespace), probe target " + probeUrl + ", witnesses "
                 + witnesses.stream()

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.config.ObservatoryConfigBinder;
 import io.observatory.config.Outbound;
+import io.observatory.testing.Configs;
 import io.observatory.testing.FakeScheduler;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -39,7 +40,7 @@ class ConfigFileWatcherTest {
     Path directory;
 
     private final FakeScheduler scheduler = new FakeScheduler();
-    private final ObservatoryConfigBinder binder = new ObservatoryConfigBinder(name -> null);
+    private final ObservatoryConfigBinder binder = new ObservatoryConfigBinder(Configs.SECTIONS, name -> null);
     private final List<List<String>> applied = new ArrayList<>();
     private Path file;
     private ConfigFileWatcher watcher;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.config.ObservatoryConfigBinder;
 import io.observatory.config.Outbound;
+import io.observatory.testing.Configs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,7 +28,7 @@ class ConfigLoaderTest {
     @TempDir
     Path directory;
 
-    private final ObservatoryConfigBinder binder = new ObservatoryConfigBinder(name -> null);
+    private final ObservatoryConfigBinder binder = new ObservatoryConfigBinder(Configs.SECTIONS, name -> null);
 
     @AfterEach
     void closeBinder() {

@@ -54,21 +54,20 @@ class StateRestoreTest {
     };
 
     private static final String[] HUB = {
-        "mesh.role=hub",
-        "mesh.servers[0].name=s1",
-        "mesh.servers[0].route=eu",
-        "mesh.servers[0].entry-points[0].name=main",
-        "mesh.servers[0].entry-points[0].protocol=direct",
-        "mesh.servers[1].name=s2",
-        "mesh.servers[1].route=eu",
-        "mesh.servers[1].entry-points[0].name=main",
-        "mesh.servers[1].entry-points[0].protocol=direct",
-        "mesh.witnesses[0].name=w1",
-        "mesh.witnesses[0].site=de",
-        "mesh.witnesses[0].certificate-subject=w1",
-        "mesh.witnesses[1].name=w2",
-        "mesh.witnesses[1].site=nl",
-        "mesh.witnesses[1].certificate-subject=w2"
+        "mesh.hub.servers[0].name=s1",
+        "mesh.hub.servers[0].route=eu",
+        "mesh.hub.servers[0].entry-points[0].name=main",
+        "mesh.hub.servers[0].entry-points[0].protocol=direct",
+        "mesh.hub.servers[1].name=s2",
+        "mesh.hub.servers[1].route=eu",
+        "mesh.hub.servers[1].entry-points[0].name=main",
+        "mesh.hub.servers[1].entry-points[0].protocol=direct",
+        "mesh.hub.witnesses[0].name=w1",
+        "mesh.hub.witnesses[0].site=de",
+        "mesh.hub.witnesses[0].certificate-subject=w1",
+        "mesh.hub.witnesses[1].name=w2",
+        "mesh.hub.witnesses[1].site=nl",
+        "mesh.hub.witnesses[1].certificate-subject=w2"
     };
 
     private static final OutboundStatus ALIVE = new OutboundStatus(

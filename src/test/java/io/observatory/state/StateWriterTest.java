@@ -3,7 +3,6 @@ package io.observatory.state;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.observatory.config.ObservatoryConfig;
-import io.observatory.config.StateSettings;
 import io.observatory.snapshot.Observation;
 import io.observatory.snapshot.ObservationUpdater;
 import io.observatory.state.v1.SavedState;

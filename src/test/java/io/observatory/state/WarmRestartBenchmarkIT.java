@@ -8,7 +8,6 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.observatory.ServiceProcess;
 import io.observatory.api.xray.GetOutboundStatusRequest;
 import io.observatory.api.xray.ObservatoryServiceGrpc;
-import io.observatory.config.StateSettings;
 import io.observatory.state.v1.SavedState;
 import io.observatory.state.v1.SavedStatus;
 import io.observatory.testing.ClosedPort;

@@ -11,7 +11,6 @@ import io.observatory.api.xray.GetOutboundStatusRequest;
 import io.observatory.api.xray.ObservatoryServiceGrpc;
 import io.observatory.api.xray.OutboundStatus;
 import io.observatory.config.ObservatoryConfig;
-import io.observatory.config.StateSettings;
 import io.observatory.health.HealthState;
 import io.observatory.snapshot.Observation;
 import io.observatory.snapshot.ObservationUpdater;

@@ -1,10 +1,13 @@
 package io.observatory.testing;
 
-import io.observatory.config.ConfigFailureAnalyzer;
+import io.observatory.config.ConfigSection;
+import io.observatory.config.InvalidConfigException;
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.config.ObservatoryConfigBinder;
 import io.observatory.config.StandardObserverSettings;
 import io.observatory.health.ExpectedStatus;
+import io.observatory.mesh.config.MeshSettings;
+import io.observatory.state.StateSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -12,7 +15,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.PropertySource;
@@ -26,7 +28,10 @@ import org.springframework.core.io.ByteArrayResource;
  */
 public final class Configs {
 
-    private static final ObservatoryConfigBinder BINDER = new ObservatoryConfigBinder(name -> null);
+    /** The capabilities' sections, as the running service registers them. */
+    public static final List<ConfigSection<?>> SECTIONS = List.of(MeshSettings.SECTION, StateSettings.SECTION);
+
+    private static final ObservatoryConfigBinder BINDER = new ObservatoryConfigBinder(SECTIONS, name -> null);
 
     private Configs() {}
 
@@ -79,7 +84,7 @@ public final class Configs {
 
     /** The configuration of {@code properties} with {@code environmentVariables} visible to validation. */
     public static ObservatoryConfigBinder.Bound bound(Map<String, String> environmentVariables, String... properties) {
-        try (ObservatoryConfigBinder binder = new ObservatoryConfigBinder(environmentVariables::get)) {
+        try (ObservatoryConfigBinder binder = new ObservatoryConfigBinder(SECTIONS, environmentVariables::get)) {
             return bind(binder, properties(properties));
         }
     }
@@ -96,7 +101,7 @@ public final class Configs {
 
     /** The one-line report with {@code environmentVariables} visible to validation. */
     public static String rejection(Map<String, String> environmentVariables, String... properties) {
-        try (ObservatoryConfigBinder binder = new ObservatoryConfigBinder(environmentVariables::get)) {
+        try (ObservatoryConfigBinder binder = new ObservatoryConfigBinder(SECTIONS, environmentVariables::get)) {
             return rejection(binder, properties(properties));
         }
     }
@@ -109,16 +114,16 @@ public final class Configs {
     private static ObservatoryConfigBinder.Bound bind(ObservatoryConfigBinder binder, PropertySource<?> source) {
         try {
             return binder.bind(environment(source));
-        } catch (BindException e) {
-            throw new AssertionError("configuration rejected: " + ConfigFailureAnalyzer.describe(e), e);
+        } catch (InvalidConfigException e) {
+            throw new AssertionError("configuration rejected: " + e.getMessage(), e);
         }
     }
 
     private static String rejection(ObservatoryConfigBinder binder, PropertySource<?> source) {
         try {
             binder.bind(environment(source));
-        } catch (BindException e) {
-            return String.valueOf(ConfigFailureAnalyzer.describe(e));
+        } catch (InvalidConfigException e) {
+            return e.getMessage();
         }
         throw new AssertionError("configuration bound, expected a rejection");
     }

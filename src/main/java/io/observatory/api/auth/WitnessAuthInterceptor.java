@@ -10,8 +10,9 @@ import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
 import io.observatory.api.mesh.v1.MeshServiceGrpc;
-import io.observatory.config.MeshSettings;
-import io.observatory.config.MeshWitnessSettings;
+import io.observatory.mesh.config.FleetWitnessSettings;
+import io.observatory.mesh.config.HubSettings;
+import io.observatory.mesh.config.MeshSettings;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.security.cert.Certificate;
@@ -37,7 +38,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Decides which mesh witness calls {@code GetFleet} and {@code Report} from its credential alone: the bearer token
- * configured for it ({@code observatory.mesh.witnesses[i].token-file} / {@code token-env}) or the subject CN of a
+ * configured for it ({@code observatory.mesh.hub.witnesses[i].token-file} / {@code token-env}) or the subject CN of a
  * verified mTLS client certificate ({@code certificate-subject}). The witness's name is put into the call's
  * {@link Context} under {@link #WITNESS} for the service; a call without a witness credential is
  * {@code UNAUTHENTICATED}; the service refuses a report for another witness's name with {@code PERMISSION_DENIED}. Every other method passes untouched (the mesh reads are the {@link ApiAuthInterceptor}'s).
@@ -57,10 +58,9 @@ public final class WitnessAuthInterceptor implements ServerInterceptor {
 
     static final String MISSING = "missing witness bearer token or client certificate";
     static final String UNKNOWN =
-            "the bearer token is no mesh witness's (observatory.mesh.witnesses[].token-file or" + " token-env)";
+            "the bearer token is no mesh witness's (observatory.mesh.hub.witnesses[].token-file or token-env)";
     /** Why a mesh call is refused on an instance that is not a hub. */
-    public static final String NOT_HUB =
-            "this instance is not a mesh hub (observatory.mesh.role is neither hub nor" + " hub-and-witness)";
+    public static final String NOT_HUB = "this instance is not a mesh hub (observatory.mesh.hub is not set)";
 
     private static final Logger log = LoggerFactory.getLogger(WitnessAuthInterceptor.class);
     private static final String BEARER = "bearer ";
@@ -91,11 +91,12 @@ public final class WitnessAuthInterceptor implements ServerInterceptor {
      *
      * @throws IllegalStateException if a token cannot be read
      */
-    public static Credentials credentials(MeshSettings settings, Function<MeshWitnessSettings, ApiToken> tokens) {
+    public static Credentials credentials(MeshSettings settings, Function<FleetWitnessSettings, ApiToken> tokens) {
+        HubSettings hub = settings.hub();
         List<Credentials.Token> byToken = new ArrayList<>();
         Map<String, String> bySubject = new HashMap<>();
-        if (settings.role().hub()) {
-            for (MeshWitnessSettings witness : settings.witnesses()) {
+        if (hub != null) {
+            for (FleetWitnessSettings witness : hub.witnesses()) {
                 if (witness.tokenFile() != null || witness.tokenEnv() != null) {
                     byToken.add(new Credentials.Token(witness.name(), tokens.apply(witness)));
                 }
@@ -104,7 +105,7 @@ public final class WitnessAuthInterceptor implements ServerInterceptor {
                 }
             }
         }
-        return new Credentials(settings.role().hub(), byToken, bySubject);
+        return new Credentials(hub != null, byToken, bySubject);
     }
 
     /** Whether {@code subject} is the certificate subject CN of a witness of the fleet in force. */

@@ -2,10 +2,10 @@ package io.observatory.management.page;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
-import io.observatory.health.mesh.MeshRules;
 import io.observatory.management.MeshJson;
 import io.observatory.mesh.MeshLedger.LastProbe;
 import io.observatory.mesh.MeshView;
+import io.observatory.mesh.judge.MeshRules;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,7 +24,7 @@ import tools.jackson.databind.annotation.JsonNaming;
  * about 1 MB for 100 witnesses of 100 servers, which is why the stream sends it at most once a second.
  *
  * @param now      the hub's wall clock, unix milliseconds
- * @param streak   failed probes in a row that make a vote ({@code observatory.mesh.streak})
+ * @param streak   failed probes in a row that make a vote ({@code observatory.mesh.hub.streak})
  * @param view     servers, witnesses and routes
  * @param captions per server, what it is in a few words: {@code ok}, {@code server unavailable},
  *                 {@code unreachable from your servers (3 of them)}, {@code blocked by a checker},

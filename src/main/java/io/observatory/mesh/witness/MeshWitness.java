@@ -55,7 +55,7 @@ public final class MeshWitness {
     private final Set<Disposable> inFlight = new HashSet<>();
 
     /**
-     * @param name                  this witness's name ({@code observatory.mesh.self.name})
+     * @param name                  this witness's name ({@code observatory.mesh.witness.name})
      * @param selfChecks            the checks of its own server
      * @param writer                where streaks are kept and probes scheduled
      * @param reports               the witness's own thread: fleet fetches, self-checks and reports may block on it

@@ -1,7 +1,8 @@
 package io.observatory.mesh.witness;
 
-import io.observatory.config.MeshSettings;
 import io.observatory.config.ObservatoryConfig;
+import io.observatory.mesh.config.MeshSettings;
+import io.observatory.mesh.config.WitnessSettings;
 import io.observatory.probe.Prober;
 import io.observatory.reload.Reconfigurable;
 import io.observatory.text.GoDuration;
@@ -80,13 +81,10 @@ public final class MeshWitnessRuntime implements Reconfigurable {
 
     @Override
     public void reconfigure(ObservatoryConfig next) {
-        MeshSettings mesh = next.mesh();
+        MeshSettings mesh = next.section(MeshSettings.SECTION);
         boolean changed = mesh.role() != settings.role()
-                || !Objects.equals(mesh.self(), settings.self())
-                || !mesh.hubs().equals(settings.hubs())
-                || !mesh.token().equals(settings.token())
-                || !mesh.hubTls().equals(settings.hubTls())
-                || !mesh.reportInterval().equals(settings.reportInterval());
+                || !Objects.equals(mesh.witness(), settings.witness())
+                || !mesh.initialReportInterval().equals(settings.initialReportInterval());
         settings = mesh;
         if (started && changed) {
             replace(mesh);
@@ -99,25 +97,26 @@ public final class MeshWitnessRuntime implements Reconfigurable {
             current.stop();
             witness = null;
         }
-        if (!mesh.role().witness()) {
+        WitnessSettings self = mesh.witness();
+        if (self == null) {
             return;
         }
-        String name = Objects.requireNonNull(mesh.self().name(), "validated");
+        String name = Objects.requireNonNull(self.name(), "validated");
         MeshWitness next = new MeshWitness(
                 name,
-                new SelfChecks(mesh.self()),
+                new SelfChecks(self),
                 writer,
                 reports,
                 prober,
                 clock,
                 links.apply(mesh),
-                mesh.reportInterval());
+                mesh.initialReportInterval());
         witness = next;
         next.start();
         log.info(
                 "mesh witness {} started: reporting to {} at the interval the hub sets ({} until it answers)",
                 name,
-                mesh.role().hub() ? "this hub" : mesh.hubs(),
-                GoDuration.format(mesh.reportInterval()));
+                mesh.role().hub() ? "this hub" : self.hubs(),
+                GoDuration.format(mesh.initialReportInterval()));
     }
 }

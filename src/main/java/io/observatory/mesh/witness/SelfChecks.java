@@ -1,8 +1,8 @@
 package io.observatory.mesh.witness;
 
 import io.observatory.config.HostPort;
-import io.observatory.config.MeshSelfCheckSettings;
-import io.observatory.config.MeshSelfSettings;
+import io.observatory.mesh.config.SelfCheckSettings;
+import io.observatory.mesh.config.WitnessSettings;
 import io.observatory.mesh.witness.WitnessReport.SelfCheckResult;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -22,17 +22,17 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Runs a witness's local checks of its own server for the self-report ({@code observatory.mesh.self.checks}):
+ * Runs a witness's local checks of its own server for the self-report ({@code observatory.mesh.witness.checks}):
  * {@code tcp} connects, {@code http} sends a GET and judges the status, {@code pid-file} reads a process ID and asks
  * the kernel whether that process is alive. Blocking, one after another, each within {@code check-timeout}: a round
  * takes at most checks × timeout. Never throws: a check that cannot run fails with the reason.
  */
 final class SelfChecks {
 
-    private final MeshSelfSettings settings;
+    private final WitnessSettings settings;
     private final HttpClient http;
 
-    SelfChecks(MeshSelfSettings settings) {
+    SelfChecks(WitnessSettings settings) {
         this.settings = settings;
         this.http = HttpClient.newBuilder()
                 .connectTimeout(settings.checkTimeout())
@@ -43,7 +43,7 @@ final class SelfChecks {
     /** Every check's result, in configuration order. */
     List<SelfCheckResult> run() {
         List<SelfCheckResult> results = new ArrayList<>(settings.checks().size());
-        for (MeshSelfCheckSettings check : settings.checks()) {
+        for (SelfCheckSettings check : settings.checks()) {
             String failure = failure(check);
             results.add(new SelfCheckResult(check.describe(), failure == null, failure == null ? "" : failure));
         }
@@ -51,7 +51,7 @@ final class SelfChecks {
     }
 
     /** Why {@code check} fails, or {@code null} when it passes. */
-    private @Nullable String failure(MeshSelfCheckSettings check) {
+    private @Nullable String failure(SelfCheckSettings check) {
         Duration timeout = settings.checkTimeout();
         if (check.tcp() != null) {
             HostPort target = Objects.requireNonNull(HostPort.parse(check.tcp()), "validated");

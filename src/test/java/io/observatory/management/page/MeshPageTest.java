@@ -2,17 +2,17 @@ package io.observatory.management.page;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.observatory.health.mesh.MeshFleet;
-import io.observatory.health.mesh.MeshJudgement;
-import io.observatory.health.mesh.MeshJudgement.RouteServing;
-import io.observatory.health.mesh.MeshJudgement.ServerVerdict;
-import io.observatory.health.mesh.MeshJudgement.WitnessStanding;
-import io.observatory.health.mesh.MeshRules;
-import io.observatory.health.mesh.MeshStatus;
 import io.observatory.management.MeshJson;
 import io.observatory.mesh.MeshLedger.LastProbe;
 import io.observatory.mesh.MeshLedger.PathStreak;
 import io.observatory.mesh.MeshView;
+import io.observatory.mesh.judge.MeshFleet;
+import io.observatory.mesh.judge.MeshJudgement;
+import io.observatory.mesh.judge.MeshJudgement.RouteServing;
+import io.observatory.mesh.judge.MeshJudgement.ServerVerdict;
+import io.observatory.mesh.judge.MeshJudgement.WitnessStanding;
+import io.observatory.mesh.judge.MeshRules;
+import io.observatory.mesh.judge.MeshStatus;
 import io.observatory.probe.ProbeError;
 import java.time.Duration;
 import java.time.Instant;

@@ -2,9 +2,11 @@ package io.observatory.management.page;
 
 import static io.observatory.testing.SyntheticStatuses.probed;
 
+import io.observatory.config.CoreSettings;
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.config.Outbound;
 import io.observatory.mesh.MeshHub;
+import io.observatory.mesh.config.MeshSettings;
 import io.observatory.snapshot.ObservationUpdater;
 import io.observatory.snapshot.OutboundStatus;
 import io.observatory.testing.Configs;
@@ -44,7 +46,7 @@ final class PageFixture {
             direct.add(Outbound.direct(tag(i)));
         }
         // Built directly: binding 10,000 outbounds through Spring's Binder takes seconds.
-        ObservatoryConfig config = new ObservatoryConfig(
+        ObservatoryConfig config = ObservatoryConfig.of(new CoreSettings(
                 direct,
                 defaults.standard(),
                 defaults.burst(),
@@ -53,11 +55,9 @@ final class PageFixture {
                 defaults.passive(),
                 defaults.availability(),
                 defaults.api(),
-                defaults.mesh(),
-                defaults.metrics(),
-                defaults.state());
+                defaults.metrics()));
         updater = new ObservationUpdater(config, writer, clock);
-        MeshHub hub = new MeshHub(config.mesh(), writer, clock, updater);
+        MeshHub hub = new MeshHub(MeshSettings.OFF, writer, clock, updater);
         RttHistory history = new RttHistory(updater.store());
         streams =
                 new PageStreams(page, history, hub, clock, JsonMapper.builder().build(), stallLimit);

@@ -9,6 +9,7 @@ import io.observatory.mesh.MeshHub;
 import io.observatory.mesh.MeshLedger.LastProbe;
 import io.observatory.mesh.MeshLedger.PathStreak;
 import io.observatory.mesh.MeshLedger.Report;
+import io.observatory.mesh.config.MeshSettings;
 import io.observatory.snapshot.ObservationUpdater;
 import io.observatory.snapshot.OutboundStatus;
 import io.observatory.testing.Configs;
@@ -38,14 +39,14 @@ class PageStreamsTest {
                 - { tag: c, protocol: direct }
                 - { tag: d, protocol: direct }
               mesh:
-                role: hub
-                report-interval: 1s
-                servers:
-                  - { name: s1, route: eu, entry-points: [ { name: main, protocol: direct } ] }
-                  - { name: s2, route: eu, entry-points: [ { name: main, protocol: direct } ] }
-                witnesses:
-                  - { name: w1, site: de, server: s1, certificate-subject: w1 }
-                  - { name: w2, site: nl, server: s2, certificate-subject: w2 }
+                hub:
+                  report-interval: 1s
+                  servers:
+                    - { name: s1, route: eu, entry-points: [ { name: main, protocol: direct } ] }
+                    - { name: s2, route: eu, entry-points: [ { name: main, protocol: direct } ] }
+                  witnesses:
+                    - { name: w1, site: de, server: s1, certificate-subject: w1 }
+                    - { name: w2, site: nl, server: s2, certificate-subject: w2 }
             """;
     private static final Duration STALL_LIMIT = Duration.ofSeconds(10);
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -65,7 +66,7 @@ class PageStreamsTest {
 
     private void start(ObservatoryConfig config) {
         updater = new ObservationUpdater(config, time, time.clock());
-        hub = new MeshHub(config.mesh(), time, time.clock(), updater);
+        hub = new MeshHub(config.section(MeshSettings.SECTION), time, time.clock(), updater);
         streams = new PageStreams(time, new RttHistory(updater.store()), hub, time.clock(), JSON, STALL_LIMIT);
         time.runDue();
     }

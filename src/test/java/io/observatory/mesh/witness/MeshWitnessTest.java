@@ -2,10 +2,11 @@ package io.observatory.mesh.witness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.observatory.config.MeshSelfSettings;
 import io.observatory.config.Outbound;
 import io.observatory.config.Protocol;
 import io.observatory.mesh.MeshLedger.PathStreak;
+import io.observatory.mesh.config.HubTlsSettings;
+import io.observatory.mesh.config.WitnessSettings;
 import io.observatory.probe.ProbeError;
 import io.observatory.probe.ProbePhases;
 import io.observatory.probe.ProbeRequest;
@@ -57,14 +58,7 @@ class MeshWitnessTest {
     };
 
     private final MeshWitness witness = new MeshWitness(
-            "w1",
-            new SelfChecks(new MeshSelfSettings("w1", List.of(), Duration.ofSeconds(2))),
-            writer,
-            reportThread,
-            this::probe,
-            writer.clock(),
-            hub,
-            Duration.ofSeconds(10));
+            "w1", noSelfChecks(), writer, reportThread, this::probe, writer.clock(), hub, Duration.ofSeconds(10));
 
     private static WitnessFleet fleet(String... servers) {
         Map<String, WitnessFleet.Target> targets = new LinkedHashMap<>();
@@ -147,7 +141,7 @@ class MeshWitnessTest {
     void probesWhenThePreviousProbeOfAnEntryPointIsStillInFlightThenNoSecondOne() {
         MeshWitness slow = new MeshWitness(
                 "w1",
-                new SelfChecks(new MeshSelfSettings("w1", List.of(), Duration.ofSeconds(2))),
+                noSelfChecks(),
                 writer,
                 reportThread,
                 request -> {
@@ -191,5 +185,17 @@ class MeshWitnessTest {
 
         assertThat(reports).hasSize(sent);
         assertThat(probed).isEmpty();
+    }
+
+    /** Witness w1 with no self-checks. */
+    private static SelfChecks noSelfChecks() {
+        return new SelfChecks(new WitnessSettings(
+                "w1",
+                List.of(),
+                Duration.ofSeconds(2),
+                List.of(),
+                null,
+                null,
+                new HubTlsSettings(false, null, null, null)));
     }
 }

@@ -1,0 +1,134 @@
+package io.observatory.mesh.config;
+
+import io.observatory.config.Checked;
+import io.observatory.config.Problems;
+import io.observatory.mesh.judge.MeshFleet;
+import io.observatory.mesh.judge.MeshRules;
+import jakarta.validation.constraints.DecimalMax;
+import jakarta.validation.constraints.DecimalMin;
+import jakarta.validation.constraints.Min;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.hibernate.validator.constraints.time.DurationMin;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * {@code observatory.mesh.hub}: this instance as a hub. It defines the fleet ({@code servers}, {@code witnesses}),
+ * takes the witnesses' reports and judges them by the rules below. Costs per server its entry points (each an
+ * outbound), per witness seven references.
+ *
+ * @param servers         the fleet's servers, at least one; names unique
+ * @param witnesses       who may report; names unique. Default: none
+ * @param streak          consecutive failed probes of one entry point by one witness that make a vote, at least 1.
+ *                        Default: 3
+ * @param quorum          distinct sites of reliable witnesses whose votes make a server unreachable, at least 1.
+ *                        Default: 2
+ * @param unreliableShare share of its probed neighbours a witness votes against at which its votes are set aside,
+ *                        above 0 and at most 1. Default: 0.5
+ * @param reportInterval  how often witnesses report, a positive duration; handed to them with the fleet. Default: 10s
+ * @param noDataAfter     how long without a self-report makes a server's status NO_DATA, a positive duration.
+ *                        Default: 3 × report-interval
+ * @param probe           how witnesses probe the entry points
+ */
+public record HubSettings(
+        @DefaultValue List<FleetServerSettings> servers,
+        @DefaultValue List<FleetWitnessSettings> witnesses,
+        @DefaultValue("3") @Min(value = 1, message = ">= 1") int streak,
+        @DefaultValue("2") @Min(value = 1, message = ">= 1") int quorum,
+
+        @DefaultValue("0.5")
+        @DecimalMin(value = "0", inclusive = false, message = "> 0 and <= 1")
+        @DecimalMax(value = "1", message = "> 0 and <= 1")
+        double unreliableShare,
+
+        @DefaultValue("10s") @DurationMin(nanos = 0, inclusive = false, message = "a positive duration")
+        Duration reportInterval,
+
+        @Nullable @DurationMin(nanos = 0, inclusive = false, message = "a positive duration")
+        Duration noDataAfter,
+
+        @DefaultValue @NestedConfigurationProperty MeshProbeSettings probe)
+        implements Checked {
+
+    public HubSettings {
+        servers = List.copyOf(servers);
+        witnesses = List.copyOf(witnesses);
+    }
+
+    /** The verdict rules, {@code no-data-after} defaulted. */
+    public MeshRules rules() {
+        return new MeshRules(
+                streak, quorum, unreliableShare, noDataAfter != null ? noDataAfter : reportInterval.multipliedBy(3));
+    }
+
+    /** The fleet as the judge sees it. */
+    public MeshFleet fleet() {
+        return new MeshFleet(
+                servers.stream()
+                        .map(server -> new MeshFleet.Server(
+                                server.name(),
+                                server.route(),
+                                server.entryPoints().stream()
+                                        .map(EntryPointSettings::name)
+                                        .toList()))
+                        .toList(),
+                witnesses.stream()
+                        .map(witness -> new MeshFleet.Witness(
+                                witness.name(), witness.site(), witness.server(), witness.checker()))
+                        .toList());
+    }
+
+    /** The section of witness {@code index}, e.g. {@code observatory.mesh.hub.witnesses[2]}, for run-time messages. */
+    public static String witnessProperty(int index) {
+        return "observatory.mesh.hub.witnesses[" + index + "]";
+    }
+
+    @Override
+    public void check(Problems problems) {
+        if (servers.isEmpty()) {
+            problems.reject("servers", "none", "at least one server");
+        }
+        Map<String, Integer> serverIndex = new HashMap<>();
+        for (int i = 0; i < servers.size(); i++) {
+            String name = servers.get(i).name();
+            Integer first = name == null ? null : serverIndex.putIfAbsent(name, i);
+            if (first != null) {
+                problems.reject(
+                        "servers[" + i + "].name",
+                        "a unique name; " + problems.name("servers[" + first + "].name") + " is the same");
+            }
+        }
+        Map<String, Integer> witnessIndex = new HashMap<>();
+        Map<String, Integer> subjectIndex = new HashMap<>();
+        for (int i = 0; i < witnesses.size(); i++) {
+            FleetWitnessSettings witness = witnesses.get(i);
+            Integer first = witness.name() == null ? null : witnessIndex.putIfAbsent(witness.name(), i);
+            if (first != null) {
+                problems.reject(
+                        "witnesses[" + i + "].name",
+                        "a unique name; " + problems.name("witnesses[" + first + "].name") + " is the same");
+            }
+            if (witness.server() != null && !serverIndex.containsKey(witness.server())) {
+                problems.reject(
+                        "witnesses[" + i + "].server",
+                        witness.server(),
+                        "the name of one of " + problems.name("servers") + " "
+                                + serverIndex.keySet().stream().sorted().toList()
+                                + ", or nothing for an external vantage point");
+            }
+            String subject = witness.certificateSubject();
+            Integer sameSubject = subject == null ? null : subjectIndex.putIfAbsent(subject, i);
+            if (sameSubject != null) {
+                problems.reject(
+                        "witnesses[" + i + "].certificate-subject",
+                        subject,
+                        "a subject no other witness has; "
+                                + problems.name("witnesses[" + sameSubject + "].certificate-subject") + " is the same");
+            }
+        }
+    }
+}
