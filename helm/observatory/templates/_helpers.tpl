@@ -504,14 +504,16 @@ DaemonSet's nodes — each with the path of its token file, and the verdict and 
 {{/*
 The application.yml of a witness pod of the DaemonSet: a witness section, named after its node (OBSERVATORY_MESH_WITNESS_NAME,
 see observatory.witnessEnv) and reading the token file of that name, reporting to every hub pod through the headless
-Service; observatory.probe as on the hub but without source-address (a fixed address is one pod's), no outbounds and
+Service over the cluster network in plaintext (token-over-plaintext: the chart serves the hub's gRPC port without TLS;
+networkPolicy limits who reaches it); observatory.probe as on the hub but without source-address (a fixed address is one pod's), no outbounds and
 no observer (it probes what the hub's fleet names).
 */}}
 {{- define "observatory.witnessConfig" -}}
 {{- $mesh := dict "witness" (dict
   "name" "${OBSERVATORY_MESH_WITNESS_NAME}"
   "hubs" (list (include "observatory.hubAddress" .))
-  "token-file" (printf "%s/${OBSERVATORY_MESH_WITNESS_NAME}" (include "observatory.witnessTokensDir" .))) }}
+  "token-file" (printf "%s/${OBSERVATORY_MESH_WITNESS_NAME}" (include "observatory.witnessTokensDir" .))
+  "token-over-plaintext" true) }}
 {{- $observatory := dict "mesh" $mesh "probe" (include "observatory.probeConfig" . | fromYaml) "reload" (dict "enabled" .Values.config.liveReload) }}
 {{- include "observatory.configFile" (list . $observatory) }}
 {{- end }}

@@ -26,6 +26,8 @@
     controller: null,
     retries: 0,
     retryTimer: 0,
+    panels: new Map(),
+    pendingPanels: new Map(),
   };
 
   // ---- the stream ---------------------------------------------------------------------------------------------
@@ -39,6 +41,10 @@
     return params.toString();
   }
 
+  function authorization() {
+    return state.token ? { Authorization: 'Bearer ' + state.token } : {};
+  }
+
   async function connect() {
     if (state.controller) state.controller.abort();
     clearTimeout(state.retryTimer);
@@ -47,9 +53,8 @@
     let snapshot = true;
     live('connecting', 'connecting…');
     try {
-      const headers = state.token ? { Authorization: 'Bearer ' + state.token } : {};
       const response = await fetch('status/api/stream?' + query(),
-        { headers, cache: 'no-store', signal: controller.signal });
+        { headers: authorization(), cache: 'no-store', signal: controller.signal });
       if (response.status === 401) {
         const body = await response.json().catch(() => ({}));
         askForToken(body.reason || 'the token was refused');
@@ -81,8 +86,8 @@
               state.retries = 0;
             }
             snapshot = false;
-          } else if (event.type === 'mesh') {
-            mesh(JSON.parse(event.data));
+          } else if (event.type !== 'message') {
+            panel(event.type, JSON.parse(event.data));
           }
         }
       }
@@ -127,7 +132,7 @@
     state.elements.clear();
     state.window = [];
     byId('rows').replaceChildren();
-    byId('mesh').hidden = true;
+    for (const { section } of state.panels.values()) section.hidden = true;
     byId('outbounds').hidden = true;
     byId('token').hidden = false;
     byId('token-reason').textContent = state.token ? 'Refused: ' + reason : '';
@@ -292,83 +297,47 @@
     byId('empty').hidden = state.window.length > 0;
   }
 
-  // ---- mesh ---------------------------------------------------------------------------------------------------
+  // ---- panels -------------------------------------------------------------------------------------------------
 
-  function mesh(view) {
-    const section = byId('mesh');
-    section.hidden = view.servers.length === 0;
-    if (section.hidden) return;
-    const stale = new Set(view.stale);
-    byId('servers').replaceChildren(...view.servers.map((server) => {
-      const li = document.createElement('li');
-      li.dataset.server = server.name;
-      li.dataset.status = server.status.toLowerCase();
-      const dot = document.createElement('span');
-      const cut = server.status === 'OK' && server.entry_points.some((entry) => entry.marks.length);
-      dot.className = 'dot ' + (cut ? 'pair_cut' : server.status.toLowerCase());
-      dot.title = server.status.toLowerCase();
-      li.append(dot, text('b', 'name', server.name), text('span', 'route', ' (' + server.route + ')'),
-        text('span', 'caption', view.captions[server.name]),
-        text('span', 'rotation', server.in_rotation ? 'in rotation' : 'out of rotation'));
-      const reasons = [server.reason, ...server.entry_points.map((entry) => entry.reason)].filter(Boolean);
-      if (reasons.length) li.append(text('span', 'reason', reasons.join('; ')));
-      return li;
-    }));
-    byId('routes').replaceChildren(...view.routes.map((route) => {
-      const tr = document.createElement('tr');
-      tr.dataset.route = route.route;
-      cell(tr, '', route.route);
-      cell(tr, 'serves', route.servers.join(', ') || '—');
-      const panic = cell(tr, '', '');
-      if (route.panic) panic.append(text('span', 'panic', 'PANIC: none in rotation, serving the best'));
-      return tr;
-    }));
-    const entries = view.servers.flatMap((server) => server.entry_points.map((entry) => ({ server, entry })));
-    const cells = new Map(view.cells.map((c) => [c.witness + ' ' + c.tag, c]));
-    const head = document.createElement('tr');
-    head.append(text('th', '', 'witness'));
-    for (const { server, entry } of entries) {
-      const th = text('th', '', entry.tag);
-      th.title = view.captions[server.name];
-      head.append(th);
+  // The capabilities' panels (status/assets/panels.json), each an ES module with its own style, drawing its part's events
+  // into a section of its own; a panel that fails to load is left out and said so, the rest of the page works on.
+  async function loadPanels() {
+    let names = [];
+    try {
+      const response = await fetch('status/assets/panels.json', { cache: 'no-store' });
+      if (response.ok) names = await response.json();
+    } catch (error) {
+      return;
     }
-    const rows = view.witnesses.map((witness) => {
-      const tr = document.createElement('tr');
-      tr.dataset.witness = witness.name;
-      const th = text('th', '', witness.name);
-      th.append(text('small', 'site', ' ' + witness.site));
-      if (witness.checker) th.append(text('span', 'badge checker', 'checker'));
-      if (witness.status === 'UNRELIABLE') {
-        th.append(text('span', 'badge unreliable', 'unreliable ' + Math.round(witness.share * 100) + ' %'));
+    for (const name of names) {
+      const section = document.createElement('section');
+      section.id = name;
+      section.hidden = true;
+      byId('panels').append(section);
+      const style = document.createElement('link');
+      style.rel = 'stylesheet';
+      style.href = 'status/assets/panels/' + name + '/panel.css';
+      document.head.append(style);
+      try {
+        const module = await import(new URL('status/assets/panels/' + name + '/panel.js', document.baseURI).href);
+        state.panels.set(name, { section, render: module.render });
+        const pending = state.pendingPanels.get(name);
+        if (pending !== undefined) panel(name, pending);
+      } catch (error) {
+        section.hidden = false;
+        section.textContent = 'The ' + name + ' panel did not load: ' + error.message;
       }
-      if (stale.has(witness.name)) th.append(text('span', 'badge stale', 'stale'));
-      tr.append(th);
-      for (const { server, entry } of entries) {
-        const found = cells.get(witness.name + ' ' + entry.tag);
-        const td = document.createElement('td');
-        td.dataset.tag = entry.tag;
-        if (found) {
-          const kind = found.failures >= view.streak ? 'vote' : found.failures > 0 ? 'failing' : 'ok';
-          td.className = 'cell ' + kind;
-          td.textContent = found.failures > 0 ? String(found.failures)
-            : found.rtt_micros !== undefined ? milliseconds(found.rtt_micros) : 'ok';
-          td.title = found.failures > 0
-            ? found.failures + ' failed in a row: ' + (found.error || found.error_kind || 'failed')
-            : 'last probe succeeded';
-        } else if (witness.server === server.name) {
-          td.className = 'cell own';
-          td.textContent = 'own';
-          td.title = 'its own server: a witness does not probe it';
-        } else {
-          td.className = 'cell none';
-          td.textContent = '—';
-          td.title = 'no report of this entry point';
-        }
-        tr.append(td);
-      }
-      return tr;
-    });
-    byId('matrix').replaceChildren(head, ...rows);
+    }
+  }
+
+  function panel(name, data) {
+    const loaded = state.panels.get(name);
+    if (!loaded) {
+      state.pendingPanels.set(name, data);
+      return;
+    }
+    state.pendingPanels.delete(name);
+    loaded.render(loaded.section, data, { text, cell, milliseconds });
   }
 
   // ---- controls -----------------------------------------------------------------------------------------------
@@ -450,5 +419,6 @@
 
   readFragment();
   controls();
+  loadPanels();
   connect();
 })();

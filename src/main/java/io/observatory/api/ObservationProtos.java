@@ -25,7 +25,7 @@ import java.time.Instant;
 import java.util.List;
 
 /** Maps the verdict model to the v1 API's messages ({@code proto/observatory/v1/observatory.proto}). Pure. */
-final class ObservationProtos {
+public final class ObservationProtos {
 
     private ObservationProtos() {}
 

@@ -2,7 +2,6 @@ package io.observatory.api;
 
 import static io.observatory.api.TagPrefixes.invalid;
 
-import io.grpc.BindableService;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -40,8 +39,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 import java.util.stream.Collectors;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.stereotype.Service;
 
 /**
  * The v1 API's {@code observatory.v1.ObservatoryService} ({@code proto/observatory/v1/observatory.proto}):
@@ -53,8 +50,7 @@ import org.springframework.stereotype.Service;
  * field, the value and what was expected, e.g. {@code strategy: "fastest" (expected: random, round-robin, least-ping,
  * least-load)}.
  */
-@Service
-public final class ObservatoryV1Service implements BindableService, ObservatoryServiceGrpc.AsyncService {
+public final class ObservatoryV1Service implements ObservatoryServiceGrpc.AsyncService {
 
     /** How many prefixes of a selector a NOT_FOUND description names; the rest are counted. */
     private static final int SELECTOR_PREFIXES_SHOWN = 8;
@@ -73,7 +69,6 @@ public final class ObservatoryV1Service implements BindableService, ObservatoryS
      * @param store the observation every call answers from
      * @param clock wall clock: the time of a report without {@code time}, and the reference of the time window
      */
-    @Autowired
     public ObservatoryV1Service(
             ObservationStore store, ObservationUpdater updater, Clock clock, ObservationWatchers watchers) {
         this(store, updater, clock, () -> ThreadLocalRandom.current().nextLong(), watchers);
@@ -102,7 +97,6 @@ public final class ObservatoryV1Service implements BindableService, ObservatoryS
      * The generated service with {@code GetObservation} answered as bytes: the unfiltered answer serialized once per
      * snapshot, a filtered one for its call.
      */
-    @Override
     public ServerServiceDefinition bindService() {
         return SerializedMethods.rebind(
                 ObservatoryServiceGrpc.bindService(this),

@@ -30,7 +30,7 @@ import org.springframework.grpc.server.GlobalServerInterceptor;
  * messages ({@link #tryHold}), since they send only while their client's flow control allows and know when the client
  * took them. Costs two atomic updates per unary call; runs on whichever thread answers.
  */
-final class UnreadAnswers implements ServerInterceptor {
+public final class UnreadAnswers implements ServerInterceptor {
 
     /** The least budget, whatever the heap. */
     static final long MIN_BUDGET_BYTES = 16L << 20;
@@ -39,7 +39,7 @@ final class UnreadAnswers implements ServerInterceptor {
     private final AtomicLong unread = new AtomicLong();
 
     /** @param budgetBytes the unread bytes of all calls beyond which an answer is refused, positive */
-    UnreadAnswers(long budgetBytes) {
+    public UnreadAnswers(long budgetBytes) {
         if (budgetBytes < 1) {
             throw new IllegalArgumentException("budgetBytes: " + budgetBytes + " (expected: > 0)");
         }
@@ -55,7 +55,7 @@ final class UnreadAnswers implements ServerInterceptor {
      * Holds {@code bytes} of a message about to be sent on a stream that counts its own ({@code WatchObservation}):
      * false, holding nothing, when the unread bytes would then exceed the budget while others are unread.
      */
-    boolean tryHold(long bytes) {
+    public boolean tryHold(long bytes) {
         long total = unread.addAndGet(bytes);
         if (total > budgetBytes && total != bytes) {
             unread.addAndGet(-bytes);
@@ -65,7 +65,7 @@ final class UnreadAnswers implements ServerInterceptor {
     }
 
     /** Whether the unread bytes have reached the budget: a message of any size would be refused now. */
-    boolean exhausted() {
+    public boolean exhausted() {
         return unread.get() >= budgetBytes;
     }
 
@@ -73,18 +73,18 @@ final class UnreadAnswers implements ServerInterceptor {
      * The status that ends a stream whose message the budget refused: {@code what} (e.g. {@code this stream's first
      * view of 380104 bytes}) would exceed it; the client may watch again after a moment.
      */
-    Status refusal(String what) {
+    public Status refusal(String what) {
         return Status.RESOURCE_EXHAUSTED.withDescription("the server holds answers its clients have not read yet, and "
                 + what + " would exceed the budget of " + budgetBytes + " bytes (expected: a retry after a moment)");
     }
 
     /** Gives back {@code bytes} held by {@link #tryHold}: the client has taken them, or the stream ended. */
-    void release(long bytes) {
+    public void release(long bytes) {
         unread.addAndGet(-bytes);
     }
 
     /** Bytes of answers sent and not yet taken by their clients. */
-    long unreadBytes() {
+    public long unreadBytes() {
         return unread.get();
     }
 

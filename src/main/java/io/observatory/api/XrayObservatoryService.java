@@ -1,6 +1,5 @@
 package io.observatory.api;
 
-import io.grpc.BindableService;
 import io.grpc.ServerServiceDefinition;
 import io.observatory.api.xray.GetOutboundStatusResponse;
 import io.observatory.api.xray.HealthPingMeasurementResult;
@@ -11,7 +10,6 @@ import io.observatory.snapshot.ObservationStore;
 import io.observatory.snapshot.OutboundHealth;
 import io.observatory.snapshot.OutboundStatus;
 import io.observatory.stats.HealthPingStats;
-import org.springframework.stereotype.Service;
 
 /**
  * Xray's {@code xray.core.app.observatory.command.ObservatoryService}: {@code GetOutboundStatus} returns the current
@@ -22,8 +20,7 @@ import org.springframework.stereotype.Service;
  * <p>{@code alive} is the observer's (Xray's rule, or the active check's thresholds when configured), and false while
  * passive health says the outbound is unhealthy; without passive reports it is exactly the observer's.
  */
-@Service
-class XrayObservatoryService implements BindableService, ObservatoryServiceGrpc.AsyncService {
+class XrayObservatoryService implements ObservatoryServiceGrpc.AsyncService {
 
     private final PerObservation<SerializedMessage> answers;
 
@@ -36,8 +33,7 @@ class XrayObservatoryService implements BindableService, ObservatoryServiceGrpc.
     }
 
     /** The generated service with {@code GetOutboundStatus} answered from the current snapshot's bytes. */
-    @Override
-    public ServerServiceDefinition bindService() {
+    ServerServiceDefinition bindService() {
         return SerializedMethods.rebind(
                 ObservatoryServiceGrpc.bindService(this),
                 ObservatoryServiceGrpc.getGetOutboundStatusMethod(),

@@ -1,7 +1,7 @@
 package io.observatory.management;
 
+import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.observatory.mesh.MeshView;
 import io.observatory.probe.ProbeError;
 import io.observatory.probe.ProbeResult;
 import io.observatory.snapshot.Observation;
@@ -9,6 +9,7 @@ import io.observatory.snapshot.OutboundHealth;
 import io.observatory.snapshot.OutboundStatus;
 import io.observatory.stats.HealthPingStats;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -19,19 +20,29 @@ import tools.jackson.databind.annotation.JsonNaming;
 /**
  * The JSON body of the {@code observatory} endpoint: Xray's {@code ObservationResult} with its snake_case field names
  * and units (and its {@code alive} rule, as the gRPC API applies it), each outbound's verdict, and the last probe of
- * each standard-observer outbound.
+ * each standard-observer outbound; then one member per capability part that has something to show ({@link PartView}),
+ * e.g. {@code mesh} on a hub.
  *
  * @param status one entry per observed outbound, sorted by tag
- * @param mesh   the mesh view on a hub; absent elsewhere
+ * @param parts  the capabilities' members, by part name, in the order of the views
  */
-@JsonInclude(JsonInclude.Include.NON_NULL)
-record ObservationView(List<Outbound> status, @Nullable MeshJson mesh) {
+record ObservationView(List<Outbound> status, @JsonAnyGetter Map<String, Object> parts) {
 
-    /** Maps the observed outbounds of a snapshot, in its order (by tag), and the mesh view when there is one. */
-    static ObservationView of(Observation observation, MeshView mesh) {
+    /** Maps the observed outbounds of a snapshot, in its order (by tag), and the parts {@code views} show. */
+    static ObservationView of(Observation observation, List<PartView<?>> views) {
+        Map<String, Object> parts = new LinkedHashMap<>();
+        views.forEach(view -> {
+            Object json = member(view, observation);
+            if (json != null) {
+                parts.put(view.part().name(), json);
+            }
+        });
         return new ObservationView(
-                observation.observed().stream().map(Outbound::of).toList(),
-                mesh.fleet().servers().isEmpty() ? null : MeshJson.of(mesh));
+                observation.observed().stream().map(Outbound::of).toList(), parts);
+    }
+
+    private static <T> @Nullable Object member(PartView<T> view, Observation observation) {
+        return view.endpointJson(observation.part(view.part()));
     }
 
     /**

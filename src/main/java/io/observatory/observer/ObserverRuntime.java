@@ -181,7 +181,7 @@ public final class ObserverRuntime implements Reconfigurable {
         BurstObserverSettings burst = settings.burst();
         if (standard != null) {
             return standard.schedule() == StandardObserverSettings.Schedule.PER_OUTBOUND
-                    ? new PerOutboundObserver(standard, context, clock, random)
+                    ? new PerOutboundObserver("standard observer", standard, context, clock, random)
                     : new StandardObserver(standard, context, clock);
         }
         if (burst != null) {

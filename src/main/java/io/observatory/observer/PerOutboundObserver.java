@@ -64,6 +64,7 @@ final class PerOutboundObserver implements Observer {
 
     private static final long NOT_ARMED = Long.MAX_VALUE;
 
+    private final String name;
     private final StandardObserverSettings settings;
     private final ProbeIntervals intervals;
     private final SubjectSelector selector;
@@ -82,13 +83,19 @@ final class PerOutboundObserver implements Observer {
      * Starts from the statuses its sink holds (a predecessor's, after a configuration reload); those of outbounds this
      * observer does not select are dropped at its start.
      *
+     * @param name     names the observer in log lines: {@code standard observer}, or a capability's sessions
      * @param settings validated observer settings with {@code schedule: per-outbound}
      * @param context  the writer, the prober, the outbounds and where results go
      * @param clock    wall clock for the Xray timestamps
      * @param random   source of the jitters
      */
     PerOutboundObserver(
-            StandardObserverSettings settings, ObserverContext context, Clock clock, RandomGenerator random) {
+            String name,
+            StandardObserverSettings settings,
+            ObserverContext context,
+            Clock clock,
+            RandomGenerator random) {
+        this.name = name;
         this.settings = settings;
         this.intervals = settings.intervals();
         this.selector = new SubjectSelector(settings.subjectSelector());
@@ -101,15 +108,16 @@ final class PerOutboundObserver implements Observer {
     @Override
     public void start() {
         if (selector.isEmpty()) {
-            log.info("standard observer not started: observatory.standard.subject-selector is empty");
+            log.info("{} not started: observatory.standard.subject-selector is empty", name);
             // Selects nothing: a predecessor's statuses go now, not frozen until the outbounds next change.
             writer.execute(this::outboundsChanged);
             return;
         }
         log.info(
-                "standard observer started: selector {}, probe URL {} (unless an outbound sets its own), one session"
+                "{} started: selector {}, probe URL {} (unless an outbound sets its own), one session"
                         + " per outbound: interval {}, unhealthy {}, unhealthy edge {}, healthy edge {}, initial jitter {},"
                         + " interval jitter {}, timeout {}",
+                name,
                 selector,
                 Redaction.redact(settings.probeUrl()),
                 GoDuration.format(intervals.healthy()),

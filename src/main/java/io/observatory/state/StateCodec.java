@@ -1,8 +1,10 @@
 package io.observatory.state;
 
+import com.google.protobuf.ByteString;
 import io.observatory.config.Outbound;
 import io.observatory.snapshot.OutboundHealth;
 import io.observatory.snapshot.OutboundStatus;
+import io.observatory.state.v1.SavedPart;
 import io.observatory.state.v1.SavedState;
 import java.util.HashMap;
 import java.util.Map;
@@ -17,8 +19,8 @@ final class StateCodec {
     private StateCodec() {}
 
     /**
-     * The snapshot's payload: every observer status and burst ring with what it measures, every passive entry, every
-     * held report.
+     * The snapshot's payload: every observer status and burst ring with what it measures, every passive entry, and
+     * each checkpoint's part, encoded here.
      */
     static SavedState encode(StateSnapshot snapshot) {
         Map<String, Outbound> outbounds = new HashMap<>();
@@ -44,7 +46,12 @@ final class StateCodec {
         snapshot.passive()
                 .entries()
                 .forEach(entry -> saved.addPassive(SavedPassives.save(entry, snapshot.taken(), snapshot.takenNanos())));
-        snapshot.reports().forEach(report -> saved.addMeshReports(SavedReports.save(report)));
+        snapshot.parts().forEach((name, taken) -> {
+            byte[] payload = taken.encode();
+            if (payload.length > 0) {
+                saved.addParts(SavedPart.newBuilder().setName(name).setPayload(ByteString.copyFrom(payload)));
+            }
+        });
         return saved.build();
     }
 }

@@ -2,11 +2,12 @@ package io.observatory.state;
 
 import io.observatory.config.ConfigSection;
 import io.observatory.config.ObservatoryConfig;
-import io.observatory.mesh.MeshHub;
 import io.observatory.observer.ObserverRuntime;
+import io.observatory.snapshot.Checkpoint;
 import io.observatory.snapshot.ObservationUpdater;
 import io.observatory.time.Scheduler;
 import java.time.Clock;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Condition;
 import org.springframework.context.annotation.ConditionContext;
@@ -34,9 +35,15 @@ public class StateConfiguration {
             Scheduler writer,
             Clock clock,
             ObserverRuntime runtime,
-            MeshHub hub,
-            ObservationUpdater updater) {
-        return new WarmRestart(config, writer, clock, runtime, hub, updater);
+            ObservationUpdater updater,
+            ObjectProvider<Checkpoint> checkpoints) {
+        return new WarmRestart(
+                config,
+                writer,
+                clock,
+                runtime,
+                updater,
+                checkpoints.orderedStream().toList());
     }
 
     /**

@@ -3,12 +3,11 @@ package io.observatory.state;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.config.Outbound;
-import io.observatory.mesh.MeshHub.HeldReport;
-import io.observatory.mesh.config.MeshSettings;
+import io.observatory.snapshot.Checkpoint;
 import io.observatory.snapshot.OutboundStatus;
 import io.observatory.snapshot.PassiveEntry;
+import io.observatory.state.v1.SavedPart;
 import io.observatory.state.v1.SavedPassive;
-import io.observatory.state.v1.SavedReport;
 import io.observatory.state.v1.SavedRing;
 import io.observatory.state.v1.SavedState;
 import io.observatory.state.v1.SavedStatus;
@@ -28,34 +27,83 @@ import java.util.Set;
 
 /**
  * Decides what of a state file's payload a starting process takes: the statuses of outbounds still configured that
- * measure the same thing now ({@link Measures}) with their burst samples, the passive entries of outbounds still
- * configured, and the held reports of witnesses still in a hub's fleet, each at most {@code max-age} old (a passive entry by its last call, and at
- * most the passive policy's reactivation period where that is longer) and at most
- * {@code max-age} ahead of this process's clock (a time after it counts as now); the rest is dropped and counted.
- * O(entries).
+ * measure the same thing now ({@link Measures}) with their burst samples and the passive entries of outbounds still
+ * configured, each at most {@code max-age} old (a passive entry by its last call, and at most the passive policy's
+ * reactivation period where that is longer) and at most {@code max-age} ahead of this process's clock (a time after
+ * it counts as now); the rest is dropped and counted. The checkpoints' parts are handed on as saved, for each
+ * {@link Checkpoint} to restore. O(entries).
  */
 final class StateRestore {
 
     private StateRestore() {}
 
     /**
-     * What is restored, and the one line that says so.
+     * What is restored.
      *
      * @param statuses each marked {@link OutboundStatus#restoredFrom restored}, in the file's order
      * @param samples  the burst samples of the restored statuses' outbounds, oldest first, on this process's ticker
      * @param passive  passive states and call statistics of configured outbounds, their times on this process's ticker
-     * @param reports  a hub's reports, of witnesses of its fleet
-     * @param summary  e.g. {@code restored 9998 statuses, 12 passive states and 4 witness reports written 3.2s ago;
-     *                 dropped 2 (1 older than 30s, 1 measuring something else now, 0 no longer configured)}, and
-     *                 {@code , 1 more than 30s in the future} before the closing parenthesis when a time was that far
-     *                 ahead of this process's clock
+     * @param parts    the checkpoints' saved parts, by name
+     * @param dropped  what was dropped, by why
+     * @param written  how long before this process's clock the file was written; negative when after it
+     * @param maxAge   the max age applied
      */
     record Restoration(
             List<OutboundStatus> statuses,
             Map<String, List<RttRing.Sample>> samples,
             List<PassiveEntry> passive,
-            List<HeldReport> reports,
-            String summary) {}
+            Map<String, byte[]> parts,
+            Dropped dropped,
+            Duration written,
+            Duration maxAge) {
+
+        Restoration {
+            parts = Map.copyOf(parts);
+        }
+
+        /**
+         * The one line that says what was restored, with what the checkpoints restored from {@link #parts}, e.g.
+         * {@code restored 9998 statuses, 12 passive states and 4 witness reports written 3.2s ago; dropped 2 (1 older
+         * than 30s, 1 measuring something else now, 0 no longer configured)}, and {@code , 1 more than 30s in the
+         * future} before the closing parenthesis when a time was that far ahead of this process's clock.
+         */
+        String summary(List<Checkpoint.Restored> checkpoints) {
+            List<String> restored = new ArrayList<>();
+            restored.add(statuses.size() + " statuses");
+            restored.add(passive.size() + " passive states");
+            int old = dropped.old();
+            int future = dropped.future();
+            int gone = dropped.gone();
+            for (Checkpoint.Restored checkpoint : checkpoints) {
+                restored.add(checkpoint.restored() + " " + checkpoint.what());
+                old += checkpoint.old();
+                future += checkpoint.future();
+                gone += checkpoint.gone();
+            }
+            int changed = dropped.changed();
+            String last = restored.remove(restored.size() - 1);
+            return "restored " + String.join(", ", restored) + " and " + last + " written "
+                    + (written.isNegative()
+                            ? GoDuration.format(written.negated())
+                                    + " in the future (another clock, or this one set back)"
+                            : GoDuration.format(written) + " ago")
+                    + "; dropped " + (old + future + changed + gone) + " (" + old + " older than "
+                    + GoDuration.format(maxAge) + ", " + changed + " measuring something else now, " + gone
+                    + " no longer configured"
+                    + (future == 0 ? "" : ", " + future + " more than " + GoDuration.format(maxAge) + " in the future")
+                    + ")";
+        }
+    }
+
+    /**
+     * The statuses and passive entries dropped, by why.
+     *
+     * @param old     measured longer than the max age ago
+     * @param future  measured more than the max age after this process's clock
+     * @param changed measuring something else now
+     * @param gone    of outbounds no longer configured
+     */
+    record Dropped(int old, int future, int changed, int gone) {}
 
     /**
      * @param payload the payload of a complete state file
@@ -119,34 +167,15 @@ final class StateRestore {
                 passive.add(SavedPassives.restore(entry, saved.getPassivePolicy(), now, nowNanos));
             }
         }
-        List<HeldReport> reports = new ArrayList<>(saved.getMeshReportsCount());
-        Set<String> witnesses = new HashSet<>();
-        config.section(MeshSettings.SECTION).fleet().witnesses().forEach(witness -> witnesses.add(witness.name()));
-        for (SavedReport report : saved.getMeshReportsList()) {
-            if (!witnesses.contains(report.getWitness())) {
-                gone++;
-            } else if (tooOld(Timestamps.instant(report.getReceivedTime()), now, maxAge)) {
-                old++;
-            } else if (fromTheFuture(Timestamps.instant(report.getReceivedTime()), now, maxAge)) {
-                future++;
-            } else {
-                reports.add(SavedReports.restore(report));
-            }
+        Map<String, byte[]> parts = new HashMap<>();
+        for (SavedPart part : saved.getPartsList()) {
+            parts.put(part.getName(), part.getPayload().toByteArray());
         }
         // To the millisecond: the clocks' nanoseconds only make the line harder to read.
         Duration written = Duration.between(Timestamps.instant(saved.getWrittenTime()), now)
                 .truncatedTo(ChronoUnit.MILLIS);
-        String summary = "restored " + statuses.size() + " statuses, " + passive.size() + " passive states and "
-                + reports.size() + " witness reports written "
-                + (written.isNegative()
-                        ? GoDuration.format(written.negated()) + " in the future (another clock, or this one set back)"
-                        : GoDuration.format(written) + " ago")
-                + "; dropped " + (old + future + changed + gone) + " (" + old + " older than "
-                + GoDuration.format(maxAge) + ", " + changed + " measuring something else now, " + gone
-                + " no longer configured"
-                + (future == 0 ? "" : ", " + future + " more than " + GoDuration.format(maxAge) + " in the future")
-                + ")";
-        return new Restoration(statuses, samples, passive, reports, summary);
+        return new Restoration(
+                statuses, samples, passive, parts, new Dropped(old, future, changed, gone), written, maxAge);
     }
 
     /**

@@ -6,12 +6,13 @@ import io.observatory.config.ConfigSection;
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.config.Problems;
 import io.observatory.config.StandardObserverSettings;
-import io.observatory.mesh.config.MeshSettings;
+import io.observatory.snapshot.Checkpoint;
 import jakarta.validation.constraints.Pattern;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import org.hibernate.validator.constraints.time.DurationMax;
 import org.hibernate.validator.constraints.time.DurationMin;
@@ -21,7 +22,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * {@code observatory.state}: warm restart. When a directory is set, the last snapshot (observer statuses with their
- * last probes, the burst observer's sample rings, passive states and call statistics, a hub's witness reports) is
+ * last probes, the burst observer's sample rings, passive states and call statistics, the capabilities' checkpoints) is
  * written there atomically at most once per {@code write-interval}, and read back at start-up, so a restarted
  * instance serves its last statuses at once instead of UNKNOWN. Fixed for the process: a reload that changes these
  * takes effect at the next start.
@@ -33,7 +34,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param maxAge        restored entries measured longer ago than this are dropped (a passive state by its last call,
  *                      kept at least for the passive policy's reactivation period); a positive duration. Default:
  *                      three times the time an outbound waits between two probes, at least a minute
- *                      ({@link #maxAge(ObservatoryConfig)})
+ *                      ({@link #maxAge(ObservatoryConfig, Collection)})
  */
 @ConfigurationProperties("observatory.state")
 public record StateSettings(
@@ -98,20 +99,25 @@ public record StateSettings(
     }
 
     /**
-     * The age beyond which a restored entry is dropped: {@code max-age} when set, else three times how long one
-     * outbound waits between two probes — the standard observer's {@code probe-interval} (per outbound: the longer of
-     * it and {@code unhealthy-interval}; sequential: times the number of observed outbounds, which are probed one
-     * after another), the burst observer's cycle ({@code interval × sampling}), or, with no observer, the mesh's
-     * {@code no-data-after} (a hub's reports are older than that only when the witness stopped reporting) — and at
-     * least {@link #MIN_DEFAULT_MAX_AGE}.
+     * The age beyond which a restored entry is dropped: {@code max-age} when set, else the longest of three times how
+     * long one outbound waits between two probes — the standard observer's {@code probe-interval} (per outbound: the
+     * longer of it and {@code unhealthy-interval}; sequential: times the number of observed outbounds, which are
+     * probed one after another) or the burst observer's cycle ({@code interval × sampling}) — and each checkpoint's
+     * {@link Checkpoint#horizon horizon} (a mesh hub's {@code no-data-after}), and at least
+     * {@link #MIN_DEFAULT_MAX_AGE}.
      */
-    public Duration maxAge(ObservatoryConfig config) {
+    public Duration maxAge(ObservatoryConfig config, Collection<Checkpoint> checkpoints) {
         if (maxAge != null) {
             return maxAge;
         }
-        return max(threeWaits(config), MIN_DEFAULT_MAX_AGE);
+        Duration longest = max(threeWaits(config), MIN_DEFAULT_MAX_AGE);
+        for (Checkpoint checkpoint : checkpoints) {
+            longest = max(longest, checkpoint.horizon(config));
+        }
+        return longest;
     }
 
+    /** Three waits of an outbound between two probes; zero without an observer. */
     private static Duration threeWaits(ObservatoryConfig config) {
         StandardObserverSettings standard = config.standard();
         if (standard != null) {
@@ -127,10 +133,7 @@ public record StateSettings(
             return times(wait, 3);
         }
         BurstObserverSettings burst = config.burst();
-        if (burst != null) {
-            return times(burst.pingConfig().cycle(), 3);
-        }
-        return config.section(MeshSettings.SECTION).rules().noDataAfter();
+        return burst == null ? Duration.ZERO : times(burst.pingConfig().cycle(), 3);
     }
 
     /**

@@ -1,7 +1,7 @@
 package io.observatory.state;
 
 import io.observatory.config.ObservatoryConfig;
-import io.observatory.mesh.MeshHub;
+import io.observatory.snapshot.Checkpoint;
 import io.observatory.snapshot.Observation;
 import io.observatory.snapshot.ObservationUpdater;
 import io.observatory.stats.RttRing;
@@ -12,8 +12,8 @@ import java.util.Objects;
 
 /**
  * What the writer hands to the state file's thread: immutable references taken on the writer in O(1) but for the
- * burst samples (copied: O(outbounds × sampling)), the passive entries (O(outbounds with reports)) and the hub's reports (one reference per witness); the encoding
- * happens off the writer.
+ * burst samples (copied: O(outbounds × sampling)), the passive entries (O(outbounds with reports)) and what each
+ * checkpoint took; the encoding happens off the writer.
  *
  * @param taken       when it was taken (wall clock)
  * @param takenNanos  the same moment on the writer's ticker, to put the samples' ticker times on the wall clock
@@ -21,7 +21,7 @@ import java.util.Objects;
  * @param observation the observation: observer statuses, passive views
  * @param samples     the burst observer's samples by tag, oldest first (copies); empty for the others
  * @param passive     the passive states and call statistics
- * @param reports     a hub's held reports; empty elsewhere
+ * @param parts       what each checkpoint took, by name
  */
 record StateSnapshot(
         Instant taken,
@@ -30,7 +30,7 @@ record StateSnapshot(
         Observation observation,
         Map<String, List<RttRing.Sample>> samples,
         ObservationUpdater.PassiveEntries passive,
-        List<MeshHub.HeldReport> reports) {
+        Map<String, Checkpoint.Taken> parts) {
 
     StateSnapshot {
         Objects.requireNonNull(taken, "taken");
@@ -38,6 +38,6 @@ record StateSnapshot(
         Objects.requireNonNull(observation, "observation");
         Objects.requireNonNull(passive, "passive");
         samples = Map.copyOf(samples);
-        reports = List.copyOf(reports);
+        parts = Map.copyOf(parts);
     }
 }

@@ -1,9 +1,9 @@
 package io.observatory.state;
 
 import io.observatory.config.ObservatoryConfig;
-import io.observatory.mesh.MeshHub;
 import io.observatory.observer.ObserverRuntime;
 import io.observatory.reload.Reconfigurable;
+import io.observatory.snapshot.Checkpoint;
 import io.observatory.snapshot.ObservationStore;
 import io.observatory.snapshot.ObservationUpdater;
 import io.observatory.time.Scheduler;
@@ -11,6 +11,11 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -23,21 +28,24 @@ import org.springframework.context.SmartLifecycle;
 /**
  * Warm restart ({@code observatory.state.directory}). Once every bean exists and before any server opens a port, it
  * reads the state file and hands what is still valid ({@link StateRestore}) to the verdicts (passive states), to the
- * observer runtime, which publishes the statuses at once and starts its first observer from them, and to the hub; a missing file is a cold start, and a
- * corrupt, truncated or foreign file is one log line and a cold start. While running, every publication of the
- * observation or the mesh view makes the {@link StateWriter} write the file, at most once per {@code write-interval};
- * at graceful shutdown, after the observer stopped, it writes a last time.
+ * observer runtime, which publishes the statuses at once and starts its first observer from them, and to each
+ * capability's {@link Checkpoint}; a missing file is a cold start, and a corrupt, truncated or foreign file is one log
+ * line and a cold start. While running, every publication of the observation (a capability's part included) makes the
+ * {@link StateWriter} write the file, at most once per {@code write-interval}; at graceful shutdown, after the
+ * observer stopped, it writes a last time.
  */
 public final class WarmRestart implements SmartInitializingSingleton, SmartLifecycle, Reconfigurable {
 
     private static final Logger log = LoggerFactory.getLogger(WarmRestart.class);
     private static final Duration RESTORE_TIMEOUT = Duration.ofSeconds(30);
+    /** What a checkpoint restores from when the file has no part of it: nothing saved. */
+    private static final byte[] NO_PART = new byte[0];
 
     private final StateSettings settings;
     private final Scheduler writer;
     private final Clock clock;
     private final ObserverRuntime runtime;
-    private final MeshHub hub;
+    private final List<Checkpoint> checkpoints;
     private final ObservationUpdater updater;
     private final ObservationStore store;
     private final StateWriter files;
@@ -57,20 +65,20 @@ public final class WarmRestart implements SmartInitializingSingleton, SmartLifec
             Scheduler writer,
             Clock clock,
             ObserverRuntime runtime,
-            MeshHub hub,
-            ObservationUpdater updater) {
+            ObservationUpdater updater,
+            List<Checkpoint> checkpoints) {
         this.settings = initial.section(StateSettings.SECTION);
         this.config = initial;
         this.writer = writer;
         this.clock = clock;
         this.runtime = runtime;
-        this.hub = hub;
+        this.checkpoints = List.copyOf(checkpoints);
         this.updater = updater;
         this.store = updater.store();
         this.files = new StateWriter(settings.file(), settings.writeInterval(), writer, this::snapshot);
     }
 
-    /** Restores from the state file, before any lifecycle (servers, observer, hub) starts. */
+    /** Restores from the state file, before any lifecycle (servers, observer, capabilities) starts. */
     @Override
     public void afterSingletonsInstantiated() {
         Path file = settings.file();
@@ -93,12 +101,27 @@ public final class WarmRestart implements SmartInitializingSingleton, SmartLifec
     private void restore(Path file, byte[] payload) {
         CompletableFuture<String> restored = CompletableFuture.supplyAsync(
                 () -> {
-                    StateRestore.Restoration restoration = StateRestore.select(
-                            payload, config, clock.instant(), writer.nanoTime(), settings.maxAge(config));
+                    Instant now = clock.instant();
+                    Duration maxAge = settings.maxAge(config, checkpoints);
+                    StateRestore.Restoration restoration =
+                            StateRestore.select(payload, config, now, writer.nanoTime(), maxAge);
                     updater.restorePassive(restoration.passive());
                     runtime.restore(restoration.statuses(), restoration.samples());
-                    hub.restore(restoration.reports());
-                    return restoration.summary();
+                    List<Checkpoint.Restored> parts = new ArrayList<>();
+                    for (Checkpoint checkpoint : checkpoints) {
+                        byte[] part = restoration.parts().getOrDefault(checkpoint.name(), NO_PART);
+                        try {
+                            parts.add(checkpoint.restore(part, config, now, maxAge));
+                        } catch (IllegalArgumentException e) {
+                            // One capability's unreadable part costs only its own state.
+                            log.warn(
+                                    "warm restart: ignoring the part {} of state file {} ({}); it starts cold",
+                                    checkpoint.name(),
+                                    file,
+                                    e.getMessage());
+                        }
+                    }
+                    return restoration.summary(parts);
                 },
                 writer::execute);
         try {
@@ -120,6 +143,8 @@ public final class WarmRestart implements SmartInitializingSingleton, SmartLifec
     }
 
     private StateSnapshot snapshot() {
+        Map<String, Checkpoint.Taken> parts = new LinkedHashMap<>();
+        checkpoints.forEach(checkpoint -> parts.put(checkpoint.name(), checkpoint.take()));
         return new StateSnapshot(
                 clock.instant(),
                 writer.nanoTime(),
@@ -127,7 +152,7 @@ public final class WarmRestart implements SmartInitializingSingleton, SmartLifec
                 store.current(),
                 runtime.samples(),
                 updater.passiveEntries(),
-                hub.heldReports());
+                parts);
     }
 
     @Override
@@ -154,7 +179,10 @@ public final class WarmRestart implements SmartInitializingSingleton, SmartLifec
         return running;
     }
 
-    /** Stops after the observer and the hub (higher phases stop first), so the last write holds their last results. */
+    /**
+     * Stops after the observer and the capabilities (higher phases stop first), so the last write holds their last
+     * results.
+     */
     @Override
     public int getPhase() {
         return 0;

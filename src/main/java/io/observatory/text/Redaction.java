@@ -27,14 +27,13 @@ public final class Redaction {
             Pattern.compile("pass(?!ive)|pa?s+w|pwd|\\bpw\\b|secret|token|key|cred|auth");
 
     /**
-     * Properties whose names look secret but whose values are not: where the API token is kept (a file path, the name
-     * of an environment variable) and a switch. Their values are printed so that an error names the file or the
-     * variable; the validator masks a {@code token-env} value that is not a variable name, since it may be the token.
+     * Keys whose names look secret but whose values are not, wherever they are (the API's, a mesh witness's, a hub's
+     * witnesses'): where a token is kept (a file path, the name of an environment variable) and the switches about
+     * tokens. Their values are printed so that an error names the file or the variable; the validator masks a
+     * {@code token-env} value that is not a variable name, since it may be the token.
      */
-    private static final Set<String> NOT_SECRET = Set.of(
-            "observatory.api.auth.token-file",
-            "observatory.api.auth.token-env",
-            "observatory.api.auth.require-for-reads");
+    private static final Set<String> NOT_SECRET_KEYS =
+            Set.of("token-file", "token-env", "require-for-reads", "xray-reads-open", "token-over-plaintext");
 
     /** Group 1 runs to the first {@code :} of the authority; the match ends at the last {@code @} of the authority. */
     private static final Pattern USER_INFO_PASSWORD = Pattern.compile("^([^/?#]*://[^/?#:]*:)[^/?#]+@");
@@ -62,11 +61,13 @@ public final class Redaction {
     /**
      * Returns {@code true} when a property of this name holds a secret whose value must not be printed, e.g.
      * {@code observatory.outbounds[0].password} or {@code observatory.probe.headers[Authorization]}; {@code false}
-     * for {@code observatory.passive.*} and for {@code observatory.api.auth.token-file}, {@code token-env} and
-     * {@code require-for-reads}, which say where the token is rather than hold it.
+     * for {@code observatory.passive.*} and for any {@code token-file}, {@code token-env} and the switches about
+     * tokens ({@code require-for-reads}, {@code xray-reads-open}, {@code token-over-plaintext}), which say where a
+     * token is or how it may travel rather than hold it.
      */
     public static boolean isSecretName(String propertyName) {
         String name = propertyName.toLowerCase(Locale.ROOT);
-        return !NOT_SECRET.contains(name) && SECRET_NAME.matcher(name).find();
+        String key = name.substring(name.lastIndexOf('.') + 1);
+        return !NOT_SECRET_KEYS.contains(key) && SECRET_NAME.matcher(name).find();
     }
 }

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.Server;
-import io.grpc.ServerInterceptors;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.health.v1.HealthCheckRequest;
@@ -16,7 +15,7 @@ import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.stub.MetadataUtils;
-import io.observatory.api.auth.ApiAuthInterceptor;
+import io.observatory.api.auth.ApiGuard;
 import io.observatory.api.auth.ApiToken;
 import io.observatory.api.v1.CallOutcome;
 import io.observatory.api.v1.GetObservationRequest;
@@ -49,7 +48,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The auth interceptor in front of the real services, as Spring gRPC binds it to every service, over gRPC's
+ * The guard in front of the real services, bound to each as the running service binds it, over gRPC's
  * in-process transport with direct executors: each call runs on the test thread, and the writer is fake time that
  * the test steps. Outbounds: {@code proxy_a} (probed, healthy) and {@code proxy_b} (never probed).
  */
@@ -67,6 +66,11 @@ class AuthenticatedApiInProcessTest {
     private ManagedChannel channel;
 
     private void serve(boolean requireForReads) throws IOException {
+        serve(requireForReads, false);
+    }
+
+    /** The services bound through the guard as the running service binds them ({@link ApiServicesConfiguration}). */
+    private void serve(boolean requireForReads, boolean xrayReadsOpen) throws IOException {
         HealthStatusManager health = new HealthStatusManager();
         new OutboundHealthStatuses(health, updater.store());
         writer.execute(() -> ObserverOutput.publish(
@@ -83,18 +87,18 @@ class AuthenticatedApiInProcessTest {
                         new ActiveHealth(HealthState.HEALTHY, 1, 0),
                         "probe succeeded: HTTP 204 in 12 ms"))));
         writer.runDue();
-        ApiAuthInterceptor interceptor = new ApiAuthInterceptor(
-                new ApiAuthSettings(null, "OBSERVATORY_API_TOKEN", requireForReads),
+        ApiGuard guard = new ApiGuard(
+                new ApiAuthSettings(null, "OBSERVATORY_API_TOKEN", requireForReads, xrayReadsOpen),
                 settings -> ApiToken.of(settings.token(), Map.of("OBSERVATORY_API_TOKEN", TOKEN)::get, writer),
                 false,
-                subject -> false);
+                List.of());
+        ApiServicesConfiguration services = new ApiServicesConfiguration();
         String name = InProcessServerBuilder.generateName();
         server = InProcessServerBuilder.forName(name)
                 .directExecutor()
-                .addService(ServerInterceptors.intercept(
-                        new ObservatoryV1Service(updater.store(), updater, writer.clock(), watchers), interceptor))
-                .addService(ServerInterceptors.intercept(new XrayObservatoryService(updater.store()), interceptor))
-                .addService(ServerInterceptors.intercept(health.getHealthService(), interceptor))
+                .addService(services.observatoryV1Service(guard, updater.store(), updater, writer.clock(), watchers))
+                .addService(services.xrayObservatoryService(guard, new XrayObservatoryService(updater.store())))
+                .addService(services.grpcHealthService(guard, health))
                 .build()
                 .start();
         channel = InProcessChannelBuilder.forName(name).directExecutor().build();
@@ -137,7 +141,10 @@ class AuthenticatedApiInProcessTest {
     }
 
     private ServingStatus outboundHealth(String tag) {
+        Metadata headers = new Metadata();
+        headers.put(AUTHORIZATION, "Bearer " + TOKEN);
         return HealthGrpc.newBlockingStub(channel)
+                .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers))
                 .withDeadlineAfter(5, TimeUnit.SECONDS)
                 .check(HealthCheckRequest.newBuilder()
                         .setService(OutboundHealthStatuses.SERVICE_PREFIX + tag)
@@ -196,7 +203,7 @@ class AuthenticatedApiInProcessTest {
     }
 
     @Test
-    void readsWhenRequiredThenV1NeedsTheTokenWhileXrayAndHealthStayOpen() throws IOException {
+    void readsWhenRequiredThenEveryServicesReadsNeedTheToken() throws IOException {
         serve(true);
 
         Status observation = statusOf(() -> v1(null).getObservation(GetObservationRequest.getDefaultInstance()));
@@ -204,19 +211,36 @@ class AuthenticatedApiInProcessTest {
                         ListAvailableRequest.newBuilder().addSelector("proxy_").build()));
         Status watch = statusOf(() -> v1(null).watchObservation(WatchObservationRequest.getDefaultInstance())
                 .hasNext());
+        Status xray = statusOf(this::xrayStatuses);
+        Status health = statusOf(() -> HealthGrpc.newBlockingStub(channel)
+                .withDeadlineAfter(5, TimeUnit.SECONDS)
+                .check(HealthCheckRequest.getDefaultInstance()));
 
-        assertThat(List.of(observation, available, watch))
+        assertThat(List.of(observation, available, watch, xray, health))
                 .extracting(Status::getCode)
                 .containsOnly(Status.Code.UNAUTHENTICATED);
         assertThat(observed("proxy_a").getVerdict()).isEqualTo(io.observatory.api.v1.HealthState.HEALTH_STATE_HEALTHY);
-        assertThat(io.observatory.api.xray.ObservatoryServiceGrpc.newBlockingStub(channel)
-                        .withDeadlineAfter(5, TimeUnit.SECONDS)
-                        .getOutboundStatus(GetOutboundStatusRequest.getDefaultInstance())
-                        .getStatus()
-                        .getStatusList())
+        assertThat(outboundHealth("proxy_a")).isEqualTo(ServingStatus.SERVING);
+    }
+
+    @Test
+    void readsWhenRequiredAndXrayReadsOpenThenXraysClientsReadWithoutATokenAndTheRestStillNeedsIt() throws IOException {
+        serve(true, true);
+
+        assertThat(xrayStatuses())
                 .extracting(status -> status.getOutboundTag(), status -> status.getAlive())
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("proxy_a", true));
-        assertThat(outboundHealth("proxy_a")).isEqualTo(ServingStatus.SERVING);
+        assertThat(statusOf(() -> v1(null).getObservation(GetObservationRequest.getDefaultInstance()))
+                        .getCode())
+                .isEqualTo(Status.Code.UNAUTHENTICATED);
+    }
+
+    private List<io.observatory.api.xray.OutboundStatus> xrayStatuses() {
+        return io.observatory.api.xray.ObservatoryServiceGrpc.newBlockingStub(channel)
+                .withDeadlineAfter(5, TimeUnit.SECONDS)
+                .getOutboundStatus(GetOutboundStatusRequest.getDefaultInstance())
+                .getStatus()
+                .getStatusList();
     }
 
     @Test

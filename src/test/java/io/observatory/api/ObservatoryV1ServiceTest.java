@@ -84,7 +84,7 @@ class ObservatoryV1ServiceTest {
         String name = InProcessServerBuilder.generateName();
         server = InProcessServerBuilder.forName(name)
                 .directExecutor()
-                .addService(service)
+                .addService(service.bindService())
                 .build();
         server.start();
         channel = InProcessChannelBuilder.forName(name).directExecutor().build();

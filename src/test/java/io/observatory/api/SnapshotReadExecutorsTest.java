@@ -40,7 +40,7 @@ class SnapshotReadExecutorsTest {
         String name = InProcessServerBuilder.generateName();
         server = InProcessServerBuilder.forName(name)
                 .directExecutor()
-                .addService(xray)
+                .addService(xray.bindService())
                 .build()
                 .start();
         channel = InProcessChannelBuilder.forName(name).directExecutor().build();

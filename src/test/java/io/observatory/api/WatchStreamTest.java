@@ -12,6 +12,7 @@ import io.observatory.snapshot.ObservationUpdate;
 import io.observatory.snapshot.OutboundEvent;
 import io.observatory.snapshot.OutboundHealth;
 import io.observatory.snapshot.PassiveView;
+import io.observatory.testing.FakeServerCall;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;

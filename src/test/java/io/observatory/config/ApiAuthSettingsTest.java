@@ -29,7 +29,7 @@ class ApiAuthSettingsTest {
 
     @Test
     void bindWhenNotSetThenNoTokenAndReadsOpen() {
-        assertThat(Configs.of().api().auth()).isEqualTo(new ApiAuthSettings(null, null, false));
+        assertThat(Configs.of().api().auth()).isEqualTo(new ApiAuthSettings(null, null, false, false));
     }
 
     @Test
@@ -38,7 +38,7 @@ class ApiAuthSettingsTest {
 
         ObservatoryConfig config = Configs.of("api.auth.token-file=" + file, "api.auth.require-for-reads=true");
 
-        assertThat(config.api().auth()).isEqualTo(new ApiAuthSettings(file.toString(), null, true));
+        assertThat(config.api().auth()).isEqualTo(new ApiAuthSettings(file.toString(), null, true, false));
         assertThat(config.toString()).doesNotContain(TOKEN);
     }
 
@@ -48,7 +48,7 @@ class ApiAuthSettingsTest {
                         Map.of("OBSERVATORY_API_TOKEN", TOKEN), "api.auth.token-env=OBSERVATORY_API_TOKEN")
                 .config();
 
-        assertThat(config.api().auth()).isEqualTo(new ApiAuthSettings(null, "OBSERVATORY_API_TOKEN", false));
+        assertThat(config.api().auth()).isEqualTo(new ApiAuthSettings(null, "OBSERVATORY_API_TOKEN", false, false));
         assertThat(config.toString()).doesNotContain(TOKEN);
     }
 
@@ -57,7 +57,7 @@ class ApiAuthSettingsTest {
         assertThat(Configs.of("api.auth.token-file= ", "api.auth.token-env=")
                         .api()
                         .auth())
-                .isEqualTo(new ApiAuthSettings(null, null, false));
+                .isEqualTo(new ApiAuthSettings(null, null, false, false));
     }
 
     @Test

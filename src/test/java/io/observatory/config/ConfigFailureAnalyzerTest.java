@@ -153,8 +153,9 @@ class ConfigFailureAnalyzerTest {
             FailureAnalysis analysis = analyze(context.getStartupFailure());
 
             assertThat(analysis.getDescription())
-                    .isEqualTo("observatory.api.auth.token: ****** (expected: "
-                            + "a known property of observatory.api.auth: token-file, token-env, require-for-reads)");
+                    .isEqualTo(
+                            "observatory.api.auth.token: ****** (expected: "
+                                    + "a known property of observatory.api.auth: token-file, token-env, require-for-reads, xray-reads-open)");
             assertThat(analysis.getAction()).doesNotContain("s3cr3t-token");
         });
     }

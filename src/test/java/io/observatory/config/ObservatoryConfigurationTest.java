@@ -142,7 +142,7 @@ class ObservatoryConfigurationTest {
             assertThat(burst.windowRule().maxFailureRatio()).isEqualTo(OptionalDouble.of(0.5));
             assertThat(config.passive().policy()).isEqualTo(new ConsecutiveFailuresPolicy(5, Duration.ofMinutes(2)));
             assertThat(config.availability().policy()).isEqualTo(new AvailabilityPolicy.HealthyOrPanic(50));
-            assertThat(config.api().auth()).isEqualTo(new ApiAuthSettings(token.toString(), null, true));
+            assertThat(config.api().auth()).isEqualTo(new ApiAuthSettings(token.toString(), null, true, false));
         });
     }
 
@@ -169,7 +169,7 @@ class ObservatoryConfigurationTest {
             assertThat(config.passive().policy())
                     .isEqualTo(new TransportFailureRatePolicy(Duration.ofSeconds(30), 20, 0.5, Duration.ofMinutes(1)));
             assertThat(config.availability().policy()).isEqualTo(AvailabilityPolicy.HEALTHY_AND_UNKNOWN);
-            assertThat(config.api().auth()).isEqualTo(new ApiAuthSettings(null, null, false));
+            assertThat(config.api().auth()).isEqualTo(new ApiAuthSettings(null, null, false, false));
         });
     }
 
@@ -184,7 +184,7 @@ class ObservatoryConfigurationTest {
                                 Map.of("OBSERVATORY_API_TOKEN", "t0ken"))))
                 .run(context -> assertThat(
                                 context.getBean(ObservatoryConfig.class).api().auth())
-                        .isEqualTo(new ApiAuthSettings(null, null, false)));
+                        .isEqualTo(new ApiAuthSettings(null, null, false, false)));
     }
 
     @Test

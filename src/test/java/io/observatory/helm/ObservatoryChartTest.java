@@ -324,7 +324,7 @@ class ObservatoryChartTest {
             assertThat(config.passive().policy())
                     .isEqualTo(new TransportFailureRatePolicy(Duration.ofSeconds(60), 10, 0.3, Duration.ofSeconds(60)));
             assertThat(config.availability().policy()).isEqualTo(new AvailabilityPolicy.HealthyOrPanic(0));
-            assertThat(config.api().auth()).isEqualTo(new ApiAuthSettings(null, null, false));
+            assertThat(config.api().auth()).isEqualTo(new ApiAuthSettings(null, null, false, false));
         }
 
         @Test
@@ -582,7 +582,7 @@ class ObservatoryChartTest {
             assertThat(config.passive().policy())
                     .isEqualTo(new TransportFailureRatePolicy(Duration.ofMinutes(2), 20, 0.5, Duration.ofMinutes(3)));
             assertThat(config.availability().policy()).isEqualTo(new AvailabilityPolicy.HealthyOrPanic(50));
-            assertThat(config.api().auth()).isEqualTo(new ApiAuthSettings(null, "OBSERVATORY_API_TOKEN", true));
+            assertThat(config.api().auth()).isEqualTo(new ApiAuthSettings(null, "OBSERVATORY_API_TOKEN", true, false));
         }
 
         @Test
@@ -705,7 +705,7 @@ class ObservatoryChartTest {
         @Test
         void bindWhenInlineTokenThenTheServiceFindsTheVariableSet(@TempDir Path mount) throws IOException {
             assertThat(manifest.bindAndValidate(mount).api().auth())
-                    .isEqualTo(new ApiAuthSettings(null, "OBSERVATORY_API_TOKEN", false));
+                    .isEqualTo(new ApiAuthSettings(null, "OBSERVATORY_API_TOKEN", false, false));
         }
 
         @Test
@@ -1162,7 +1162,9 @@ class ObservatoryChartTest {
                             "hubs",
                             List.of(HEADLESS + "." + NAMESPACE + ".svc:9090"),
                             "token-file",
-                            TOKENS_DIR + "/${OBSERVATORY_MESH_WITNESS_NAME}"));
+                            TOKENS_DIR + "/${OBSERVATORY_MESH_WITNESS_NAME}",
+                            "token-over-plaintext",
+                            true));
             assertThat(mapAt(config, "observatory")).doesNotContainKeys("outbounds", "standard", "burst", "api");
             assertThat(path(config, "spring", "grpc", "server", "port")).isEqualTo(9090);
         }

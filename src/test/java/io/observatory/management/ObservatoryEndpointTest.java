@@ -8,8 +8,6 @@ import io.observatory.health.ActiveHealth;
 import io.observatory.health.ActiveHealthPolicy;
 import io.observatory.health.ExpectedStatus;
 import io.observatory.health.HealthState;
-import io.observatory.mesh.MeshHub;
-import io.observatory.mesh.config.MeshSettings;
 import io.observatory.probe.ProbeError;
 import io.observatory.probe.ProbePhases;
 import io.observatory.probe.ProbeResult;
@@ -18,9 +16,11 @@ import io.observatory.snapshot.OutboundStatus;
 import io.observatory.stats.HealthPingStats;
 import io.observatory.testing.Configs;
 import io.observatory.testing.FakeScheduler;
+import io.observatory.testing.NotesPart;
 import io.observatory.testing.ObserverOutput;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -32,7 +32,7 @@ class ObservatoryEndpointTest {
     private final FakeScheduler scheduler = new FakeScheduler();
     private final ObservatoryConfig config = Configs.direct(List.of("proxy_de", "burst_us"));
     private final ObservationUpdater updater = new ObservationUpdater(config, scheduler, scheduler.clock());
-    private final ObservatoryEndpoint endpoint = new ObservatoryEndpoint(updater.store());
+    private final ObservatoryEndpoint endpoint = new ObservatoryEndpoint(updater.store(), List.of());
     private final JsonMapper json = JsonMapper.builder().build();
 
     private void observe(OutboundStatus status) {
@@ -41,28 +41,16 @@ class ObservatoryEndpointTest {
     }
 
     @Test
-    void observationWhenAHubThenTheMeshViewWithUpperCaseStatusesAndTheEntryPointsAsOutbounds() {
-        ObservatoryConfig hubConfig = Configs.yaml("""
-                observatory:
-                  mesh:
-                    hub:
-                      servers: [ { name: s1, route: eu, entry-points: [ { name: main, protocol: direct } ] } ]
-                      witnesses: [ { name: w1, site: de, server: s1, certificate-subject: w1 } ]
-                """);
-        ObservationUpdater hubUpdater = new ObservationUpdater(hubConfig, scheduler, scheduler.clock());
-        MeshHub hub = new MeshHub(hubConfig.section(MeshSettings.SECTION), scheduler, scheduler.clock(), hubUpdater);
-        hub.start();
+    void observationWhenACapabilityPartHasSomethingToShowThenItsMemberAfterTheStatusesAndNoneWhileEmpty() {
+        ObservatoryEndpoint withNotes = new ObservatoryEndpoint(updater.store(), List.of(new NotesPart()));
+        String empty = json.writeValueAsString(withNotes.observation());
+
+        scheduler.execute(() -> updater.publish(NotesPart.PART, "maintenance at 22:00", Map.of()));
         scheduler.runDue();
 
-        assertThat(json.writeValueAsString(new ObservatoryEndpoint(hubUpdater.store()).observation()))
-                .isEqualTo("{\"status\":[{\"outbound_tag\":\"s1/main\",\"alive\":true,\"delay\":99999999,"
-                        + "\"last_error_reason\":\"\",\"last_seen_time\":0,\"last_try_time\":0,"
-                        + "\"verdict\":\"unknown\"}],\"mesh\":{\"servers\":[{\"name\":\"s1\",\"route\":\"eu\","
-                        + "\"status\":\"NO_DATA\",\"voters\":0,\"reason\":\"no self-report within 30s\","
-                        + "\"in_rotation\":true,\"entry_points\":[{\"name\":\"main\",\"tag\":\"s1/main\","
-                        + "\"marks\":[]}]}],\"witnesses\":[{\"name\":\"w1\",\"site\":\"de\",\"server\":\"s1\","
-                        + "\"checker\":false,\"status\":\"RELIABLE\",\"share\":0.0,\"neighbours\":0}],"
-                        + "\"routes\":[{\"route\":\"eu\",\"servers\":[\"s1\"],\"panic\":false}]}}");
+        assertThat(empty).isEqualTo("{\"status\":[]}");
+        assertThat(json.writeValueAsString(withNotes.observation()))
+                .isEqualTo("{\"status\":[],\"notes\":{\"text\":\"maintenance at 22:00\"}}");
     }
 
     @Test

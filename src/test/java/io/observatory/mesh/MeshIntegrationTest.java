@@ -18,19 +18,20 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.MetadataUtils;
 import io.grpc.stub.StreamObserver;
 import io.observatory.ObservatoryApplication;
-import io.observatory.api.mesh.v1.GetMeshRequest;
-import io.observatory.api.mesh.v1.GetMeshResponse;
-import io.observatory.api.mesh.v1.ListRouteRequest;
-import io.observatory.api.mesh.v1.MeshServiceGrpc;
-import io.observatory.api.mesh.v1.MeshStatus;
-import io.observatory.api.mesh.v1.PathStatus;
-import io.observatory.api.mesh.v1.ReportRequest;
-import io.observatory.api.mesh.v1.ServerStatus;
-import io.observatory.api.mesh.v1.WatchMeshRequest;
 import io.observatory.api.v1.GetObservationRequest;
 import io.observatory.api.v1.HealthState;
 import io.observatory.api.v1.ObservatoryServiceGrpc;
 import io.observatory.api.v1.OutboundObservation;
+import io.observatory.mesh.api.v1.GetMeshRequest;
+import io.observatory.mesh.api.v1.GetMeshResponse;
+import io.observatory.mesh.api.v1.ListRouteRequest;
+import io.observatory.mesh.api.v1.MeshServiceGrpc;
+import io.observatory.mesh.api.v1.MeshStatus;
+import io.observatory.mesh.api.v1.PathStatus;
+import io.observatory.mesh.api.v1.ReportRequest;
+import io.observatory.mesh.api.v1.ServerStatus;
+import io.observatory.mesh.api.v1.WatchMeshRequest;
+import io.observatory.mesh.api.v1.WitnessServiceGrpc;
 import io.observatory.mesh.witness.MeshWitnessRuntime;
 import io.observatory.testing.ClosedPort;
 import io.observatory.testing.Socks5TestProxy;
@@ -406,7 +407,7 @@ class MeshIntegrationTest {
                 .setWitness("w2")
                 .setProcessStartTime(Timestamp.newBuilder().setSeconds(4_000_000_000L))
                 .setSequence(1)
-                .addPaths(io.observatory.api.mesh.v1.PathReport.newBuilder()
+                .addPaths(io.observatory.mesh.api.v1.PathReport.newBuilder()
                         .setServer("s4")
                         .setEntryPoint("main")
                         .setFailures(99))
@@ -416,7 +417,7 @@ class MeshIntegrationTest {
                 Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER),
                 "Bearer " + Files.readString(Path.of(token(0))).strip());
 
-        assertThatThrownBy(() -> MeshServiceGrpc.newBlockingStub(channel)
+        assertThatThrownBy(() -> WitnessServiceGrpc.newBlockingStub(channel)
                         .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(asW1))
                         .report(forged))
                 .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
@@ -425,7 +426,7 @@ class MeshIntegrationTest {
                             .isEqualTo("report for witness w2 with the credential"
                                     + " of witness w1 (expected: witness w1)");
                 });
-        assertThatThrownBy(() -> MeshServiceGrpc.newBlockingStub(channel).report(forged))
+        assertThatThrownBy(() -> WitnessServiceGrpc.newBlockingStub(channel).report(forged))
                 .isInstanceOfSatisfying(
                         StatusRuntimeException.class,
                         e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAUTHENTICATED));

@@ -12,20 +12,20 @@ import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.health.v1.HealthGrpc;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.observatory.ObservatoryApplication;
-import io.observatory.api.mesh.v1.EntryPointStatus;
-import io.observatory.api.mesh.v1.GetMeshRequest;
-import io.observatory.api.mesh.v1.GetMeshResponse;
-import io.observatory.api.mesh.v1.ListRouteRequest;
-import io.observatory.api.mesh.v1.MeshServiceGrpc;
-import io.observatory.api.mesh.v1.MeshStatus;
-import io.observatory.api.mesh.v1.PathStatus;
-import io.observatory.api.mesh.v1.RouteStatus;
-import io.observatory.api.mesh.v1.ServerStatus;
-import io.observatory.api.mesh.v1.WitnessStatus;
 import io.observatory.api.v1.GetObservationRequest;
 import io.observatory.api.v1.HealthState;
 import io.observatory.api.v1.ObservatoryServiceGrpc;
 import io.observatory.api.v1.OutboundObservation;
+import io.observatory.mesh.api.v1.EntryPointStatus;
+import io.observatory.mesh.api.v1.GetMeshRequest;
+import io.observatory.mesh.api.v1.GetMeshResponse;
+import io.observatory.mesh.api.v1.ListRouteRequest;
+import io.observatory.mesh.api.v1.MeshServiceGrpc;
+import io.observatory.mesh.api.v1.MeshStatus;
+import io.observatory.mesh.api.v1.PathStatus;
+import io.observatory.mesh.api.v1.RouteStatus;
+import io.observatory.mesh.api.v1.ServerStatus;
+import io.observatory.mesh.api.v1.WitnessStatus;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -171,7 +171,9 @@ class MeshLabIT {
                             "--observatory.mesh.witness.name=w" + n,
                             "--observatory.mesh.witness.checks[0].tcp=" + address(n) + ":" + lab.entryPort(),
                             "--observatory.mesh.witness.hubs[0]=" + hubAddress,
-                            "--observatory.mesh.witness.token-file=" + token(n))));
+                            "--observatory.mesh.witness.token-file=" + token(n),
+                            // The lab's veth pairs are a private network of this host's own.
+                            "--observatory.mesh.witness.token-over-plaintext=true")));
         }
         print("hub on " + hubAddress + " (root namespace), probe target " + probeUrl + ", witnesses "
                 + witnesses.stream()

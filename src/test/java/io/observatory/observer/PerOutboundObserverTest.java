@@ -71,7 +71,11 @@ class PerOutboundObserverTest {
 
     private void start(StandardObserverSettings settings) {
         observer = new PerOutboundObserver(
-                settings, published.context(prober, () -> List.copyOf(outbounds)), scheduler.clock(), random);
+                "standard observer",
+                settings,
+                published.context(prober, () -> List.copyOf(outbounds)),
+                scheduler.clock(),
+                random);
         observer.start();
         scheduler.runDue();
     }

@@ -8,12 +8,11 @@ import io.observatory.health.ActiveHealth;
 import io.observatory.health.ConsecutiveFailuresPolicy;
 import io.observatory.health.HealthState;
 import io.observatory.health.TransportFailureRatePolicy;
-import io.observatory.mesh.MeshHub.HeldReport;
-import io.observatory.mesh.MeshLedger;
 import io.observatory.probe.ProbeError;
 import io.observatory.probe.ProbePhases;
 import io.observatory.probe.ProbeResult;
 import io.observatory.snapshot.CallStatistics;
+import io.observatory.snapshot.Checkpoint;
 import io.observatory.snapshot.Observation;
 import io.observatory.snapshot.ObservationUpdater;
 import io.observatory.snapshot.OutboundHealth;
@@ -27,7 +26,6 @@ import io.observatory.testing.Configs;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,23 +49,6 @@ class StateRestoreTest {
         "standard.subject-selector[0]=proxy_",
         "standard.probe-url=http://127.0.0.1:8080/generate_204",
         "standard.probe-interval=10s"
-    };
-
-    private static final String[] HUB = {
-        "mesh.hub.servers[0].name=s1",
-        "mesh.hub.servers[0].route=eu",
-        "mesh.hub.servers[0].entry-points[0].name=main",
-        "mesh.hub.servers[0].entry-points[0].protocol=direct",
-        "mesh.hub.servers[1].name=s2",
-        "mesh.hub.servers[1].route=eu",
-        "mesh.hub.servers[1].entry-points[0].name=main",
-        "mesh.hub.servers[1].entry-points[0].protocol=direct",
-        "mesh.hub.witnesses[0].name=w1",
-        "mesh.hub.witnesses[0].site=de",
-        "mesh.hub.witnesses[0].certificate-subject=w1",
-        "mesh.hub.witnesses[1].name=w2",
-        "mesh.hub.witnesses[1].site=nl",
-        "mesh.hub.witnesses[1].certificate-subject=w2"
     };
 
     private static final OutboundStatus ALIVE = new OutboundStatus(
@@ -117,11 +98,11 @@ class StateRestoreTest {
     void selectWhenTheSameConfigurationThenEveryStatusAsSavedAndMarkedWithItsMeasuredTime() {
         ObservatoryConfig config = Configs.of(STANDARD);
 
-        StateRestore.Restoration restoration = roundTrip(config, config, NOW, List.of(ALIVE, DEAD), List.of());
+        StateRestore.Restoration restoration = roundTrip(config, config, NOW, List.of(ALIVE, DEAD), Map.of());
 
         assertThat(restoration.statuses()).containsExactly(ALIVE.asRestored(MEASURED), DEAD.asRestored(MEASURED));
-        assertThat(restoration.summary())
-                .isEqualTo("restored 2 statuses, 0 passive states and 0 witness reports written 4s ago;"
+        assertThat(restoration.summary(List.of()))
+                .isEqualTo("restored 2 statuses and 0 passive states written 4s ago;"
                         + " dropped 0 (0 older than 30s, 0 measuring something else now, 0 no longer configured)");
     }
 
@@ -130,9 +111,9 @@ class StateRestoreTest {
         ObservatoryConfig config = Configs.of(STANDARD);
 
         StateRestore.Restoration restoration =
-                roundTrip(config, config, MEASURED.plusNanos(3_212_345_678L), List.of(ALIVE), List.of());
+                roundTrip(config, config, MEASURED.plusNanos(3_212_345_678L), List.of(ALIVE), Map.of());
 
-        assertThat(restoration.summary()).contains(" written 3.212s ago;");
+        assertThat(restoration.summary(List.of())).contains(" written 3.212s ago;");
     }
 
     @Test
@@ -150,7 +131,7 @@ class StateRestoreTest {
                 new ActiveHealth(HealthState.HEALTHY, 1, 0),
                 "1/3 samples failed");
 
-        StateRestore.Restoration restoration = roundTrip(config, config, NOW, List.of(burst), List.of());
+        StateRestore.Restoration restoration = roundTrip(config, config, NOW, List.of(burst), Map.of());
 
         assertThat(restoration.statuses()).containsExactly(burst.asRestored(MEASURED));
     }
@@ -174,7 +155,7 @@ class StateRestoreTest {
                 MEASURED,
                 takenNanos,
                 config,
-                snapshot(config, List.of(burst), List.of()).observation(),
+                snapshot(config, List.of(burst), Map.of()).observation(),
                 Map.of(
                         "proxy_a",
                                 List.of(
@@ -182,7 +163,7 @@ class StateRestoreTest {
                                         new RttRing.Sample(takenNanos - 1_000_000_000L, true, 20_000_000)),
                         "proxy_b", List.of(new RttRing.Sample(takenNanos, true, 1))),
                 new ObservationUpdater.PassiveEntries("consecutive-failures", List.of()),
-                List.of());
+                Map.of());
 
         StateRestore.Restoration restoration =
                 StateRestore.select(StateCodec.encode(snapshot).toByteArray(), config, NOW, 7_000_000_000L, MAX_AGE);
@@ -214,10 +195,10 @@ class StateRestoreTest {
                 MEASURED,
                 takenNanos,
                 config,
-                snapshot(config, List.of(), List.of()).observation(),
+                snapshot(config, List.of(), Map.of()).observation(),
                 Map.of(),
                 new ObservationUpdater.PassiveEntries("consecutive-failures", List.of(unhealthy)),
-                List.of());
+                Map.of());
         StateSnapshot rates = new StateSnapshot(
                 MEASURED,
                 takenNanos,
@@ -225,7 +206,7 @@ class StateRestoreTest {
                 snapshot.observation(),
                 Map.of(),
                 new ObservationUpdater.PassiveEntries("transport-failure-rate", List.of(windowed)),
-                List.of());
+                Map.of());
 
         List<PassiveEntry> restored = StateRestore.select(
                         StateCodec.encode(snapshot).toByteArray(), config, NOW, 7_000_000_000L, MAX_AGE)
@@ -269,10 +250,10 @@ class StateRestoreTest {
                 MEASURED,
                 takenNanos,
                 config,
-                snapshot(config, List.of(), List.of()).observation(),
+                snapshot(config, List.of(), Map.of()).observation(),
                 Map.of(),
                 new ObservationUpdater.PassiveEntries("consecutive-failures", List.of(ejected, reactivated)),
-                List.of());
+                Map.of());
 
         StateRestore.Restoration restoration =
                 StateRestore.select(StateCodec.encode(snapshot).toByteArray(), config, MEASURED, takenNanos, MAX_AGE);
@@ -280,7 +261,7 @@ class StateRestoreTest {
         assertThat(restoration.passive())
                 .as("no calls for 40 s since it was ejected: 20 s of its 60 s left")
                 .containsExactly(ejected);
-        assertThat(restoration.summary()).contains("1 passive states").contains("dropped 1 (1 older than 30s");
+        assertThat(restoration.summary(List.of())).contains("1 passive states").contains("dropped 1 (1 older than 30s");
     }
 
     @Test
@@ -288,10 +269,10 @@ class StateRestoreTest {
         ObservatoryConfig config = Configs.of(STANDARD);
 
         StateRestore.Restoration restoration =
-                roundTrip(config, config, MEASURED.plusSeconds(31), List.of(ALIVE, DEAD), List.of());
+                roundTrip(config, config, MEASURED.plusSeconds(31), List.of(ALIVE, DEAD), Map.of());
 
         assertThat(restoration.statuses()).isEmpty();
-        assertThat(restoration.summary())
+        assertThat(restoration.summary(List.of()))
                 .endsWith("dropped 2 (2 older than 30s, 0 measuring something else now," + " 0 no longer configured)");
     }
 
@@ -300,13 +281,13 @@ class StateRestoreTest {
         ObservatoryConfig config = Configs.of(STANDARD);
 
         StateRestore.Restoration restoration =
-                roundTrip(config, config, MEASURED.minusSeconds(3600), List.of(ALIVE, DEAD), List.of());
+                roundTrip(config, config, MEASURED.minusSeconds(3600), List.of(ALIVE, DEAD), Map.of());
 
         assertThat(restoration.statuses())
                 .as("a clock an hour off says nothing of their age")
                 .isEmpty();
-        assertThat(restoration.summary())
-                .isEqualTo("restored 0 statuses, 0 passive states and 0 witness reports"
+        assertThat(restoration.summary(List.of()))
+                .isEqualTo("restored 0 statuses and 0 passive states"
                         + " written 1h0m0s in the future (another clock, or this one set back); dropped 2 (0 older than 30s, 0"
                         + " measuring something else now, 0 no longer configured, 2 more than 30s in the future)");
     }
@@ -327,7 +308,7 @@ class StateRestoreTest {
                 "1/1 samples failed");
         long takenNanos = 50_000_000_000L;
         CallStatistics calls = new CallStatistics(5, 5, 3_000_000, MEASURED.minusSeconds(1), MEASURED);
-        Observation observation = snapshot(config, List.of(burst), List.of()).observation();
+        Observation observation = snapshot(config, List.of(burst), Map.of()).observation();
         StateSnapshot failures = new StateSnapshot(
                 MEASURED,
                 takenNanos,
@@ -340,7 +321,7 @@ class StateRestoreTest {
                                 "proxy_a",
                                 new ConsecutiveFailuresPolicy.State(HealthState.UNHEALTHY, 5, takenNanos),
                                 calls))),
-                List.of());
+                Map.of());
         StateSnapshot rates = new StateSnapshot(
                 MEASURED,
                 takenNanos,
@@ -358,7 +339,7 @@ class StateRestoreTest {
                                                 new TransportFailureRatePolicy.Bucket(50, 2, 0)),
                                         0),
                                 calls))),
-                List.of());
+                Map.of());
         Instant tenSecondsBehind = MEASURED.minusSeconds(10);
         long nowNanos = 7_000_000_000L;
 
@@ -385,7 +366,7 @@ class StateRestoreTest {
                                         new TransportFailureRatePolicy.Bucket(7, 2, 0)),
                                 0),
                         calls));
-        assertThat(restored.summary())
+        assertThat(restored.summary(List.of()))
                 .contains("written 10s in the future (another clock, or this one set back)")
                 .endsWith("0 no longer configured)");
     }
@@ -398,14 +379,14 @@ class StateRestoreTest {
         String[] otherUrl = STANDARD.clone();
         otherUrl[9] = "standard.probe-url=http://127.0.0.1:9090/generate_204";
 
-        assertThat(roundTrip(saved, Configs.of(otherPort), NOW, List.of(ALIVE, DEAD), List.of())
+        assertThat(roundTrip(saved, Configs.of(otherPort), NOW, List.of(ALIVE, DEAD), Map.of())
                         .statuses())
                 .as("proxy_a now names another proxy")
                 .containsExactly(DEAD.asRestored(MEASURED));
         StateRestore.Restoration otherProbe =
-                roundTrip(saved, Configs.of(otherUrl), NOW, List.of(ALIVE, DEAD), List.of());
+                roundTrip(saved, Configs.of(otherUrl), NOW, List.of(ALIVE, DEAD), Map.of());
         assertThat(otherProbe.statuses()).as("another probe URL").isEmpty();
-        assertThat(otherProbe.summary())
+        assertThat(otherProbe.summary(List.of()))
                 .endsWith("dropped 2 (0 older than 30s, 2 measuring something else now," + " 0 no longer configured)");
         ObservatoryConfig burst = Configs.of(
                 "outbounds[0].tag=proxy_a",
@@ -416,7 +397,7 @@ class StateRestoreTest {
                 "outbounds[0].password=secret",
                 "burst.subject-selector[0]=proxy_",
                 "burst.ping-config.destination=http://127.0.0.1:8080/generate_204");
-        assertThat(roundTrip(saved, burst, NOW, List.of(ALIVE, DEAD), List.of()).summary())
+        assertThat(roundTrip(saved, burst, NOW, List.of(ALIVE, DEAD), Map.of()).summary(List.of()))
                 .as("another observer; proxy_b gone")
                 .endsWith("dropped 2 (0 older than 30s, 1 measuring something" + " else now, 1 no longer configured)");
     }
@@ -427,12 +408,12 @@ class StateRestoreTest {
         onlyB[8] = "standard.subject-selector[0]=proxy_b";
 
         StateRestore.Restoration restoration =
-                roundTrip(Configs.of(STANDARD), Configs.of(onlyB), NOW, List.of(ALIVE, DEAD), List.of());
+                roundTrip(Configs.of(STANDARD), Configs.of(onlyB), NOW, List.of(ALIVE, DEAD), Map.of());
 
         assertThat(restoration.statuses())
                 .as("proxy_a is configured but no longer observed")
                 .containsExactly(DEAD.asRestored(MEASURED));
-        assertThat(restoration.summary())
+        assertThat(restoration.summary(List.of()))
                 .endsWith("dropped 1 (0 older than 30s, 1 measuring something else now," + " 0 no longer configured)");
     }
 
@@ -441,67 +422,42 @@ class StateRestoreTest {
         String[] rotated = STANDARD.clone();
         rotated[5] = "outbounds[0].password=rotated";
 
-        assertThat(roundTrip(Configs.of(STANDARD), Configs.of(rotated), NOW, List.of(ALIVE), List.of())
+        assertThat(roundTrip(Configs.of(STANDARD), Configs.of(rotated), NOW, List.of(ALIVE), Map.of())
                         .statuses())
                 .containsExactly(ALIVE.asRestored(MEASURED));
     }
 
     @Test
-    void selectWhenAHubHeldReportsThenEachAsHeldUnlessTooOld() {
-        ObservatoryConfig config = Configs.of(HUB);
-        HeldReport fresh = new HeldReport(
-                "w1",
-                new MeshLedger.Report(
-                        1_700_000_000_000L,
-                        42,
-                        "tcp 127.0.0.1:22 fails",
-                        List.of(
-                                new MeshLedger.PathStreak(
-                                        "s1", "main", 0, new MeshLedger.LastProbe(true, null, "", 9_000)),
-                                new MeshLedger.PathStreak(
-                                        "s2",
-                                        "main",
-                                        3,
-                                        new MeshLedger.LastProbe(
-                                                false, ProbeError.Kind.CONNECT_TIMEOUT, "no answer", 0)))),
-                MEASURED);
-        HeldReport stale = new HeldReport(
-                "w2", new MeshLedger.Report(1_700_000_000_000L, 7, null, List.of()), NOW.minusSeconds(31));
+    void selectWhenCheckpointsSavedPartsThenEachPartsBytesAsSavedAndAnEmptyOneLeftOut() {
+        ObservatoryConfig config = Configs.of(STANDARD);
+        byte[] notes = {1, 2, 3};
 
-        StateRestore.Restoration restoration = roundTrip(config, config, NOW, List.of(), List.of(fresh, stale));
+        StateRestore.Restoration restoration = roundTrip(
+                config, config, NOW, List.of(), Map.of("notes", () -> notes, "nothing.yet", Checkpoint.Taken.NOTHING));
 
-        assertThat(restoration.reports()).containsExactly(fresh);
-        assertThat(restoration.summary())
-                .startsWith("restored 0 statuses, 0 passive states and 1 witness reports")
-                .contains("1 older than 30s");
+        assertThat(restoration.parts()).containsOnlyKeys("notes");
+        assertThat(restoration.parts().get("notes")).containsExactly(1, 2, 3);
     }
 
     @Test
-    void selectWhenAWitnessLeftTheFleetOrTheInstanceIsNoLongerAHubThenItsReportsCountAsNoLongerConfigured() {
-        HeldReport report =
-                new HeldReport("w2", new MeshLedger.Report(1_700_000_000_000L, 7, null, List.of()), MEASURED);
-        String[] withoutW2 = Arrays.copyOf(HUB, HUB.length - 3);
+    void summaryWhenCheckpointsRestoredThenTheirCountsInTheLineAndTheirDropsInTheTotals() {
+        ObservatoryConfig config = Configs.of(STANDARD);
 
-        StateRestore.Restoration left =
-                roundTrip(Configs.of(HUB), Configs.of(withoutW2), NOW, List.of(), List.of(report));
-        StateRestore.Restoration noHub =
-                roundTrip(Configs.of(HUB), Configs.of(STANDARD), NOW, List.of(), List.of(report));
+        String summary = roundTrip(config, config, NOW, List.of(ALIVE), Map.of())
+                .summary(List.of(new Checkpoint.Restored("notes", 4, 1, 0, 2)));
 
-        assertThat(left.reports()).isEmpty();
-        assertThat(left.summary())
-                .startsWith("restored 0 statuses, 0 passive states and 0 witness reports")
-                .endsWith("0 measuring something else now, 1 no longer configured)");
-        assertThat(noHub.reports()).isEmpty();
-        assertThat(noHub.summary()).endsWith("0 measuring something else now, 1 no longer configured)");
+        assertThat(summary)
+                .isEqualTo("restored 1 statuses, 0 passive states and 4 notes written 4s ago;"
+                        + " dropped 3 (1 older than 30s, 0 measuring something else now, 2 no longer configured)");
     }
 
     @Test
     void selectWhenNotAPayloadOrAnUnknownStateThenIllegalArgumentNamingIt() {
         ObservatoryConfig config = Configs.of(STANDARD);
-        SavedState unknownState = StateCodec.encode(snapshot(config, List.of(ALIVE), List.of())).toBuilder()
+        SavedState unknownState = StateCodec.encode(snapshot(config, List.of(ALIVE), Map.of())).toBuilder()
                 .setStatuses(
                         0,
-                        StateCodec.encode(snapshot(config, List.of(ALIVE), List.of())).getStatuses(0).toBuilder()
+                        StateCodec.encode(snapshot(config, List.of(ALIVE), Map.of())).getStatuses(0).toBuilder()
                                 .setActiveState("SLEEPY"))
                 .build();
 
@@ -519,13 +475,13 @@ class StateRestoreTest {
             ObservatoryConfig now,
             Instant at,
             List<OutboundStatus> statuses,
-            List<HeldReport> reports) {
-        byte[] payload = StateCodec.encode(snapshot(saved, statuses, reports)).toByteArray();
+            Map<String, Checkpoint.Taken> parts) {
+        byte[] payload = StateCodec.encode(snapshot(saved, statuses, parts)).toByteArray();
         return StateRestore.select(payload, now, at, 0, MAX_AGE);
     }
 
     private static StateSnapshot snapshot(
-            ObservatoryConfig config, List<OutboundStatus> statuses, List<HeldReport> reports) {
+            ObservatoryConfig config, List<OutboundStatus> statuses, Map<String, Checkpoint.Taken> parts) {
         Map<String, OutboundHealth> outbounds = new LinkedHashMap<>();
         for (OutboundStatus status : statuses) {
             outbounds.put(
@@ -546,6 +502,6 @@ class StateRestoreTest {
                 new Observation(outbounds, config.availability().policy(), OptionalLong.empty()),
                 Map.of(),
                 new ObservationUpdater.PassiveEntries("consecutive-failures", List.of()),
-                reports);
+                parts);
     }
 }

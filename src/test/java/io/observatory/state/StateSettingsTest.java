@@ -7,6 +7,7 @@ import io.observatory.testing.Configs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -101,6 +102,6 @@ class StateSettingsTest {
         System.arraycopy(OUTBOUNDS, 0, all, 0, OUTBOUNDS.length);
         System.arraycopy(properties, 0, all, OUTBOUNDS.length, properties.length);
         ObservatoryConfig config = Configs.of(all);
-        return config.section(StateSettings.SECTION).maxAge(config);
+        return config.section(StateSettings.SECTION).maxAge(config, List.of());
     }
 }

@@ -100,7 +100,7 @@ class StateWriterTest {
                 new Observation(Map.of(), config.availability().policy(), OptionalLong.empty()),
                 Map.of(),
                 new ObservationUpdater.PassiveEntries("transport-failure-rate", List.of()),
-                List.of());
+                Map.of());
     }
 
     private static SavedState parse(StateFile.Loaded loaded) {

@@ -228,7 +228,7 @@ class WarmRestartTest {
                                 new Observation(outbounds, other.availability().policy(), OptionalLong.empty()),
                                 Map.of(),
                                 new ObservationUpdater.PassiveEntries("consecutive-failures", List.of()),
-                                List.of()))
+                                Map.of()))
                         .toByteArray());
 
         service = start();

@@ -53,7 +53,12 @@ class RedactionTest {
         "observatory.api.auth.tokne-file, true",
         "observatory.api.auth.token-file, false",
         "observatory.api.auth.token-env, false",
-        "observatory.api.auth.require-for-reads, false"
+        "observatory.api.auth.require-for-reads, false",
+        "observatory.api.auth.xray-reads-open, false",
+        "observatory.mesh.witness.token, true",
+        "observatory.mesh.witness.token-file, false",
+        "observatory.mesh.witness.token-over-plaintext, false",
+        "observatory.mesh.hub.witnesses[0].token-env, false"
     })
     void isSecretNameWhenPropertyThenPasswordsTokensAndKeysAreSecret(String name, boolean secret) {
         assertThat(Redaction.isSecretName(name)).isEqualTo(secret);

@@ -5,15 +5,17 @@ import io.observatory.reload.Reconfigurable;
 import io.observatory.time.Ticker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.grpc.server.autoconfigure.GrpcServerFactoryCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
 import org.springframework.core.env.Environment;
-import org.springframework.grpc.server.GlobalServerInterceptor;
+import org.springframework.grpc.server.DefaultGrpcServerFactory;
 
 /**
- * Registers the {@link ApiAuthInterceptor} with Spring gRPC as a global server interceptor (it wraps every service
- * and lets all but the v1 API pass), built from {@code observatory.api.auth} and following reloads.
+ * The {@link ApiGuard} every gRPC service is bound through, built from {@code observatory.api.auth} and following
+ * reloads, and the filter that refuses to serve a service it does not guard.
  */
 @Configuration(proxyBeanMethods = false)
 public class ApiAuthConfiguration {
@@ -24,22 +26,42 @@ public class ApiAuthConfiguration {
     private static final Logger log = LoggerFactory.getLogger(ApiAuthConfiguration.class);
 
     @Bean
-    @GlobalServerInterceptor
-    ApiAuthInterceptor apiAuthInterceptor(
-            ObservatoryConfig config, Ticker ticker, Environment environment, WitnessAuthInterceptor witnesses) {
+    ApiGuard apiGuard(
+            ObservatoryConfig config,
+            Ticker ticker,
+            Environment environment,
+            ObjectProvider<ForeignPrincipals> foreign) {
         if (clientCertificatesAsked(environment) && !clientCertificatesTrusted(environment)) {
             log.warn(
                     "{}=false: client certificates are not verified, so they do not authorize v1 API calls;"
                             + " only the bearer token does",
                     SSL_SECURE_PROPERTY);
         }
-        ApiAuthInterceptor interceptor = new ApiAuthInterceptor(
+        ApiGuard guard = new ApiGuard(
                 config.api().auth(),
                 settings -> ApiToken.of(settings.token(), System::getenv, ticker),
                 clientCertificatesTrusted(environment),
-                witnesses::witnessSubject);
-        log.info("{}", interceptor.describe());
-        return interceptor;
+                foreign.orderedStream().toList());
+        log.info("{}", guard.describe());
+        return guard;
+    }
+
+    /**
+     * Stops the start-up at a service the guard does not guard, naming it: every gRPC server factory checks each
+     * service as it is added.
+     *
+     * @throws IllegalStateException for a server factory that cannot check its services
+     */
+    @Bean
+    GrpcServerFactoryCustomizer unguardedServices(ApiGuard guard) {
+        return factory -> {
+            if (!(factory instanceof DefaultGrpcServerFactory<?> checked)) {
+                throw new IllegalStateException(
+                        "gRPC server factory " + factory.getClass().getName()
+                                + " cannot check that its services are guarded (expected: a DefaultGrpcServerFactory)");
+            }
+            checked.setServiceFilter(new UnguardedServices(guard));
+        };
     }
 
     /**
@@ -61,7 +83,7 @@ public class ApiAuthConfiguration {
     /** Follows reloads after the verdicts and the observer: the new settings apply from the next call. */
     @Bean
     @Order(3)
-    Reconfigurable apiAuthReconfiguration(ApiAuthInterceptor interceptor) {
-        return next -> interceptor.reconfigure(next.api().auth());
+    Reconfigurable apiAuthReconfiguration(ApiGuard guard) {
+        return next -> guard.reconfigure(next.api().auth());
     }
 }

@@ -1,5 +1,6 @@
 package io.observatory.mesh.config;
 
+import com.google.common.net.InetAddresses;
 import io.observatory.config.Checked;
 import io.observatory.config.HostPort;
 import io.observatory.config.Problems;
@@ -32,6 +33,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param tokenEnv     environment variable holding that token. Default: none
  * @param hubTls       TLS to the hubs, and the client certificate a hub may recognise this witness by instead of a
  *                     token
+ * @param tokenOverPlaintext whether the bearer token may go to hubs without TLS: it travels with every call, so a
+ *                     witness sends it in clear text only to a hub on a loopback address, or with this opt-in for
+ *                     a private network. Default: false
  */
 public record WitnessSettings(
         @NotNull(message = MeshNames.EXPECTED) @Pattern(regexp = MeshNames.PATTERN, message = MeshNames.EXPECTED)
@@ -45,7 +49,8 @@ public record WitnessSettings(
         @DefaultValue List<String> hubs,
         @Nullable String tokenFile,
         @Nullable String tokenEnv,
-        @DefaultValue @NestedConfigurationProperty HubTlsSettings hubTls)
+        @DefaultValue @NestedConfigurationProperty HubTlsSettings hubTls,
+        boolean tokenOverPlaintext)
         implements Checked {
 
     private static final String PROPERTY = "observatory.mesh.witness";
@@ -58,6 +63,13 @@ public record WitnessSettings(
         TokenLocation token = new TokenLocation(tokenFile, tokenEnv, PROPERTY);
         tokenFile = token.file();
         tokenEnv = token.variable();
+    }
+
+    /** Whether {@code host} is {@code localhost} or a loopback address literal; nothing is resolved. */
+    private static boolean loopback(String host) {
+        return host.equalsIgnoreCase("localhost")
+                || (InetAddresses.isInetAddress(host)
+                        && InetAddresses.forString(host).isLoopbackAddress());
     }
 
     /** The hubs it reports to, validated. */
@@ -84,10 +96,25 @@ public record WitnessSettings(
         token().check(problems, "this witness's bearer token");
     }
 
-    /** Whether it can report to remote hubs: at least one hub, and a credential they recognise. */
+    /**
+     * Whether it can report to remote hubs: at least one hub, a credential they recognise, and a token that does not
+     * travel in clear text unless to a loopback hub or by the opt-in.
+     */
     void checkRemote(Problems problems) {
         if (hubs.isEmpty()) {
             problems.reject("witness.hubs", "none", "at least one hub, " + HostPort.EXPECTED);
+        }
+        boolean tokenInClear = token().configured() && !hubTls.enabled() && !tokenOverPlaintext;
+        for (int i = 0; tokenInClear && i < hubs.size(); i++) {
+            HostPort hub = HostPort.parse(hubs.get(i));
+            if (hub != null && !loopback(hub.host())) {
+                problems.reject(
+                        "witness.hubs[" + i + "]",
+                        hubs.get(i),
+                        "a hub reached over TLS (" + problems.name("witness.hub-tls.enabled") + ": true), as the"
+                                + " bearer token goes with every report; or "
+                                + problems.name("witness.token-over-plaintext") + ": true on a private network");
+            }
         }
         if (!token().configured() && !hubTls.clientCertificate()) {
             problems.reject(

@@ -7,17 +7,26 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.Map;
-import org.springframework.boot.EnvironmentPostProcessor;
-import org.springframework.boot.SpringApplication;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.context.EnvironmentAware;
+import org.springframework.context.annotation.Profile;
 import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.Environment;
 import org.springframework.core.env.MapPropertySource;
+import org.springframework.stereotype.Component;
 
 /**
- * Writes the mesh demo's witness tokens before the configuration is bound (profile {@code mesh-demo}): one random
+ * Writes the mesh demo's witness tokens before the configuration is bound (profile {@code mesh-demo} only): one random
  * token per witness in a fresh temporary directory, readable by this user only, which {@code mesh-demo.tokens} then
- * names for the hub's {@code token-file}s and the demo's witnesses. Does nothing for any other profile.
+ * names for the hub's {@code token-file}s and the demo's witnesses. A bean factory post-processor, so it runs before
+ * any bean binds the configuration; nothing of it is registered outside the profile.
  */
-public final class MeshDemoTokens implements EnvironmentPostProcessor {
+@Component
+@Profile("mesh-demo")
+final class MeshDemoTokens implements BeanFactoryPostProcessor, EnvironmentAware {
 
     /** The demo's witnesses. */
     static final int WITNESSES = 4;
@@ -25,9 +34,17 @@ public final class MeshDemoTokens implements EnvironmentPostProcessor {
     /** The property naming the token directory. */
     static final String DIRECTORY = "mesh-demo.tokens";
 
+    private @Nullable ConfigurableEnvironment environment;
+
     @Override
-    public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
-        if (!environment.matchesProfiles("mesh-demo") || environment.containsProperty(DIRECTORY)) {
+    public void setEnvironment(Environment environment) {
+        this.environment = (ConfigurableEnvironment) environment;
+    }
+
+    @Override
+    public void postProcessBeanFactory(ConfigurableListableBeanFactory beanFactory) {
+        ConfigurableEnvironment environment = Objects.requireNonNull(this.environment, "set by the container");
+        if (environment.containsProperty(DIRECTORY)) {
             return;
         }
         try {

@@ -1,36 +1,41 @@
 package io.observatory.mesh.witness;
 
-import io.observatory.mesh.MeshLedger;
-import io.observatory.mesh.witness.WitnessFleet.Target;
+import io.observatory.config.Outbound;
+import io.observatory.config.StandardObserverSettings;
+import io.observatory.health.ExpectedStatus;
+import io.observatory.mesh.protocol.HubLink;
+import io.observatory.mesh.protocol.LastProbe;
+import io.observatory.mesh.protocol.PathStreak;
+import io.observatory.mesh.protocol.WitnessFleet;
+import io.observatory.mesh.protocol.WitnessFleet.Target;
+import io.observatory.mesh.protocol.WitnessReport;
+import io.observatory.observer.Observer;
+import io.observatory.observer.ProbeSessions;
 import io.observatory.probe.ProbeError;
-import io.observatory.probe.ProbeRequest;
 import io.observatory.probe.ProbeResult;
 import io.observatory.probe.Prober;
+import io.observatory.snapshot.OutboundStatus;
 import io.observatory.text.GoDuration;
 import io.observatory.time.Scheduler;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
+import java.util.random.RandomGenerator;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import reactor.core.Disposable;
 
 /**
- * A witness's probing and its reports. On the writer it keeps the fleet it was given and, per entry point it probes
- * (every entry point of every server but its own), the failure streak and the last probe; every
- * {@code probe-interval} it probes each one that is not still in flight, through the entry point's own protocol to
- * its probe URL, on the shared prober. On its own thread ({@code reports}) it runs a round every report interval:
- * fetch the fleet (the previous one stays when no hub answers), run the self-checks, and send the whole state to
- * every hub with the next sequence number; nothing waits for another thread. Costs per entry point one streak and one
- * outbound.
+ * A witness's probing and its reports. On the writer it keeps the fleet it was given and probes every entry point of
+ * every server but its own with the observers' per-outbound sessions ({@link ProbeSessions}): each entry point
+ * {@code probe-interval} after its previous answer, at most one probe in flight, through the entry point's own
+ * protocol to its probe URL, on the shared prober; each session's status holds the failure streak and the last probe.
+ * On its own thread ({@code reports}) it runs a round every report interval: fetch the fleet (the previous one stays
+ * when no hub answers), run the self-checks, and send the whole state to every hub with the next sequence number;
+ * nothing waits for another thread. Costs per entry point one session and one status.
  */
 public final class MeshWitness {
 
@@ -40,6 +45,7 @@ public final class MeshWitness {
     private final Scheduler writer;
     private final Scheduler reports;
     private final Prober prober;
+    private final Clock clock;
     private final HubLink hubs;
     private final SelfChecks selfChecks;
     private final Instant processStart;
@@ -50,17 +56,16 @@ public final class MeshWitness {
     private long sequence;
     // Writer state below.
     private @Nullable WitnessFleet fleet;
-    private final Map<String, Path> paths = new LinkedHashMap<>();
-    private Scheduler.@Nullable Cancellable probeTick;
-    private final Set<Disposable> inFlight = new HashSet<>();
+    private final WitnessStatuses statuses = new WitnessStatuses();
+    private @Nullable Observer sessions;
 
     /**
      * @param name                  this witness's name ({@code observatory.mesh.witness.name})
      * @param selfChecks            the checks of its own server
-     * @param writer                where streaks are kept and probes scheduled
+     * @param writer                where the sessions run and the statuses are kept
      * @param reports               the witness's own thread: fleet fetches, self-checks and reports may block on it
      * @param prober                sends every probe
-     * @param clock                 wall clock of the process start
+     * @param clock                 wall clock of the process start and the statuses
      * @param hubs                  where the fleet comes from and reports go
      * @param defaultReportInterval the report interval until a hub says otherwise
      */
@@ -78,6 +83,7 @@ public final class MeshWitness {
         this.writer = writer;
         this.reports = reports;
         this.prober = prober;
+        this.clock = clock;
         this.hubs = hubs;
         this.processStart = clock.instant();
         this.defaultReportInterval = defaultReportInterval;
@@ -93,12 +99,10 @@ public final class MeshWitness {
         stopped = true;
         reports.execute(hubs::close);
         writer.execute(() -> {
-            if (probeTick != null) {
-                probeTick.cancel();
-                probeTick = null;
+            if (sessions != null) {
+                sessions.stop();
+                sessions = null;
             }
-            inFlight.forEach(Disposable::dispose);
-            inFlight.clear();
         });
     }
 
@@ -129,10 +133,7 @@ public final class MeshWitness {
         }
         writer.execute(() -> {
             fetched.ifPresent(this::fleetFetched);
-            List<MeshLedger.PathStreak> streaks = paths.values().stream()
-                    .filter(path -> path.last != null)
-                    .map(Path::report)
-                    .toList();
+            List<PathStreak> streaks = streaks();
             Duration interval = fleet == null ? defaultReportInterval : fleet.reportInterval();
             reports.execute(() -> send(checks, streaks, interval, startedNanos));
         });
@@ -141,7 +142,7 @@ public final class MeshWitness {
     /** Sends, then schedules the next round one interval after this one started (a slow hub does not stretch it). */
     private void send(
             List<WitnessReport.SelfCheckResult> checks,
-            List<MeshLedger.PathStreak> streaks,
+            List<PathStreak> streaks,
             Duration interval,
             long startedNanos) {
         if (stopped) {
@@ -152,90 +153,99 @@ public final class MeshWitness {
         reports.schedule(elapsed.compareTo(interval) >= 0 ? Duration.ZERO : interval.minus(elapsed), this::round);
     }
 
-    /** On the writer: follows the fleet a hub sent; streaks of entry points that left are dropped. */
+    /**
+     * On the writer: follows the fleet a hub sent. Entry points that left lose their sessions and streaks; new ones
+     * get sessions; other probe settings replace the sessions, which keep every streak.
+     */
     private void fleetFetched(WitnessFleet next) {
         if (stopped) {
             return;
         }
-        boolean intervalChanged = fleet == null || !fleet.probeInterval().equals(next.probeInterval());
+        WitnessFleet previous = fleet;
         fleet = next;
-        paths.keySet().retainAll(next.targets().keySet());
-        next.targets()
-                .forEach((tag, target) ->
-                        paths.computeIfAbsent(tag, unused -> new Path(target)).retarget(target));
-        if (intervalChanged) {
-            if (probeTick != null) {
-                probeTick.cancel();
-            }
-            probeRound();
-        }
-    }
-
-    /** On the writer: probes every entry point whose previous probe finished, then schedules the next round. */
-    private void probeRound() {
-        WitnessFleet current = fleet;
-        if (stopped || current == null) {
+        Observer current = sessions;
+        if (current != null
+                && previous != null
+                && previous.probeUrl().equals(next.probeUrl())
+                && previous.probeInterval().equals(next.probeInterval())
+                && previous.timeout().equals(next.timeout())) {
+            current.outboundsChanged();
             return;
         }
-        for (Path path : paths.values()) {
-            if (path.probing) {
-                continue;
-            }
-            path.probing = true;
-            Target target = path.target;
-            Disposable[] subscription = new Disposable[1];
-            subscription[0] = prober.probe(new ProbeRequest(
-                            target.outbound(),
-                            target.url(),
-                            "GET",
-                            current.timeout(),
-                            ProbeRequest.Client.STANDARD_OBSERVER))
-                    .subscribe(result -> writer.execute(() -> {
-                        inFlight.remove(subscription[0]);
-                        Path now = paths.get(target.outbound().tag());
-                        if (now != null) {
-                            now.probed(result);
-                        }
-                    }));
-            inFlight.add(subscription[0]);
+        if (current != null) {
+            current.stop();
         }
-        probeTick = writer.schedule(current.probeInterval(), this::probeRound);
+        Observer replacement = ProbeSessions.perOutbound(
+                "mesh witness " + name + "'s probes",
+                sessionSettings(next),
+                writer,
+                prober,
+                this::outbounds,
+                statuses,
+                clock,
+                // The sessions have no jitter, so they draw nothing from it.
+                RandomGenerator.getDefault());
+        sessions = replacement;
+        replacement.start();
     }
 
-    /** One entry point's streak and last probe; writer only. */
-    private static final class Path {
+    /** The entry points of the fleet in force, as outbounds; writer only. */
+    private List<Outbound> outbounds() {
+        WitnessFleet current = fleet;
+        return current == null
+                ? List.of()
+                : current.targets().values().stream().map(Target::outbound).toList();
+    }
 
-        private Target target;
-        private int failures;
-        private boolean probing;
-        private @Nullable ProbeResult last;
-
-        Path(Target target) {
-            this.target = target;
+    /** Every entry point probed at least once: its failure streak and last probe, in fleet order; writer only. */
+    private List<PathStreak> streaks() {
+        WitnessFleet current = fleet;
+        if (current == null) {
+            return List.of();
         }
+        List<PathStreak> streaks = new ArrayList<>(current.targets().size());
+        current.targets().forEach((tag, target) -> {
+            OutboundStatus status = statuses.held(tag);
+            ProbeResult last = status == null ? null : status.lastProbe();
+            if (status != null && last != null) {
+                streaks.add(streak(target, status.active().consecutiveFailures(), last));
+            }
+        });
+        return streaks;
+    }
 
-        void retarget(Target next) {
-            target = next;
-        }
+    private static PathStreak streak(Target target, int failures, ProbeResult result) {
+        ProbeError error = result.error();
+        return new PathStreak(
+                target.server(),
+                target.entryPoint(),
+                failures,
+                new LastProbe(
+                        result.success(),
+                        error == null ? null : error.kind(),
+                        error == null ? "" : error.reason(),
+                        result.success() ? result.rttNanos() : 0));
+    }
 
-        void probed(ProbeResult result) {
-            probing = false;
-            failures = result.success() ? 0 : failures + 1;
-            last = result;
-        }
-
-        MeshLedger.PathStreak report() {
-            ProbeResult result = Objects.requireNonNull(last, "probed");
-            ProbeError error = result.error();
-            return new MeshLedger.PathStreak(
-                    target.server(),
-                    target.entryPoint(),
-                    failures,
-                    new MeshLedger.LastProbe(
-                            result.success(),
-                            error == null ? null : error.kind(),
-                            error == null ? "" : error.reason(),
-                            result.success() ? result.rttNanos() : 0));
-        }
+    /**
+     * The sessions' settings from the fleet's: one interval whatever the health (a witness reports streaks, not
+     * states), the first probes at once, any HTTP answer a success (as Xray's observers take it).
+     */
+    private static StandardObserverSettings sessionSettings(WitnessFleet fleet) {
+        return new StandardObserverSettings(
+                List.of(""),
+                fleet.probeUrl().toString(),
+                fleet.probeInterval(),
+                false,
+                ExpectedStatus.ANY,
+                1,
+                1,
+                StandardObserverSettings.Schedule.PER_OUTBOUND,
+                fleet.timeout(),
+                Duration.ZERO,
+                Duration.ZERO,
+                fleet.probeInterval(),
+                fleet.probeInterval(),
+                fleet.probeInterval());
     }
 }

@@ -3,13 +3,13 @@ package io.observatory.mesh.witness;
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.mesh.config.MeshSettings;
 import io.observatory.mesh.config.WitnessSettings;
+import io.observatory.mesh.protocol.HubLinks;
 import io.observatory.probe.Prober;
 import io.observatory.reload.Reconfigurable;
 import io.observatory.text.GoDuration;
 import io.observatory.time.Scheduler;
 import java.time.Clock;
 import java.util.Objects;
-import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,7 +27,7 @@ public final class MeshWitnessRuntime implements Reconfigurable {
     private final Scheduler reports;
     private final Prober prober;
     private final Clock clock;
-    private final Function<MeshSettings, HubLink> links;
+    private final HubLinks links;
     private MeshSettings settings;
     private boolean started;
     private @Nullable MeshWitness witness;
@@ -41,12 +41,7 @@ public final class MeshWitnessRuntime implements Reconfigurable {
      * @param links   makes the link to the hubs the settings name
      */
     public MeshWitnessRuntime(
-            MeshSettings initial,
-            Scheduler writer,
-            Scheduler reports,
-            Prober prober,
-            Clock clock,
-            Function<MeshSettings, HubLink> links) {
+            MeshSettings initial, Scheduler writer, Scheduler reports, Prober prober, Clock clock, HubLinks links) {
         this.settings = initial;
         this.writer = writer;
         this.reports = reports;
@@ -109,7 +104,7 @@ public final class MeshWitnessRuntime implements Reconfigurable {
                 reports,
                 prober,
                 clock,
-                links.apply(mesh),
+                links.open(mesh),
                 mesh.initialReportInterval());
         witness = next;
         next.start();

@@ -3,7 +3,7 @@ package io.observatory.mesh.witness;
 import io.observatory.config.HostPort;
 import io.observatory.mesh.config.SelfCheckSettings;
 import io.observatory.mesh.config.WitnessSettings;
-import io.observatory.mesh.witness.WitnessReport.SelfCheckResult;
+import io.observatory.mesh.protocol.WitnessReport.SelfCheckResult;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;

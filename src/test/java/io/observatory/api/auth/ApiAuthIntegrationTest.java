@@ -17,7 +17,6 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import org.springframework.context.annotation.Import;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -26,7 +25,6 @@ import org.springframework.test.context.DynamicPropertySource;
  * (the application's, or the canned one while there is none) and to nothing else, and a rewritten token file takes
  * effect without a restart.
  */
-@Import(CannedV1ServiceConfiguration.class)
 class ApiAuthIntegrationTest extends RunningServiceTest {
 
     private static final String TOKEN = "ZTJlLXRva2VuLTMyLWJ5dGVzLWxvbmctZW5vdWdoLi4";

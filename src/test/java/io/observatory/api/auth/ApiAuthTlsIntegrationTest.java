@@ -38,7 +38,7 @@ import org.springframework.test.context.DynamicPropertySource;
             "spring.grpc.server.ssl.bundle=observatory-api",
             "spring.grpc.server.ssl.client-auth=optional",
         })
-@Import({RunningServiceTest.PortCapture.class, CannedV1ServiceConfiguration.class})
+@Import(RunningServiceTest.PortCapture.class)
 class ApiAuthTlsIntegrationTest {
 
     @DynamicPropertySource
@@ -85,7 +85,7 @@ class ApiAuthTlsIntegrationTest {
         Status refused = V1Calls.call(channel(false), "ReportOutcomes", null);
 
         assertThat(refused.getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
-        assertThat(refused.getDescription()).isEqualTo(ApiAuthInterceptor.NOTHING_CONFIGURED);
+        assertThat(refused.getDescription()).isEqualTo(ApiGuard.NOTHING_CONFIGURED);
     }
 
     @Test

@@ -31,7 +31,7 @@ final class V1Calls {
     /** Like {@link #call(Channel, String, String)}, with one {@code authorization} entry per element. */
     static Status callWithEntries(Channel channel, String method, List<String> authorizations) {
         Metadata headers = new Metadata();
-        authorizations.forEach(authorization -> headers.put(ApiAuthInterceptor.AUTHORIZATION, authorization));
+        authorizations.forEach(authorization -> headers.put(Authorization.KEY, authorization));
         ObservatoryServiceGrpc.ObservatoryServiceBlockingStub stub = ObservatoryServiceGrpc.newBlockingStub(channel)
                 .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers))
                 .withDeadlineAfter(10, TimeUnit.SECONDS);

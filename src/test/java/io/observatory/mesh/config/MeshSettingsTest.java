@@ -183,6 +183,26 @@ class MeshSettingsTest {
     }
 
     @Test
+    void bindWhenTheTokenWouldGoToARemoteHubInClearTextThenOneLineAsksForTlsOrTheOptIn() {
+        String plaintext = "      name: w1\n      token-file: " + token("w1") + "\n      hubs: [ \"127.0.0.1:9090\","
+                + " \"hub.mesh.svc:9090\" ]\n";
+
+        assertThat(Configs.yamlRejection(witness(plaintext)))
+                .isEqualTo("observatory.mesh.witness.hubs[1]: hub.mesh.svc:9090 (expected: a hub reached over TLS"
+                        + " (observatory.mesh.witness.hub-tls.enabled: true), as the bearer token goes with every"
+                        + " report; or observatory.mesh.witness.token-over-plaintext: true on a private network)");
+        assertThat(Configs.yaml(witness(plaintext + "      token-over-plaintext: true\n"))
+                        .section(MeshSettings.SECTION)
+                        .witness()
+                        .tokenOverPlaintext())
+                .isTrue();
+        assertThat(Configs.yaml(witness(plaintext + "      hub-tls: { enabled: true }\n"))
+                        .section(MeshSettings.SECTION)
+                        .role())
+                .isEqualTo(MeshRole.WITNESS);
+    }
+
+    @Test
     void bindWhenHubAddressHasNoPortThenOneLineNamesIt() {
         assertThat(Configs.yamlRejection(witness(
                         "      name: w1\n      token-file: " + token("w1") + "\n      hubs: [ \"hub.mesh.svc\" ]\n")))

@@ -2,7 +2,7 @@ package io.observatory.mesh.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.observatory.mesh.MeshHub;
+import io.observatory.mesh.hub.MeshHub;
 import io.observatory.mesh.judge.MeshJudgement;
 import io.observatory.testing.Browser;
 import io.observatory.testing.StatusPageSession;

@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.observatory.config.Outbound;
 import io.observatory.config.Protocol;
-import io.observatory.mesh.MeshLedger.PathStreak;
 import io.observatory.mesh.config.HubTlsSettings;
 import io.observatory.mesh.config.WitnessSettings;
+import io.observatory.mesh.protocol.HubLink;
+import io.observatory.mesh.protocol.PathStreak;
+import io.observatory.mesh.protocol.WitnessFleet;
+import io.observatory.mesh.protocol.WitnessReport;
 import io.observatory.probe.ProbeError;
 import io.observatory.probe.ProbePhases;
 import io.observatory.probe.ProbeRequest;
@@ -64,12 +67,14 @@ class MeshWitnessTest {
         Map<String, WitnessFleet.Target> targets = new LinkedHashMap<>();
         for (String server : servers) {
             Outbound outbound = new Outbound(server + "/main", Protocol.SOCKS, "127.0.0.1", 1080, null, null, null);
-            targets.put(
-                    outbound.tag(),
-                    new WitnessFleet.Target(
-                            server, "main", outbound, URI.create("http://127.0.0.1:18190/generate_204")));
+            targets.put(outbound.tag(), new WitnessFleet.Target(server, "main", outbound));
         }
-        return new WitnessFleet(targets, Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofSeconds(1));
+        return new WitnessFleet(
+                targets,
+                URI.create("http://127.0.0.1:18190/generate_204"),
+                Duration.ofMillis(500),
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(1));
     }
 
     private Mono<ProbeResult> probe(ProbeRequest request) {
@@ -196,6 +201,7 @@ class MeshWitnessTest {
                 List.of(),
                 null,
                 null,
-                new HubTlsSettings(false, null, null, null)));
+                new HubTlsSettings(false, null, null, null),
+                false));
     }
 }

@@ -1,0 +1,47 @@
+package io.observatory.management;
+
+import io.observatory.snapshot.SnapshotPart;
+import java.time.Duration;
+import java.time.Instant;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * How a capability's part of the observation is shown to people: as a member of the {@code observatory} endpoint's
+ * JSON ({@code GET /actuator/observatory}) and as a panel of the status page. Register one bean per part; the core
+ * and the page read every part from the same observation as the outbounds, so what they show belongs together.
+ *
+ * <p>The panel is an ES module served at {@code /status/assets/panels/<name>/panel.js}, with its style at
+ * {@code panel.css} beside it: it exports {@code render(section, data)}, which draws {@link #pageJson} into the
+ * {@code <section>} the page gives it. The page fetches the data once from {@code /status/api/<name>} and then takes
+ * each {@code <name>} event of its live stream.
+ *
+ * @param <T> the part's value type
+ */
+public interface PartView<T> {
+
+    /** The part shown; its name names the JSON member, the panel, its data path and its events. */
+    SnapshotPart<T> part();
+
+    /** The part's member of the endpoint's JSON, or {@code null} to leave it out (nothing to show). */
+    @Nullable
+    Object endpointJson(T value);
+
+    /**
+     * The panel's data: {@code GET /status/api/<name>} and each {@code <name>} event of the live stream. Built once per
+     * value for every stream; the panel decides what of it to show (nothing, when its capability is idle here).
+     *
+     * @param now the wall clock when it is built
+     */
+    Object pageJson(T value, Instant now);
+
+    /**
+     * The classpath directory of the panel's {@code panel.js} and {@code panel.css}, ending in {@code /}, e.g.
+     * {@code io/observatory/mesh/view/panel/}.
+     */
+    String pageAssets();
+
+    /** The least time between two of the panel's events on one stream: data that can be large is sent seldom. */
+    default Duration pageInterval() {
+        return Duration.ofSeconds(1);
+    }
+}

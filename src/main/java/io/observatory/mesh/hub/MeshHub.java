@@ -1,0 +1,244 @@
+package io.observatory.mesh.hub;
+
+import io.observatory.config.ObservatoryConfig;
+import io.observatory.mesh.config.MeshSettings;
+import io.observatory.mesh.hub.MeshLedger.Outcome;
+import io.observatory.mesh.hub.MeshLedger.Report;
+import io.observatory.mesh.judge.MeshFleet;
+import io.observatory.mesh.judge.MeshJudge;
+import io.observatory.mesh.judge.MeshJudgement;
+import io.observatory.mesh.judge.MeshRules;
+import io.observatory.reload.Reconfigurable;
+import io.observatory.snapshot.ObservationUpdater;
+import io.observatory.text.GoDuration;
+import io.observatory.time.Scheduler;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The hub (mesh role {@code hub} or {@code hub-and-witness}): takes the witnesses' reports into the
+ * {@link MeshLedger}, judges the fleet ({@link MeshJudge}) after every accepted report and every
+ * {@link #JUDGE_INTERVAL} (so NO_DATA comes and goes with time alone), and publishes the {@link MeshView} with each
+ * entry point's state as the snapshot's {@link MeshView#PART}, in one publication. Every verdict is recomputed from the latest data, so each heals by itself;
+ * every replica of a hub given the same reports computes the same view. Writer-confined but for
+ * {@link #settings()}, which any thread reads.
+ *
+ * <p>Cost per judgement: one pass over the ledger's streaks and the fleet, a few milliseconds for 100 witnesses of a
+ * 100-server fleet; reports arriving while a judgement is queued share it.
+ */
+public final class MeshHub implements Reconfigurable {
+
+    private static final Logger log = LoggerFactory.getLogger(MeshHub.class);
+
+    /** How often the fleet is judged again without a report: how late NO_DATA may appear or clear, at most. */
+    public static final Duration JUDGE_INTERVAL = Duration.ofSeconds(1);
+
+    private final Scheduler writer;
+    private final Clock clock;
+    private final ObservationUpdater updater;
+    private final MeshTransitionLog transitions = new MeshTransitionLog();
+    // volatile: replaced on the writer, read by gRPC threads for GetFleet.
+    private volatile MeshSettings settings;
+    // Writer state below.
+    private MeshFleet fleet;
+    private MeshRules rules;
+    private final MeshLedger ledger;
+    // When the hub took each held report, on the wall clock: read once per report, so that a judgement of unchanged
+    // evidence builds a view equal to the last one (derived again from the ticker at each judgement, the times moved
+    // by the microseconds between two clock reads, and every tick published a new view).
+    private final Map<String, Instant> receivedAt = new HashMap<>();
+    private boolean judgementQueued;
+    private boolean stopped;
+    private Scheduler.@Nullable Cancellable tick;
+
+    /**
+     * @param initial the mesh settings at start-up
+     * @param writer  the writer and its ticker: report receive times and no-data-after run on it
+     * @param clock   wall clock for report times in the view
+     * @param updater where each judgement's view is published, with the entry points' states, on the writer
+     */
+    public MeshHub(MeshSettings initial, Scheduler writer, Clock clock, ObservationUpdater updater) {
+        this.writer = writer;
+        this.clock = clock;
+        this.updater = updater;
+        this.settings = initial;
+        this.fleet = initial.fleet();
+        this.rules = initial.rules();
+        this.ledger = new MeshLedger(fleet, rules.noDataAfter());
+    }
+
+    /** The view in the current snapshot; any thread. */
+    public MeshView view() {
+        return updater.store().current().part(MeshView.PART);
+    }
+
+    /** The mesh settings in force; any thread. */
+    public MeshSettings settings() {
+        return settings;
+    }
+
+    /** Judges now and then every {@link #JUDGE_INTERVAL}, when this instance is a hub. */
+    public void start() {
+        writer.execute(() -> {
+            if (settings.role().hub() && tick == null && !stopped) {
+                log.info(
+                        "mesh hub: {} servers ({} entry points), {} witnesses; streak {}, quorum {}, unreliable share"
+                                + " {}, no data after {}",
+                        fleet.servers().size(),
+                        fleet.servers().stream()
+                                .mapToInt(server -> server.entryPoints().size())
+                                .sum(),
+                        fleet.witnesses().size(),
+                        rules.streak(),
+                        rules.quorum(),
+                        rules.unreliableShare(),
+                        GoDuration.format(rules.noDataAfter()));
+                judge();
+                scheduleTick();
+            }
+        });
+    }
+
+    /** Stops judging for good: a reload afterwards changes the settings but schedules nothing. */
+    public void stop() {
+        writer.execute(() -> {
+            stopped = true;
+            stopTicking();
+        });
+    }
+
+    /**
+     * Takes a report from {@code witness}, as the caller's credential identified it. Any thread; {@code outcome}
+     * hears what the ledger did, on the writer.
+     */
+    public void report(String witness, Report report, Consumer<Outcome> outcome) {
+        writer.execute(() -> {
+            Outcome recorded = settings.role().hub()
+                    ? ledger.record(witness, report, writer.nanoTime())
+                    : Outcome.REFUSED_UNKNOWN_WITNESS;
+            if (recorded == Outcome.ACCEPTED) {
+                receivedAt.put(witness, clock.instant());
+                if (!judgementQueued) {
+                    judgementQueued = true;
+                    writer.execute(this::judge);
+                }
+            }
+            outcome.accept(recorded);
+        });
+    }
+
+    /**
+     * A report the hub holds, with when it was received on the wall clock: what the state file keeps of the mesh.
+     *
+     * @param witness    the witness that sent it
+     * @param report     the report, with only the streaks that name entry points of the fleet
+     * @param receivedAt when the hub received it (hub wall clock)
+     */
+    public record HeldReport(String witness, Report report, Instant receivedAt) {}
+
+    /** Every report the hub holds, by witness name. Writer only. */
+    public List<HeldReport> heldReports() {
+        List<HeldReport> held = new ArrayList<>(receivedAt.size());
+        ledger.reports()
+                .forEach((witness, received) ->
+                        held.add(new HeldReport(witness, received.report(), receivedAt.get(witness))));
+        held.sort(Comparator.comparing(HeldReport::witness));
+        return held;
+    }
+
+    /**
+     * Takes the reports a previous process held (the state file), each as received at its own wall time, so their
+     * age counts towards {@code no-data-after} as if this process had received them; the first judgement then
+     * judges them. Before {@link #start()}; reports of witnesses not in the fleet are refused. Writer only.
+     *
+     * @return how many were taken
+     */
+    public int restore(List<HeldReport> reports) {
+        Instant now = clock.instant();
+        long nowNanos = writer.nanoTime();
+        int taken = 0;
+        for (HeldReport held : reports) {
+            long ageNanos = Math.max(0, Duration.between(held.receivedAt(), now).toNanos());
+            if (ledger.record(held.witness(), held.report(), nowNanos - ageNanos) == Outcome.ACCEPTED) {
+                receivedAt.put(held.witness(), held.receivedAt());
+                taken++;
+            }
+        }
+        return taken;
+    }
+
+    /** Follows a new fleet, rules or role: reports of witnesses that left are forgotten, the rest are kept. */
+    @Override
+    public void reconfigure(ObservatoryConfig next) {
+        MeshSettings mesh = next.section(MeshSettings.SECTION);
+        if (mesh.equals(settings)) {
+            return;
+        }
+        settings = mesh;
+        fleet = mesh.fleet();
+        rules = mesh.rules();
+        ledger.fleetChanged(fleet, rules.noDataAfter());
+        receivedAt.keySet().retainAll(ledger.reports().keySet());
+        if (stopped) {
+            return;
+        }
+        if (mesh.role().hub()) {
+            if (tick == null) {
+                scheduleTick();
+            }
+            judge();
+        } else {
+            stopTicking();
+            updater.publish(MeshView.PART, MeshView.EMPTY, Map.of());
+        }
+    }
+
+    private void scheduleTick() {
+        tick = writer.schedule(JUDGE_INTERVAL, () -> {
+            tick = null;
+            if (settings.role().hub()) {
+                judge();
+                scheduleTick();
+            }
+        });
+    }
+
+    private void stopTicking() {
+        if (tick != null) {
+            tick.cancel();
+            tick = null;
+        }
+    }
+
+    private void judge() {
+        judgementQueued = false;
+        MeshJudgement judgement = MeshJudge.judge(fleet, ledger.evidence(), rules, writer.nanoTime());
+        Map<String, Instant> lastReports = new HashMap<>();
+        List<MeshView.Path> paths = new ArrayList<>();
+        ledger.reports().forEach((witness, received) -> {
+            Instant at = receivedAt.get(witness);
+            lastReports.put(witness, at);
+            received.report().streaks().forEach(streak -> paths.add(new MeshView.Path(witness, streak, at)));
+        });
+        paths.sort(Comparator.comparing(MeshView.Path::witness)
+                .thenComparing(path -> path.streak().server())
+                .thenComparing(path -> path.streak().entryPoint()));
+        MeshView previous = view();
+        MeshView view = new MeshView(fleet, rules, judgement, lastReports, paths);
+        if (view.equals(previous)) {
+            return;
+        }
+        transitions.log(previous.judgement(), judgement);
+        updater.publish(MeshView.PART, view, MeshMarks.of(view));
+    }
+}

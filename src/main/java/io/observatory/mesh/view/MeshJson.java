@@ -1,0 +1,113 @@
+package io.observatory.mesh.view;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.observatory.mesh.hub.MeshView;
+import io.observatory.mesh.judge.MeshFleet;
+import io.observatory.mesh.judge.MeshJudgement.ServerVerdict;
+import io.observatory.mesh.judge.MeshJudgement.WitnessStanding;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.PropertyNamingStrategies.SnakeCaseStrategy;
+import tools.jackson.databind.annotation.JsonNaming;
+
+/**
+ * The {@code mesh} part of the {@code observatory} endpoint on a hub: every server with its status (upper-case, as
+ * the mesh table names them), reason, rotation and entry-point marks; every witness with its standing. The status
+ * page's mesh view carries it too.
+ *
+ * @param servers   in fleet order
+ * @param witnesses in fleet order
+ * @param routes    sorted by route
+ */
+@JsonNaming(SnakeCaseStrategy.class)
+public record MeshJson(List<Server> servers, List<Witness> witnesses, List<Route> routes) {
+
+    /** The servers, witnesses and routes of {@code view}; empty lists for a hub without a fleet. */
+    public static MeshJson of(MeshView view) {
+        Map<String, MeshFleet.Server> fleet = new HashMap<>();
+        view.fleet().servers().forEach(server -> fleet.put(server.name(), server));
+        List<Server> servers = new ArrayList<>();
+        for (ServerVerdict verdict : view.judgement().servers()) {
+            MeshFleet.Server server = fleet.get(verdict.name());
+            List<EntryPoint> entryPoints = server.entryPoints().stream()
+                    .map(entry -> {
+                        String cut = verdict.pairCuts().get(entry);
+                        return new EntryPoint(
+                                entry,
+                                server.tag(entry),
+                                cut == null ? List.of() : List.of("PAIR_CUT"),
+                                cut == null ? null : "pair cut: " + cut);
+                    })
+                    .toList();
+            servers.add(new Server(
+                    verdict.name(),
+                    verdict.route(),
+                    verdict.status().name(),
+                    verdict.voters(),
+                    verdict.reason(),
+                    verdict.inRotation(),
+                    entryPoints));
+        }
+        Map<String, MeshFleet.Witness> witnesses = new HashMap<>();
+        view.fleet().witnesses().forEach(witness -> witnesses.put(witness.name(), witness));
+        List<Witness> standings = view.judgement().witnesses().stream()
+                .map((WitnessStanding standing) -> new Witness(
+                        standing.name(),
+                        standing.site(),
+                        witnesses.get(standing.name()).server(),
+                        standing.checker(),
+                        standing.reliable() ? "RELIABLE" : "UNRELIABLE",
+                        standing.share(),
+                        standing.neighbours(),
+                        view.lastReports().get(standing.name())))
+                .toList();
+        List<Route> routes = view.judgement().routes().stream()
+                .map(route -> new Route(route.route(), route.servers(), route.panic()))
+                .toList();
+        return new MeshJson(servers, standings, routes);
+    }
+
+    /**
+     * One server: {@code status} is OK, SERVER_UNAVAILABLE, NO_DATA, UNREACHABLE_FROM_SERVERS or BLOCKED;
+     * {@code voters} the witnesses whose votes decided UNREACHABLE_FROM_SERVERS(n) or BLOCKED, else 0.
+     */
+    @JsonNaming(SnakeCaseStrategy.class)
+    public record Server(
+            String name,
+            String route,
+            String status,
+            int voters,
+            String reason,
+            boolean inRotation,
+            List<EntryPoint> entryPoints) {}
+
+    /** One entry point: {@code marks} is empty or {@code [PAIR_CUT]}, with the reason naming both servers. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @JsonNaming(SnakeCaseStrategy.class)
+    public record EntryPoint(
+            String name,
+            String tag,
+            List<String> marks,
+            @Nullable String reason) {}
+
+    /** One witness: {@code status} is RELIABLE or UNRELIABLE; {@code share} 0-1. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @JsonNaming(SnakeCaseStrategy.class)
+    public record Witness(
+            String name,
+            String site,
+            @Nullable String server,
+            boolean checker,
+            String status,
+            double share,
+            int neighbours,
+            @Nullable Instant lastReport) {}
+
+    /** What one route serves, best first; {@code panic} when none of its servers is in rotation. */
+    @JsonNaming(SnakeCaseStrategy.class)
+    public record Route(String route, List<String> servers, boolean panic) {}
+}

@@ -1,0 +1,126 @@
+// The mesh panel of the status page: a hub's servers with their captions, its routes, and the witness × entry point
+// matrix. The page imports this module, gives it a <section> and calls render with the data of every "mesh" event
+// (io.observatory.mesh.view.MeshPage); on an instance that is no hub the data has no servers and the panel stays
+// hidden.
+'use strict';
+
+const LEGEND = [
+  ['cell ok', 'ok', 'last probe succeeded'],
+  ['cell failing', '2', 'failed probes in a row, below the streak'],
+  ['cell vote', '3', 'a vote: the streak is reached'],
+  ['cell own', 'own', 'its own server, not probed'],
+  ['badge checker', 'checker', 'trusted alone'],
+  ['badge unreliable', 'unreliable', 'votes set aside'],
+  ['badge stale', 'stale', 'no report within no-data-after'],
+];
+
+export function render(section, view, { text, cell, milliseconds }) {
+  section.hidden = view.servers.length === 0;
+  if (section.hidden) return;
+  if (!section.querySelector('#matrix')) build(section, text);
+  const stale = new Set(view.stale);
+  section.querySelector('#servers').replaceChildren(...view.servers.map((server) => {
+    const li = document.createElement('li');
+    li.dataset.server = server.name;
+    li.dataset.status = server.status.toLowerCase();
+    const dot = document.createElement('span');
+    const cut = server.status === 'OK' && server.entry_points.some((entry) => entry.marks.length);
+    dot.className = 'dot ' + (cut ? 'pair_cut' : server.status.toLowerCase());
+    dot.title = server.status.toLowerCase();
+    li.append(dot, text('b', 'name', server.name), text('span', 'route', ' (' + server.route + ')'),
+      text('span', 'caption', view.captions[server.name]),
+      text('span', 'rotation', server.in_rotation ? 'in rotation' : 'out of rotation'));
+    const reasons = [server.reason, ...server.entry_points.map((entry) => entry.reason)].filter(Boolean);
+    if (reasons.length) li.append(text('span', 'reason', reasons.join('; ')));
+    return li;
+  }));
+  section.querySelector('#routes').replaceChildren(...view.routes.map((route) => {
+    const tr = document.createElement('tr');
+    tr.dataset.route = route.route;
+    cell(tr, '', route.route);
+    cell(tr, 'serves', route.servers.join(', ') || '—');
+    const panic = cell(tr, '', '');
+    if (route.panic) panic.append(text('span', 'panic', 'PANIC: none in rotation, serving the best'));
+    return tr;
+  }));
+  const entries = view.servers.flatMap((server) => server.entry_points.map((entry) => ({ server, entry })));
+  const cells = new Map(view.cells.map((c) => [c.witness + ' ' + c.tag, c]));
+  const head = document.createElement('tr');
+  head.append(text('th', '', 'witness'));
+  for (const { server, entry } of entries) {
+    const th = text('th', '', entry.tag);
+    th.title = view.captions[server.name];
+    head.append(th);
+  }
+  const rows = view.witnesses.map((witness) => {
+    const tr = document.createElement('tr');
+    tr.dataset.witness = witness.name;
+    const th = text('th', '', witness.name);
+    th.append(text('small', 'site', ' ' + witness.site));
+    if (witness.checker) th.append(text('span', 'badge checker', 'checker'));
+    if (witness.status === 'UNRELIABLE') {
+      th.append(text('span', 'badge unreliable', 'unreliable ' + Math.round(witness.share * 100) + ' %'));
+    }
+    if (stale.has(witness.name)) th.append(text('span', 'badge stale', 'stale'));
+    tr.append(th);
+    for (const { server, entry } of entries) {
+      const found = cells.get(witness.name + ' ' + entry.tag);
+      const td = document.createElement('td');
+      td.dataset.tag = entry.tag;
+      if (found) {
+        const kind = found.failures >= view.streak ? 'vote' : found.failures > 0 ? 'failing' : 'ok';
+        td.className = 'cell ' + kind;
+        td.textContent = found.failures > 0 ? String(found.failures)
+          : found.rtt_micros !== undefined ? milliseconds(found.rtt_micros) : 'ok';
+        td.title = found.failures > 0
+          ? found.failures + ' failed in a row: ' + (found.error || found.error_kind || 'failed')
+          : 'last probe succeeded';
+      } else if (witness.server === server.name) {
+        td.className = 'cell own';
+        td.textContent = 'own';
+        td.title = 'its own server: a witness does not probe it';
+      } else {
+        td.className = 'cell none';
+        td.textContent = '—';
+        td.title = 'no report of this entry point';
+      }
+      tr.append(td);
+    }
+    return tr;
+  });
+  section.querySelector('#matrix').replaceChildren(head, ...rows);
+}
+
+// The panel's frame, once: headings, the servers list, the routes table, the matrix and its legend.
+function build(section, text) {
+  section.classList.add('mesh');
+  section.setAttribute('aria-label', 'Mesh');
+  const servers = document.createElement('ul');
+  servers.id = 'servers';
+  servers.className = 'servers';
+  const routes = document.createElement('table');
+  routes.className = 'routes';
+  const routesHead = document.createElement('thead');
+  const routesHeadRow = document.createElement('tr');
+  routesHeadRow.append(text('th', '', 'Route'), text('th', '', 'Serves'), text('th', '', ''));
+  routesHead.append(routesHeadRow);
+  const routesBody = document.createElement('tbody');
+  routesBody.id = 'routes';
+  routes.append(routesHead, routesBody);
+  const top = document.createElement('div');
+  top.className = 'mesh-top';
+  const left = document.createElement('div');
+  left.append(text('h3', '', 'Servers'), servers);
+  const right = document.createElement('div');
+  right.append(text('h3', '', 'Routes'), routes);
+  top.append(left, right);
+  const matrix = document.createElement('table');
+  matrix.id = 'matrix';
+  matrix.className = 'matrix';
+  const legend = document.createElement('p');
+  legend.className = 'legend';
+  for (const [className, sample, meaning] of LEGEND) {
+    legend.append(text('span', className, sample), ' ' + meaning + ' ');
+  }
+  section.replaceChildren(text('h2', '', 'Mesh'), top, text('h3', '', 'Witness × entry point'), matrix, legend);
+}

@@ -1,0 +1,37 @@
+package io.observatory.testing;
+
+import io.observatory.management.PartView;
+import io.observatory.snapshot.SnapshotPart;
+import java.time.Instant;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A capability's part for tests of the core's ports: a text, published with no health source, shown as
+ * {@code {"text": ...}} in the endpoint (left out while empty) and on its status-page panel.
+ */
+public final class NotesPart implements PartView<String> {
+
+    /** The part, {@code notes}, empty until published. */
+    public static final SnapshotPart<String> PART = new SnapshotPart<>("notes", String.class, "");
+
+    @Override
+    public SnapshotPart<String> part() {
+        return PART;
+    }
+
+    @Override
+    public @Nullable Object endpointJson(String value) {
+        return value.isEmpty() ? null : Map.of("text", value);
+    }
+
+    @Override
+    public Object pageJson(String value, Instant now) {
+        return Map.of("text", value);
+    }
+
+    @Override
+    public String pageAssets() {
+        return "notes/";
+    }
+}
