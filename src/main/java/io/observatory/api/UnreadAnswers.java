@@ -9,6 +9,7 @@ import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
+import io.observatory.stream.Budget;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.springframework.context.annotation.Bean;
@@ -30,7 +31,7 @@ import org.springframework.grpc.server.GlobalServerInterceptor;
  * messages ({@link #tryHold}), since they send only while their client's flow control allows and know when the client
  * took them. Costs two atomic updates per unary call; runs on whichever thread answers.
  */
-public final class UnreadAnswers implements ServerInterceptor {
+public final class UnreadAnswers implements ServerInterceptor, Budget {
 
     /** The least budget, whatever the heap. */
     static final long MIN_BUDGET_BYTES = 16L << 20;
@@ -55,6 +56,7 @@ public final class UnreadAnswers implements ServerInterceptor {
      * Holds {@code bytes} of a message about to be sent on a stream that counts its own ({@code WatchObservation}):
      * false, holding nothing, when the unread bytes would then exceed the budget while others are unread.
      */
+    @Override
     public boolean tryHold(long bytes) {
         long total = unread.addAndGet(bytes);
         if (total > budgetBytes && total != bytes) {
@@ -65,6 +67,7 @@ public final class UnreadAnswers implements ServerInterceptor {
     }
 
     /** Whether the unread bytes have reached the budget: a message of any size would be refused now. */
+    @Override
     public boolean exhausted() {
         return unread.get() >= budgetBytes;
     }
@@ -73,12 +76,14 @@ public final class UnreadAnswers implements ServerInterceptor {
      * The status that ends a stream whose message the budget refused: {@code what} (e.g. {@code this stream's first
      * view of 380104 bytes}) would exceed it; the client may watch again after a moment.
      */
+    @Override
     public Status refusal(String what) {
         return Status.RESOURCE_EXHAUSTED.withDescription("the server holds answers its clients have not read yet, and "
                 + what + " would exceed the budget of " + budgetBytes + " bytes (expected: a retry after a moment)");
     }
 
     /** Gives back {@code bytes} held by {@link #tryHold}: the client has taken them, or the stream ended. */
+    @Override
     public void release(long bytes) {
         unread.addAndGet(-bytes);
     }

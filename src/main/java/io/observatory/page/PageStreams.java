@@ -1,8 +1,12 @@
 package io.observatory.page;
 
+import io.grpc.Status;
 import io.observatory.management.PartView;
 import io.observatory.snapshot.Observation;
 import io.observatory.snapshot.OutboundHealth;
+import io.observatory.stream.Backlog;
+import io.observatory.stream.Outlet;
+import io.observatory.stream.Pump;
 import io.observatory.text.GoDuration;
 import io.observatory.time.Scheduler;
 import java.time.Clock;
@@ -36,10 +40,11 @@ import tools.jackson.databind.json.JsonMapper;
  *   <li>a comment after {@link #KEEP_ALIVE} without an event, so that proxies keep an idle stream open.
  * </ul>
  *
- * <p>The writer never waits for a client: it only publishes, and this thread reads. A stream holds no queue, only
- * what it last sent of its page (one entry per row, at most {@value PageQuery#MAX_LIMIT}): an event is built when
- * the stream can take one — its subscriber asks for one and its connection is writable — from the state of that
- * moment, so what a slow client missed is coalesced into its next event. A stream that has taken no event for its
+ * <p>The writer never waits for a client: it only publishes, and this thread reads. Each stream is a {@link Pump} whose
+ * backlog holds no queue, only what it last sent of its page (one entry per row, at most
+ * {@value PageQuery#MAX_LIMIT}): an event is built when the stream can take one — its subscriber asks for one and its
+ * connection is writable — from the state of that moment, so what a slow client missed is coalesced into its next
+ * event. A stream that has taken no event for its
  * stall limit while one was due is dropped (its connection closed, what it held discarded), so a stuck client holds
  * neither memory nor a connection for long; the page reconnects and starts from a snapshot. On shutdown every stream is completed, so the
  * HTTP server's graceful shutdown does not wait for them.
@@ -59,7 +64,6 @@ final class PageStreams {
     static final Duration KEEP_ALIVE = Duration.ofSeconds(15);
 
     private static final Logger log = LoggerFactory.getLogger(PageStreams.class);
-    private static final long NOT_STALLED = Long.MIN_VALUE;
 
     private final Scheduler page;
     private final RttHistory history;
@@ -108,8 +112,11 @@ final class PageStreams {
                 sink -> {
                     Stream stream = new Stream(query, client, sink, connection, page.nanoTime());
                     page.execute(() -> add(stream));
-                    sink.onRequest(demand -> page.execute(() -> serve(stream)));
-                    sink.onDispose(() -> page.execute(() -> streams.remove(stream)));
+                    sink.onRequest(demand -> page.execute(stream.pump::ready));
+                    sink.onDispose(() -> page.execute(() -> {
+                        streams.remove(stream);
+                        stream.pump.cancelled();
+                    }));
                 },
                 FluxSink.OverflowStrategy.ERROR);
     }
@@ -118,7 +125,7 @@ final class PageStreams {
     void close() {
         page.execute(() -> {
             closed = true;
-            List.copyOf(streams).forEach(stream -> stream.sink.complete());
+            List.copyOf(streams).forEach(stream -> stream.pump.end(null));
             streams.clear();
             if (tick != null) {
                 tick.cancel();
@@ -134,30 +141,31 @@ final class PageStreams {
 
     private void add(Stream stream) {
         if (closed) {
-            stream.sink.complete();
+            stream.pump.end(null);
             return;
         }
         streams.add(stream);
-        serve(stream);
+        stream.pump.ready();
         if (tick == null) {
             scheduleTick();
         }
     }
 
+    /** Every {@link #BATCH_INTERVAL}: drops the streams stalled for their limit, and serves the others. */
     private void scheduleTick() {
         tick = page.schedule(BATCH_INTERVAL, () -> {
             tick = null;
-            List.copyOf(streams).forEach(this::serve);
+            for (Stream stream : List.copyOf(streams)) {
+                if (stream.pump.stalledFor(stallLimit)) {
+                    stream.drop();
+                } else {
+                    stream.pump.ready();
+                }
+            }
             if (!streams.isEmpty() && !closed) {
                 scheduleTick();
             }
         });
-    }
-
-    private void serve(Stream stream) {
-        if (streams.contains(stream)) {
-            stream.serve(page.nanoTime());
-        }
     }
 
     /** The event data of {@code view}'s part, whose value is {@code value}, built once per value for every stream. */
@@ -174,13 +182,17 @@ final class PageStreams {
     /** A part's page data as JSON, and the value it was built from (compared by identity). */
     private record Built(Object value, String json) {}
 
-    /** What one stream sent last; page thread only. */
-    private final class Stream {
+    /**
+     * One stream: its pump, and as its backlog what it last sent of its page; page thread only. What is due is read
+     * from the state of the moment: the rows when the observation changed, each part when it changed and its interval
+     * passed, else a keep-alive after {@link #KEEP_ALIVE} without an event.
+     */
+    private final class Stream implements Backlog<ServerSentEvent<String>> {
 
         private final PageQuery query;
         private final String client;
-        private final FluxSink<ServerSentEvent<String>> sink;
         private final Connection connection;
+        private final Pump<ServerSentEvent<String>> pump;
         private @Nullable Observation seen;
         private Map<String, Sent> sent = Map.of();
         private @Nullable List<String> window;
@@ -189,7 +201,7 @@ final class PageStreams {
         private final Map<String, Object> partSeen = new HashMap<>();
         private final Map<String, Long> partSentAt = new HashMap<>();
         private long lastEventAt;
-        private long stalledSince = NOT_STALLED;
+        private @Nullable ServerSentEvent<String> putBack;
 
         /** @param opened when the stream opened, on the page's ticker */
         Stream(
@@ -200,82 +212,92 @@ final class PageStreams {
                 long opened) {
             this.query = query;
             this.client = client;
-            this.sink = sink;
             this.connection = connection;
             this.lastEventAt = opened;
             for (PartView<?> view : views) {
                 partSeen.put(view.part().name(), view.part().empty());
                 partSentAt.put(view.part().name(), opened - view.pageInterval().toNanos());
             }
+            this.pump = new Pump<>(
+                    new SseOutlet(sink, connection),
+                    this,
+                    page::execute,
+                    Pump.Limits.unbounded("the status page's data could not be sent"),
+                    page,
+                    ended -> streams.remove(this));
         }
 
-        /** Sends what is due and wanted: rows, then the parts, else a keep-alive; drops the stream when stuck. */
-        void serve(long now) {
+        /** Drops a stream that took no event for its stall limit: its connection closes, what it held goes. */
+        void drop() {
+            log.info(
+                    "status page stream of {} dropped: it took no event for {} while one was due",
+                    client,
+                    GoDuration.format(stallLimit));
+            streams.remove(this);
+            connection.close();
+            pump.end(null);
+        }
+
+        @Override
+        public boolean isEmpty() {
+            long now = page.nanoTime();
             Observation observation = history.observation();
-            boolean rowsDue = observation != seen;
-            List<PartView<?>> partsDue = new ArrayList<>(0);
-            for (PartView<?> view : views) {
-                String name = view.part().name();
-                if (observation.part(view.part()) != partSeen.get(name)
-                        && now - partSentAt.get(name) >= view.pageInterval().toNanos()) {
-                    partsDue.add(view);
-                }
-            }
-            boolean keepAliveDue = now - lastEventAt >= KEEP_ALIVE.toNanos();
-            if (!rowsDue && partsDue.isEmpty() && !keepAliveDue) {
-                stalledSince = NOT_STALLED;
-                return;
-            }
-            if (!ready()) {
-                stalled(now);
-                return;
-            }
-            stalledSince = NOT_STALLED;
-            boolean sent = false;
-            if (rowsDue) {
+            return putBack == null
+                    && observation == seen
+                    && views.stream().noneMatch(view -> partDue(view, observation, now))
+                    && now - lastEventAt < KEEP_ALIVE.toNanos();
+        }
+
+        /** The next event due: the rows, then each part, else a keep-alive; {@code null} when none is. */
+        @Override
+        public @Nullable ServerSentEvent<String> take() {
+            long now = page.nanoTime();
+            ServerSentEvent<String> event = putBack;
+            putBack = null;
+            Observation observation = history.observation();
+            if (event == null && observation != seen) {
                 OutboundPage batch = batch(observation);
                 if (batch != null) {
-                    emit(
-                            ServerSentEvent.builder(json.writeValueAsString(batch))
-                                    .event("outbounds")
-                                    .build(),
-                            now);
-                    sent = true;
+                    event = ServerSentEvent.builder(json.writeValueAsString(batch))
+                            .event("outbounds")
+                            .build();
                 }
             }
-            for (PartView<?> view : partsDue) {
-                if (!ready()) {
-                    break;
+            for (int i = 0; event == null && i < views.size(); i++) {
+                PartView<?> view = views.get(i);
+                if (partDue(view, observation, now)) {
+                    String name = view.part().name();
+                    Object value = observation.part(view.part());
+                    partSeen.put(name, value);
+                    partSentAt.put(name, now);
+                    event = ServerSentEvent.builder(data(view, value))
+                            .event(name)
+                            .build();
                 }
-                String name = view.part().name();
-                Object value = observation.part(view.part());
-                partSeen.put(name, value);
-                partSentAt.put(name, now);
-                emit(ServerSentEvent.builder(data(view, value)).event(name).build(), now);
-                sent = true;
             }
-            if (!sent && keepAliveDue && ready()) {
-                emit(ServerSentEvent.<String>builder().comment("keep-alive").build(), now);
+            if (event == null && now - lastEventAt >= KEEP_ALIVE.toNanos()) {
+                event = ServerSentEvent.<String>builder().comment("keep-alive").build();
             }
+            if (event != null) {
+                lastEventAt = now;
+            }
+            return event;
         }
 
-        /** Whether the stream takes an event now: the subscriber asks for one and the connection is writable. */
-        private boolean ready() {
-            return sink.requestedFromDownstream() > 0 && connection.writable();
+        @Override
+        public void putBack(ServerSentEvent<String> event) {
+            putBack = event;
         }
 
-        private void stalled(long now) {
-            if (stalledSince == NOT_STALLED) {
-                stalledSince = now;
-            } else if (now - stalledSince >= stallLimit.toNanos()) {
-                log.info(
-                        "status page stream of {} dropped: it took no event for {} while one was due",
-                        client,
-                        GoDuration.format(stallLimit));
-                streams.remove(this);
-                connection.close();
-                sink.complete();
-            }
+        @Override
+        public void clear() {
+            putBack = null;
+        }
+
+        private boolean partDue(PartView<?> view, Observation observation, long now) {
+            String name = view.part().name();
+            return observation.part(view.part()) != partSeen.get(name)
+                    && now - partSentAt.get(name) >= view.pageInterval().toNanos();
         }
 
         /**
@@ -310,10 +332,39 @@ final class PageStreams {
             }
             return OutboundPage.of(next, query, moved ? tags : null, rows, clock.millis());
         }
+    }
 
-        private void emit(ServerSentEvent<String> event, long now) {
-            lastEventAt = now;
+    /**
+     * A stream's HTTP response as an outlet: ready while its subscriber asks for an event and its connection is
+     * writable; a failure closes the connection.
+     */
+    private record SseOutlet(FluxSink<ServerSentEvent<String>> sink, Connection connection)
+            implements Outlet<ServerSentEvent<String>> {
+
+        @Override
+        public boolean ready() {
+            return sink.requestedFromDownstream() > 0 && connection.writable();
+        }
+
+        @Override
+        public boolean cancelled() {
+            return sink.isCancelled();
+        }
+
+        @Override
+        public void send(ServerSentEvent<String> event) {
             sink.next(event);
+        }
+
+        @Override
+        public void complete() {
+            sink.complete();
+        }
+
+        @Override
+        public void fail(Status status) {
+            connection.close();
+            sink.complete();
         }
     }
 

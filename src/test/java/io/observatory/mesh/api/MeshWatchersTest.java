@@ -67,9 +67,8 @@ class MeshWatchersTest {
         await().until(() -> refused.error() != null);
         assertThat(refused.error().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
         assertThat(refused.error().getDescription())
-                .startsWith(
-                        "the server holds answers its clients have not read" + " yet, and this stream's first view of ")
-                .endsWith(" bytes would exceed the budget of 1 bytes" + " (expected: a retry after a moment)");
+                .startsWith("the server holds answers its clients have not read yet, and this stream's first view")
+                .endsWith(" would exceed the budget of 1 bytes (expected: a retry after a moment)");
         assertThat(refused.messages()).isEmpty();
 
         budget.release(2);
