@@ -23,6 +23,7 @@ import io.observatory.snapshot.SourceHealth;
 import io.observatory.stats.HealthPingStats;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 
 /** Maps the verdict model to the v1 API's messages ({@code proto/observatory/v1/observatory.proto}). Pure. */
 public final class ObservationProtos {
@@ -164,8 +165,9 @@ public final class ObservationProtos {
                 .build();
     }
 
+    /** The call statistics of a passive view that has some. */
     private static PassiveStatistics passive(PassiveView view) {
-        CallStatistics calls = view.calls();
+        CallStatistics calls = Objects.requireNonNull(view.calls(), "checked by the caller");
         return PassiveStatistics.newBuilder()
                 .setTotalCalls(calls.totalCalls())
                 .setFailedCalls(calls.failedCalls())

@@ -5,6 +5,7 @@ import io.grpc.stub.StreamObserver;
 import io.observatory.api.v1.WatchObservationResponse;
 import io.observatory.snapshot.ObservationStore;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -69,9 +70,11 @@ public class ObservationWatchers implements ApplicationListener<ContextClosedEve
                 (ServerCallStreamObserver<WatchObservationResponse>) responses;
         // Subscribed below, once the stream is registered; a stream that ends by itself unsubscribes with it.
         AtomicReference<Runnable> unsubscribe = new AtomicReference<>(() -> {});
+        Runnable stop =
+                () -> Objects.requireNonNull(unsubscribe.get(), "set at once").run();
         WatchStream stream = new WatchStream(call, tagPrefixes, BUFFERED_EVENTS, delivery, budget, ended -> {
             streams.remove(ended);
-            unsubscribe.get().run();
+            stop.run();
         });
         streams.add(stream);
         if (shuttingDown) {
@@ -82,7 +85,7 @@ public class ObservationWatchers implements ApplicationListener<ContextClosedEve
         unsubscribe.set(store.watch(stream::start, stream::offer));
         call.setOnCancelHandler(() -> {
             streams.remove(stream);
-            unsubscribe.get().run();
+            stop.run();
             stream.cancelled();
         });
         call.setOnReadyHandler(stream::onReady);
@@ -96,7 +99,7 @@ public class ObservationWatchers implements ApplicationListener<ContextClosedEve
     @Override
     public void onApplicationEvent(ContextClosedEvent event) {
         shuttingDown = true;
-        for (WatchStream stream : streams) {
+        for (WatchStream stream : List.copyOf(streams)) {
             stream.end();
             streams.remove(stream);
         }

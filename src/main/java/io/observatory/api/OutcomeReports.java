@@ -75,7 +75,9 @@ final class OutcomeReports {
         return item.hasTime() ? timeProblem(item.getTime(), now) : null;
     }
 
-    private static String timeProblem(Timestamp time, Instant now) {
+    // Each field of the timestamp is checked on its own: that is the point here.
+    @SuppressWarnings("ProtoTimestampGetSecondsGetNano")
+    private static @Nullable String timeProblem(Timestamp time, Instant now) {
         if (time.getSeconds() < MIN_TIMESTAMP_SECONDS || time.getSeconds() > MAX_TIMESTAMP_SECONDS) {
             return "time: seconds " + time.getSeconds() + " (expected: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z)";
         }

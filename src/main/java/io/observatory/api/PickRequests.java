@@ -57,7 +57,7 @@ final class PickRequests {
                                     .toList(),
                             costs));
         } catch (IllegalArgumentException e) {
-            throw invalid(inRequestTerms(e.getMessage()));
+            throw invalid(inRequestTerms(String.valueOf(e.getMessage())));
         }
     }
 

@@ -33,6 +33,8 @@ final class ConfigWarnings {
     private ConfigWarnings() {}
 
     /**
+     * The warnings of a configuration that binds: settings that have no effect as given.
+     *
      * @param sections the capabilities' sections: one that gives the instance work makes an observer optional
      * @param isSet    whether a property (its full name) was set rather than left at its default
      * @return e.g. {@code observatory.standard.subject-selector[1]: vpn_ matches no outbound tag (tags: proxy_de)}

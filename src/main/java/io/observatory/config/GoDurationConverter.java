@@ -4,6 +4,7 @@ import io.observatory.text.GoDuration;
 import io.observatory.text.InvalidValueException;
 import java.time.Duration;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationPropertiesBinding;
 import org.springframework.core.convert.TypeDescriptor;
 import org.springframework.core.convert.converter.GenericConverter;
@@ -34,7 +35,7 @@ public final class GoDurationConverter implements GenericConverter {
      * @throws InvalidValueException when the value is not a duration, e.g. {@code 1000}
      */
     @Override
-    public Duration convert(Object source, TypeDescriptor sourceType, TypeDescriptor targetType) {
-        return GoDuration.parse(source.toString().strip());
+    public @Nullable Duration convert(@Nullable Object source, TypeDescriptor sourceType, TypeDescriptor targetType) {
+        return source == null ? null : GoDuration.parse(source.toString().strip());
     }
 }

@@ -346,7 +346,7 @@ public final class ObservatoryConfigBinder implements AutoCloseable {
         }
 
         @Override
-        public Object onSuccess(
+        public @Nullable Object onSuccess(
                 ConfigurationPropertyName name, Bindable<?> target, BindContext context, Object result) {
             names.add(name.toString());
             return super.onSuccess(name, target, context, result);

@@ -149,17 +149,17 @@ public record ProbeSettings(
             }
         });
         if (trustedCertificates != null) {
-            validateTrustedCertificates(problems);
+            validateTrustedCertificates(problems, trustedCertificates);
         }
         if (sourceAddress != null) {
-            validateSourceAddress(problems);
+            validateSourceAddress(problems, sourceAddress);
         }
     }
 
     /** Binds to the address as a probe will, so that a foreign address stops start-up instead of every probe. */
-    private void validateSourceAddress(Problems problems) {
+    private void validateSourceAddress(Problems problems, String address) {
         String property = "source-address";
-        if (!isIpLiteral(sourceAddress)) {
+        if (!isIpLiteral(address)) {
             problems.reject(property, "an IPv4 or IPv6 address of this host, e.g. 192.0.2.10 or [2001:db8::10]");
             return;
         }
@@ -175,9 +175,9 @@ public record ProbeSettings(
      * Reads the file as the prober will, so that a wrong file stops start-up with one line instead of failing when
      * the probe client is built.
      */
-    private void validateTrustedCertificates(Problems problems) {
+    private void validateTrustedCertificates(Problems problems, String location) {
         String property = "trusted-certificates";
-        Path path = ReadableFiles.regularFile(problems, property, trustedCertificates, "PEM file");
+        Path path = ReadableFiles.regularFile(problems, property, location, "PEM file");
         if (path == null) {
             return;
         }

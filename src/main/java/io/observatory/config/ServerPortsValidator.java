@@ -1,6 +1,7 @@
 package io.observatory.config;
 
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.autoconfigure.web.server.ManagementServerProperties;
@@ -35,7 +36,7 @@ final class ServerPortsValidator implements Validator {
 
     @Override
     public void validate(Object target, Errors errors) {
-        Port port = PORTS.get(target.getClass());
+        Port port = Objects.requireNonNull(PORTS.get(target.getClass()), "supports() said so");
         Integer value = port.of().apply(target);
         if (value != null && (value < (port.offAllowed() ? -1 : 0) || value > 65_535)) {
             errors.rejectValue(

@@ -10,6 +10,7 @@ import jakarta.validation.constraints.Min;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import org.hibernate.validator.constraints.time.DurationMin;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -126,14 +127,38 @@ public record StandardObserverSettings(
         healthyEdgeInterval = healthyEdgeInterval == null ? probeInterval : healthyEdgeInterval;
     }
 
+    /** The initial jitter, defaulted at construction. */
+    @Override
+    public Duration initialJitter() {
+        return Objects.requireNonNull(initialJitter, "defaulted");
+    }
+
+    /** The unhealthy interval, defaulted at construction. */
+    @Override
+    public Duration unhealthyInterval() {
+        return Objects.requireNonNull(unhealthyInterval, "defaulted");
+    }
+
+    /** The unhealthy edge interval, defaulted at construction. */
+    @Override
+    public Duration unhealthyEdgeInterval() {
+        return Objects.requireNonNull(unhealthyEdgeInterval, "defaulted");
+    }
+
+    /** The healthy edge interval, defaulted at construction. */
+    @Override
+    public Duration healthyEdgeInterval() {
+        return Objects.requireNonNull(healthyEdgeInterval, "defaulted");
+    }
+
     /** The per-outbound schedule's intervals and jitters. */
     public ProbeIntervals intervals() {
         return new ProbeIntervals(
                 probeInterval,
-                unhealthyInterval,
-                unhealthyEdgeInterval,
-                healthyEdgeInterval,
-                initialJitter,
+                unhealthyInterval(),
+                unhealthyEdgeInterval(),
+                healthyEdgeInterval(),
+                initialJitter(),
                 intervalJitter);
     }
 
@@ -152,10 +177,10 @@ public record StandardObserverSettings(
     public String toString() {
         String schedule = this.schedule == Schedule.XRAY
                 ? ", enableConcurrency=" + enableConcurrency
-                : ", schedule=per-outbound, unhealthyInterval=" + GoDuration.format(unhealthyInterval)
-                        + ", unhealthyEdgeInterval=" + GoDuration.format(unhealthyEdgeInterval)
-                        + ", healthyEdgeInterval=" + GoDuration.format(healthyEdgeInterval)
-                        + ", initialJitter=" + GoDuration.format(initialJitter)
+                : ", schedule=per-outbound, unhealthyInterval=" + GoDuration.format(unhealthyInterval())
+                        + ", unhealthyEdgeInterval=" + GoDuration.format(unhealthyEdgeInterval())
+                        + ", healthyEdgeInterval=" + GoDuration.format(healthyEdgeInterval())
+                        + ", initialJitter=" + GoDuration.format(initialJitter())
                         + ", intervalJitter=" + GoDuration.format(intervalJitter);
         return "StandardObserverSettings[subjectSelector=" + subjectSelector + ", probeUrl="
                 + Redaction.redact(probeUrl)

@@ -45,6 +45,8 @@ public record TransportFailureRateSettings(
     static final TransportFailureRateSettings DEFAULTS =
             ObservatoryConfigBinder.defaults(TransportFailureRateSettings.class);
 
+    // A whole number of seconds is what getNano() tells.
+    @SuppressWarnings("JavaDurationGetSecondsGetNano")
     @Override
     public void check(Problems problems) {
         if (detectionWindow.compareTo(Duration.ofSeconds(1)) < 0 || detectionWindow.getNano() != 0) {

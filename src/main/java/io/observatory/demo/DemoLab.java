@@ -1,9 +1,11 @@
 package io.observatory.demo;
 
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelOption;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import java.time.Duration;
 import java.util.random.RandomGenerator;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Value;
@@ -32,8 +34,8 @@ class DemoLab implements SmartLifecycle {
 
     private final int port;
     private final RandomGenerator random = RandomGenerator.getDefault();
-    // volatile: started and stopped by Spring's lifecycle threads, read by isRunning.
-    private volatile DisposableServer server;
+    // volatile: started and stopped by Spring's lifecycle threads, read by isRunning; null until started.
+    private volatile @Nullable DisposableServer server;
 
     /** @param port loopback port of the demo targets ({@code demo.port}, default 18080) */
     DemoLab(@Value("${demo.port:18080}") int port) {
@@ -42,7 +44,7 @@ class DemoLab implements SmartLifecycle {
 
     @Override
     public void start() {
-        server = HttpServer.create()
+        DisposableServer started = HttpServer.create()
                 .host("127.0.0.1")
                 .port(port)
                 .route(routes -> routes.get("/fast", (request, response) -> noContent(response))
@@ -54,7 +56,8 @@ class DemoLab implements SmartLifecycle {
                                 (request, response) -> random.nextBoolean() ? reset(response) : noContent(response))
                         .get("/hang", (request, response) -> Mono.never()))
                 .bindNow();
-        log.info("demo targets listening on http://127.0.0.1:{}/ with paths /fast /slow /flaky /hang", server.port());
+        server = started;
+        log.info("demo targets listening on http://127.0.0.1:{}/ with paths /fast /slow /flaky /hang", started.port());
     }
 
     private static Mono<Void> noContent(HttpServerResponse response) {
@@ -64,14 +67,17 @@ class DemoLab implements SmartLifecycle {
     private static Mono<Void> reset(HttpServerResponse response) {
         response.withConnection(connection -> {
             connection.channel().config().setOption(ChannelOption.SO_LINGER, 0);
-            connection.channel().close();
+            connection.channel().close().addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
         });
         return Mono.empty();
     }
 
     @Override
     public void stop() {
-        server.disposeNow(Duration.ofSeconds(1));
+        DisposableServer current = server;
+        if (current != null) {
+            current.disposeNow(Duration.ofSeconds(1));
+        }
     }
 
     @Override

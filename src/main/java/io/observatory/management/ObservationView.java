@@ -70,8 +70,8 @@ record ObservationView(List<Outbound> status, @JsonAnyGetter Map<String, Object>
             String lastErrorReason,
             long lastSeenTime,
             long lastTryTime,
-            HealthPing healthPing,
-            LastProbe lastProbe,
+            @Nullable HealthPing healthPing,
+            @Nullable LastProbe lastProbe,
             String verdict,
             @Nullable Instant restoredFrom) {
 
@@ -130,10 +130,10 @@ record ObservationView(List<Outbound> status, @JsonAnyGetter Map<String, Object>
     record LastProbe(
             boolean success,
             long rttNanos,
-            Integer httpStatus,
+            @Nullable Integer httpStatus,
             Map<String, Long> phasesNanos,
-            String errorKind,
-            String errorHop) {
+            @Nullable String errorKind,
+            @Nullable String errorHop) {
 
         static LastProbe of(ProbeResult result) {
             ProbeError error = result.error();

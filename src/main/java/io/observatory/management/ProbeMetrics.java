@@ -14,6 +14,7 @@ import io.observatory.observer.ProbeRecorder;
 import io.observatory.probe.ProbeError;
 import io.observatory.probe.ProbeResult;
 import io.observatory.reload.Reconfigurable;
+import io.observatory.reload.ReloadStage;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -153,6 +154,11 @@ public final class ProbeMetrics implements ProbeRecorder, Reconfigurable {
                 error == null ? NO_ERROR : error.kind().label()));
         counter.increment();
         last.meters.add(counter);
+    }
+
+    @Override
+    public ReloadStage stage() {
+        return ReloadStage.PROBING;
     }
 
     /**

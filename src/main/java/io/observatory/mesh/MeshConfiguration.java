@@ -19,7 +19,6 @@ import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.annotation.Order;
 import org.springframework.grpc.server.lifecycle.GrpcServerLifecycle;
 
 /**
@@ -39,7 +38,6 @@ public class MeshConfiguration {
 
     /** The hub: its marks are applied on the writer, where it judges. */
     @Bean
-    @Order(4)
     MeshHub meshHub(ObservatoryConfig config, Scheduler writer, Clock clock, ObservationUpdater updater) {
         return new MeshHub(config.section(MeshSettings.SECTION), writer, clock, updater);
     }
@@ -54,7 +52,6 @@ public class MeshConfiguration {
     }
 
     @Bean
-    @Order(5)
     MeshWitnessRuntime meshWitnessRuntime(
             ObservatoryConfig config,
             Scheduler writer,

@@ -20,6 +20,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.random.RandomGenerator;
@@ -234,9 +235,10 @@ final class BurstObserver implements Observer {
             sampleRecorded(result.outboundTag());
             return;
         }
-        log.debug("probe {} failed: {}", result.outboundTag(), result.error().reason());
-        lastFailureReasons.put(result.outboundTag(), result.error().reason());
-        if (connectivity == null || result.error().kind() == ProbeError.Kind.UNEXPECTED_STATUS) {
+        ProbeError error = Objects.requireNonNull(result.error(), "a failed probe has an error");
+        log.debug("probe {} failed: {}", result.outboundTag(), error.reason());
+        lastFailureReasons.put(result.outboundTag(), error.reason());
+        if (connectivity == null || error.kind() == ProbeError.Kind.UNEXPECTED_STATUS) {
             recordFailure(result.outboundTag());
             return;
         }
@@ -264,7 +266,7 @@ final class BurstObserver implements Observer {
                     "network is down: connectivity check {} failed too ({}); discarding failed samples until it"
                             + " answers again",
                     Redaction.redact(String.valueOf(connectivity)),
-                    answer.error().reason());
+                    answer.error() == null ? "no error" : answer.error().reason());
         }
     }
 

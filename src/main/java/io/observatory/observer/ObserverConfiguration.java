@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Random;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.annotation.Order;
 import org.springframework.grpc.server.lifecycle.GrpcServerLifecycle;
 
 /**
@@ -21,7 +20,6 @@ public class ObserverConfiguration {
 
     /** Follows reloads after the verdicts. */
     @Bean
-    @Order(2)
     ObserverRuntime observerRuntime(
             ObservatoryConfig config,
             Prober prober,

@@ -7,6 +7,7 @@ import io.observatory.config.ProbeSettings;
 import io.observatory.config.StandardObserverSettings;
 import io.observatory.probe.Prober;
 import io.observatory.reload.Reconfigurable;
+import io.observatory.reload.ReloadStage;
 import io.observatory.snapshot.OutboundStatus;
 import io.observatory.snapshot.StatusSink;
 import io.observatory.stats.RttRing;
@@ -123,6 +124,11 @@ public final class ObserverRuntime implements Reconfigurable {
         stopped = true;
         observer.stop();
         log.info("observer stopped: probes cancelled");
+    }
+
+    @Override
+    public ReloadStage stage() {
+        return ReloadStage.PROBING;
     }
 
     /**

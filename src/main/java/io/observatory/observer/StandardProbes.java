@@ -9,6 +9,7 @@ import io.observatory.text.TagList;
 import java.net.URI;
 import java.time.Clock;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -80,7 +81,7 @@ final class StandardProbes {
         context.recorder().record(result);
         OutboundStatus previous = publisher.current(result.outboundTag());
         OutboundStatus next = OutboundStatus.afterProbe(previous, result, clock.instant(), settings.activeCheck());
-        ProbeResult probe = next.lastProbe();
+        ProbeResult probe = Objects.requireNonNull(next.lastProbe(), "a status after a probe");
         log.debug(
                 "probe {}: success={} rtt={}ns status={} phases={} reason={}",
                 next.tag(),

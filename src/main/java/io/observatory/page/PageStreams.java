@@ -297,7 +297,8 @@ final class PageStreams {
         private boolean partDue(PartView<?> view, Observation observation, long now) {
             String name = view.part().name();
             return observation.part(view.part()) != partSeen.get(name)
-                    && now - partSentAt.get(name) >= view.pageInterval().toNanos();
+                    && now - partSentAt.getOrDefault(name, Long.MIN_VALUE / 2)
+                            >= view.pageInterval().toNanos();
         }
 
         /**
@@ -305,6 +306,7 @@ final class PageStreams {
          * new to the page or changed (an entry or its RTT history replaced), the tags when they moved, the counts;
          * {@code null} when nothing of it changed.
          */
+        @SuppressWarnings("ReferenceEquality") // a replaced entry or history is a changed row: identity says it
         private @Nullable OutboundPage batch(Observation observation) {
             OutboundWindow next = OutboundWindow.of(observation, query);
             Map<String, Sent> nowSent = new HashMap<>();

@@ -84,6 +84,7 @@ final class RttHistory {
     }
 
     /** The sample {@code now} adds to {@code previous}'s evidence, if it has new evidence. */
+    @SuppressWarnings("ReferenceEquality") // a probe is recorded once: the same result is the same reference
     private static OptionalInt sample(@Nullable OutboundHealth previous, OutboundHealth now) {
         OutboundStatus status = now.probe();
         OutboundStatus before = previous == null ? null : previous.probe();

@@ -3,6 +3,7 @@ package io.observatory.pick;
 import com.google.re2j.Matcher;
 import com.google.re2j.Pattern;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The weight of each outbound under least-load's {@code costs}, found the way Xray's {@code WeightManager} finds it
@@ -21,7 +22,7 @@ final class CostWeights {
     private final List<Entry> entries;
 
     /** An entry with its regular expression compiled once ({@code null} for a substring entry). */
-    private record Entry(CostWeight weight, Pattern pattern) {}
+    private record Entry(CostWeight weight, @Nullable Pattern pattern) {}
 
     CostWeights(List<CostWeight> costs) {
         this.entries = costs.stream()
@@ -48,10 +49,11 @@ final class CostWeights {
 
     /** Returns the text the entry matches in {@code tag}; empty when it does not match (or matches only ""). */
     private static String matchedText(Entry entry, String tag) {
-        if (entry.pattern() == null) {
+        Pattern pattern = entry.pattern();
+        if (pattern == null) {
             return tag.contains(entry.weight().match()) ? entry.weight().match() : "";
         }
-        Matcher matcher = entry.pattern().matcher(tag);
+        Matcher matcher = pattern.matcher(tag);
         return matcher.find() ? matcher.group() : "";
     }
 }

@@ -13,6 +13,8 @@ import io.netty.handler.codec.http.HttpRequest;
  * ({@link ProbeHeaders#writeConnect}; Netty sends only {@code host} and {@code proxy-authorization}), then leaves the
  * pipeline. Sits between the proxy handler and its HTTP codec, where the request passes as a message.
  */
+// Netty reports a failed write or close on the channel itself, which this handler's pipeline handles.
+@SuppressWarnings("FutureReturnValueIgnored")
 final class ConnectHeaders extends ChannelOutboundHandlerAdapter {
 
     private final ProbeHeaders headers;

@@ -3,6 +3,7 @@ package io.observatory.probe;
 import io.observatory.time.Ticker;
 import java.net.URI;
 import java.util.Arrays;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -73,7 +74,7 @@ final class PhaseTimer {
      * of an earlier request's connection (its close after a redirect) can never stamp the next request's marks.
      */
     ConnectionStamps connection() {
-        return new ConnectionStamps(marks.get().request());
+        return new ConnectionStamps(marks().request());
     }
 
     /**
@@ -132,7 +133,7 @@ final class PhaseTimer {
 
     /** The current request and its marks, as one snapshot. */
     Marks marks() {
-        return marks.get();
+        return Objects.requireNonNull(marks.get(), "set at construction");
     }
 
     /**
@@ -143,6 +144,8 @@ final class PhaseTimer {
      * @param request         which request of the probe: 0 for the first, one more for each followed redirect
      * @param stamps          the readings by {@link Mark} ordinal, {@code Long.MIN_VALUE} where not reached
      */
+    // Never shared: each change makes a copy, and no two are compared; a Mark's ordinal is its slot.
+    @SuppressWarnings({"ArrayRecordComponent", "EnumOrdinal"})
     record Marks(URI target, boolean resolvesLocally, int request, long[] stamps) {
 
         private Marks with(Mark mark, long nanos) {

@@ -23,6 +23,8 @@ import reactor.netty.Connection;
  * The client's own work after the connection is ready (reactor-netty binding the exchange, building and encoding
  * the request) lies between the ready boundary and the request's first bytes, so it is in no phase.
  */
+// Netty reports a failed write or close on the channel itself, which this handler's pipeline handles.
+@SuppressWarnings("FutureReturnValueIgnored")
 final class PhaseTimingHandler extends ChannelDuplexHandler {
 
     private final PhaseTimer.ConnectionStamps timer;

@@ -14,6 +14,7 @@ import io.observatory.time.Ticker;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
+import java.util.Objects;
 import javax.net.ssl.TrustManagerFactory;
 import reactor.netty.NettyPipeline;
 import reactor.netty.http.Http11SslContextSpec;
@@ -42,7 +43,6 @@ final class ProbeClients {
 
     private final HttpClient base;
     private final Http11SslContextSpec tls;
-    private final ProbeHeaders headers;
     private final Cache<Key, HttpClient> clients;
     private final Cache<FirstRequest, HttpClient.ResponseReceiver<?>> firstRequests;
 
@@ -52,7 +52,6 @@ final class ProbeClients {
         this.firstRequests = idleExpiring(ticker);
         TrustManagerFactory trust = TrustedCertificates.withExtra(settings.trustedCertificatesPath());
         this.tls = Http11SslContextSpec.forClient().configure(builder -> builder.trustManager(trust));
-        this.headers = headers;
         InetSocketAddress source = settings.sourceSocketAddress();
         HttpClient client = HttpClient.create(ConnectionProvider.newConnection());
         this.base = (source == null ? client : client.bindAddress(() -> source))
@@ -143,11 +142,12 @@ final class ProbeClients {
         // resolver keeps the probe URL's host name unresolved so the proxy resolves it (as Xray's outbounds do).
         return client.resolver(NoopAddressResolverGroup.INSTANCE).proxy(spec -> {
             ProxyProvider.Builder proxy = spec.type(type)
-                    .host(outbound.address())
-                    .port(outbound.port())
+                    .host(Objects.requireNonNull(outbound.address(), "a proxied outbound has an address"))
+                    .port(Objects.requireNonNull(outbound.port(), "a proxied outbound has a port"))
                     .connectTimeoutMillis(timeoutMillis);
             if (outbound.authenticated()) {
-                proxy.username(outbound.username()).password(user -> outbound.password());
+                proxy.username(Objects.requireNonNull(outbound.username(), "authenticated"))
+                        .password(user -> outbound.password());
             }
         });
     }

@@ -5,6 +5,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.MonoSink;
@@ -72,8 +73,8 @@ final class ProbePermits {
         private final MonoSink<T> sink;
         private final Supplier<Mono<T>> task;
         private final AtomicInteger state = new AtomicInteger(WAITING);
-        // volatile: set by the thread that starts the task, read by the thread that cancels it.
-        private volatile Disposable running;
+        // volatile: set by the thread that starts the task, read by the thread that cancels it; null until then.
+        private volatile @Nullable Disposable running;
 
         Ticket(MonoSink<T> sink, Supplier<Mono<T>> task) {
             this.sink = sink;
@@ -85,11 +86,12 @@ final class ProbePermits {
             if (!state.compareAndSet(WAITING, RUNNING)) {
                 return false;
             }
-            running = Mono.defer(task)
+            Disposable started = Mono.defer(task)
                     .doFinally(signal -> release())
                     .subscribe(sink::success, sink::error, () -> sink.success());
+            running = started;
             if (state.get() == CANCELLED) {
-                running.dispose();
+                started.dispose();
             }
             return true;
         }

@@ -2,6 +2,7 @@ package io.observatory.probe;
 
 import java.time.Instant;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The outcome of one probe through one outbound. Immutable.
@@ -33,7 +34,7 @@ public record ProbeResult(
         int httpStatus,
         Instant startedAt,
         Instant finishedAt,
-        ProbeError error) {
+        @Nullable ProbeError error) {
 
     public ProbeResult {
         Objects.requireNonNull(outboundTag, "outboundTag");

@@ -11,6 +11,8 @@ import io.netty.handler.codec.http.HttpRequest;
  * for the connection's {@link ProbeHop}, in Go's order. Sits right after the codec; a probe speaks HTTP/1.1 only, so
  * the codec is always there when the connection is set up.
  */
+// Netty reports a failed write or close on the channel itself, which this handler's pipeline handles.
+@SuppressWarnings("FutureReturnValueIgnored")
 final class RequestHeaderOrder extends ChannelOutboundHandlerAdapter {
 
     private final ProbeHeaders headers;

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Pattern;
 import org.springframework.core.env.Environment;
 
 /**
@@ -17,6 +18,10 @@ final class ConfigFiles {
 
     private static final List<String> LOCATION_PROPERTIES =
             List.of("spring.config.location", "spring.config.additional-location");
+
+    /** What separates the locations of one property, as Spring Boot reads them. */
+    private static final Pattern LOCATION_SEPARATOR = Pattern.compile("[,;]");
+
     private static final List<String> DIRECTORY_FILES =
             List.of("application.yml", "application.yaml", "application.properties");
 
@@ -26,7 +31,7 @@ final class ConfigFiles {
     static List<Path> of(Environment environment) {
         List<Path> files = new ArrayList<>();
         for (String property : LOCATION_PROPERTIES) {
-            for (String entry : environment.getProperty(property, "").split("[,;]")) {
+            for (String entry : LOCATION_SEPARATOR.split(environment.getProperty(property, ""), -1)) {
                 String location = entry.strip().replaceFirst("^(optional:)?(file:)?", "");
                 if (location.isEmpty() || location.toLowerCase(Locale.ROOT).startsWith("classpath:")) {
                     continue;

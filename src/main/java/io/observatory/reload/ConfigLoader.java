@@ -76,7 +76,7 @@ final class ConfigLoader {
         try {
             bound = binder.bindReload(fresh);
         } catch (InvalidConfigException e) {
-            throw new RejectedConfigException(e.getMessage(), e);
+            throw new RejectedConfigException(String.valueOf(e.getMessage()), e);
         }
         List<String> warnings = new ArrayList<>(bound.warnings());
         List<String> startUpOnly = new ArrayList<>(START_UP_ONLY);

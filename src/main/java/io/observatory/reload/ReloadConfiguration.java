@@ -7,6 +7,7 @@ import io.observatory.time.ExecutorScheduler;
 import io.observatory.time.Scheduler;
 import io.observatory.time.Ticker;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,7 +21,7 @@ import org.springframework.core.io.ResourceLoader;
 /**
  * Live configuration reload (on by default, {@code observatory.reload.*}): watches the external configuration files
  * the service was started with, loads a changed one as start-up did, and hands each valid configuration to every
- * {@link Reconfigurable} on the writer.
+ * {@link Reconfigurable} on the writer, stage by stage ({@link ReloadStage}).
  */
 @Configuration(proxyBeanMethods = false)
 public class ReloadConfiguration {
@@ -58,7 +59,17 @@ public class ReloadConfiguration {
                 settings.interval(),
                 watcher,
                 new ConfigLoader(environment, files, binder, resources),
-                next -> writer.execute(() -> targets.orderedStream().forEach(target -> reconfigure(target, next))));
+                next -> writer.execute(() -> reconfigureAll(targets.stream().toList(), next)));
+    }
+
+    /**
+     * Hands {@code next} to every target, stage by stage; a target that fails is logged and the others still take
+     * it. Writer only.
+     */
+    static void reconfigureAll(List<Reconfigurable> targets, ObservatoryConfig next) {
+        targets.stream()
+                .sorted(Comparator.comparing(Reconfigurable::stage))
+                .forEach(target -> reconfigure(target, next));
     }
 
     private static void reconfigure(Reconfigurable target, ObservatoryConfig next) {

@@ -3,7 +3,6 @@ package io.observatory.snapshot;
 import io.observatory.time.Scheduler;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,7 +17,8 @@ public final class ObservationStore {
     private static final Logger log = LoggerFactory.getLogger(ObservationStore.class);
 
     private final Scheduler writer;
-    private final AtomicReference<Observation> current;
+    // Written by the writer alone, read by any thread without locking.
+    private volatile Observation current;
     // Confined to the writer: registered, notified and removed there.
     private final List<Consumer<ObservationUpdate>> watchers = new ArrayList<>();
 
@@ -28,12 +28,12 @@ public final class ObservationStore {
      */
     public ObservationStore(Scheduler writer, Observation initial) {
         this.writer = writer;
-        this.current = new AtomicReference<>(initial);
+        this.current = initial;
     }
 
     /** The latest snapshot; never blocks. */
     public Observation current() {
-        return current.get();
+        return current;
     }
 
     /**
@@ -47,7 +47,7 @@ public final class ObservationStore {
             throw new IllegalStateException(
                     "observation published on " + Thread.currentThread().getName() + " (expected: the writer)");
         }
-        current.set(update.observation());
+        current = update.observation();
         for (Consumer<ObservationUpdate> watcher : List.copyOf(watchers)) {
             try {
                 watcher.accept(update);
@@ -66,7 +66,7 @@ public final class ObservationStore {
      */
     public Runnable watch(Consumer<Observation> start, Consumer<ObservationUpdate> updates) {
         writer.execute(() -> {
-            start.accept(current.get());
+            start.accept(current);
             watchers.add(updates);
         });
         return () -> writer.execute(() -> watchers.remove(updates));

@@ -6,6 +6,7 @@ import io.observatory.health.AvailabilityPolicy;
 import io.observatory.health.CombinedVerdict;
 import io.observatory.health.HealthState;
 import io.observatory.reload.Reconfigurable;
+import io.observatory.reload.ReloadStage;
 import io.observatory.time.Scheduler;
 import java.time.Clock;
 import java.time.Instant;
@@ -206,6 +207,11 @@ public final class ObservationUpdater implements Reconfigurable, StatusSink {
         requireWriter("restorePassive");
         passive.restore(entries, tags);
         refresh(Update.NONE);
+    }
+
+    @Override
+    public ReloadStage stage() {
+        return ReloadStage.VERDICTS;
     }
 
     /**

@@ -5,7 +5,6 @@ import io.observatory.time.Scheduler;
 import java.time.Clock;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.annotation.Order;
 
 /** Provides the {@link ObservationUpdater} on the writer and the {@link ObservationStore} it publishes to. */
 @Configuration(proxyBeanMethods = false)
@@ -13,7 +12,6 @@ public class SnapshotConfiguration {
 
     /** Follows reloads first, so that verdicts learn of a reload before the observer. */
     @Bean
-    @Order(1)
     ObservationUpdater observationUpdater(ObservatoryConfig config, Scheduler writer, Clock clock) {
         return new ObservationUpdater(config, writer, clock);
     }

@@ -13,7 +13,6 @@ import org.springframework.context.annotation.Condition;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.annotation.Order;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /** Warm restart, when {@code observatory.state.directory} is set (off by default). */
@@ -28,7 +27,6 @@ public class StateConfiguration {
 
     /** Follows reloads last: it only needs the configuration in force for its next write. */
     @Bean
-    @Order(7)
     @Conditional(DirectorySet.class)
     WarmRestart warmRestart(
             ObservatoryConfig config,

@@ -11,6 +11,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Arrays;
+import java.util.Objects;
 import java.util.zip.CRC32C;
 
 /**
@@ -38,6 +39,7 @@ final class StateFile {
     sealed interface Read {}
 
     /** A complete file of this format: its payload. */
+    @SuppressWarnings("ArrayRecordComponent") // handed once from the reader to the restore, never compared
     record Loaded(byte[] payload) implements Read {}
 
     /** No file (a first start, or warm restart just turned on). */
@@ -53,7 +55,7 @@ final class StateFile {
      *                     the temporary file deleted (a full disk gets its space back)
      */
     static void write(Path file, byte[] payload) throws IOException {
-        Path directory = file.toAbsolutePath().getParent();
+        Path directory = Objects.requireNonNull(file.toAbsolutePath().getParent(), "a file has a directory");
         Files.createDirectories(directory);
         Path temporary = directory.resolve(file.getFileName() + ".tmp");
         CRC32C crc = new CRC32C();

@@ -146,7 +146,7 @@ final class StateWriter implements AutoCloseable {
                         "state file {}: the last snapshot could not be taken at shutdown ({}); the file keeps the last"
                                 + " periodic write",
                         file,
-                        e.getCause().toString());
+                        String.valueOf(e.getCause()));
             }
             io.shutdown();
             if (!io.awaitTermination(10, TimeUnit.SECONDS)) {

@@ -3,6 +3,7 @@ package io.observatory.state;
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.observer.ObserverRuntime;
 import io.observatory.reload.Reconfigurable;
+import io.observatory.reload.ReloadStage;
 import io.observatory.snapshot.Checkpoint;
 import io.observatory.snapshot.ObservationStore;
 import io.observatory.snapshot.ObservationUpdater;
@@ -130,7 +131,7 @@ public final class WarmRestart implements SmartInitializingSingleton, SmartLifec
             log.warn(
                     "warm restart: ignoring state file {} ({}); starting cold",
                     file,
-                    e.getCause().getMessage());
+                    e.getCause() == null ? e.getMessage() : e.getCause().getMessage());
         } catch (TimeoutException e) {
             throw new IllegalStateException(
                     "warm restart: the writer did not restore " + file + " within " + RESTORE_TIMEOUT.toSeconds()
@@ -153,6 +154,11 @@ public final class WarmRestart implements SmartInitializingSingleton, SmartLifec
                 runtime.samples(),
                 updater.passiveEntries(),
                 parts);
+    }
+
+    @Override
+    public ReloadStage stage() {
+        return ReloadStage.PERSISTENCE;
     }
 
     @Override

@@ -10,6 +10,8 @@ public final class QuotedText {
     private QuotedText() {}
 
     /**
+     * Quotes {@code value} as Go's {@code %q} does, cut to {@code maxChars}.
+     *
      * @param value    the text; not null
      * @param maxChars how many characters the quoted text may show at most, escapes included; a longer value is cut
      *                 before the character that would pass the limit and followed by {@code … (N characters)}, N being

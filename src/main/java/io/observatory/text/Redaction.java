@@ -51,11 +51,11 @@ public final class Redaction {
     /**
      * Returns {@code text} with the password of a leading {@code scheme://user:password@} masked; works on text that
      * is not a valid URI too (what a user configured). Follows Go's {@code url.Parse}: the user-info ends at the last
-     * {@code @} of the authority and the password starts after its first {@code :}. Text without a password, or
-     * {@code null}, is returned unchanged.
+     * {@code @} of the authority and the password starts after its first {@code :}. Text without a password is
+     * returned unchanged.
      */
     public static String redact(String text) {
-        return text == null ? null : USER_INFO_PASSWORD.matcher(text).replaceFirst("$1" + MASK + "@");
+        return USER_INFO_PASSWORD.matcher(text).replaceFirst("$1" + MASK + "@");
     }
 
     /**

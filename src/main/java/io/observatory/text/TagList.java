@@ -15,6 +15,8 @@ public final class TagList {
     private TagList() {}
 
     /**
+     * Prints tags for a log line, the first few of many.
+     *
      * @param tags in the order to print them
      * @return e.g. {@code [a, b]}, or {@code [t00, t01, … t19, … and 9980 more]} beyond {@value #SHOWN}
      */

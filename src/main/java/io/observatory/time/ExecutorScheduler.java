@@ -5,6 +5,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,8 +22,8 @@ public final class ExecutorScheduler implements Scheduler, AutoCloseable {
     private final String threadName;
     private final Ticker ticker;
     private final ScheduledThreadPoolExecutor executor;
-    // volatile: set once by the thread factory, read by any thread asking inSchedulerThread.
-    private volatile Thread thread;
+    // volatile: set once by the thread factory, read by any thread asking inSchedulerThread; null until it ran.
+    private volatile @Nullable Thread thread;
 
     /**
      * @param threadName name of the scheduler's thread, for thread dumps and log lines

@@ -2,6 +2,7 @@ package io.observatory.api.auth;
 
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.reload.Reconfigurable;
+import io.observatory.reload.ReloadStage;
 import io.observatory.time.Ticker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -9,7 +10,6 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.grpc.server.autoconfigure.GrpcServerFactoryCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.annotation.Order;
 import org.springframework.core.env.Environment;
 import org.springframework.grpc.server.DefaultGrpcServerFactory;
 
@@ -82,8 +82,8 @@ public class ApiAuthConfiguration {
 
     /** Follows reloads after the verdicts and the observer: the new settings apply from the next call. */
     @Bean
-    @Order(3)
     Reconfigurable apiAuthReconfiguration(ApiGuard guard) {
-        return next -> guard.reconfigure(next.api().auth());
+        return Reconfigurable.at(
+                ReloadStage.ACCESS, next -> guard.reconfigure(next.api().auth()));
     }
 }

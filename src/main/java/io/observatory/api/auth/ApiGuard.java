@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import javax.net.ssl.SSLSession;
 import org.jspecify.annotations.Nullable;
@@ -60,7 +59,7 @@ public final class ApiGuard {
     private final List<ForeignPrincipals> foreign;
     private final Set<String> guarded = ConcurrentHashMap.newKeySet();
     // Replaced whole on reload; every call reads it without locking.
-    private final AtomicReference<Rules> rules = new AtomicReference<>();
+    private volatile Rules rules;
 
     /**
      * @param settings                the settings at startup
@@ -80,7 +79,7 @@ public final class ApiGuard {
         this.tokens = tokens;
         this.trustClientCertificates = trustClientCertificates;
         this.foreign = List.copyOf(foreign);
-        rules.set(new Rules(settings, tokens.apply(settings)));
+        rules = new Rules(settings, tokens.apply(settings));
     }
 
     /**
@@ -111,7 +110,7 @@ public final class ApiGuard {
 
     /** One line on what callers need, for the startup log, e.g. {@code writes need ... ; reads are open}. */
     public String describe() {
-        Rules current = rules.get();
+        Rules current = rules;
         String credentials = current.token().configured()
                 ? "the bearer token from the " + current.token().source()
                         + (trustClientCertificates ? " or a verified client certificate" : "")
@@ -132,12 +131,12 @@ public final class ApiGuard {
      * settings keep the token in hand. A token that cannot be read keeps the settings in force.
      */
     public void reconfigure(ApiAuthSettings next) {
-        Rules current = rules.get();
+        Rules current = rules;
         if (current.settings().equals(next)) {
             return;
         }
         try {
-            rules.set(new Rules(next, tokens.apply(next)));
+            rules = new Rules(next, tokens.apply(next));
             log.info("API authentication changed: {}", describe());
         } catch (IllegalStateException e) {
             log.warn("API authentication unchanged, the new token cannot be used: {}", e.getMessage());
@@ -154,7 +153,7 @@ public final class ApiGuard {
      * @param authorizations the request's {@code Authorization} header values, in order; empty when it has none
      */
     public @Nullable String httpReadRefusal(List<String> authorizations) {
-        Rules current = rules.get();
+        Rules current = rules;
         if (!current.settings().requireForReads()) {
             return null;
         }
@@ -204,7 +203,7 @@ public final class ApiGuard {
         public <ReqT, RespT> ServerCall.Listener<ReqT> interceptCall(
                 ServerCall<ReqT, RespT> call, Metadata headers, ServerCallHandler<ReqT, RespT> next) {
             MethodDescriptor<ReqT, RespT> method = call.getMethodDescriptor();
-            Rules current = rules.get();
+            Rules current = rules;
             String refusal = access.open(method.getBareMethodName(), current.settings())
                     ? null
                     : refusal(current.token(), call, headers);

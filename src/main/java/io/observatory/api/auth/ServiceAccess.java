@@ -18,9 +18,6 @@ import java.util.stream.Collectors;
  */
 public record ServiceAccess(Set<String> readMethods, Predicate<ApiAuthSettings> readsOpen) {
 
-    /** Reads are open unless {@code observatory.api.auth.require-for-reads}. */
-    private static final Predicate<ApiAuthSettings> OPEN_UNLESS_REQUIRED = settings -> !settings.requireForReads();
-
     public ServiceAccess {
         readMethods = Set.copyOf(readMethods);
     }
@@ -29,7 +26,7 @@ public record ServiceAccess(Set<String> readMethods, Predicate<ApiAuthSettings> 
     public static ServiceAccess reads(MethodDescriptor<?, ?>... reads) {
         return new ServiceAccess(
                 Arrays.stream(reads).map(MethodDescriptor::getBareMethodName).collect(Collectors.toSet()),
-                OPEN_UNLESS_REQUIRED);
+                ServiceAccess::openUnlessRequired);
     }
 
     /** Every method of {@code service} is a read, open unless {@code require-for-reads} (health, reflection). */
@@ -38,7 +35,12 @@ public record ServiceAccess(Set<String> readMethods, Predicate<ApiAuthSettings> 
                 service.getMethods().stream()
                         .map(MethodDescriptor::getBareMethodName)
                         .collect(Collectors.toSet()),
-                OPEN_UNLESS_REQUIRED);
+                ServiceAccess::openUnlessRequired);
+    }
+
+    /** Reads are open unless {@code observatory.api.auth.require-for-reads}. */
+    private static boolean openUnlessRequired(ApiAuthSettings settings) {
+        return !settings.requireForReads();
     }
 
     /** The same reads, open also whenever {@code open} holds (an explicit opt-out for one service). */

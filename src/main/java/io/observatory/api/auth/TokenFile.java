@@ -34,8 +34,6 @@ final class TokenFile implements ApiToken {
 
     private final Path path;
     /** The setting that names the file, e.g. {@code observatory.api.auth.token-file}, for messages. */
-    private final String property;
-
     private final Ticker ticker;
     // Replaced whole by the call that wins refreshLock; read by every call without locking.
     private volatile Snapshot snapshot;
@@ -51,7 +49,6 @@ final class TokenFile implements ApiToken {
      */
     TokenFile(Path path, String property, Ticker ticker) {
         this.path = path;
-        this.property = property;
         this.ticker = ticker;
         long now = ticker.nanoTime();
         try {

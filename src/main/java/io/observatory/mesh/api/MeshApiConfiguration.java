@@ -13,12 +13,12 @@ import io.observatory.mesh.config.MeshSettings;
 import io.observatory.mesh.hub.MeshHub;
 import io.observatory.mesh.protocol.HubLinks;
 import io.observatory.reload.Reconfigurable;
+import io.observatory.reload.ReloadStage;
 import io.observatory.time.Ticker;
 import java.time.Clock;
 import java.util.Objects;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.annotation.Order;
 import org.springframework.core.env.Environment;
 
 /**
@@ -76,9 +76,9 @@ public class MeshApiConfiguration {
     }
 
     @Bean
-    @Order(6)
     Reconfigurable witnessAuthReconfiguration(WitnessAuthInterceptor interceptor) {
-        return next -> interceptor.reconfigure(next.section(MeshSettings.SECTION));
+        return Reconfigurable.at(
+                ReloadStage.ACCESS, next -> interceptor.reconfigure(next.section(MeshSettings.SECTION)));
     }
 
     private static String witnessProperty(MeshSettings settings, String witness) {

@@ -45,6 +45,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -279,7 +280,8 @@ final class MeshProtos {
                     .setVoters(verdict.voters())
                     .setReason(verdict.reason())
                     .setInRotation(verdict.inRotation());
-            MeshFleet.Server fleetServer = servers.get(verdict.name());
+            MeshFleet.Server fleetServer =
+                    Objects.requireNonNull(servers.get(verdict.name()), "a verdict of the fleet");
             for (String entryPoint : fleetServer.entryPoints()) {
                 EntryPointStatus.Builder entry =
                         EntryPointStatus.newBuilder().setName(entryPoint).setTag(fleetServer.tag(entryPoint));
@@ -294,7 +296,8 @@ final class MeshProtos {
         Map<String, MeshFleet.Witness> witnesses = new HashMap<>();
         view.fleet().witnesses().forEach(witness -> witnesses.put(witness.name(), witness));
         for (WitnessStanding standing : view.judgement().witnesses()) {
-            MeshFleet.Witness witness = witnesses.get(standing.name());
+            MeshFleet.Witness witness =
+                    Objects.requireNonNull(witnesses.get(standing.name()), "a witness of the fleet");
             WitnessStatus.Builder status = WitnessStatus.newBuilder()
                     .setName(standing.name())
                     .setSite(standing.site())

@@ -9,6 +9,7 @@ import io.observatory.snapshot.ObservationStore;
 import io.observatory.stream.GrpcOutlet;
 import io.observatory.stream.Latest;
 import io.observatory.stream.Pump;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -72,7 +73,7 @@ public class MeshWatchers implements ApplicationListener<ContextClosedEvent>, Di
     @Override
     public void onApplicationEvent(ContextClosedEvent event) {
         shuttingDown = true;
-        for (Stream stream : streams) {
+        for (Stream stream : List.copyOf(streams)) {
             streams.remove(stream);
             stream.end();
         }
@@ -88,6 +89,7 @@ public class MeshWatchers implements ApplicationListener<ContextClosedEvent>, Di
     }
 
     /** The message of {@code view}, built once for all streams (a 100 × 100 mesh's is about 380 KB). */
+    @SuppressWarnings("ReferenceEquality") // each view is published once: the same view is the same reference
     private GetMeshResponse message(MeshView view) {
         Built last = built.get();
         if (last != null && last.view() == view) {

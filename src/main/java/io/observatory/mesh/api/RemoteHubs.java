@@ -222,7 +222,12 @@ final class RemoteHubs implements HubLink {
         }
         List<InetSocketAddress> gone = new ArrayList<>(channels.keySet());
         gone.removeAll(now.keySet());
-        gone.forEach(address -> channels.remove(address).shutdownNow());
+        for (InetSocketAddress address : gone) {
+            ManagedChannel channel = channels.remove(address);
+            if (channel != null) {
+                channel.shutdownNow();
+            }
+        }
         return now;
     }
 

@@ -24,7 +24,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -61,7 +60,8 @@ public final class WitnessAuthInterceptor implements ServerInterceptor {
 
     private final Function<MeshSettings, Credentials> credentials;
     private final boolean trustClientCertificates;
-    private final AtomicReference<Credentials> current = new AtomicReference<>();
+    // Replaced whole on reload; every call reads it without locking.
+    private volatile Credentials current;
     private final RefusalEpisodes episodes = new RefusalEpisodes(log, MAX_EPISODES);
 
     /**
@@ -74,7 +74,7 @@ public final class WitnessAuthInterceptor implements ServerInterceptor {
             MeshSettings settings, Function<MeshSettings, Credentials> tokens, boolean trustClientCertificates) {
         this.credentials = tokens;
         this.trustClientCertificates = trustClientCertificates;
-        current.set(tokens.apply(settings));
+        current = tokens.apply(settings);
     }
 
     /**
@@ -101,13 +101,13 @@ public final class WitnessAuthInterceptor implements ServerInterceptor {
 
     /** Whether {@code subject} is the certificate subject CN of a witness of the fleet in force. */
     public boolean witnessSubject(String subject) {
-        return current.get().bySubject().containsKey(subject);
+        return current.bySubject().containsKey(subject);
     }
 
     /** Applies reloaded settings; tokens that cannot be read keep the credentials in force. */
     public void reconfigure(MeshSettings next) {
         try {
-            current.set(credentials.apply(next));
+            current = credentials.apply(next);
         } catch (IllegalStateException e) {
             log.warn("mesh witness credentials unchanged, a new token cannot be used: {}", e.getMessage());
         }
@@ -117,7 +117,7 @@ public final class WitnessAuthInterceptor implements ServerInterceptor {
     public <ReqT, RespT> ServerCall.Listener<ReqT> interceptCall(
             ServerCall<ReqT, RespT> call, Metadata headers, ServerCallHandler<ReqT, RespT> next) {
         String peer = host(call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR));
-        Credentials known = current.get();
+        Credentials known = current;
         if (!known.hub()) {
             call.close(Status.FAILED_PRECONDITION.withDescription(NOT_HUB), new Metadata());
             return new ServerCall.Listener<>() {};

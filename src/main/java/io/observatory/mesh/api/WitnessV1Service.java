@@ -41,7 +41,7 @@ public final class WitnessV1Service extends WitnessServiceGrpc.WitnessServiceImp
                         .filter(candidate -> candidate.name().equals(caller))
                         .findFirst()
                         .orElse(null);
-        if (witness == null) {
+        if (settings == null || witness == null) {
             responses.onError(Status.PERMISSION_DENIED
                     .withDescription("witness " + caller + " is no longer in observatory.mesh.hub.witnesses")
                     .asRuntimeException());

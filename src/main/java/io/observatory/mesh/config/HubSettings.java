@@ -122,7 +122,7 @@ public record HubSettings(
             }
             String subject = witness.certificateSubject();
             Integer sameSubject = subject == null ? null : subjectIndex.putIfAbsent(subject, i);
-            if (sameSubject != null) {
+            if (subject != null && sameSubject != null) {
                 problems.reject(
                         "witnesses[" + i + "].certificate-subject",
                         subject,

@@ -39,6 +39,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * firewall that drops one network's traffic would: a refused client's connection is closed as soon as it is accepted.
  * One event loop thread, shared by the demo's proxies.
  */
+// A demo relay: a write or close that fails closes the relayed connections, which is all it could do anyway.
+@SuppressWarnings("FutureReturnValueIgnored")
 final class DemoSocksProxy implements AutoCloseable {
 
     private final Set<String> refused = ConcurrentHashMap.newKeySet();
@@ -109,7 +111,7 @@ final class DemoSocksProxy implements AutoCloseable {
         private void connect(ChannelHandlerContext ctx, Socks5CommandRequest command) {
             Channel client = ctx.channel();
             InetSocketAddress target = new InetSocketAddress(command.dstAddr(), command.dstPort());
-            if (command.type() != Socks5CommandType.CONNECT
+            if (!command.type().equals(Socks5CommandType.CONNECT)
                     || target.isUnresolved()
                     || !target.getAddress().isLoopbackAddress()) {
                 reply(client, command, Socks5CommandStatus.FORBIDDEN).addListener(ChannelFutureListener.CLOSE);

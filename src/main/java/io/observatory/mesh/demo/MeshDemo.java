@@ -10,6 +10,7 @@ import io.observatory.mesh.witness.MeshWitnessRuntime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -130,7 +131,8 @@ class MeshDemo implements SmartLifecycle, ApplicationListener<GrpcServerStartedE
                 .bindNow();
         for (int i = 0; i < mesh.servers().size(); i++) {
             FleetServerSettings server = mesh.servers().get(i);
-            entryPoints.add(new DemoSocksProxy(loop, server.entryPoints().get(0).port()));
+            int port = Objects.requireNonNull(server.entryPoints().get(0).port(), "the demo's entry points are socks");
+            entryPoints.add(new DemoSocksProxy(loop, port));
             services.add(openService(i));
         }
         for (int i = 0; i < mesh.witnesses().size(); i++) {
@@ -142,7 +144,9 @@ class MeshDemo implements SmartLifecycle, ApplicationListener<GrpcServerStartedE
             return thread;
         });
         for (Scene scene : STORY) {
-            story.scheduleAtFixedRate(() -> play(scene), scene.second(), STORY_LENGTH.toSeconds(), TimeUnit.SECONDS);
+            // The story stops with its executor.
+            var unused = story.scheduleAtFixedRate(
+                    () -> play(scene), scene.second(), STORY_LENGTH.toSeconds(), TimeUnit.SECONDS);
         }
         running = true;
         log.info(
@@ -172,7 +176,7 @@ class MeshDemo implements SmartLifecycle, ApplicationListener<GrpcServerStartedE
             target.disposeNow();
         }
         if (loop != null) {
-            loop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
         }
     }
 

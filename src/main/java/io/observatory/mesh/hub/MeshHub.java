@@ -9,6 +9,7 @@ import io.observatory.mesh.judge.MeshJudge;
 import io.observatory.mesh.judge.MeshJudgement;
 import io.observatory.mesh.judge.MeshRules;
 import io.observatory.reload.Reconfigurable;
+import io.observatory.reload.ReloadStage;
 import io.observatory.snapshot.ObservationUpdater;
 import io.observatory.text.GoDuration;
 import io.observatory.time.Scheduler;
@@ -20,6 +21,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -151,7 +153,7 @@ public final class MeshHub implements Reconfigurable {
         List<HeldReport> held = new ArrayList<>(receivedAt.size());
         ledger.reports()
                 .forEach((witness, received) ->
-                        held.add(new HeldReport(witness, received.report(), receivedAt.get(witness))));
+                        held.add(new HeldReport(witness, received.report(), receivedAt(witness))));
         held.sort(Comparator.comparing(HeldReport::witness));
         return held;
     }
@@ -175,6 +177,11 @@ public final class MeshHub implements Reconfigurable {
             }
         }
         return taken;
+    }
+
+    @Override
+    public ReloadStage stage() {
+        return ReloadStage.SOURCES;
     }
 
     /** Follows a new fleet, rules or role: reports of witnesses that left are forgotten, the rest are kept. */
@@ -220,13 +227,18 @@ public final class MeshHub implements Reconfigurable {
         }
     }
 
+    /** When the hub took the report it holds of {@code witness}, which it has one of; writer only. */
+    private Instant receivedAt(String witness) {
+        return Objects.requireNonNull(receivedAt.get(witness), "kept with each report the ledger holds");
+    }
+
     private void judge() {
         judgementQueued = false;
         MeshJudgement judgement = MeshJudge.judge(fleet, ledger.evidence(), rules, writer.nanoTime());
         Map<String, Instant> lastReports = new HashMap<>();
         List<MeshView.Path> paths = new ArrayList<>();
         ledger.reports().forEach((witness, received) -> {
-            Instant at = receivedAt.get(witness);
+            Instant at = receivedAt(witness);
             lastReports.put(witness, at);
             received.report().streaks().forEach(streak -> paths.add(new MeshView.Path(witness, streak, at)));
         });

@@ -14,6 +14,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
@@ -45,7 +46,7 @@ final class MeshMarks {
                 .forEach(route -> servedInPanic.addAll(route.servers()));
         Map<String, SourceHealth> marks = new HashMap<>();
         for (ServerVerdict verdict : view.judgement().servers()) {
-            MeshFleet.Server server = servers.get(verdict.name());
+            MeshFleet.Server server = Objects.requireNonNull(servers.get(verdict.name()), "a verdict of the fleet");
             for (String entryPoint : server.entryPoints()) {
                 String tag = server.tag(entryPoint);
                 marks.put(

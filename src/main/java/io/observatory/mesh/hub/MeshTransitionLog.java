@@ -25,7 +25,7 @@ final class MeshTransitionLog {
         for (ServerVerdict now : after.servers()) {
             ServerVerdict then = servers.get(now.name());
             String from = then == null ? "new" : MeshMarks.word(then);
-            if (!from.equals(MeshMarks.word(now)) || then.inRotation() != now.inRotation()) {
+            if (then == null || !from.equals(MeshMarks.word(now)) || then.inRotation() != now.inRotation()) {
                 log.info(
                         "server {}: {} -> {}{}{}",
                         now.name(),

@@ -88,6 +88,7 @@ public final class ReportCheckpoint implements Checkpoint {
         return saved.build().toByteArray();
     }
 
+    @SuppressWarnings("JavaInstantGetSecondsGetNano") // a Timestamp is exactly seconds and their nanosecond part
     private static SavedReport save(HeldReport held) {
         MeshLedger.Report report = held.report();
         SavedReport.Builder saved = SavedReport.newBuilder()

@@ -15,6 +15,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
@@ -49,7 +50,11 @@ import org.jspecify.annotations.Nullable;
  */
 public final class MeshJudge {
 
-    /** The route ranking of a server in panic; pair-cut servers rank between NO_DATA and BLOCKED. */
+    /**
+     * The route ranking of a server in panic; pair-cut servers rank between NO_DATA and BLOCKED. {@link MeshStatus} is
+     * declared from best to worst, so its order is its rank.
+     */
+    @SuppressWarnings("EnumOrdinal")
     private static final int PAIR_CUT_RANK = MeshStatus.NO_DATA.ordinal() + 1;
 
     private MeshJudge() {}
@@ -124,7 +129,7 @@ public final class MeshJudge {
                 .collect(Collectors.toSet());
         Map<String, List<Streak>> countedVotes = new HashMap<>();
         for (Streak vote : votes) {
-            Witness voter = witnesses.get(vote.witness());
+            Witness voter = witness(witnesses, vote);
             if (reliable.contains(vote.witness()) && (voter.checker() || !checkerServers.contains(vote.server()))) {
                 countedVotes
                         .computeIfAbsent(vote.server(), s -> new ArrayList<>())
@@ -140,8 +145,7 @@ public final class MeshJudge {
                     countedVotes.getOrDefault(server.name(), List.of()),
                     witnesses,
                     servers,
-                    rules,
-                    nowNanos));
+                    rules));
         }
         List<ServerVerdict> rotated = withBlockedServedAlone(verdicts);
         return new MeshJudgement(rotated, standings, routes(rotated));
@@ -169,8 +173,7 @@ public final class MeshJudge {
             List<Streak> votes,
             Map<String, Witness> witnesses,
             Map<String, Server> servers,
-            MeshRules rules,
-            long nowNanos) {
+            MeshRules rules) {
         if (selfReport != null && selfReport.failingCheck() != null) {
             return new ServerVerdict(
                     server.name(),
@@ -185,7 +188,7 @@ public final class MeshJudge {
         Set<String> sites = new HashSet<>();
         Set<String> checkers = new HashSet<>();
         for (Streak vote : votes) {
-            Witness voter = witnesses.get(vote.witness());
+            Witness voter = witness(witnesses, vote);
             voters.add(voter.name());
             sites.add(voter.site());
             if (voter.checker()) {
@@ -219,8 +222,8 @@ public final class MeshJudge {
             List<String> cutters = votes.stream()
                     .filter(vote -> vote.entryPoint().equals(entryPoint))
                     .sorted(Comparator.comparing(Streak::witness))
-                    .map(vote -> from(witnesses.get(vote.witness()), servers) + " cannot reach "
-                            + server.tag(entryPoint) + " (streak " + vote.failures() + ")")
+                    .map(vote -> from(witness(witnesses, vote), servers) + " cannot reach " + server.tag(entryPoint)
+                            + " (streak " + vote.failures() + ")")
                     .toList();
             if (!cutters.isEmpty()) {
                 pairCuts.put(entryPoint, String.join("; ", cutters));
@@ -257,7 +260,7 @@ public final class MeshJudge {
                 + entryVotes.stream()
                         .sorted(Comparator.comparing(Streak::witness))
                         .map(vote -> vote.witness() + " (site "
-                                + witnesses.get(vote.witness()).site() + ") streak " + vote.failures())
+                                + witness(witnesses, vote).site() + ") streak " + vote.failures())
                         .collect(Collectors.joining(", "))));
         return String.join("; ", parts);
     }
@@ -311,11 +314,17 @@ public final class MeshJudge {
     }
 
     /** The panic ranking: OK 0, NO_DATA 1, pair cut 2, BLOCKED 3, UNREACHABLE_FROM_SERVERS 4, SERVER_UNAVAILABLE 5. */
+    @SuppressWarnings("EnumOrdinal") // MeshStatus is declared from best to worst: its order is its rank
     private static int rank(ServerVerdict verdict) {
         if (!verdict.pairCuts().isEmpty()) {
             return PAIR_CUT_RANK;
         }
         int ordinal = verdict.status().ordinal();
         return ordinal >= PAIR_CUT_RANK ? ordinal + 1 : ordinal;
+    }
+
+    /** The witness that cast {@code vote}: a vote is evidence of a witness of the fleet. */
+    private static Witness witness(Map<String, Witness> witnesses, Streak vote) {
+        return Objects.requireNonNull(witnesses.get(vote.witness()), "a vote of a witness of the fleet");
     }
 }

@@ -7,6 +7,8 @@ import io.observatory.mesh.config.MeshSettings;
 public interface HubLinks {
 
     /**
+     * Opens the link to the hubs {@code settings} name.
+     *
      * @param settings mesh settings with a witness section
      * @return a link the caller closes after its last round
      */

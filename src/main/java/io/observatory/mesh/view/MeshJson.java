@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.PropertyNamingStrategies.SnakeCaseStrategy;
 import tools.jackson.databind.annotation.JsonNaming;
@@ -32,7 +33,7 @@ public record MeshJson(List<Server> servers, List<Witness> witnesses, List<Route
         view.fleet().servers().forEach(server -> fleet.put(server.name(), server));
         List<Server> servers = new ArrayList<>();
         for (ServerVerdict verdict : view.judgement().servers()) {
-            MeshFleet.Server server = fleet.get(verdict.name());
+            MeshFleet.Server server = Objects.requireNonNull(fleet.get(verdict.name()), "a verdict of the fleet");
             List<EntryPoint> entryPoints = server.entryPoints().stream()
                     .map(entry -> {
                         String cut = verdict.pairCuts().get(entry);
@@ -58,7 +59,8 @@ public record MeshJson(List<Server> servers, List<Witness> witnesses, List<Route
                 .map((WitnessStanding standing) -> new Witness(
                         standing.name(),
                         standing.site(),
-                        witnesses.get(standing.name()).server(),
+                        Objects.requireNonNull(witnesses.get(standing.name()), "a witness of the fleet")
+                                .server(),
                         standing.checker(),
                         standing.reliable() ? "RELIABLE" : "UNRELIABLE",
                         standing.share(),

@@ -59,6 +59,7 @@ class MeshMeters {
         store.watchPart(MeshView.PART, this::follow);
     }
 
+    @SuppressWarnings("EnumOrdinal") // the status gauge is documented by MeshStatus's order, best to worst
     private void follow(MeshView view) {
         Set<String> serverKeys = new HashSet<>();
         for (ServerVerdict verdict : view.judgement().servers()) {
@@ -74,16 +75,14 @@ class MeshMeters {
                                     "Mesh status of the server: 0 OK, 1 NO_DATA, 2 BLOCKED, 3"
                                             + " UNREACHABLE_FROM_SERVERS, 4 SERVER_UNAVAILABLE",
                                     Tags.of("server", name, "route", route),
-                                    now -> server(now, name) == null
-                                            ? Double.NaN
-                                            : server(now, name).status().ordinal()),
+                                    now -> orNaN(
+                                            server(now, name),
+                                            found -> found.status().ordinal())),
                             gauge(
                                     SERVER_IN_ROTATION,
                                     "Whether clients of its route may be given the server",
                                     Tags.of("server", name, "route", route),
-                                    now -> server(now, name) == null
-                                            ? Double.NaN
-                                            : server(now, name).inRotation() ? 1 : 0)));
+                                    now -> orNaN(server(now, name), found -> found.inRotation() ? 1 : 0))));
         }
         Set<String> witnessKeys = new HashSet<>();
         for (WitnessStanding standing : view.judgement().witnesses()) {
@@ -97,16 +96,12 @@ class MeshMeters {
                                     WITNESS_RELIABLE,
                                     "Whether the witness's votes count: 1 reliable, 0 unreliable",
                                     Tags.of("witness", name, "site", standing.site()),
-                                    now -> witness(now, name) == null
-                                            ? Double.NaN
-                                            : witness(now, name).reliable() ? 1 : 0),
+                                    now -> orNaN(witness(now, name), found -> found.reliable() ? 1 : 0)),
                             gauge(
                                     WITNESS_SHARE,
                                     "Share of the neighbours it probes that the witness votes against, 0-1",
                                     Tags.of("witness", name, "site", standing.site()),
-                                    now -> witness(now, name) == null
-                                            ? Double.NaN
-                                            : witness(now, name).share())));
+                                    now -> orNaN(witness(now, name), found -> found.share()))));
         }
         Set<String> routeKeys = new HashSet<>();
         for (RouteServing serving : view.judgement().routes()) {
@@ -119,9 +114,7 @@ class MeshMeters {
                             "1 when none of the route's servers"
                                     + " is in rotation and the best-ranked are served anyway, 0 when not",
                             Tags.of("route", route),
-                            now -> route(now, route) == null
-                                    ? Double.NaN
-                                    : route(now, route).panic() ? 1 : 0)));
+                            now -> orNaN(route(now, route), found -> found.panic() ? 1 : 0))));
         }
         forgetAllBut(servers, serverKeys);
         forgetAllBut(witnesses, witnessKeys);
@@ -147,6 +140,11 @@ class MeshMeters {
             entry.getValue().forEach(registry::remove);
             return true;
         });
+    }
+
+    /** {@code read} of {@code value}, or NaN while there is none (the gauge's subject left the view). */
+    private static <T> double orNaN(@Nullable T value, ToDoubleFunction<T> read) {
+        return value == null ? Double.NaN : read.applyAsDouble(value);
     }
 
     private static @Nullable ServerVerdict server(MeshView view, String name) {

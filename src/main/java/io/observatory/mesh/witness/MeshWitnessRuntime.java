@@ -6,6 +6,7 @@ import io.observatory.mesh.config.WitnessSettings;
 import io.observatory.mesh.protocol.HubLinks;
 import io.observatory.probe.Prober;
 import io.observatory.reload.Reconfigurable;
+import io.observatory.reload.ReloadStage;
 import io.observatory.text.GoDuration;
 import io.observatory.time.Scheduler;
 import java.time.Clock;
@@ -72,6 +73,11 @@ public final class MeshWitnessRuntime implements Reconfigurable {
                 witness = null;
             }
         });
+    }
+
+    @Override
+    public ReloadStage stage() {
+        return ReloadStage.FEEDERS;
     }
 
     @Override
