@@ -1,9 +1,16 @@
 package io.observatory.config;
 
+import com.google.common.net.InetAddresses;
 import io.observatory.text.GoDuration;
 import io.observatory.text.InvalidValueException;
+import io.observatory.text.TagList;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
@@ -64,6 +71,7 @@ final class ConfigWarnings {
                     + "serving an empty observation");
         }
         histogramWarning(config, warnings);
+        sourceFamilyWarnings(config, warnings);
         TransportFailureRateSettings rate = config.passive().transportFailureRate();
         String reactivation = "observatory.passive.transport-failure-rate.reactivation-period";
         if (rate != null
@@ -79,6 +87,49 @@ final class ConfigWarnings {
     private static <T> boolean active(ConfigSection<T> section, ObservatoryConfig config) {
         T settings = config.sectionIfPresent(section);
         return settings != null && section.active(settings);
+    }
+
+    /**
+     * Outbounds whose first hop — the proxy, or the probe URL's host for a direct outbound — is an address literal of
+     * the other family than {@code observatory.probe.source-address}: no probe of theirs can connect. Host names are
+     * not resolved here; their probes say so when they fail.
+     */
+    private static void sourceFamilyWarnings(ObservatoryConfig config, List<String> warnings) {
+        InetSocketAddress bound = config.probe().sourceSocketAddress();
+        if (bound == null) {
+            return;
+        }
+        InetAddress source = bound.getAddress();
+        URI observerUrl = config.standard() != null
+                ? config.standard().probeUri()
+                : config.burst() != null ? config.burst().pingConfig().destinationUri() : null;
+        List<String> unreachable = new ArrayList<>();
+        for (Outbound outbound : config.observedOutbounds()) {
+            String host = outbound.proxied()
+                    ? outbound.address()
+                    : observerUrl == null
+                            ? null
+                            : outbound.probeUrlOr(observerUrl).getHost();
+            if (host != null && host.startsWith("[") && host.endsWith("]")) {
+                host = host.substring(1, host.length() - 1);
+            }
+            if (host != null
+                    && InetAddresses.isInetAddress(host)
+                    && InetAddresses.forString(host).getClass() != source.getClass()) {
+                unreachable.add(outbound.tag());
+            }
+        }
+        if (!unreachable.isEmpty()) {
+            Collections.sort(unreachable);
+            String other = source instanceof Inet4Address ? "IPv6" : "IPv4";
+            warnings.add("observatory.probe.source-address: " + source.getHostAddress() + " is an " + family(source)
+                    + " address, and " + unreachable.size() + " outbounds reach " + other + " ones, which their"
+                    + " probes cannot connect to: " + TagList.of(unreachable));
+        }
+    }
+
+    private static String family(InetAddress address) {
+        return address instanceof Inet4Address ? "IPv4" : "IPv6";
     }
 
     /** An opt-in histogram selection so wide that the scrape grows by thousands of series. */

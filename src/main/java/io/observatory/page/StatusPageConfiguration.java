@@ -73,6 +73,12 @@ public class StatusPageConfiguration {
         return event -> streams.close();
     }
 
+    /** The page's security headers: its own origin only, no framing, no type sniffing. */
+    @Bean
+    WebFilter statusPageHeaders() {
+        return new PageHeaders();
+    }
+
     /** The read rules of the API for the status page's data and {@code /actuator/observatory}. */
     @Bean
     WebFilter observationReadAccess(ApiGuard auth, JsonMapper json) {

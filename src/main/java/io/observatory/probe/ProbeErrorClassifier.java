@@ -13,11 +13,15 @@ import io.observatory.probe.ProbeError.Kind;
 import io.observatory.text.GoDuration;
 import java.io.IOException;
 import java.net.ConnectException;
+import java.net.Inet4Address;
+import java.net.InetAddress;
 import java.net.NoRouteToHostException;
+import java.net.SocketException;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.UnresolvedAddressException;
+import java.nio.channels.UnsupportedAddressTypeException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -46,6 +50,8 @@ final class ProbeErrorClassifier {
     private static final int UNDECODABLE_CONNECT_STATUS = 999;
 
     private final ProbeRequest request;
+    /** The probes' source address ({@code observatory.probe.source-address}); {@code null} for the system's choice. */
+    private final @Nullable InetAddress source;
     /** The URL of the request that failed: the probe URL, or where a followed redirect led. */
     private final URI url;
     /** The causes the reason lists; empty for a deadline. */
@@ -57,8 +63,9 @@ final class ProbeErrorClassifier {
     /** {@code host:port} of {@link #url}. */
     private final String target;
 
-    private ProbeErrorClassifier(ProbeRequest request, URI url, List<Throwable> chain) {
+    private ProbeErrorClassifier(ProbeRequest request, @Nullable InetAddress source, URI url, List<Throwable> chain) {
         this.request = request;
+        this.source = source;
         this.url = url;
         this.chain = chain;
         this.firstHop = request.outbound().proxied() ? Hop.PROXY : Hop.TARGET;
@@ -72,18 +79,20 @@ final class ProbeErrorClassifier {
      * @param request the probe that failed
      * @param timer the failed request's URL and phase boundaries, which tell where a deadline struck
      * @param error what ended the probe (a {@link TimeoutException} when the probe's own deadline fired)
+     * @param source the probes' source address, {@code null} when the system chooses it
      */
-    static ProbeError classify(ProbeRequest request, PhaseTimer.Marks timer, Throwable error) {
+    static ProbeError classify(
+            ProbeRequest request, PhaseTimer.Marks timer, Throwable error, @Nullable InetAddress source) {
         List<Throwable> chain = causeChain(error);
         for (Throwable cause : chain) {
             if (cause instanceof ProxyConnectException proxyError) {
-                return new ProbeErrorClassifier(request, timer.target(), chain).proxyFailure(proxyError);
+                return new ProbeErrorClassifier(request, source, timer.target(), chain).proxyFailure(proxyError);
             }
         }
         if (chain.get(0) instanceof TimeoutException) {
-            return new ProbeErrorClassifier(request, timer.target(), List.of()).deadline(timer);
+            return new ProbeErrorClassifier(request, source, timer.target(), List.of()).deadline(timer);
         }
-        return new ProbeErrorClassifier(request, timer.target(), chain).failure(timer);
+        return new ProbeErrorClassifier(request, source, timer.target(), chain).failure(timer);
     }
 
     private ProbeError failure(PhaseTimer.Marks timer) {
@@ -97,6 +106,16 @@ final class ProbeErrorClassifier {
         boolean closed =
                 has(PrematureCloseException.class, PrematureChannelClosureException.class, ClosedChannelException.class)
                         || resetByPeer();
+        InetAddress from = source;
+        if (from != null && !timer.reached(Mark.CONNECTED) && otherAddressFamily()) {
+            boolean v4 = from instanceof Inet4Address;
+            return error(
+                    Kind.OTHER,
+                    firstHop,
+                    "cannot reach " + hopName(firstHop) + " from the probes' source address " + from.getHostAddress()
+                            + " (observatory.probe.source-address): an " + (v4 ? "IPv6" : "IPv4") + " address from an "
+                            + (v4 ? "IPv4" : "IPv6") + " one");
+        }
         if (!timer.reached(Mark.CONNECTED) && has(ConnectException.class, NoRouteToHostException.class)) {
             return error(Kind.CONNECTION_REFUSED, firstHop, "connection refused by " + hopName(firstHop));
         }
@@ -123,6 +142,18 @@ final class ProbeErrorClassifier {
             return error(Kind.PROTOCOL_ERROR, Hop.TARGET, "invalid HTTP response from " + target);
         }
         return error(Kind.OTHER, Hop.TARGET, "probe failed");
+    }
+
+    /**
+     * Whether the connection failed as one from an address of one family to one of the other does: the native
+     * transport's {@code EAFNOSUPPORT} ("Address family not supported by protocol"), or the JDK's
+     * {@link UnsupportedAddressTypeException}.
+     */
+    private boolean otherAddressFamily() {
+        return has(UnsupportedAddressTypeException.class)
+                || chain.stream()
+                        .anyMatch(cause -> cause instanceof SocketException
+                                && String.valueOf(cause.getMessage()).contains("Address family not supported"));
     }
 
     private ProbeError proxyFailure(ProxyConnectException e) {

@@ -3,6 +3,8 @@ package io.observatory.probe;
 import io.netty.util.NetUtil;
 import io.observatory.config.ProbeSettings;
 import io.observatory.time.Ticker;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
@@ -22,6 +24,7 @@ public final class ReactorNettyProber implements Prober {
     private final ProbePermits permits;
     private final Clock clock;
     private final Ticker ticker;
+    private final @Nullable InetAddress source;
 
     /**
      * @param settings shared probe settings (in-flight bound, trusted certificates)
@@ -37,6 +40,8 @@ public final class ReactorNettyProber implements Prober {
         this.permits = new ProbePermits(settings.maxConcurrent());
         this.clock = clock;
         this.ticker = ticker;
+        InetSocketAddress bound = settings.sourceSocketAddress();
+        this.source = bound == null ? null : bound.getAddress();
     }
 
     /**
@@ -66,7 +71,7 @@ public final class ReactorNettyProber implements Prober {
                 0,
                 now,
                 now,
-                ProbeErrorClassifier.classify(request, none, error));
+                ProbeErrorClassifier.classify(request, none, error, source));
     }
 
     private Mono<ProbeResult> send(ProbeRequest request) {
@@ -99,7 +104,7 @@ public final class ReactorNettyProber implements Prober {
                             0,
                             startedAt,
                             clock.instant(),
-                            ProbeErrorClassifier.classify(request, marks, error)));
+                            ProbeErrorClassifier.classify(request, marks, error, source)));
                 })
                 .contextWrite(context -> context.put(PhaseTimer.class, timer).put(ProbeRequest.class, request));
     }

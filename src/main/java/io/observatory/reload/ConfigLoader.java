@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.config.ConfigDataEnvironmentPostProcessor;
@@ -34,6 +35,9 @@ final class ConfigLoader {
      * declare ({@link io.observatory.config.ConfigSection#startUpOnly}, e.g. warm restart's). A reload that changes one
      * says so rather than ignore it silently.
      */
+    /** The property naming the port the gRPC server bound. */
+    static final String LOCAL_GRPC_PORT = "local.grpc.server.port";
+
     static final List<String> START_UP_ONLY = List.of(
             "server.port",
             "server.address",
@@ -41,6 +45,17 @@ final class ConfigLoader {
             "management.server.address",
             "spring.grpc.server.port",
             "spring.grpc.server.address");
+
+    /**
+     * Where the running process says which port it bound for each port setting: Spring Boot's own
+     * {@code local.server.port} and {@code local.management.port}, and {@value #LOCAL_GRPC_PORT}, which
+     * {@link ReloadConfiguration} adds when the gRPC server starts. A setting of 0 bound a free port, which is what stays
+     * in force.
+     */
+    private static final Map<String, String> BOUND_PORTS = Map.of(
+            "server.port", "local.server.port",
+            "management.server.port", "local.management.port",
+            "spring.grpc.server.port", LOCAL_GRPC_PORT);
 
     private final ConfigurableEnvironment running;
     private final List<Path> files;
@@ -85,11 +100,21 @@ final class ConfigLoader {
             String now = running.getProperty(property);
             String next = fresh.getProperty(property);
             if (!Objects.equals(now, next)) {
-                warnings.add(property + ": " + printable(next) + " takes effect at the next start; " + printable(now)
-                        + " stays in force");
+                warnings.add(property + ": " + printable(next) + " takes effect at the next start; "
+                        + inForce(property, now) + " stays in force");
             }
         }
         return new ObservatoryConfigBinder.Bound(bound.config(), warnings);
+    }
+
+    /** What the running process uses for {@code property}, set to {@code now}: the port it bound, for a port. */
+    private String inForce(String property, @Nullable String now) {
+        String local = BOUND_PORTS.get(property);
+        String bound = local == null ? null : running.getProperty(local);
+        if (bound == null || bound.equals(now)) {
+            return printable(now);
+        }
+        return bound + " (the port bound for " + printable(now) + ")";
     }
 
     private static String printable(@Nullable String value) {

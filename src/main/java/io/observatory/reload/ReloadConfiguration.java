@@ -9,14 +9,18 @@ import io.observatory.time.Ticker;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.io.ResourceLoader;
+import org.springframework.grpc.server.lifecycle.GrpcServerStartedEvent;
 
 /**
  * Live configuration reload (on by default, {@code observatory.reload.*}): watches the external configuration files
@@ -60,6 +64,19 @@ public class ReloadConfiguration {
                 watcher,
                 new ConfigLoader(environment, files, binder, resources),
                 next -> writer.execute(() -> reconfigureAll(targets.stream().toList(), next)));
+    }
+
+    /**
+     * Tells the running environment which port the gRPC server bound ({@code local.grpc.server.port}, as Spring Boot
+     * says {@code local.server.port} of its HTTP server), so that a reload that changes the gRPC port names the port in
+     * force rather than a configured 0.
+     */
+    @Bean
+    ApplicationListener<GrpcServerStartedEvent> grpcPortProperty(ConfigurableEnvironment environment) {
+        return event -> environment
+                .getPropertySources()
+                .addFirst(new MapPropertySource(
+                        "grpc-server-ports", Map.of(ConfigLoader.LOCAL_GRPC_PORT, event.getPort())));
     }
 
     /**

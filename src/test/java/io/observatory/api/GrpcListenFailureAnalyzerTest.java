@@ -29,7 +29,12 @@ class GrpcListenFailureAnalyzerTest {
                             "Update spring.grpc.server.port in the application configuration (set in "
                                     + "\"spring.grpc.server.port\" from property source \"commandLineArgs\"). Expected: "
                                     + expected + "."));
-            assertThat(output).doesNotContain(FailedStartup.OBSERVER_STARTED).doesNotContain("Caused by:");
+            assertThat(output)
+                    .doesNotContain(FailedStartup.OBSERVER_STARTED)
+                    .doesNotContain("Caused by:")
+                    .as("no listener's failure printed before the one line, with its stack")
+                    .doesNotContain("EventPublishingRunListener")
+                    .doesNotContain("\tat ");
         }
     }
 

@@ -176,4 +176,29 @@ class ProbeSettingsTest {
         assertThat(Configs.rejection("probe.headers.X-Long=" + "a".repeat(4_097)))
                 .isEqualTo("observatory.probe.headers[X-Long]: 4097 characters (expected: at most 4096 characters)");
     }
+
+    @Test
+    void bindWhenOutboundsReachTheOtherAddressFamilyThanTheSourceAddressThenOneWarningNamesThem() {
+        ObservatoryConfigBinder.Bound bound = Configs.bound(
+                "probe.source-address=127.0.0.1",
+                "outbounds[0].tag=v6_proxy",
+                "outbounds[0].protocol=socks",
+                "outbounds[0].address=::1",
+                "outbounds[0].port=1080",
+                "outbounds[1].tag=v6_direct",
+                "outbounds[1].protocol=direct",
+                "outbounds[1].probe-url=http://[::1]:8080/",
+                "outbounds[2].tag=v4_direct",
+                "outbounds[2].protocol=direct",
+                "outbounds[3].tag=named_proxy",
+                "outbounds[3].protocol=http",
+                "outbounds[3].address=proxy.example",
+                "outbounds[3].port=3128",
+                "standard.subject-selector[0]=",
+                "standard.probe-url=http://127.0.0.1:8080/");
+
+        assertThat(bound.warnings())
+                .containsExactly("observatory.probe.source-address: 127.0.0.1 is an IPv4 address, and 2 outbounds"
+                        + " reach IPv6 ones, which their probes cannot connect to: [v6_direct, v6_proxy]");
+    }
 }

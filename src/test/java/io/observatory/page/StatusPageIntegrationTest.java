@@ -123,6 +123,33 @@ class StatusPageIntegrationTest {
     }
 
     @Test
+    void statusWhenRequestedThenThePageAndItsDataComeWithAPolicyOfTheirOwnOriginNoFramingAndNoSniffing() {
+        for (String path : List.of("/status", "/status/assets/page.js", "/status/api/outbounds", "/status/api/mesh")) {
+            HttpResponse<String> response = get(path);
+
+            assertThat(response.headers().firstValue("Content-Security-Policy"))
+                    .as(path)
+                    .hasValue("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
+                            + " connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+            assertThat(response.headers().firstValue("X-Content-Type-Options"))
+                    .as(path)
+                    .hasValue("nosniff");
+            assertThat(response.headers().firstValue("Referrer-Policy"))
+                    .as(path)
+                    .hasValue("no-referrer");
+        }
+    }
+
+    @Test
+    void panelsWhenListedThenTheMeshPanelWithItsScriptAndStyleOpenAsThePage() {
+        assertThat(JsonPath.parse(get("/status/assets/panels.json").body()).<List<String>>read("$"))
+                .containsExactly("mesh");
+        assertThat(get("/status/assets/panels/mesh/panel.js").body()).contains("export function render(");
+        assertThat(get("/status/assets/panels/mesh/panel.css").headers().firstValue("Content-Type"))
+                .hasValueSatisfying(type -> assertThat(type).startsWith("text/css"));
+    }
+
+    @Test
     void outboundsWhenFilteredAndPagedThenThatPageOfTheMatchingOutboundsWithTheirEvidence() {
         awaitProbed();
 

@@ -337,7 +337,7 @@ class ProbeErrorClassifierTest {
     @MethodSource("chains")
     void classifyWhenChainThenKindHopAndReasonNamingTheHop(
             Outbound outbound, String url, Reached reached, Throwable error, Kind kind, Hop hop, String summary) {
-        ProbeError classified = ProbeErrorClassifier.classify(request(outbound, url), reached.marks(url), error);
+        ProbeError classified = ProbeErrorClassifier.classify(request(outbound, url), reached.marks(url), error, null);
 
         assertThat(classified.kind()).isEqualTo(kind);
         assertThat(classified.hop()).isEqualTo(hop);
@@ -357,9 +357,9 @@ class ProbeErrorClassifierTest {
         stamps.stamp(PhaseTimer.Mark.CONNECT_STARTED);
 
         ProbeError unresolved =
-                ProbeErrorClassifier.classify(request(DIRECT, url), resolving.marks(), new TimeoutException());
+                ProbeErrorClassifier.classify(request(DIRECT, url), resolving.marks(), new TimeoutException(), null);
         ProbeError unconnected =
-                ProbeErrorClassifier.classify(request(DIRECT, url), connecting.marks(), new TimeoutException());
+                ProbeErrorClassifier.classify(request(DIRECT, url), connecting.marks(), new TimeoutException(), null);
 
         assertThat(unresolved.kind()).isEqualTo(Kind.DNS_FAILURE);
         assertThat(unresolved.hop()).isEqualTo(Hop.TARGET);
@@ -373,7 +373,8 @@ class ProbeErrorClassifierTest {
         ProbeError error = ProbeErrorClassifier.classify(
                 request(SOCKS, "http://probe.test/"),
                 Reached.CONNECTED.marks("http://probe.test/"),
-                new ProxyConnectException(SOCKS_PREFIX + "status: FORBIDDEN(2)"));
+                new ProxyConnectException(SOCKS_PREFIX + "status: FORBIDDEN(2)"),
+                null);
 
         assertThat(error.proxyReplyCode()).isEqualTo(2);
     }
@@ -387,10 +388,13 @@ class ProbeErrorClassifierTest {
         Throwable repeating = new IOException("Connection refused", new ConnectException("Connection refused"));
 
         String deep = ProbeErrorClassifier.classify(
-                        request(DIRECT, "http://probe.test/"), Reached.NOTHING.marks("http://probe.test/"), chain)
+                        request(DIRECT, "http://probe.test/"), Reached.NOTHING.marks("http://probe.test/"), chain, null)
                 .reason();
         String repeated = ProbeErrorClassifier.classify(
-                        request(DIRECT, "http://probe.test/"), Reached.NOTHING.marks("http://probe.test/"), repeating)
+                        request(DIRECT, "http://probe.test/"),
+                        Reached.NOTHING.marks("http://probe.test/"),
+                        repeating,
+                        null)
                 .reason();
 
         assertThat(deep)
@@ -406,7 +410,7 @@ class ProbeErrorClassifierTest {
         outer.initCause(inner);
 
         ProbeError error = ProbeErrorClassifier.classify(
-                request(DIRECT, "http://probe.test/"), Reached.CONNECTED.marks("http://probe.test/"), outer);
+                request(DIRECT, "http://probe.test/"), Reached.CONNECTED.marks("http://probe.test/"), outer, null);
 
         assertThat(error.kind()).isEqualTo(Kind.OTHER);
         assertThat(error.reason()).endsWith("; caused by: IOException: outer <- IOException: inner");

@@ -11,6 +11,7 @@ import io.observatory.time.Ticker;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.SocketException;
 import java.net.URI;
 import java.time.Clock;
@@ -222,6 +223,37 @@ class ProbeWireTest {
                     .isTrue();
 
             assertThat(target.peers().get(target.peers().size() - 1)).isEqualTo(InetAddress.getByName("127.0.0.42"));
+        } finally {
+            own.disposeLater().block(Duration.ofSeconds(5));
+        }
+    }
+
+    @Test
+    void probeWhenTheTargetIsOfTheOtherAddressFamilyThanTheSourceAddressThenTheErrorSaysSo() throws Exception {
+        assumeTrue(bindable("::1"), "this host has IPv6 loopback");
+        LoopResources own = LoopResources.create("probe-family-test", 1, true);
+        try (ServerSocket v6 = new ServerSocket(0, 1, InetAddress.getByName("::1"))) {
+            ReactorNettyProber bound = new ReactorNettyProber(
+                    new ProbeSettings(1, null, Map.of(), "127.0.0.1"),
+                    ProbeHeaders.of(Map.of(), CHROME),
+                    own,
+                    Clock.systemUTC(),
+                    Ticker.system());
+
+            ProbeResult result = bound.probe(new ProbeRequest(
+                            Outbound.direct("d"),
+                            URI.create("http://[::1]:" + v6.getLocalPort() + "/generate_204"),
+                            "GET",
+                            TIMEOUT,
+                            ProbeRequest.Client.STANDARD_OBSERVER))
+                    .block(TIMEOUT.plusSeconds(5));
+
+            assertThat(result.success()).isFalse();
+            assertThat(result.error().kind()).isEqualTo(ProbeError.Kind.OTHER);
+            assertThat(result.error().reason())
+                    .startsWith("outbound d (direct): cannot reach [::1]:" + v6.getLocalPort() + " from the probes'"
+                            + " source address 127.0.0.1 (observatory.probe.source-address): an IPv6 address from an"
+                            + " IPv4 one");
         } finally {
             own.disposeLater().block(Duration.ofSeconds(5));
         }

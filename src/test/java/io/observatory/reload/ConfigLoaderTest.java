@@ -121,6 +121,28 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void loadWhenFileChangesAPortThatWasZeroThenTheWarningNamesThePortBound() throws IOException {
+        Path file = Files.writeString(
+                directory.resolve("observatory.yml"),
+                "spring.grpc.server.port: 9191\nobservatory:\n  standard:\n    subject-selector: [proxy_]\n");
+        StandardEnvironment running = new StandardEnvironment();
+        running.getPropertySources()
+                .addFirst(new SimpleCommandLinePropertySource("--spring.config.additional-location=" + file));
+        running.getPropertySources()
+                .addLast(new OriginTrackedMapPropertySource(
+                        "Config resource 'file [" + file + "]' via location '" + file + "'",
+                        Map.of("spring.grpc.server.port", "0", "observatory.standard.subject-selector[0]", "proxy_")));
+        running.getPropertySources()
+                .addFirst(new MapPropertySource("grpc-server-ports", Map.of("local.grpc.server.port", 41234)));
+
+        assertThat(new ConfigLoader(running, List.of(file), binder, new DefaultResourceLoader())
+                        .load()
+                        .warnings())
+                .contains("spring.grpc.server.port: 9191 takes effect at the next start; 41234 (the port bound for 0)"
+                        + " stays in force");
+    }
+
+    @Test
     void loadWhenFileChangesTheStateSettingsThenAWarningSaysTheyWaitForTheNextStart() throws IOException {
         Path file = Files.writeString(
                 directory.resolve("observatory.yml"),
