@@ -45,7 +45,7 @@ class ApiServicesConfiguration {
     }
 
     /**
-     * Xray's {@code xray.app.observatory.command.ObservatoryService}: a read, which Xray's own clients make without a
+     * Xray's {@code xray.core.app.observatory.command.ObservatoryService}: a read, which Xray's own clients make without a
      * token, so {@code observatory.api.auth.xray-reads-open} can keep it open when reads need the credential.
      */
     @Bean
@@ -56,10 +56,22 @@ class ApiServicesConfiguration {
                         .orOpenWhen(ApiAuthSettings::xrayReadsOpen));
     }
 
-    /** {@code grpc.health.v1.Health}, every method a read. */
+    /**
+     * {@code grpc.health.v1.Health}, every method a read; the server's own status (the empty service name) is open to
+     * anyone whatever the settings, as Kubernetes' gRPC probes and load balancers check it without a credential, while
+     * an outbound's status (its tag as the service name) is a read like any other.
+     */
     @Bean
     BindableService grpcHealthService(ApiGuard guard, HealthStatusManager health) {
-        return guard.guard(health.getHealthService(), ServiceAccess.readsOnly(HealthGrpc.getServiceDescriptor()));
+        return guard.guard(
+                health.getHealthService(),
+                ServiceAccess.readsOnly(HealthGrpc.getServiceDescriptor())
+                        .withOpenRequests(
+                                HealthGrpc.getCheckMethod(),
+                                request -> request.getService().isEmpty())
+                        .withOpenRequests(
+                                HealthGrpc.getWatchMethod(),
+                                request -> request.getService().isEmpty()));
     }
 
     /** {@code grpc.reflection.v1.ServerReflection}, a read: what grpcurl and other clients discover the API by. */

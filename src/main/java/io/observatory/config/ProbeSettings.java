@@ -36,10 +36,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                            headers, which go out in Go's order; names compared case-insensitively: a value replaces
  *                            the default, an empty value removes it (and what Go's transport would add of that name),
  *                            a new name is sorted in. Values are trimmed as Go trims them and must be visible ASCII
- *                            with spaces and tabs inside; at most {@value #MAX_HEADERS} headers of at most
- *                            {@value #MAX_VALUE_LENGTH} characters; the headers that frame the request or belong to
- *                            the outbound ({@link #PROBER_HEADERS}) are refused. Default: none, the navigation
- *                            headers alone
+ *                            with spaces and tabs inside; at most 64 headers of at most 4,096 characters; the
+ *                            headers that frame the request or belong to the outbound (Content-Length,
+ *                            Transfer-Encoding, Trailer, TE, Upgrade, Expect, Proxy-Authorization, Proxy-Connection)
+ *                            are refused. Default: none, the navigation headers alone
  * @param sourceAddress       local IP address every probe connection binds to (a multi-homed host chooses its
  *                            egress; an IPv6 address may be in brackets); it must be an address of this host, checked
  *                            at start-up by binding to it. Probes to a target or proxy of the other IP family then

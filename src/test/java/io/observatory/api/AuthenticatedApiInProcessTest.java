@@ -203,7 +203,7 @@ class AuthenticatedApiInProcessTest {
     }
 
     @Test
-    void readsWhenRequiredThenEveryServicesReadsNeedTheToken() throws IOException {
+    void readsWhenRequiredThenEveryServicesReadsNeedTheTokenButTheServersOwnHealth() throws IOException {
         serve(true);
 
         Status observation = statusOf(() -> v1(null).getObservation(GetObservationRequest.getDefaultInstance()));
@@ -212,13 +212,22 @@ class AuthenticatedApiInProcessTest {
         Status watch = statusOf(() -> v1(null).watchObservation(WatchObservationRequest.getDefaultInstance())
                 .hasNext());
         Status xray = statusOf(this::xrayStatuses);
-        Status health = statusOf(() -> HealthGrpc.newBlockingStub(channel)
+        Status outboundHealth = statusOf(() -> HealthGrpc.newBlockingStub(channel)
                 .withDeadlineAfter(5, TimeUnit.SECONDS)
-                .check(HealthCheckRequest.getDefaultInstance()));
+                .check(HealthCheckRequest.newBuilder()
+                        .setService(OutboundHealthStatuses.SERVICE_PREFIX + "proxy_a")
+                        .build()));
+        ServingStatus server = HealthGrpc.newBlockingStub(channel)
+                .withDeadlineAfter(5, TimeUnit.SECONDS)
+                .check(HealthCheckRequest.getDefaultInstance())
+                .getStatus();
 
-        assertThat(List.of(observation, available, watch, xray, health))
+        assertThat(List.of(observation, available, watch, xray, outboundHealth))
                 .extracting(Status::getCode)
                 .containsOnly(Status.Code.UNAUTHENTICATED);
+        assertThat(server)
+                .as("the server's own status, which Kubernetes' probes check without a credential")
+                .isEqualTo(ServingStatus.SERVING);
         assertThat(observed("proxy_a").getVerdict()).isEqualTo(io.observatory.api.v1.HealthState.HEALTH_STATE_HEALTHY);
         assertThat(outboundHealth("proxy_a")).isEqualTo(ServingStatus.SERVING);
     }

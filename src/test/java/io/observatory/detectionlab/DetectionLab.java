@@ -25,7 +25,7 @@ import java.util.List;
  *                     {@code per-outbound})
  * @param timeout      the probe timeout of both checkers: ours {@code observatory.standard.timeout}, HAProxy's
  *                     {@code timeout connect} and {@code timeout check} ({@code detection-lab.timeout}, Go syntax,
- *                     default {@code 1s}, HAProxy's inter). At 1 s one lost SYN or SYN-ACK fails a probe: Linux
+ *                     default {@code 2s}). At 1 s or less one lost SYN or SYN-ACK fails a probe: Linux
  *                     sends the first retransmission after its initial retransmission timeout, 1 s
  * @param lossDuration how long the packet-loss scenario lasts ({@code detection-lab.loss-duration}, Go syntax, e.g.
  *                     {@code 60s})

@@ -36,7 +36,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * Detection time against HAProxy on real faults (issue 11, item 2), as {@code .ci/detection-lab} sets it up (as
+ * Detection time against HAProxy on real faults, as {@code .ci/detection-lab} sets it up (as
  * root): targets A and B, each nginx in a network namespace of its own answering {@code GET /generate_204} with 204;
  * in the root namespace HAProxy ({@code check inter 1s fall 3 rise 2 fastinter 250}, {@code timeout check} and
  * {@code timeout connect} the lab's timeout, 2 s by default: a lost SYN is resent after 1 s, so a shorter deadline

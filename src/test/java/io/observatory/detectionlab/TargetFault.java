@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
 /**
  * A fault of one target, made with nft inside the target's network namespace (never in the root namespace) in a
  * table of its own, with named counters; {@link #close()} reads the counters and deletes the table, which ends the
- * fault. Three kinds, as lab.md describes them:
+ * fault. Three kinds:
  * <ul>
  *   <li>{@link #refuse refused}: TCP to the port is answered with a reset (the target's server is down);</li>
  *   <li>{@link #blackHole black hole}: every IP packet arriving in the namespace is dropped (connects time out);</li>

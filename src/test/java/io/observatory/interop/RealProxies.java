@@ -44,7 +44,7 @@ record RealProxies(Endpoint socks, Endpoint http) {
             throw new IllegalStateException("system property " + name + " is not set: the interop tests probe "
                     + "through the real microsocks and tinyproxy that .ci/run starts; run them with `bash .ci/run` "
                     + "(or start both proxies on 127.0.0.1 yourself and pass every interop.socks.* and "
-                    + "interop.http.* property to ./mvnw verify -Pinterop)");
+                    + "interop.http.* property to ./mvnw verify -Pinterop, or -Pbench)");
         }
         return value;
     }

@@ -33,7 +33,7 @@ public class ApiAuthConfiguration {
             ObjectProvider<ForeignPrincipals> foreign) {
         if (clientCertificatesAsked(environment) && !clientCertificatesTrusted(environment)) {
             log.warn(
-                    "{}=false: client certificates are not verified, so they do not authorize v1 API calls;"
+                    "{}=false: client certificates are not verified, so they authorize no API call;"
                             + " only the bearer token does",
                     SSL_SECURE_PROPERTY);
         }

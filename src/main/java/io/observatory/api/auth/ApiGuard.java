@@ -16,6 +16,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import javax.net.ssl.SSLSession;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -210,13 +211,113 @@ public final class ApiGuard {
             if (refusal == null) {
                 return next.startCall(call, headers);
             }
-            log.debug(
-                    "refused {} from {}: {}",
-                    method.getFullMethodName(),
-                    call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR),
-                    refusal);
-            call.close(Status.UNAUTHENTICATED.withDescription(refusal), new Metadata());
-            return new ServerCall.Listener<>() {};
+            Predicate<Object> openRequests = access.openRequests(method.getBareMethodName());
+            if (openRequests != null) {
+                return new FirstMessage<>(call, headers, next, openRequests, refusal);
+            }
+            return refuse(call, refusal);
+        }
+    }
+
+    private static <ReqT, RespT> ServerCall.Listener<ReqT> refuse(ServerCall<ReqT, RespT> call, String refusal) {
+        log.debug(
+                "refused {} from {}: {}",
+                call.getMethodDescriptor().getFullMethodName(),
+                call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR),
+                refusal);
+        call.close(Status.UNAUTHENTICATED.withDescription(refusal), new Metadata());
+        return new ServerCall.Listener<>() {};
+    }
+
+    /**
+     * A call without the credential of a read that some requests open: it asks for the first message and decides on
+     * it, starting the service's handler with it (and what arrived meanwhile) or refusing the call.
+     */
+    private static final class FirstMessage<ReqT, RespT> extends ServerCall.Listener<ReqT> {
+
+        private final ServerCall<ReqT, RespT> call;
+        private final Metadata headers;
+        private final ServerCallHandler<ReqT, RespT> next;
+        private final Predicate<Object> open;
+        private final String refusal;
+        // gRPC calls a listener from one thread at a time.
+        private ServerCall.@Nullable Listener<ReqT> started;
+        private boolean ready;
+        private boolean refused;
+
+        FirstMessage(
+                ServerCall<ReqT, RespT> call,
+                Metadata headers,
+                ServerCallHandler<ReqT, RespT> next,
+                Predicate<Object> open,
+                String refusal) {
+            this.call = call;
+            this.headers = headers;
+            this.next = next;
+            this.open = open;
+            this.refusal = refusal;
+            call.request(1);
+        }
+
+        @Override
+        public void onMessage(ReqT message) {
+            ServerCall.Listener<ReqT> delegate = started;
+            if (delegate != null) {
+                delegate.onMessage(message);
+                return;
+            }
+            if (refused) {
+                return;
+            }
+            if (!open.test(message)) {
+                refused = true;
+                refuse(call, refusal);
+                return;
+            }
+            delegate = next.startCall(call, headers);
+            started = delegate;
+            delegate.onMessage(message);
+            if (ready) {
+                delegate.onReady();
+            }
+        }
+
+        @Override
+        public void onHalfClose() {
+            ServerCall.Listener<ReqT> delegate = started;
+            if (delegate != null) {
+                delegate.onHalfClose();
+            } else if (!refused) {
+                // No message came: nothing says the call is one of the open ones.
+                refused = true;
+                refuse(call, refusal);
+            }
+        }
+
+        @Override
+        public void onReady() {
+            ServerCall.Listener<ReqT> delegate = started;
+            if (delegate != null) {
+                delegate.onReady();
+            } else {
+                ready = true;
+            }
+        }
+
+        @Override
+        public void onCancel() {
+            ServerCall.Listener<ReqT> delegate = started;
+            if (delegate != null) {
+                delegate.onCancel();
+            }
+        }
+
+        @Override
+        public void onComplete() {
+            ServerCall.Listener<ReqT> delegate = started;
+            if (delegate != null) {
+                delegate.onComplete();
+            }
         }
     }
 

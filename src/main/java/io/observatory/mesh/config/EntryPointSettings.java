@@ -19,8 +19,8 @@ import org.jspecify.annotations.Nullable;
  * @param protocol direct, http (CONNECT proxy) or socks (SOCKS5). Required
  * @param address  the proxy's host name or IP address. Required for http and socks
  * @param port     the proxy's TCP port, 1-65535. Required for http and socks
- * @param username proxy user name; set together with password, or not at all
- * @param password proxy password; never printed
+ * @param username proxy user name; set together with password, or not at all. Default: none
+ * @param password proxy password; never printed. Default: none
  * @param probeUrl absolute http(s) URL probed through this entry point instead of
  *                 {@code observatory.mesh.hub.probe.probe-url}. Default: that URL
  */

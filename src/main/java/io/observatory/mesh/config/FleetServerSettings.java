@@ -15,7 +15,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * @param name        unique, e.g. {@code s4}. Required
  * @param route       the group a client may be given any member of, e.g. {@code de}. Required
- * @param entryPoints the addresses its clients connect to, at least one, names unique
+ * @param entryPoints the addresses its clients connect to, at least one, names unique. Required
  */
 public record FleetServerSettings(
         @NotNull(message = MeshNames.EXPECTED) @Pattern(regexp = MeshNames.PATTERN, message = MeshNames.EXPECTED)

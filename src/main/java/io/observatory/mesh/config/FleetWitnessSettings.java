@@ -19,9 +19,11 @@ import org.jspecify.annotations.Nullable;
  * @param server             the server it runs on (its self-report is that server's; it does not probe it); blank
  *                           for an external vantage point. Default: none
  * @param checker            whether its failure to reach a server alone says that server is blocked. Default: false
- * @param tokenFile          file holding its bearer token. At most one of token-file and token-env
- * @param tokenEnv           environment variable holding its bearer token
- * @param certificateSubject the CN of its mTLS client certificate, when it authenticates with one
+ * @param tokenFile          file holding its bearer token. At most one of token-file and token-env; one of them or
+ *                           certificate-subject is required, but for the witness of a hub that is one of its own
+ *                           witnesses. Default: none
+ * @param tokenEnv           environment variable holding its bearer token. Default: none
+ * @param certificateSubject the CN of its mTLS client certificate, when it authenticates with one. Default: none
  */
 public record FleetWitnessSettings(
         @NotNull(message = MeshNames.EXPECTED) @Pattern(regexp = MeshNames.PATTERN, message = MeshNames.EXPECTED)

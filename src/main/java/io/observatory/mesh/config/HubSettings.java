@@ -21,7 +21,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * takes the witnesses' reports and judges them by the rules below. Costs per server its entry points (each an
  * outbound), per witness seven references.
  *
- * @param servers         the fleet's servers, at least one; names unique
+ * @param servers         the fleet's servers, at least one; names unique. Required
  * @param witnesses       who may report; names unique. Default: none
  * @param streak          consecutive failed probes of one entry point by one witness that make a vote, at least 1.
  *                        Default: 3

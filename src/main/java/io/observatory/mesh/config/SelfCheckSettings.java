@@ -14,9 +14,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * One {@code observatory.mesh.witness.checks[i]}: a local check of the witness's own server for its
  * self-report; exactly one of {@code tcp}, {@code http} and {@code pid-file}.
  *
- * @param tcp            {@code host:port} that must accept a TCP connection, e.g. {@code 127.0.0.1:443}
- * @param http           absolute http(s) URL that must answer with an expected status
- * @param pidFile        path of a file holding the process ID of a process that must be alive
+ * @param tcp            {@code host:port} that must accept a TCP connection, e.g. {@code 127.0.0.1:443}. Default: none
+ * @param http           absolute http(s) URL that must answer with an expected status. Default: none
+ * @param pidFile        path of a file holding the process ID of a process that must be alive. Default: none
  * @param expectedStatus the statuses an {@code http} check accepts. Default: 200-399
  */
 public record SelfCheckSettings(

@@ -15,6 +15,9 @@ import io.grpc.ManagedChannelBuilder;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthGrpc;
 import io.grpc.protobuf.services.ProtoReflectionService;
 import io.grpc.reflection.v1.ServerReflectionGrpc;
 import io.grpc.reflection.v1.ServerReflectionRequest;
@@ -68,6 +71,13 @@ class DenyByDefaultIntegrationTest {
 
     private static final String XRAY = "xray.core.app.observatory.command.ObservatoryService";
 
+    /**
+     * Reads open to anyone for the empty request this test sends: grpc.health's check of the server as a whole, which
+     * Kubernetes' probes make without a credential.
+     */
+    private static final Set<String> SERVER_HEALTH =
+            Set.of("grpc.health.v1.Health/Check", "grpc.health.v1.Health/Watch");
+
     @TempDir
     Path directory;
 
@@ -103,8 +113,9 @@ class DenyByDefaultIntegrationTest {
 
         List<String> open = new ArrayList<>();
         READS.forEach((service, reads) -> reads.forEach(read -> {
-            if (!requireForReads || (xrayReadsOpen && service.equals(XRAY))) {
-                open.add(service + "/" + read);
+            String name = service + "/" + read;
+            if (!requireForReads || (xrayReadsOpen && service.equals(XRAY)) || SERVER_HEALTH.contains(name)) {
+                open.add(name);
             }
         }));
         assertThat(methods.keySet())
@@ -117,6 +128,25 @@ class DenyByDefaultIntegrationTest {
                 .contains("observatory.v1.ObservatoryService/ReportOutcomes")
                 .contains("observatory.mesh.v1.WitnessService/GetFleet", "observatory.mesh.v1.WitnessService/Report")
                 .noneMatch(open::contains);
+        assertThat(outboundHealthWithoutCredential())
+                .as("an outbound's health is a read like the others")
+                .isEqualTo(requireForReads ? Status.Code.UNAUTHENTICATED : Status.Code.OK);
+    }
+
+    /** grpc.health's check of an outbound (its tag, as OutboundHealthStatuses names it) without a credential. */
+    private Status.Code outboundHealthWithoutCredential() {
+        try {
+            HealthGrpc.newBlockingStub(channel)
+                    .withDeadlineAfter(5, TimeUnit.SECONDS)
+                    .check(HealthCheckRequest.newBuilder()
+                            .setService("outbound/s1/main")
+                            .build());
+            return Status.Code.OK;
+        } catch (StatusRuntimeException e) {
+            return e.getStatus().getCode() == Status.Code.NOT_FOUND
+                    ? Status.Code.OK
+                    : e.getStatus().getCode();
+        }
     }
 
     @Test
