@@ -30,10 +30,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Graceful shutdown on the real service in its own JVM: on SIGTERM grpc.health.v1 turns NOT_SERVING, readiness goes down, an
- * in-flight RPC keeps being served until the gRPC grace period ends, the in-flight probe is cancelled, and the process
- * exits. The observed outbounds are probed in sequence: {@code lab-fast} answers at once (so the service becomes
- * ready), {@code lab-hang} never answers, so at SIGTERM a probe is in flight for seconds before its 5 s deadline.
+ * Graceful shutdown on the real service in its own JVM: on SIGTERM grpc.health.v1 turns NOT_SERVING, readiness goes
+ * down, an in-flight RPC keeps being served until the gRPC grace period ends, the in-flight probe is cancelled, and the
+ * process exits. The observed outbounds are probed in sequence: {@code lab-fast} answers at once (so the service
+ * becomes ready), {@code lab-hang} never answers, so at SIGTERM a probe is in flight for seconds before its 5 s
+ * deadline.
  */
 class GracefulShutdownTest {
 

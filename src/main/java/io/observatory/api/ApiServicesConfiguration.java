@@ -45,8 +45,8 @@ class ApiServicesConfiguration {
     }
 
     /**
-     * Xray's {@code xray.core.app.observatory.command.ObservatoryService}: a read, which Xray's own clients make without a
-     * token, so {@code observatory.api.auth.xray-reads-open} can keep it open when reads need the credential.
+     * Xray's {@code xray.core.app.observatory.command.ObservatoryService}: a read, which Xray's own clients make
+     * without a token, so {@code observatory.api.auth.xray-reads-open} can keep it open when reads need the credential.
      */
     @Bean
     BindableService xrayObservatoryService(ApiGuard guard, XrayObservatoryService xray) {

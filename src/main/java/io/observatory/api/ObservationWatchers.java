@@ -83,6 +83,10 @@ public class ObservationWatchers implements ApplicationListener<ContextClosedEve
             return;
         }
         unsubscribe.set(store.watch(stream::start, stream::offer));
+        if (stream.ended()) {
+            // Refused before the subscription was set (its first message, on a delivery thread): its stop found none.
+            stop.run();
+        }
         call.setOnCancelHandler(() -> {
             streams.remove(stream);
             stop.run();

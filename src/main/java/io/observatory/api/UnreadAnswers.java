@@ -10,6 +10,8 @@ import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
 import io.observatory.stream.Budget;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.springframework.context.annotation.Bean;
@@ -38,6 +40,8 @@ public final class UnreadAnswers implements ServerInterceptor, Budget {
 
     private final long budgetBytes;
     private final AtomicLong unread = new AtomicLong();
+    // Streams held back by the budget, woken by the next release; at most one entry per stream (Pump registers once).
+    private final Queue<Runnable> waiting = new ConcurrentLinkedQueue<>();
 
     /** @param budgetBytes the unread bytes of all calls beyond which an answer is refused, positive */
     public UnreadAnswers(long budgetBytes) {
@@ -86,6 +90,27 @@ public final class UnreadAnswers implements ServerInterceptor, Budget {
     @Override
     public void release(long bytes) {
         unread.addAndGet(-bytes);
+        if (bytes > 0) {
+            wakeWaiting();
+        }
+    }
+
+    /**
+     * Wakes {@code wake} after the next release, or at once when nothing is held (no release would come): a waiter
+     * queued after a release's look at the queue sees that release's effect on the unread bytes.
+     */
+    @Override
+    public void whenReleased(Runnable wake) {
+        waiting.add(wake);
+        if (unread.get() <= 0) {
+            wakeWaiting();
+        }
+    }
+
+    private void wakeWaiting() {
+        for (Runnable wake = waiting.poll(); wake != null; wake = waiting.poll()) {
+            wake.run();
+        }
     }
 
     /** Bytes of answers sent and not yet taken by their clients. */

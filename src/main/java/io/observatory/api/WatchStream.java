@@ -23,6 +23,7 @@ import java.util.function.Supplier;
 final class WatchStream {
 
     private final List<String> tagPrefixes;
+    private final int capacity;
     private final SubjectSelector selector;
     private final Events<WatchObservationResponse> backlog;
     private final Pump<WatchObservationResponse> pump;
@@ -52,6 +53,7 @@ final class WatchStream {
             UnreadAnswers budget,
             Consumer<WatchStream> onClosed) {
         this.tagPrefixes = List.copyOf(tagPrefixes);
+        this.capacity = capacity;
         this.selector = new SubjectSelector(tagPrefixes);
         this.backlog = new Events<>(capacity);
         this.pump = new Pump<>(
@@ -74,18 +76,30 @@ final class WatchStream {
         pump.offered();
     }
 
-    /** Queues the update's transitions of this stream's outbounds, or a resync snapshot on overflow. Writer thread. */
+    /**
+     * Queues the update's transitions of this stream's outbounds, or a resync snapshot on overflow. Writer thread;
+     * costs at most {@code capacity + 1} queued suppliers however many outbounds changed (more overflow anyway).
+     */
     void offer(ObservationUpdate update) {
+        if (pump.ended()) {
+            return;
+        }
         List<Supplier<WatchObservationResponse>> events = update.transitions().stream()
                 .filter(this::selected)
+                .limit(capacity + 1L)
                 .<Supplier<WatchObservationResponse>>map(event -> () -> ObservationProtos.event(event))
                 .toList();
-        if (events.isEmpty() || pump.ended()) {
+        if (events.isEmpty()) {
             return;
         }
         Observation observation = update.observation();
         backlog.offer(events, () -> ObservationProtos.snapshot(observation, tagPrefixes, true));
         pump.offered();
+    }
+
+    /** Whether the stream has ended (completed, refused, failed or cancelled). */
+    boolean ended() {
+        return pump.ended();
     }
 
     /** Sends what is queued while the call is ready; gRPC's on-ready callback. */

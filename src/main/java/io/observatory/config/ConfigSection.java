@@ -8,8 +8,8 @@ import java.util.Map;
  * validated by the core's one pipeline ({@link ObservatoryConfigBinder}) at start-up and on every reload, together
  * with the core's settings and every other section, so that a reload applies all of them or none. A capability
  * declares one as a constant and registers it as a Spring bean; it reads its settings with
- * {@link ObservatoryConfig#section}. The record should be annotated {@code @ConfigurationProperties("observatory.<key>")}
- * so that its keys are in the configuration reference.
+ * {@link ObservatoryConfig#section}. The record should be annotated {@code
+ * @ConfigurationProperties("observatory.<key>")} so that its keys are in the configuration reference.
  *
  * @param <T> the section's settings record, immutable; its {@link Checked} rules are checked while binding
  */

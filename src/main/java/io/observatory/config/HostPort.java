@@ -5,7 +5,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A {@code host:port} as operators write it: a host name or an IPv4 literal (as an outbound's {@code address} is
- * checked), or a bracketed IPv6 literal, then a port 1-65535, e.g. {@code hub.mesh.svc:9090}, {@code 127.0.0.1:443}, {@code [::1]:9090}.
+ * checked), or a bracketed IPv6 literal, then a port 1-65535, e.g. {@code hub.mesh.svc:9090}, {@code 127.0.0.1:443},
+ * {@code [::1]:9090}.
  *
  * @param host the host, IPv6 without brackets
  * @param port 1-65535

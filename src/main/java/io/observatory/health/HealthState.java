@@ -2,8 +2,8 @@ package io.observatory.health;
 
 /**
  * The health of one outbound as judged by one check (active probes, passive call outcomes, or a health source a
- * capability registers, such as the mesh) or by all of them together (see {@link CombinedVerdict}). Every state starts {@link #UNKNOWN} (YARP's {@code DestinationHealth});
- * {@link #DEGRADED} is Envoy's.
+ * capability registers, such as the mesh) or by all of them together (see {@link CombinedVerdict}). Every state starts
+ * {@link #UNKNOWN} (YARP's {@code DestinationHealth}); {@link #DEGRADED} is Envoy's.
  */
 public enum HealthState {
     /** No verdict yet: never probed, below a threshold since start, or reactivated after being unhealthy. */

@@ -27,7 +27,8 @@ import org.springframework.stereotype.Component;
  * number follows the outbounds; values are read from the current observation at each scrape:
  * <ul>
  *   <li>{@value #VERDICT} (tag {@code outbound}), one per configured outbound: its combined verdict, 1 healthy,
- *       0.5 degraded, 0 unknown, -1 unhealthy, so {@code observatory_outbound_verdict < 0} lists the outbounds balancers avoid;
+ *       0.5 degraded, 0 unknown, -1 unhealthy, so {@code observatory_outbound_verdict < 0} lists the outbounds
+ *       balancers avoid;
  *   <li>{@value #ALIVE} (tag {@code outbound}), one per observed outbound: 1 when alive, 0 when not (Xray's
  *       {@code alive} as the gRPC API reports it: false while passive health says unhealthy);
  *   <li>{@value #LAST_SUCCESS_AGE} (seconds, tag {@code outbound}): time since the outbound's last successful probe,

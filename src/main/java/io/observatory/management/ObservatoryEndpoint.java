@@ -8,8 +8,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * The read-only {@code observatory} management endpoint ({@code GET /actuator/observatory}): the current observation
- * as JSON ({@link ObservationView}: Xray's {@code GetOutboundStatus} and more, with the capabilities' parts, such as the
- * mesh view on a hub), for operators without a gRPC client.
+ * as JSON ({@link ObservationView}: Xray's {@code GetOutboundStatus} and more, with the capabilities' parts, such as
+ * the mesh view on a hub), for operators without a gRPC client.
  */
 @Component
 @Endpoint(id = "observatory")

@@ -24,8 +24,8 @@ import org.springframework.grpc.server.lifecycle.GrpcServerLifecycle;
 /**
  * The mesh's parts ({@code observatory.mesh}): its configuration section, the {@link MeshHub} whose marks go to the
  * verdicts and whose reports outlive a restart, the witness runtime (reporting over gRPC, or to the hub in this
- * process for {@code hub-and-witness}), and their start after the gRPC server. Every part exists whatever the role, so a reload can change
- * the role without a restart; a part the role does not use is idle.
+ * process for {@code hub-and-witness}), and their start after the gRPC server. Every part exists whatever the role, so
+ * a reload can change the role without a restart; a part the role does not use is idle.
  */
 @Configuration(proxyBeanMethods = false)
 public class MeshConfiguration {

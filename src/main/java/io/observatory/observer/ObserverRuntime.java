@@ -29,8 +29,8 @@ import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
  * Owns the one active observer and applies configurations to it, at start and on every reload, on the writer. A new
  * outbound list is swapped in and the running observer told (statuses of removed outbounds disappear at once);
  * changed observer settings replace the observer, and the successor starts from its predecessor's statuses, which the
- * sink holds, so outbounds that still exist keep theirs. Probe settings ({@code observatory.probe}) are fixed for the process:
- * changing them needs a restart, and a reload that changes them applies everything else and says so.
+ * sink holds, so outbounds that still exist keep theirs. Probe settings ({@code observatory.probe}) are fixed for the
+ * process: changing them needs a restart, and a reload that changes them applies everything else and says so.
  *
  * <p>State is confined to the writer but for the stop flag and the active observer, which {@link #stop()} reads from
  * Spring's lifecycle thread: a reload in progress on the writer checks the flag again after creating a successor,

@@ -13,10 +13,10 @@ import java.util.random.RandomGenerator;
 /**
  * Probe sessions for a capability that probes outbounds of its own — a mesh witness its neighbours' entry points —
  * with the standard observer's per-outbound sessions and active policy, as Envoy's health discovery service has its
- * endpoints checked by the health checkers of its clusters ({@code source/common/upstream/health_discovery_service.cc}).
- * Each session probes its outbound once per interval after the previous answer, at most one probe in flight, and keeps
- * its status (the consecutive failures included) in the capability's own sink, never in the observation. Costs one
- * session and one status per outbound.
+ * endpoints checked by the health checkers of its clusters ({@code
+ * source/common/upstream/health_discovery_service.cc}). Each session probes its outbound once per interval after the
+ * previous answer, at most one probe in flight, and keeps its status (the consecutive failures included) in the
+ * capability's own sink, never in the observation. Costs one session and one status per outbound.
  */
 public final class ProbeSessions {
 

@@ -46,8 +46,8 @@ import tools.jackson.databind.json.JsonMapper;
  * connection is writable — from the state of that moment, so what a slow client missed is coalesced into its next
  * event. A stream that has taken no event for its
  * stall limit while one was due is dropped (its connection closed, what it held discarded), so a stuck client holds
- * neither memory nor a connection for long; the page reconnects and starts from a snapshot. On shutdown every stream is completed, so the
- * HTTP server's graceful shutdown does not wait for them.
+ * neither memory nor a connection for long; the page reconnects and starts from a snapshot. On shutdown every stream is
+ * completed, so the HTTP server's graceful shutdown does not wait for them.
  *
  * <p>Costs per stream one entry per row of its page; per look at a changed observation, one pass over the outbounds
  * matching its prefix (all 10,000 for none) and the JSON of its changed rows. Nothing per outbound or per change.

@@ -1,6 +1,6 @@
 package io.observatory.page;
 
-import io.observatory.api.auth.ApiGuard;
+import io.observatory.management.HttpReads;
 import io.observatory.management.PartView;
 import io.observatory.snapshot.ObservationStore;
 import io.observatory.time.ExecutorScheduler;
@@ -31,7 +31,8 @@ import tools.jackson.databind.json.JsonMapper;
  *   <li>{@code GET /status/assets/panels.json}, {@code /status/assets/panels/<name>/*}: the names of the capability
  *       parts with a panel ({@link PartView}), and each panel's script and style; open, as they hold no data;
  *   <li>{@code GET /status/api/outbounds}, {@code /status/api/<name>} per panel, {@code /status/api/stream}: its
- *       data, as JSON and as server-sent events, under the API's read rules ({@link PageAccess}).
+ *       data, as JSON and as server-sent events, under the API's read rules ({@link HttpReads}, on exactly
+ *       the requests these routes match).
  * </ul>
  * The page names its script, style, data and the redirect names the page by relative URLs, so that it works behind a
  * reverse proxy that serves it under a path prefix ({@code /observatory/status}); the stream says
@@ -79,15 +80,9 @@ public class StatusPageConfiguration {
         return new PageHeaders();
     }
 
-    /** The read rules of the API for the status page's data and {@code /actuator/observatory}. */
-    @Bean
-    WebFilter observationReadAccess(ApiGuard auth, JsonMapper json) {
-        return new PageAccess(auth, json);
-    }
-
     @Bean
     RouterFunction<ServerResponse> statusPageRoutes(
-            RttHistory history, List<PartView<?>> views, PageStreams streams, Clock clock) {
+            RttHistory history, List<PartView<?>> views, PageStreams streams, Clock clock, HttpReads reads) {
         StatusPageHandler handler = new StatusPageHandler(history, views, streams, clock);
         RouterFunctions.Builder data = RouterFunctions.route()
                 .GET("/status/api/outbounds", handler::outbounds)
@@ -108,7 +103,7 @@ public class StatusPageConfiguration {
                         request -> ServerResponse.temporaryRedirect(URI.create("status"))
                                 .build())
                 .GET("/status", handler::page)
-                .add(data.build())
+                .add(data.filter(reads.routeFilter()).build())
                 .add(assets.build())
                 .add(RouterFunctions.resources("/status/assets/**", new ClassPathResource("status-page/assets/")))
                 .build();

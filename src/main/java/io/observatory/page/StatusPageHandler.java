@@ -20,8 +20,9 @@ import reactor.netty.Connection;
 
 /**
  * Answers the status page's requests: the page itself, a page of outbounds and each capability part's panel data as
- * JSON, the list of panels, and the live stream. Data responses are never cached ({@code Cache-Control: no-store}); a bad query string is answered
- * {@code 400} with the reason as JSON, e.g. {@code {"reason": "limit: 0 (expected: 1-500)"}}.
+ * JSON, the list of panels, and the live stream. Data responses are never cached ({@code Cache-Control: no-store}); a
+ * bad query string is answered {@code 400} with the reason as JSON, e.g. {@code {"reason": "limit: 0 (expected:
+ * 1-500)"}}.
  */
 final class StatusPageHandler {
 

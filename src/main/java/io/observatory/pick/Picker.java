@@ -44,7 +44,8 @@ public final class Picker {
      * For {@code random} and {@code round-robin} the usable candidates are all of them without a fallback tag, and the
      * alive ones with one, as in Xray, which consults the observation for these two strategies only when a fallback
      * tag is set. The service passes only outbounds that were probed ({@code ObservatoryV1Service}); Xray also
-     * picks, or counts as alive, selected tags without a status. When the strategy chooses none, the fallback tag is the result.
+     * picks, or counts as alive, selected tags without a status. When the strategy chooses none, the fallback tag is
+     * the result.
      *
      * @param settings the balancer's strategy, fallback tag and least-load settings
      * @param roundRobinKey identifies the balancer whose round-robin position to use and advance (e.g. its subject

@@ -49,8 +49,8 @@ final class ConfigLoader {
     /**
      * Where the running process says which port it bound for each port setting: Spring Boot's own
      * {@code local.server.port} and {@code local.management.port}, and {@value #LOCAL_GRPC_PORT}, which
-     * {@link ReloadConfiguration} adds when the gRPC server starts. A setting of 0 bound a free port, which is what stays
-     * in force.
+     * {@link ReloadConfiguration} adds when the gRPC server starts. A setting of 0 bound a free port, which is what
+     * stays in force.
      */
     private static final Map<String, String> BOUND_PORTS = Map.of(
             "server.port", "local.server.port",

@@ -34,9 +34,9 @@ final class Timestamps {
 
     /**
      * How long before {@code now} the wall time {@code at} was, in nanoseconds, for putting a saved time on this
-     * process's ticker: 0 for a time after {@code now} (written by a clock ahead of this one, or before this one was set
-     * back), so that no restored sample, bucket or unhealthy state lasts longer than it would have; at most
-     * {@value #MAX_AGE_NANOS} (about 73 years), so that ticker arithmetic cannot overflow.
+     * process's ticker: 0 for a time after {@code now} (written by a clock ahead of this one, or before this one was
+     * set back), so that no restored sample, bucket or unhealthy state lasts longer than it would have; at most {@value
+     * #MAX_AGE_NANOS} (about 73 years), so that ticker arithmetic cannot overflow.
      */
     static long ageNanos(Timestamp at, Instant now) {
         Duration age = Duration.between(instant(at), now);

@@ -5,7 +5,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * What a stream has to send, as its producer left it: the latest state of something (conflated), or a bounded queue
  * of events that collapses into one snapshot when it overflows. The producer adds; the stream's {@link Pump} takes.
- * Thread-safe; messages are built when taken, on the pump's thread, never on the producer's.
+ * Thread-safe where producer and pump run on different threads ({@link Events}, {@link Latest}); messages are built
+ * when taken, on the pump's thread, never on the producer's.
  *
  * @param <M> the message type
  */

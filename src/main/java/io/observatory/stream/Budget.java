@@ -24,6 +24,11 @@ public interface Budget {
         public void release(long bytes) {}
 
         @Override
+        public void whenReleased(Runnable wake) {
+            wake.run();
+        }
+
+        @Override
         public Status refusal(String what) {
             return Status.RESOURCE_EXHAUSTED.withDescription(what);
         }
@@ -37,6 +42,12 @@ public interface Budget {
 
     /** Gives back {@code bytes} a client has taken. */
     void release(long bytes);
+
+    /**
+     * Runs {@code wake} once, on a releasing thread, after bytes are next given back, or at once when none are held:
+     * how a stream whose message did not fit learns that it may try again. {@code wake} must be quick.
+     */
+    void whenReleased(Runnable wake);
 
     /** The status that ends a stream whose message {@code what} (e.g. {@code this stream's first view}) did not fit. */
     Status refusal(String what);

@@ -24,8 +24,9 @@ import org.slf4j.LoggerFactory;
  * again (gRPC's flow control then says it left). The first message that does not fit ends the stream with the
  * budget's refusal (the client comes back later and starts afresh); a later one ends it too when
  * {@link Limits#laterRefusalEnds} (a backlog of whole states, where waiting would leave the client on a stale one),
- * else it waits for the next offer or on-ready callback. A message that cannot be built or sent ends the stream with
- * {@code INTERNAL}; the service keeps serving. Costs one backlog and a few counters per stream.
+ * else it waits until the budget gives bytes back ({@link Budget#whenReleased}) or the next offer. A message that
+ * cannot be built or sent ends the stream with {@code INTERNAL}; the service keeps serving. Costs one backlog and a few
+ * counters per stream.
  *
  * @param <M> the message type
  */
@@ -69,8 +70,10 @@ public final class Pump<M> {
     private volatile boolean ending;
     private volatile @Nullable M last;
     private volatile boolean closed;
-    // Set when the budget held back a later message, until the next offer or on-ready callback.
+    // Set when the budget held back a later message, until the budget gives bytes back, the next offer or on-ready.
     private volatile boolean starved;
+    // Set while a wake-up is registered with the budget, so a stream registers at most one.
+    private final AtomicBoolean awaitingRelease = new AtomicBoolean();
     // When the outlet stopped taking what was due, on the ticker; NOT_STALLED while it takes it or nothing is due.
     private volatile long stalledSince = NOT_STALLED;
     // Sending thread only.
@@ -110,7 +113,10 @@ public final class Pump<M> {
                 });
             } catch (RejectedExecutionException e) {
                 // The delivery executor has stopped (the service is closing): nothing more goes out.
+                deliveryQueued.set(false);
                 closed = true;
+                backlog.clear();
+                releaseHeld();
             }
         }
     }
@@ -119,6 +125,12 @@ public final class Pump<M> {
     public void ready() {
         starved = false;
         pump();
+    }
+
+    /** The budget gave bytes back after it held back this stream's message: it tries again. */
+    private void released() {
+        awaitingRelease.set(false);
+        offered();
     }
 
     /** The client left: the backlog is dropped and what the stream held of the budget given back. Any thread. */
@@ -202,6 +214,9 @@ public final class Pump<M> {
                 } else {
                     backlog.putBack(message);
                     starved = true;
+                    if (awaitingRelease.compareAndSet(false, true)) {
+                        limits.budget().whenReleased(this::released);
+                    }
                 }
                 return;
             }

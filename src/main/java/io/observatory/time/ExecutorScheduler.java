@@ -12,8 +12,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The production {@link Scheduler}: one daemon thread with a delay queue. A task that throws, an {@link Error}
  * included, is logged and the thread goes on with the next one (as grpc-java's {@code SynchronizationContext} hands
- * it to its handler); the executor would otherwise keep it in a future nobody reads. Delays are measured by the JDK's delay queue on {@link System#nanoTime()}, which
- * is also what the injected {@link Ticker} reads in production.
+ * it to its handler); the executor would otherwise keep it in a future nobody reads. Delays are measured by the JDK's
+ * delay queue on {@link System#nanoTime()}, which is also what the injected {@link Ticker} reads in production.
  */
 public final class ExecutorScheduler implements Scheduler, AutoCloseable {
 

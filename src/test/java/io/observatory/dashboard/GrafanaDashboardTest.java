@@ -18,7 +18,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * The dashboard file as Grafana imports it: a current schema, a stable uid, its data source only through the
  * {@code datasource} variable, the variables an operator filters by, a unit on every panel, verdict colours, and
- * PromQL that reads each area an operator watches (verdicts, probes, the API, the mesh). That the metrics exist is {@link DashboardScrapeIntegrationTest}'s.
+ * PromQL that reads each area an operator watches (verdicts, probes, the API, the mesh). That the metrics exist is
+ * {@link DashboardScrapeIntegrationTest}'s.
  */
 class GrafanaDashboardTest {
 

@@ -40,12 +40,12 @@ import org.junit.jupiter.api.TestMethodOrder;
  * root): targets A and B, each nginx in a network namespace of its own answering {@code GET /generate_204} with 204;
  * in the root namespace HAProxy ({@code check inter 1s fall 3 rise 2 fastinter 250}, {@code timeout check} and
  * {@code timeout connect} the lab's timeout, 2 s by default: a lost SYN is resent after 1 s, so a shorter deadline
- * fails probes under loss; HAProxy caps its connect at {@code inter}) and the service in its own JVM (probe interval 1 s,
- * unhealthy threshold 3, healthy threshold 2, the same timeout, expected status 204; with the {@code per-outbound}
- * schedule edge intervals of 250 ms, with {@code xray} concurrent rounds), both checking both targets.
- * Faults are nft rules inside the targets' namespaces. Both checkers are read at the same rate, every 20 ms, ours with
- * {@code observatory.v1} GetObservation, HAProxy with {@code show stat}; each time is taken when the answer that
- * showed the change arrived, from the moment the nft command that made (or ended) the fault returned.
+ * fails probes under loss; HAProxy caps its connect at {@code inter}) and the service in its own JVM (probe interval 1
+ * s, unhealthy threshold 3, healthy threshold 2, the same timeout, expected status 204; with the {@code per-outbound}
+ * schedule edge intervals of 250 ms, with {@code xray} concurrent rounds), both checking both targets. Faults are nft
+ * rules inside the targets' namespaces. Both checkers are read at the same rate, every 20 ms, ours with {@code
+ * observatory.v1} GetObservation, HAProxy with {@code show stat}; each time is taken when the answer that showed the
+ * change arrived, from the moment the nft command that made (or ended) the fault returned.
  * <ol>
  *   <li>A starts refusing (TCP reset): time to unhealthy (HAProxy: DOWN), and to healthy again once it stops;</li>
  *   <li>the same while the neighbour B is black-holed throughout: HAProxy checks each server on its own timer, so B

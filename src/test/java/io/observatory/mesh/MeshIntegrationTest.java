@@ -61,9 +61,9 @@ import reactor.netty.tcp.TcpServer;
 
 /**
  * The mesh as a balancer reads it, from real instances in one JVM: two hub replicas and four witnesses, each a whole
- * service on real gRPC ports; each witness probes from its own loopback source address (127.0.0.11-14) through the other
- * servers' real SOCKS5 entry points to a real HTTP target, runs a real TCP self-check, and reports over gRPC with its
- * own bearer token. Faults are made by the entry-point proxies refusing chosen source addresses and by closing a
+ * service on real gRPC ports; each witness probes from its own loopback source address (127.0.0.11-14) through the
+ * other servers' real SOCKS5 entry points to a real HTTP target, runs a real TCP self-check, and reports over gRPC with
+ * its own bearer token. Faults are made by the entry-point proxies refusing chosen source addresses and by closing a
  * self-checked port; every status is read back through {@code observatory.mesh.v1}, {@code observatory.v1} and
  * grpc.health.v1 on the hub.
  */

@@ -2,9 +2,13 @@ package io.observatory.page;
 
 import static io.observatory.testing.SyntheticStatuses.probed;
 
+import io.observatory.api.auth.ApiGuard;
+import io.observatory.api.auth.ApiToken;
+import io.observatory.config.ApiAuthSettings;
 import io.observatory.config.CoreSettings;
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.config.Outbound;
+import io.observatory.management.HttpReads;
 import io.observatory.snapshot.ObservationUpdater;
 import io.observatory.snapshot.OutboundStatus;
 import io.observatory.testing.Configs;
@@ -58,7 +62,12 @@ final class PageFixture {
         RttHistory history = new RttHistory(updater.store());
         streams = new PageStreams(
                 page, history, List.of(), clock, JsonMapper.builder().build(), stallLimit);
-        routes = new StatusPageConfiguration().statusPageRoutes(history, List.of(), streams, clock);
+        // Reads open, as by default: the read rule itself is StatusPageAuthIntegrationTest's.
+        HttpReads reads = new HttpReads(
+                new ApiGuard(
+                        new ApiAuthSettings(null, null, false, false), settings -> ApiToken.NONE, false, List.of()),
+                JsonMapper.builder().build());
+        routes = new StatusPageConfiguration().statusPageRoutes(history, List.of(), streams, clock, reads);
     }
 
     /** Serves the routes on a real HTTP port of 127.0.0.1, as the management port does (Reactor Netty). */

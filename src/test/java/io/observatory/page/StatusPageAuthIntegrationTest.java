@@ -3,16 +3,14 @@ package io.observatory.page;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.jayway.jsonpath.JsonPath;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import io.observatory.testing.BearerHttp;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -42,43 +40,20 @@ import org.springframework.test.context.DynamicPropertySource;
 class StatusPageAuthIntegrationTest {
 
     private static final String TOKEN = "c3RhdHVzLXBhZ2UtdG9rZW4tZm9yLXRoZS10ZXN0";
-    private static final Path TOKEN_FILE = tokenFile();
+    private static final Path TOKEN_FILE = BearerHttp.tokenFile(TOKEN);
 
-    private final HttpClient http =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final BearerHttp http = new BearerHttp();
 
     @LocalServerPort
     private int port;
-
-    private static Path tokenFile() {
-        try {
-            Path file = Files.createTempFile("status-page-token", "");
-            file.toFile().deleteOnExit();
-            return Files.writeString(file, TOKEN + "\n");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 
     @DynamicPropertySource
     static void token(DynamicPropertyRegistry registry) {
         registry.add("observatory.api.auth.token-file", TOKEN_FILE::toString);
     }
 
-    private HttpResponse<String> get(String path, String authorization) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .timeout(Duration.ofSeconds(5));
-        if (authorization != null) {
-            request.header("Authorization", authorization);
-        }
-        try {
-            return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new UncheckedIOException("GET " + path, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
+    private HttpResponse<String> get(String path, @Nullable String authorization) {
+        return http.get(port, path, authorization);
     }
 
     @ParameterizedTest
@@ -99,7 +74,11 @@ class StatusPageAuthIntegrationTest {
                 "/status/api/stream                       | Basic dXNlcjpwdw== | NOT_BEARER",
                 "/status/api/outbounds?access_token=TOKEN | none               | MISSING",
                 "/status/api/stream?token=TOKEN           | none               | MISSING",
+                "/status/%61pi/outbounds                  | none               | MISSING",
+                "/status/api;x/outbounds                  | none               | MISSING",
+                "/status/api/stream;jsessionid=1          | none               | MISSING",
                 "/actuator/observatory                    | none               | MISSING",
+                "/actuator/observatory;x                  | none               | MISSING",
                 "/actuator/observatory                    | Bearer guessed     | invalid bearer token"
             })
     void dataWhenTheRequestLacksTheTokenThen401WithTheReason(String path, String authorization, String reason) {
@@ -142,11 +121,12 @@ class StatusPageAuthIntegrationTest {
     @ParameterizedTest
     @ValueSource(strings = {"Bearer ", "bearer "})
     void streamWhenTheRequestCarriesTheTokenThenTheEventsFlow(String scheme) throws Exception {
-        HttpResponse<Stream<String>> stream = http.send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/status/api/stream"))
-                        .header("Authorization", scheme + TOKEN)
-                        .build(),
-                HttpResponse.BodyHandlers.ofLines());
+        HttpResponse<Stream<String>> stream = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/status/api/stream"))
+                                .header("Authorization", scheme + TOKEN)
+                                .build(),
+                        HttpResponse.BodyHandlers.ofLines());
         try (Stream<String> lines = stream.body()) {
             assertThat(stream.statusCode()).isEqualTo(200);
             assertThat(lines.limit(2).toList()).first().isEqualTo("event:outbounds");

@@ -19,7 +19,8 @@ import java.util.concurrent.TimeUnit;
  * Spring's PEM SSL bundles and grpc-java's {@code TlsServerCredentials}/{@code TlsChannelCredentials} read.
  *
  * <p>All keys are EC P-256 and certificates are valid for two days. The server certificate names {@code localhost}
- * and {@code 127.0.0.1} (extended key usage serverAuth); the client certificate is {@code CN=balancer} (clientAuth).
+ * and {@code 127.0.0.1} (extended key usage serverAuth); the client certificate is {@code CN=balancer} (clientAuth),
+ * and a second client certificate names two CNs in one multi-valued RDN, {@code CN=balancer+CN=w1}.
  */
 public final class TestPki {
 
@@ -51,6 +52,16 @@ public final class TestPki {
     /** The client's private key (PKCS#8 PEM). */
     public static Path clientPrivateKey() {
         return Material.DIRECTORY.resolve("client.key");
+    }
+
+    /** A client certificate (PEM) whose subject is one multi-valued RDN of two CNs, {@code CN=balancer+CN=w1}. */
+    public static Path twoNameClientCertificate() {
+        return Material.DIRECTORY.resolve("client-two-names.crt");
+    }
+
+    /** That client's private key (PKCS#8 PEM). */
+    public static Path twoNameClientPrivateKey() {
+        return Material.DIRECTORY.resolve("client-two-names.key");
     }
 
     // Holder class: the JVM generates the material lazily and exactly once.
@@ -89,6 +100,7 @@ public final class TestPki {
         keytool(directory, "-exportcert", "-rfc", "-alias", "ca", "-keystore", "ca.p12", "-file", "ca.crt");
         issue(directory, "server", "CN=localhost", "san=dns:localhost,ip:127.0.0.1", "eku=serverAuth");
         issue(directory, "client", "CN=balancer", null, "eku=clientAuth");
+        issue(directory, "client-two-names", "CN=balancer+CN=w1", null, "eku=clientAuth");
     }
 
     /** Makes a key pair, has the CA sign its certificate, and writes {@code name}.crt and {@code name}.key. */

@@ -31,11 +31,12 @@ import org.slf4j.LoggerFactory;
  * other at start-up).
  *
  * <p>The credential is either a verified TLS client certificate (the gRPC server runs with mTLS and the call's
- * {@link Grpc#TRANSPORT_ATTR_SSL_SESSION} has peer certificates) whose subject is no {@link ForeignPrincipals
- * foreign principal}, or {@code authorization: Bearer <token>} metadata matching the configured {@link ApiToken}. Any
- * refusal is {@code UNAUTHENTICATED} (gRPC's code for "the request does not have valid authentication credentials";
- * {@code PERMISSION_DENIED} is for an identified caller who lacks a permission, and a valid credential here grants
- * the whole API). The description says what was missing or wrong, never the token. Refusals are logged at DEBUG.
+ * {@link Grpc#TRANSPORT_ATTR_SSL_SESSION} has peer certificates) none of whose subject CNs is a {@link
+ * ForeignPrincipals foreign principal}, or {@code authorization: Bearer <token>} metadata matching the configured
+ * {@link ApiToken}. Any refusal is {@code UNAUTHENTICATED} (gRPC's code for "the request does not have valid
+ * authentication credentials"; {@code PERMISSION_DENIED} is for an identified caller who lacks a permission, and a
+ * valid credential here grants the whole API). The description says what was missing or wrong, never the token.
+ * Refusals are logged at DEBUG.
  *
  * <p>The same rules guard the status page's data on the management HTTP port ({@link #httpReadRefusal}), so one
  * {@code require-for-reads} and one token cover both. Costs one interceptor per service and nothing per call beyond a
@@ -165,8 +166,10 @@ public final class ApiGuard {
     private @Nullable String refusal(ApiToken token, ServerCall<?, ?> call, Metadata headers) {
         SSLSession session = call.getAttributes().get(Grpc.TRANSPORT_ATTR_SSL_SESSION);
         if (trustClientCertificates && ClientCertificates.present(session)) {
-            String subject = ClientCertificates.subjectCommonName(session);
-            if (subject == null || foreign.stream().noneMatch(principals -> principals.contains(subject))) {
+            // Any CN that names a foreign principal (a mesh witness) disqualifies the certificate, however many it has.
+            List<String> subjects = ClientCertificates.subjectCommonNames(session);
+            if (subjects.stream()
+                    .noneMatch(subject -> foreign.stream().anyMatch(principals -> principals.contains(subject)))) {
                 return null;
             }
         }

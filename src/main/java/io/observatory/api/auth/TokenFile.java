@@ -14,8 +14,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A bearer token kept in a file ({@code observatory.api.auth.token-file} or a mesh witness's {@code token-file}), surrounding whitespace ignored, re-read
- * when the file changes so that rotating a mounted Kubernetes Secret needs no restart.
+ * A bearer token kept in a file ({@code observatory.api.auth.token-file} or a mesh witness's {@code token-file}),
+ * surrounding whitespace ignored, re-read when the file changes so that rotating a mounted Kubernetes Secret needs no
+ * restart.
  *
  * <p>A call checks at most once per {@link #CHECK_INTERVAL} whether the file's modification time, size or identity
  * (inode, which changes when Kubernetes swaps a Secret's {@code ..data} link) changed, and re-reads it only then.
@@ -33,7 +34,7 @@ final class TokenFile implements ApiToken {
     private static final Logger log = LoggerFactory.getLogger(TokenFile.class);
 
     private final Path path;
-    /** The setting that names the file, e.g. {@code observatory.api.auth.token-file}, for messages. */
+    // Times the checks for a change, at most one per CHECK_INTERVAL.
     private final Ticker ticker;
     // Replaced whole by the call that wins refreshLock; read by every call without locking.
     private volatile Snapshot snapshot;

@@ -13,9 +13,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The bearer token a witness presents to its hubs ({@code observatory.mesh.witness.token-file} / {@code token-env}): a file
- * is read again for every call, so a rotated Secret takes effect at the next report; a file that cannot be read keeps
- * the last good token and says so at WARN once. Never logs the token.
+ * The bearer token a witness presents to its hubs ({@code observatory.mesh.witness.token-file} / {@code token-env}): a
+ * file is read again for every call, so a rotated Secret takes effect at the next report; a file that cannot be read
+ * keeps the last good token and says so at WARN once. Never logs the token.
  */
 final class BearerToken implements Supplier<String> {
 

@@ -43,11 +43,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The hubs over gRPC ({@code observatory.mesh.witness.hubs}): each {@code host:port} is resolved again for every call, and a
- * name with several addresses (a Kubernetes headless Service of hub replicas) means every address, so each replica
- * gets every report. One plaintext channel per address is kept while the address resolves; calls carry
- * {@code authorization: Bearer <token>} with the token read fresh each time, and a deadline. A hub that cannot be
- * reached is logged at WARN once until it answers again. Used from the witness's thread only.
+ * The hubs over gRPC ({@code observatory.mesh.witness.hubs}): each {@code host:port} is resolved again for every call,
+ * and a name with several addresses (a Kubernetes headless Service of hub replicas) means every address, so each
+ * replica gets every report. One channel per address (TLS or plaintext, as {@code hub-tls} says) is kept while the
+ * address resolves; calls carry {@code authorization: Bearer <token>} with the token read fresh each time, and a
+ * deadline. A hub that cannot be reached is logged at WARN once until it answers again. Used from the witness's thread
+ * only.
  */
 final class RemoteHubs implements HubLink {
 

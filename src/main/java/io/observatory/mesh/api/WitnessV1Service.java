@@ -16,9 +16,9 @@ import java.time.Clock;
 import java.util.Objects;
 
 /**
- * What witnesses call on a hub, {@code observatory.mesh.v1.WitnessService} ({@code proto/observatory/mesh/v1/mesh.proto}):
- * GetFleet and Report, the caller's identity from its credential ({@link WitnessAuthInterceptor}, bound to this
- * service alone).
+ * What witnesses call on a hub, {@code observatory.mesh.v1.WitnessService} ({@code
+ * proto/observatory/mesh/v1/mesh.proto}): GetFleet and Report, the caller's identity from its credential ({@link
+ * WitnessAuthInterceptor}, bound to this service alone).
  */
 public final class WitnessV1Service extends WitnessServiceGrpc.WitnessServiceImplBase {
 

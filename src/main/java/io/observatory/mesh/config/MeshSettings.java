@@ -18,8 +18,8 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
  * {@code observatory.mesh}: multi-vantage verdicts. A <b>hub</b> ({@code hub}) defines the fleet, takes the
  * witnesses' reports and judges; a <b>witness</b> ({@code witness}) needs only its name, the hubs and its credential,
  * fetches the fleet from a hub and probes every other server's entry points. The role follows from which section is
- * set: {@code hub} alone is a hub, {@code witness} alone a witness, both a hub that is one of its own witnesses, neither
- * no mesh at all.
+ * set: {@code hub} alone is a hub, {@code witness} alone a witness, both a hub that is one of its own witnesses,
+ * neither no mesh at all.
  *
  * @param hub     this instance as a hub: the fleet, who may report, the verdict rules. Default: not a hub
  * @param witness this instance as a witness: its name, self-checks, hubs and credential. Default: not a witness

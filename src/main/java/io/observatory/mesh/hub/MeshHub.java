@@ -31,9 +31,9 @@ import org.slf4j.LoggerFactory;
  * The hub (mesh role {@code hub} or {@code hub-and-witness}): takes the witnesses' reports into the
  * {@link MeshLedger}, judges the fleet ({@link MeshJudge}) after every accepted report and every
  * {@link #JUDGE_INTERVAL} (so NO_DATA comes and goes with time alone), and publishes the {@link MeshView} with each
- * entry point's state as the snapshot's {@link MeshView#PART}, in one publication. Every verdict is recomputed from the latest data, so each heals by itself;
- * every replica of a hub given the same reports computes the same view. Writer-confined but for
- * {@link #settings()}, which any thread reads.
+ * entry point's state as the snapshot's {@link MeshView#PART}, in one publication. Every verdict is recomputed from the
+ * latest data, so each heals by itself; every replica of a hub given the same reports computes the same view.
+ * Writer-confined but for {@link #settings()}, which any thread reads.
  *
  * <p>Cost per judgement: one pass over the ledger's streaks and the fleet, a few milliseconds for 100 witnesses of a
  * 100-server fleet; reports arriving while a judgement is queued share it.

@@ -9,8 +9,8 @@ import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.health.v1.HealthGrpc;
 import io.observatory.api.RunningServiceTest;
 import io.observatory.api.xray.GetOutboundStatusRequest;
+import io.observatory.testing.BearerHttp;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,17 +28,7 @@ import org.springframework.test.context.DynamicPropertySource;
 class ApiAuthIntegrationTest extends RunningServiceTest {
 
     private static final String TOKEN = "ZTJlLXRva2VuLTMyLWJ5dGVzLWxvbmctZW5vdWdoLi4";
-    private static final Path TOKEN_FILE = tokenFile(TOKEN);
-
-    private static Path tokenFile(String token) {
-        try {
-            Path file = Files.createTempFile("observatory-api-token", "");
-            Files.writeString(file, token + "\n");
-            return file;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
+    private static final Path TOKEN_FILE = BearerHttp.tokenFile(TOKEN);
 
     @DynamicPropertySource
     static void tokenFile(DynamicPropertyRegistry properties) {

@@ -13,10 +13,12 @@ import io.observatory.api.v1.ObservatoryServiceGrpc;
 import io.observatory.config.ApiAuthSettings;
 import io.observatory.testing.TestPki;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -64,12 +66,16 @@ class ApiGuardTlsTest {
     }
 
     private ManagedChannel channel(boolean withClientCertificate) throws IOException {
+        return withClientCertificate
+                ? channel(TestPki.clientCertificate(), TestPki.clientPrivateKey())
+                : channel(null, null);
+    }
+
+    private ManagedChannel channel(@Nullable Path certificate, @Nullable Path privateKey) throws IOException {
         TlsChannelCredentials.Builder credentials = TlsChannelCredentials.newBuilder()
                 .trustManager(TestPki.caCertificate().toFile());
-        if (withClientCertificate) {
-            credentials.keyManager(
-                    TestPki.clientCertificate().toFile(),
-                    TestPki.clientPrivateKey().toFile());
+        if (certificate != null && privateKey != null) {
+            credentials.keyManager(certificate.toFile(), privateKey.toFile());
         }
         ChannelCredentials built = credentials.build();
         ManagedChannel channel = Grpc.newChannelBuilderForAddress("localhost", server.getPort(), built)
@@ -102,6 +108,18 @@ class ApiGuardTlsTest {
         Status refused = V1Calls.call(channel(true), "ReportOutcomes", null);
 
         assertThat(refused.getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
+    }
+
+    @Test
+    void writeWhenAnyOfTheCertificatesCommonNamesIsAMeshWitnesssThenItIsNoV1Credential() throws IOException {
+        serve(true, "w1"::equals);
+
+        Status refused = V1Calls.call(
+                channel(TestPki.twoNameClientCertificate(), TestPki.twoNameClientPrivateKey()), "ReportOutcomes", null);
+        Status balancer = V1Calls.call(channel(true), "ReportOutcomes", null);
+
+        assertThat(refused.getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
+        assertThat(balancer).isEqualTo(Status.OK);
     }
 
     @Test
