@@ -26,7 +26,7 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The status page on the management HTTP port (WebFlux functional routes beside Actuator):
  * <ul>
- *   <li>{@code GET /} redirects to {@code /status};
+ *   <li>{@code GET /} and {@code GET /status/} redirect to {@code /status};
  *   <li>{@code GET /status}, {@code GET /status/assets/*}: the page, its script and style, from the jar; open;
  *   <li>{@code GET /status/assets/panels.json}, {@code /status/assets/panels/<name>/*}: the names of the capability
  *       parts with a panel ({@link PartView}), and each panel's script and style; open, as they hold no data;
@@ -103,6 +103,10 @@ public class StatusPageConfiguration {
                         request -> ServerResponse.temporaryRedirect(URI.create("status"))
                                 .build())
                 .GET("/status", handler::page)
+                .GET(
+                        "/status/",
+                        request -> ServerResponse.temporaryRedirect(URI.create("../status"))
+                                .build())
                 .add(data.filter(reads.routeFilter()).build())
                 .add(assets.build())
                 .add(RouterFunctions.resources("/status/assets/**", new ClassPathResource("status-page/assets/")))

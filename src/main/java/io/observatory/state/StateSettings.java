@@ -27,14 +27,14 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * instance serves its last statuses at once instead of UNKNOWN. Fixed for the process: a reload that changes these
  * takes effect at the next start.
  *
- * @param directory     the directory of the state file {@value #FILE_NAME}, created when missing; blank means off.
- *                      Default: off
+ * @param directory     the directory of the state file, {@code observatory.state}, created when missing; blank means
+ *                      off. Default: off
  * @param writeInterval the shortest time between two writes, 1s-1h; a write happens only when something changed,
  *                      and once more at graceful shutdown. Default: 5s
  * @param maxAge        restored entries measured longer ago than this are dropped (a passive state by its last call,
  *                      kept at least for the passive policy's reactivation period); a positive duration. Default:
- *                      three times the time an outbound waits between two probes, at least a minute
- *                      ({@link #maxAge(ObservatoryConfig, Collection)})
+ *                      three times the longest an outbound waits between two probes, or a capability's horizon
+ *                      when longer (a mesh hub's {@code no-data-after}), at least a minute
  */
 @ConfigurationProperties("observatory.state")
 public record StateSettings(

@@ -145,7 +145,11 @@ final class ConfigurationReference {
         if (type.equals("duration") && !defaultValue.isEmpty() && defaultValue.matches("-?\\d+")) {
             problems.add(name + ": default " + defaultValue + " has no unit (expected: a duration such as 10s)");
         }
-        return new Row(name, type, cell(defaultValue.isEmpty() ? "(empty)" : defaultValue), cell(capitalized(text)));
+        return new Row(
+                name,
+                type,
+                cell(name, defaultValue.isEmpty() ? "(empty)" : defaultValue),
+                cell(name, capitalized(text)));
     }
 
     /** The {@code @param} descriptions of {@code record}'s source, by component name. */
@@ -259,13 +263,45 @@ final class ConfigurationReference {
         return text.isEmpty() ? text : Character.toUpperCase(text.charAt(0)) + text.substring(1);
     }
 
-    /** Text as one Markdown table cell: no line breaks, pipes escaped, Javadoc's {@code} as code. */
-    private static String cell(String text) {
-        return text.replaceAll("\\{@code ([^}]*)}", "`$1`")
-                .replaceAll("\\{@link (?:[\\w.]*#)?([^}]*)}", "$1")
-                .replace("|", "\\|")
-                .replaceAll("\\s+", " ")
-                .strip();
+    /**
+     * Text as one Markdown table cell: no line breaks, pipes escaped, Javadoc's {@code {@code x}} as code (braces
+     * inside it balanced, as Javadoc reads them) and {@code {@link a.B#c}} as its plain name. Any other inline tag
+     * ({@code {@value}}, a method reference) is a problem: the reader would see it raw.
+     */
+    private String cell(String property, String text) {
+        StringBuilder out = new StringBuilder();
+        int at = 0;
+        for (int start = text.indexOf("{@", at); start >= 0; start = text.indexOf("{@", at)) {
+            int end = closingBrace(text, start);
+            String tag = text.substring(start + 2, end);
+            out.append(text, at, start);
+            if (tag.startsWith("code ")) {
+                out.append('`').append(tag.substring("code ".length())).append('`');
+            } else if (tag.startsWith("link ") && !tag.contains("(")) {
+                String target = tag.substring("link ".length()).strip();
+                out.append(target.substring(target.indexOf('#') + 1));
+            } else {
+                problems.add(property + ": its description has {@" + tag + "}, which the reference cannot render");
+                out.append(tag);
+            }
+            at = end + 1;
+        }
+        out.append(text.substring(at));
+        return out.toString().replace("|", "\\|").replaceAll("\\s+", " ").strip();
+    }
+
+    /** The index of the brace that closes the inline tag opening at {@code start}, braces inside it balanced. */
+    private static int closingBrace(String text, int start) {
+        int depth = 0;
+        for (int i = start; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '{') {
+                depth++;
+            } else if (c == '}' && --depth == 0) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("unclosed inline tag in: " + text);
     }
 
     private static int rank(String section) {

@@ -100,6 +100,16 @@ class StatusPageIntegrationTest {
     }
 
     @Test
+    void pageWhenRequestedWithATrailingSlashThenRedirectsToItsOwnPathByARelativeUrl() {
+        HttpResponse<String> slashed = get("/status/");
+
+        assertThat(slashed.statusCode()).isEqualTo(307);
+        assertThat(slashed.headers().firstValue("Location"))
+                .as("the page's relative URLs resolve from /status, not /status/")
+                .hasValue("../status");
+    }
+
+    @Test
     void statusWhenRequestedThenThePageWithItsScriptAndStyleFromTheJar() {
         HttpResponse<String> page = get("/status");
         HttpResponse<String> script = get("/status/assets/page.js");

@@ -102,7 +102,7 @@ function build(section, text) {
   routes.className = 'routes';
   const routesHead = document.createElement('thead');
   const routesHeadRow = document.createElement('tr');
-  routesHeadRow.append(text('th', '', 'Route'), text('th', '', 'Serves'), text('th', '', ''));
+  routesHeadRow.append(text('th', '', 'Route'), text('th', '', 'Serves'), text('th', '', 'Panic'));
   routesHead.append(routesHeadRow);
   const routesBody = document.createElement('tbody');
   routesBody.id = 'routes';
