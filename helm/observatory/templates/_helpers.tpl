@@ -492,7 +492,7 @@ DaemonSet's nodes — each with the path of its token file, and the verdict and 
 {{- end }}
 {{- end }}
 {{- $hubConfig := dict "servers" $servers "witnesses" $witnesses }}
-{{- include "observatory.copySet" (list $hub $hubConfig (dict "streak" "streak" "quorum" "quorum" "unreliableShare" "unreliable-share" "reportInterval" "report-interval" "noDataAfter" "no-data-after")) }}
+{{- include "observatory.copySet" (list $hub $hubConfig (dict "streak" "streak" "quorum" "quorum" "quorumSites" "quorum-sites" "unreliableShare" "unreliable-share" "reportInterval" "report-interval" "noDataAfter" "no-data-after")) }}
 {{- $probe := dict }}
 {{- include "observatory.copySet" (list (default (dict) $hub.probe) $probe (dict "probeUrl" "probe-url" "probeInterval" "probe-interval" "timeout" "timeout")) }}
 {{- with $probe }}

@@ -331,7 +331,7 @@ class MeshIntegrationTest {
 
     @Test
     @Order(4)
-    void fleetWhenAWitnessCannotReachAnyNeighbourThenItIsUnreliableAndRemovesNobody() {
+    void fleetWhenAWitnessCannotReachAnyNeighbourThenItIsUnreliableItsMarksShownAndRemovesNobody() {
         awaitAllOk();
         entryPoints.forEach(proxy -> proxy.refuseFrom("127.0.0.14"));
 
@@ -342,11 +342,20 @@ class MeshIntegrationTest {
                         .satisfies(witness -> {
                             assertThat(witness.getReliable()).isFalse();
                             assertThat(witness.getShare()).isEqualTo(1.0);
+                            assertThat(witness.getReason()).isEqualTo("cannot reach any of the 3 neighbours it probes");
                         }));
         assertThat(mesh().getServersList()).extracting(ServerStatus::getStatus).containsOnly(MeshStatus.MESH_STATUS_OK);
         assertThat(mesh().getServersList())
-                .allSatisfy(server ->
-                        assertThat(server.getEntryPoints(0).getMarksList()).isEmpty());
+                .filteredOn(server -> !server.getName().equals("s4"))
+                .allSatisfy(server -> {
+                    assertThat(server.getEntryPoints(0).getMarksList())
+                            .as("what w4 sees is shown")
+                            .containsExactly("PAIR_CUT");
+                    assertThat(server.getEntryPoints(0).getRanked()).isFalse();
+                    assertThat(observed(server.getName() + "/main").getVerdict())
+                            .as("and ranks nothing")
+                            .isEqualTo(HealthState.HEALTH_STATE_HEALTHY);
+                });
 
         entryPoints.forEach(Socks5TestProxy::acceptFromAll);
         await().atMost(VERDICT_WITHIN)

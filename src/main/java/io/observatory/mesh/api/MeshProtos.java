@@ -27,6 +27,7 @@ import io.observatory.mesh.config.HubSettings;
 import io.observatory.mesh.hub.MeshLedger;
 import io.observatory.mesh.hub.MeshView;
 import io.observatory.mesh.judge.MeshFleet;
+import io.observatory.mesh.judge.MeshJudgement.PairCut;
 import io.observatory.mesh.judge.MeshJudgement.RouteServing;
 import io.observatory.mesh.judge.MeshJudgement.ServerVerdict;
 import io.observatory.mesh.judge.MeshJudgement.WitnessStanding;
@@ -159,10 +160,12 @@ final class MeshProtos {
             }
             // uint32 on the wire: a streak beyond int's range is as much a vote as any streak of at least 1.
             int failures = (int) Math.min(Integer.toUnsignedLong(path.getFailures()), Integer.MAX_VALUE);
+            int successes = (int) Math.min(Integer.toUnsignedLong(path.getSuccesses()), Integer.MAX_VALUE);
             streaks.add(new PathStreak(
                     text(path.getServer()),
                     text(path.getEntryPoint()),
                     failures,
+                    PathStreak.successesRead(failures, successes),
                     new LastProbe(
                             path.getLastSuccess(),
                             kind(path.getLastErrorKind()),
@@ -241,6 +244,7 @@ final class MeshProtos {
                     .setServer(path.server())
                     .setEntryPoint(path.entryPoint())
                     .setFailures(path.failures())
+                    .setSuccesses(path.successes())
                     .setLastSuccess(path.last().success())
                     .setLastError(path.last().error())
                     .setLastRttNanos(path.last().rttNanos());
@@ -285,9 +289,11 @@ final class MeshProtos {
             for (String entryPoint : fleetServer.entryPoints()) {
                 EntryPointStatus.Builder entry =
                         EntryPointStatus.newBuilder().setName(entryPoint).setTag(fleetServer.tag(entryPoint));
-                String cut = verdict.pairCuts().get(entryPoint);
+                PairCut cut = verdict.pairCuts().get(entryPoint);
                 if (cut != null) {
-                    entry.addMarks("PAIR_CUT").setReason("pair cut: " + cut);
+                    entry.addMarks("PAIR_CUT")
+                            .setReason("pair cut: " + cut.reason())
+                            .setRanked(cut.ranked());
                 }
                 server.addEntryPoints(entry);
             }
@@ -305,7 +311,8 @@ final class MeshProtos {
                     .setChecker(standing.checker())
                     .setReliable(standing.reliable())
                     .setShare(standing.share())
-                    .setNeighbours(standing.neighbours());
+                    .setNeighbours(standing.neighbours())
+                    .setReason(standing.reason());
             Instant last = view.lastReports().get(standing.name());
             if (last != null) {
                 status.setLastReportTime(ObservationProtos.timestamp(last));
@@ -319,6 +326,7 @@ final class MeshProtos {
                     .setServer(streak.server())
                     .setEntryPoint(streak.entryPoint())
                     .setFailures(streak.failures())
+                    .setSuccesses(streak.successes())
                     .setLastSuccess(streak.last().success())
                     .setLastError(streak.last().error())
                     .setLastRttNanos(streak.last().rttNanos())

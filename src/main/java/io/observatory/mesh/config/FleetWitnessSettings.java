@@ -14,8 +14,8 @@ import org.jspecify.annotations.Nullable;
  * or a verified mTLS client certificate whose subject CN is {@code certificate-subject}.
  *
  * @param name               unique, e.g. {@code w1}. Required
- * @param site               its network, country or provider, e.g. {@code de}; witnesses of one site count once
- *                           towards a quorum. Required
+ * @param site               its network, country or provider, e.g. {@code de}; the unit of {@code quorum-sites}
+ *                           when that rule is on. Required
  * @param server             the server it runs on (its self-report is that server's; it does not probe it); blank
  *                           for an external vantage point. Default: none
  * @param checker            whether its failure to reach a server alone says that server is blocked. Default: false

@@ -23,12 +23,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * @param servers         the fleet's servers, at least one; names unique. Required
  * @param witnesses       who may report; names unique. Default: none
- * @param streak          consecutive failed probes of one entry point by one witness that make a vote, at least 1.
- *                        Default: 3
- * @param quorum          distinct sites of reliable witnesses whose votes make a server unreachable, at least 1.
- *                        Default: 2
- * @param unreliableShare share of its probed neighbours a witness votes against at which its votes are set aside,
- *                        above 0 and at most 1. Default: 0.5
+ * @param streak          consecutive failed probes of one entry point by one witness that make a vote, and consecutive
+ *                        successful ones that end it, at least 1. Default: 3
+ * @param quorum          reliable witnesses whose votes make a server unreachable, at least 1. Default: 2
+ * @param quorumSites     distinct sites the witnesses of a quorum must also come from, at least 0; 0 turns the rule
+ *                        off. Default: 0
+ * @param unreliableShare share of its probed neighbours a witness may fail with no other witness failing them before
+ *                        its votes are set aside (checkers excepted), above 0 and at most 1. Default: 0.5
  * @param reportInterval  how often witnesses report, a positive duration; handed to them with the fleet. Default: 10s
  * @param noDataAfter     how long without a self-report makes a server's status NO_DATA, a positive duration.
  *                        Default: 3 × report-interval
@@ -39,6 +40,7 @@ public record HubSettings(
         @DefaultValue List<FleetWitnessSettings> witnesses,
         @DefaultValue("3") @Min(value = 1, message = ">= 1") int streak,
         @DefaultValue("2") @Min(value = 1, message = ">= 1") int quorum,
+        @DefaultValue("0") @Min(value = 0, message = ">= 0") int quorumSites,
 
         @DefaultValue("0.5")
         @DecimalMin(value = "0", inclusive = false, message = "> 0 and <= 1")
@@ -62,7 +64,11 @@ public record HubSettings(
     /** The verdict rules, {@code no-data-after} defaulted. */
     public MeshRules rules() {
         return new MeshRules(
-                streak, quorum, unreliableShare, noDataAfter != null ? noDataAfter : reportInterval.multipliedBy(3));
+                streak,
+                quorum,
+                quorumSites,
+                unreliableShare,
+                noDataAfter != null ? noDataAfter : reportInterval.multipliedBy(3));
     }
 
     /** The fleet as the judge sees it. */

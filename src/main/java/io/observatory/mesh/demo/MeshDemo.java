@@ -62,8 +62,9 @@ class MeshDemo implements SmartLifecycle, ApplicationListener<GrpcServerStartedE
             new Scene(22, "s2 reachable again: the pair cut heals", demo -> demo.refuse(1)),
             new Scene(
                     24,
-                    "w4's outgoing path breaks (every entry point refuses it; its reports still arrive): expect"
-                            + " w4 UNRELIABLE, nobody removed",
+                    "w4's outgoing path breaks, as a lone server's in a censoring country (every entry point refuses"
+                            + " it; its reports still arrive): expect w4 UNRELIABLE, PAIR_CUT on s1-s3 naming s4,"
+                            + " shown but not ranked, nobody removed",
                     demo -> demo.refuseEverywhere(3)),
             new Scene(30, "w4's path works again: expect w4 RELIABLE", demo -> demo.refuseEverywhere(-1)),
             new Scene(

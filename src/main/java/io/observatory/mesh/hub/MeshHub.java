@@ -94,8 +94,8 @@ public final class MeshHub implements Reconfigurable {
         writer.execute(() -> {
             if (settings.role().hub() && tick == null && !stopped) {
                 log.info(
-                        "mesh hub: {} servers ({} entry points), {} witnesses; streak {}, quorum {}, unreliable share"
-                                + " {}, no data after {}",
+                        "mesh hub: {} servers ({} entry points), {} witnesses; streak {}, quorum {}{}, unreliable"
+                                + " share {}, no data after {}",
                         fleet.servers().size(),
                         fleet.servers().stream()
                                 .mapToInt(server -> server.entryPoints().size())
@@ -103,6 +103,7 @@ public final class MeshHub implements Reconfigurable {
                         fleet.witnesses().size(),
                         rules.streak(),
                         rules.quorum(),
+                        rules.quorumSites() == 0 ? "" : " of " + rules.quorumSites() + " sites",
                         rules.unreliableShare(),
                         GoDuration.format(rules.noDataAfter()));
                 judge();
@@ -234,7 +235,9 @@ public final class MeshHub implements Reconfigurable {
 
     private void judge() {
         judgementQueued = false;
-        MeshJudgement judgement = MeshJudge.judge(fleet, ledger.evidence(), rules, writer.nanoTime());
+        MeshView previous = view();
+        MeshJudgement judgement = MeshJudge.judge(
+                fleet, ledger.evidence().holding(previous.judgement().votes()), rules, writer.nanoTime());
         Map<String, Instant> lastReports = new HashMap<>();
         List<MeshView.Path> paths = new ArrayList<>();
         ledger.reports().forEach((witness, received) -> {
@@ -245,7 +248,6 @@ public final class MeshHub implements Reconfigurable {
         paths.sort(Comparator.comparing(MeshView.Path::witness)
                 .thenComparing(path -> path.streak().server())
                 .thenComparing(path -> path.streak().entryPoint()));
-        MeshView previous = view();
         MeshView view = new MeshView(fleet, rules, judgement, lastReports, paths);
         if (view.equals(previous)) {
             return;

@@ -183,6 +183,7 @@ public final class MeshLedger {
                         streak.server(),
                         streak.entryPoint(),
                         Ints.saturatedCast((long) carry.failures() + streak.failures()),
+                        streak.successes(),
                         streak.last()));
             }
         }
@@ -240,6 +241,7 @@ public final class MeshLedger {
                             streak.server(),
                             streak.entryPoint(),
                             streak.failures(),
+                            streak.successes(),
                             entry.receivedAtNanos(streak))));
         });
         return new MeshEvidence(selfReports, streaks);

@@ -2,9 +2,9 @@ package io.observatory.mesh.hub;
 
 import io.observatory.health.HealthState;
 import io.observatory.mesh.judge.MeshFleet;
+import io.observatory.mesh.judge.MeshJudgement.PairCut;
 import io.observatory.mesh.judge.MeshJudgement.RouteServing;
 import io.observatory.mesh.judge.MeshJudgement.ServerVerdict;
-import io.observatory.mesh.judge.MeshStatus;
 import io.observatory.snapshot.OutboundStatus;
 import io.observatory.snapshot.SourceHealth;
 import java.time.Instant;
@@ -68,17 +68,18 @@ final class MeshMarks {
     }
 
     private static SourceHealth mark(
-            ServerVerdict verdict, @Nullable String pairCut, List<MeshView.Path> paths, boolean panic) {
+            ServerVerdict verdict, @Nullable PairCut pairCut, List<MeshView.Path> paths, boolean panic) {
         boolean inRotation = verdict.inRotation() || panic;
+        boolean degraded = pairCut != null && pairCut.ranked();
         HealthState state = switch (verdict.status()) {
-            case OK -> pairCut != null ? HealthState.DEGRADED : HealthState.HEALTHY;
-            case NO_DATA -> pairCut != null ? HealthState.DEGRADED : HealthState.UNKNOWN;
+            case OK -> degraded ? HealthState.DEGRADED : HealthState.HEALTHY;
+            case NO_DATA -> degraded ? HealthState.DEGRADED : HealthState.UNKNOWN;
             case BLOCKED, UNREACHABLE_FROM_SERVERS, SERVER_UNAVAILABLE ->
                 inRotation ? HealthState.DEGRADED : HealthState.UNHEALTHY;
         };
         String detail = word(verdict)
                 + (verdict.reason().isEmpty() ? "" : ": " + verdict.reason())
-                + (pairCut != null && verdict.status() != MeshStatus.BLOCKED ? "; pair cut: " + pairCut : "")
+                + (pairCut != null ? "; pair cut: " + pairCut.reason() : "")
                 + (panic && !verdict.inRotation()
                         ? "; served in panic: no server of route " + verdict.route() + " is in rotation"
                         : "");

@@ -1,6 +1,7 @@
 package io.observatory.mesh.hub;
 
 import io.observatory.mesh.judge.MeshJudgement;
+import io.observatory.mesh.judge.MeshJudgement.PairCut;
 import io.observatory.mesh.judge.MeshJudgement.ServerVerdict;
 import io.observatory.mesh.judge.MeshJudgement.WitnessStanding;
 import java.util.HashMap;
@@ -34,14 +35,16 @@ final class MeshTransitionLog {
                         now.reason().isEmpty() ? "" : " (" + now.reason() + ")",
                         now.inRotation() ? "" : ", out of rotation");
             }
-            Map<String, String> cutsBefore = then == null ? Map.of() : then.pairCuts();
-            now.pairCuts().forEach((entryPoint, reason) -> {
-                if (!cutsBefore.containsKey(entryPoint)) {
+            Map<String, PairCut> cutsBefore = then == null ? Map.of() : then.pairCuts();
+            now.pairCuts().forEach((entryPoint, cut) -> {
+                PairCut was = cutsBefore.get(entryPoint);
+                if (was == null || was.ranked() != cut.ranked()) {
                     log.info(
-                            "entry point {}/{}: pair cut ({}), ranked after unmarked servers",
+                            "entry point {}/{}: pair cut ({}){}",
                             now.name(),
                             entryPoint,
-                            reason);
+                            cut.reason(),
+                            cut.ranked() ? ", ranked after unmarked servers" : ", shown only: no counted vote");
                 }
             });
             cutsBefore.keySet().stream()
@@ -60,7 +63,7 @@ final class MeshTransitionLog {
                         word(now),
                         String.format(Locale.ROOT, "%.0f%%", now.share() * 100),
                         now.neighbours(),
-                        now.reliable() ? "" : ": its votes are set aside");
+                        now.reliable() ? "" : ": " + now.reason() + "; its votes mark, and remove nobody");
             }
         }
     }

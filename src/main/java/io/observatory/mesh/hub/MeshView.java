@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * What a hub knows of the mesh at one moment, as every reader reads it: the fleet, the verdicts, and the evidence
@@ -38,7 +39,7 @@ public record MeshView(
         EMPTY = new MeshView(
                 new MeshFleet(List.of(), List.of()),
                 MeshRules.DEFAULTS,
-                new MeshJudgement(List.of(), List.of(), List.of()),
+                new MeshJudgement(List.of(), List.of(), List.of(), Set.of()),
                 Map.of(),
                 List.of());
         PART = new SnapshotPart<>("mesh", MeshView.class, EMPTY);

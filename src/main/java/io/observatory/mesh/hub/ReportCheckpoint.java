@@ -105,6 +105,7 @@ public final class ReportCheckpoint implements Checkpoint {
                     .setServer(streak.server())
                     .setEntryPoint(streak.entryPoint())
                     .setFailures(streak.failures())
+                    .setSuccesses(streak.successes())
                     .setLastSuccess(last.success())
                     .setLastErrorKind(
                             last.errorKind() == null ? "" : last.errorKind().name())
@@ -122,6 +123,7 @@ public final class ReportCheckpoint implements Checkpoint {
                     streak.getServer(),
                     streak.getEntryPoint(),
                     streak.getFailures(),
+                    PathStreak.successesRead(streak.getFailures(), streak.getSuccesses()),
                     new LastProbe(
                             streak.getLastSuccess(),
                             streak.getLastErrorKind().isEmpty()

@@ -4,6 +4,7 @@ import io.observatory.mesh.judge.MeshEvidence.SelfReport;
 import io.observatory.mesh.judge.MeshEvidence.Streak;
 import io.observatory.mesh.judge.MeshFleet.Server;
 import io.observatory.mesh.judge.MeshFleet.Witness;
+import io.observatory.mesh.judge.MeshJudgement.PairCut;
 import io.observatory.mesh.judge.MeshJudgement.RouteServing;
 import io.observatory.mesh.judge.MeshJudgement.ServerVerdict;
 import io.observatory.mesh.judge.MeshJudgement.WitnessStanding;
@@ -24,29 +25,35 @@ import org.jspecify.annotations.Nullable;
 /**
  * The mesh verdict: a pure function of the fleet, the latest evidence, the rules and the time, recomputed from
  * scratch each time so that every status heals by itself (the design brief's "Statuses of a server"; the seed's
- * two-layer vote, with Route 53's and Better Stack's quorum of locations and memberlist's Lifeguard idea that a
- * prober missing many answers discounts its own judgement).
+ * two-layer vote, with Route 53's and Better Stack's quorum of locations, HAProxy's {@code fall}/{@code rise}, and
+ * memberlist's Lifeguard idea that a prober whose failures nobody else shares is suspect, not the servers it fails).
  *
  * <ol>
- *   <li>A <b>vote</b>: witness W's streak against entry point E of server S is at least {@code streak}; a witness
- *       never votes against its own server, and a streak from a report older than {@code no-data-after} is no
- *       evidence at all (a witness that falls silent leaves no vote, mark or standing behind).</li>
- *   <li>A witness is <b>unreliable</b> when it votes against at least {@code unreliable-share} of the neighbours it
- *       probes (servers with a vote against any entry point / servers probed, leaving out its own server and servers
- *       whose self-report says they are unavailable, which explains failing to reach them); its votes are set
- *       aside. Votes by a witness that is no checker against a server a checker runs on count for nothing.</li>
+ *   <li>A <b>vote</b>: witness W's streak against entry point E of server S reaches {@code streak} failures, and
+ *       lasts until W's streak of successes on E reaches {@code streak} (a return needs its own streak, as
+ *       HAProxy's {@code rise}; the previous judgement's votes are in {@link MeshEvidence#held}). A witness never
+ *       votes against its own server, and a streak from a report older than {@code no-data-after} is no evidence at
+ *       all (a witness that falls silent leaves no vote, mark or standing behind).</li>
+ *   <li>A witness's <b>neighbours</b> are the servers it probes, but its own and those whose self-report says they
+ *       are unavailable (which explains failing to reach them). A vote is <b>shared</b> when another witness votes
+ *       against the same server too. A witness is <b>unreliable</b> when it votes against every one of at least two
+ *       neighbours (its own network, not theirs, is the likelier fault), or, unless it is a checker, when its votes
+ *       that nobody shares are more than {@code unreliable-share} of its neighbours. Its votes still mark what it
+ *       cannot reach; they remove nobody and rank nothing. Votes by a witness that is no checker against a server a
+ *       checker runs on are set aside the same way.</li>
  *   <li>Per server, the first that holds: {@link MeshStatus#SERVER_UNAVAILABLE} (a fresh self-report names a failing
- *       check); {@link MeshStatus#UNREACHABLE_FROM_SERVERS} (counted votes from at least {@code quorum} distinct
- *       sites); {@link MeshStatus#BLOCKED} (a counted vote by a checker); {@link MeshStatus#NO_DATA} (no self-report
- *       within {@code no-data-after}); {@link MeshStatus#OK}.</li>
- *   <li>An OK or NO_DATA server's entry points with counted votes are marked <b>pair cut</b>: still in rotation,
- *       ranked after unmarked servers.</li>
+ *       check); {@link MeshStatus#UNREACHABLE_FROM_SERVERS} (counted votes of at least {@code quorum} witnesses, of at
+ *       least {@code quorum-sites} distinct sites when that rule is on); {@link MeshStatus#BLOCKED} (a counted vote by
+ *       a checker); {@link MeshStatus#NO_DATA} (no self-report within {@code no-data-after}); {@link MeshStatus#OK}.
+ *   </li>
+ *   <li>An OK or NO_DATA server's entry points with any vote are marked <b>pair cut</b>, naming both sides: still in
+ *       rotation; a mark with a counted vote ranks the server after its route's unmarked servers.</li>
  *   <li>A route serves its servers in rotation (BLOCKED ones only when no other is); when none is, it serves its
  *       best-ranked ones in panic: OK, NO_DATA, pair cut, BLOCKED, UNREACHABLE_FROM_SERVERS, SERVER_UNAVAILABLE.</li>
  * </ol>
  *
- * <p>Cost: one pass over the streaks (O(witnesses × entry points)) and over the servers; for 100 witnesses and 100
- * servers about 10,000 streaks, a few milliseconds.
+ * <p>Cost: a few passes over the streaks (O(witnesses × entry points)) and over the servers; for 100 witnesses and
+ * 100 servers about 10,000 streaks, a few milliseconds.
  */
 public final class MeshJudge {
 
@@ -63,8 +70,8 @@ public final class MeshJudge {
      * Judges the fleet.
      *
      * @param fleet    the servers and witnesses; evidence about names not in it is ignored
-     * @param evidence the latest self-reports and streaks
-     * @param rules    streak, quorum, unreliable share, no-data-after
+     * @param evidence the latest self-reports and streaks, and the votes the previous judgement held
+     * @param rules    streak, quorum, quorum sites, unreliable share, no-data-after
      * @param nowNanos now, on the ticker of the self-reports' receive times
      */
     public static MeshJudgement judge(MeshFleet fleet, MeshEvidence evidence, MeshRules rules, long nowNanos) {
@@ -83,6 +90,7 @@ public final class MeshJudge {
         List<Streak> votes = new ArrayList<>();
         Map<String, Set<String>> probed = new HashMap<>();
         Map<String, Set<String>> votedAgainst = new HashMap<>();
+        Map<String, Set<String>> votersAgainst = new HashMap<>();
         for (Streak streak : evidence.streaks()) {
             Witness witness = witnesses.get(streak.witness());
             Server server = servers.get(streak.server());
@@ -93,9 +101,13 @@ public final class MeshJudge {
                     || nowNanos - streak.receivedAtNanos() > rules.noDataAfter().toNanos()) {
                 continue;
             }
-            boolean vote = streak.failures() >= rules.streak();
+            boolean vote = streak.failures() >= rules.streak()
+                    || (evidence.held().contains(streak.path()) && streak.successes() < rules.streak());
             if (vote) {
                 votes.add(streak);
+                votersAgainst
+                        .computeIfAbsent(streak.server(), s -> new HashSet<>())
+                        .add(streak.witness());
             }
             if (!unavailable.contains(streak.server())) {
                 probed.computeIfAbsent(streak.witness(), w -> new HashSet<>()).add(streak.server());
@@ -109,28 +121,26 @@ public final class MeshJudge {
         List<WitnessStanding> standings = new ArrayList<>();
         Set<String> reliable = new HashSet<>();
         for (Witness witness : witnesses.values()) {
-            int neighbours = probed.getOrDefault(witness.name(), Set.of()).size();
-            double share = neighbours == 0
-                    ? 0
-                    : (double) votedAgainst
-                                    .getOrDefault(witness.name(), Set.of())
-                                    .size()
-                            / neighbours;
-            boolean isReliable = share < rules.unreliableShare();
-            if (isReliable) {
+            WitnessStanding standing = standing(
+                    witness,
+                    probed.getOrDefault(witness.name(), Set.of()),
+                    votedAgainst.getOrDefault(witness.name(), Set.of()),
+                    votersAgainst,
+                    rules);
+            if (standing.reliable()) {
                 reliable.add(witness.name());
             }
-            standings.add(new WitnessStanding(
-                    witness.name(), witness.site(), witness.checker(), isReliable, share, neighbours));
+            standings.add(standing);
         }
         Set<String> checkerServers = witnesses.values().stream()
                 .filter(witness -> witness.checker() && witness.server() != null)
                 .map(Witness::server)
                 .collect(Collectors.toSet());
         Map<String, List<Streak>> countedVotes = new HashMap<>();
+        Map<String, List<Streak>> allVotes = new HashMap<>();
         for (Streak vote : votes) {
-            Witness voter = witness(witnesses, vote);
-            if (reliable.contains(vote.witness()) && (voter.checker() || !checkerServers.contains(vote.server()))) {
+            allVotes.computeIfAbsent(vote.server(), s -> new ArrayList<>()).add(vote);
+            if (counts(vote, witnesses, reliable, checkerServers)) {
                 countedVotes
                         .computeIfAbsent(vote.server(), s -> new ArrayList<>())
                         .add(vote);
@@ -143,12 +153,59 @@ public final class MeshJudge {
                     server,
                     selfReports.get(server.name()),
                     countedVotes.getOrDefault(server.name(), List.of()),
+                    allVotes.getOrDefault(server.name(), List.of()),
                     witnesses,
                     servers,
                     rules));
         }
         List<ServerVerdict> rotated = withBlockedServedAlone(verdicts);
-        return new MeshJudgement(rotated, standings, routes(rotated));
+        return new MeshJudgement(
+                rotated,
+                standings,
+                routes(rotated),
+                votes.stream().map(Streak::path).collect(Collectors.toSet()));
+    }
+
+    /**
+     * Whether {@code witness} is reliable: it fails fewer than all of its neighbours (when it has two or more), and,
+     * unless it is a checker, no more than {@code unreliable-share} of them alone.
+     *
+     * @param probed        its neighbours
+     * @param votedAgainst  the neighbours it votes against
+     * @param votersAgainst per server, every witness that votes against it
+     */
+    private static WitnessStanding standing(
+            Witness witness,
+            Set<String> probed,
+            Set<String> votedAgainst,
+            Map<String, Set<String>> votersAgainst,
+            MeshRules rules) {
+        int neighbours = probed.size();
+        int against = votedAgainst.size();
+        long alone = votedAgainst.stream()
+                .filter(server -> votersAgainst.getOrDefault(server, Set.of()).size() == 1)
+                .count();
+        String reason = "";
+        if (neighbours >= 2 && against == neighbours) {
+            reason = "cannot reach any of the " + neighbours + " neighbours it probes";
+        } else if (!witness.checker() && neighbours > 0 && (double) alone / neighbours > rules.unreliableShare()) {
+            reason = "alone in failing " + alone + " of the " + neighbours + " neighbours it probes";
+        }
+        return new WitnessStanding(
+                witness.name(),
+                witness.site(),
+                witness.checker(),
+                reason.isEmpty(),
+                neighbours == 0 ? 0 : (double) against / neighbours,
+                neighbours,
+                reason);
+    }
+
+    /** Whether {@code vote} counts towards a verdict and ranks its mark: see the class comment. */
+    private static boolean counts(
+            Streak vote, Map<String, Witness> witnesses, Set<String> reliable, Set<String> checkerServers) {
+        return reliable.contains(vote.witness())
+                && (witness(witnesses, vote).checker() || !checkerServers.contains(vote.server()));
     }
 
     /** Per server, its witnesses' newest self-report that is not older than {@code no-data-after}. */
@@ -167,10 +224,15 @@ public final class MeshJudge {
         return latest;
     }
 
+    /**
+     * @param counted the votes against {@code server} that count (see {@link #counts})
+     * @param all     every vote against {@code server}, counted or not
+     */
     private static ServerVerdict verdict(
             Server server,
             @Nullable SelfReport selfReport,
-            List<Streak> votes,
+            List<Streak> counted,
+            List<Streak> all,
             Map<String, Witness> witnesses,
             Map<String, Server> servers,
             MeshRules rules) {
@@ -187,7 +249,7 @@ public final class MeshJudge {
         Set<String> voters = new HashSet<>();
         Set<String> sites = new HashSet<>();
         Set<String> checkers = new HashSet<>();
-        for (Streak vote : votes) {
+        for (Streak vote : counted) {
             Witness voter = witness(witnesses, vote);
             voters.add(voter.name());
             sites.add(voter.site());
@@ -195,19 +257,19 @@ public final class MeshJudge {
                 checkers.add(voter.name());
             }
         }
-        if (sites.size() >= rules.quorum()) {
+        if (voters.size() >= rules.quorum() && sites.size() >= rules.quorumSites()) {
             return new ServerVerdict(
                     server.name(),
                     server.route(),
                     MeshStatus.UNREACHABLE_FROM_SERVERS,
                     voters.size(),
-                    votesReason(server, votes, witnesses),
+                    votesReason(server, counted, witnesses),
                     false,
                     Map.of());
         }
         if (!checkers.isEmpty()) {
             List<Streak> checkerVotes =
-                    votes.stream().filter(v -> checkers.contains(v.witness())).toList();
+                    counted.stream().filter(v -> checkers.contains(v.witness())).toList();
             return new ServerVerdict(
                     server.name(),
                     server.route(),
@@ -217,16 +279,22 @@ public final class MeshJudge {
                     false,
                     Map.of());
         }
-        Map<String, String> pairCuts = new TreeMap<>();
+        Map<String, PairCut> pairCuts = new TreeMap<>();
         for (String entryPoint : server.entryPoints()) {
-            List<String> cutters = votes.stream()
+            List<Streak> cutters = all.stream()
                     .filter(vote -> vote.entryPoint().equals(entryPoint))
                     .sorted(Comparator.comparing(Streak::witness))
-                    .map(vote -> from(witness(witnesses, vote), servers) + " cannot reach " + server.tag(entryPoint)
-                            + " (streak " + vote.failures() + ")")
                     .toList();
             if (!cutters.isEmpty()) {
-                pairCuts.put(entryPoint, String.join("; ", cutters));
+                pairCuts.put(
+                        entryPoint,
+                        new PairCut(
+                                cutters.stream()
+                                        .map(vote -> from(witness(witnesses, vote), servers) + " cannot reach "
+                                                + server.tag(entryPoint) + " (streak " + vote.failures() + ")"
+                                                + (counted.contains(vote) ? "" : ", not ranked"))
+                                        .collect(Collectors.joining("; ")),
+                                cutters.stream().anyMatch(counted::contains)));
             }
         }
         if (selfReport == null) {
@@ -303,9 +371,7 @@ public final class MeshJudge {
             routes.add(new RouteServing(
                     route,
                     served.stream()
-                            .sorted(Comparator.comparing((ServerVerdict verdict) ->
-                                            !verdict.pairCuts().isEmpty())
-                                    .thenComparing(ServerVerdict::name))
+                            .sorted(Comparator.comparing(ServerVerdict::demoted).thenComparing(ServerVerdict::name))
                             .map(ServerVerdict::name)
                             .toList(),
                     panic));
@@ -313,10 +379,13 @@ public final class MeshJudge {
         return routes;
     }
 
-    /** The panic ranking: OK 0, NO_DATA 1, pair cut 2, BLOCKED 3, UNREACHABLE_FROM_SERVERS 4, SERVER_UNAVAILABLE 5. */
+    /**
+     * The panic ranking: OK 0, NO_DATA 1, demoted by a pair cut 2, BLOCKED 3, UNREACHABLE_FROM_SERVERS 4,
+     * SERVER_UNAVAILABLE 5.
+     */
     @SuppressWarnings("EnumOrdinal") // MeshStatus is declared from best to worst: its order is its rank
     private static int rank(ServerVerdict verdict) {
-        if (!verdict.pairCuts().isEmpty()) {
+        if (verdict.demoted()) {
             return PAIR_CUT_RANK;
         }
         int ordinal = verdict.status().ordinal();

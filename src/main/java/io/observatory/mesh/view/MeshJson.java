@@ -3,6 +3,7 @@ package io.observatory.mesh.view;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.observatory.mesh.hub.MeshView;
 import io.observatory.mesh.judge.MeshFleet;
+import io.observatory.mesh.judge.MeshJudgement.PairCut;
 import io.observatory.mesh.judge.MeshJudgement.ServerVerdict;
 import io.observatory.mesh.judge.MeshJudgement.WitnessStanding;
 import java.time.Instant;
@@ -36,12 +37,13 @@ public record MeshJson(List<Server> servers, List<Witness> witnesses, List<Route
             MeshFleet.Server server = Objects.requireNonNull(fleet.get(verdict.name()), "a verdict of the fleet");
             List<EntryPoint> entryPoints = server.entryPoints().stream()
                     .map(entry -> {
-                        String cut = verdict.pairCuts().get(entry);
+                        PairCut cut = verdict.pairCuts().get(entry);
                         return new EntryPoint(
                                 entry,
                                 server.tag(entry),
                                 cut == null ? List.of() : List.of("PAIR_CUT"),
-                                cut == null ? null : "pair cut: " + cut);
+                                cut == null ? null : "pair cut: " + cut.reason(),
+                                cut == null ? null : cut.ranked());
                     })
                     .toList();
             servers.add(new Server(
@@ -65,6 +67,7 @@ public record MeshJson(List<Server> servers, List<Witness> witnesses, List<Route
                         standing.reliable() ? "RELIABLE" : "UNRELIABLE",
                         standing.share(),
                         standing.neighbours(),
+                        standing.reason().isEmpty() ? null : standing.reason(),
                         view.lastReports().get(standing.name())))
                 .toList();
         List<Route> routes = view.judgement().routes().stream()
@@ -87,16 +90,20 @@ public record MeshJson(List<Server> servers, List<Witness> witnesses, List<Route
             boolean inRotation,
             List<EntryPoint> entryPoints) {}
 
-    /** One entry point: {@code marks} is empty or {@code [PAIR_CUT]}, with the reason naming both servers. */
+    /**
+     * One entry point: {@code marks} is empty or {@code [PAIR_CUT]}, with the reason naming both servers and whether
+     * the mark ranks the server after unmarked ones ({@code ranked}).
+     */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @JsonNaming(SnakeCaseStrategy.class)
     public record EntryPoint(
             String name,
             String tag,
             List<String> marks,
-            @Nullable String reason) {}
+            @Nullable String reason,
+            @Nullable Boolean ranked) {}
 
-    /** One witness: {@code status} is RELIABLE or UNRELIABLE; {@code share} 0-1. */
+    /** One witness: {@code status} is RELIABLE or UNRELIABLE, with the {@code reason} when unreliable; {@code share} 0-1. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @JsonNaming(SnakeCaseStrategy.class)
     public record Witness(
@@ -107,6 +114,7 @@ public record MeshJson(List<Server> servers, List<Witness> witnesses, List<Route
             String status,
             double share,
             int neighbours,
+            @Nullable String reason,
             @Nullable Instant lastReport) {}
 
     /** What one route serves, best first; {@code panic} when none of its servers is in rotation. */

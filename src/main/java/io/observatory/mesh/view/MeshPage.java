@@ -3,12 +3,14 @@ package io.observatory.mesh.view;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.observatory.mesh.hub.MeshView;
+import io.observatory.mesh.judge.MeshEvidence;
 import io.observatory.mesh.judge.MeshRules;
 import io.observatory.mesh.protocol.LastProbe;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.PropertyNamingStrategies.SnakeCaseStrategy;
 import tools.jackson.databind.annotation.JsonNaming;
@@ -18,8 +20,8 @@ import tools.jackson.databind.annotation.JsonNaming;
  * event of the live stream. It is the {@code mesh} part of {@code /actuator/observatory} ({@link MeshJson}: servers,
  * witnesses, routes with their panic flag) plus what the page draws: a caption per server in the fleet monitor's
  * words, the witnesses whose last report is older than {@code no-data-after} ({@code stale}), and the witness ×
- * entry point matrix, each cell with the witness's streak against the entry point, coloured against the hub's
- * {@code streak}. About 100 bytes per cell (plus its error's reason while it fails) and 200 per server and witness:
+ * entry point matrix, each cell with the witness's streaks against the entry point and whether the hub counts it
+ * as a vote. About 100 bytes per cell (plus its error's reason while it fails) and 200 per server and witness:
  * about 1 MB for 100 witnesses of 100 servers, which is why the stream sends it at most once a second.
  *
  * @param now      the hub's wall clock, unix milliseconds
@@ -52,6 +54,7 @@ record MeshPage(
                         || witness.lastReport().plus(rules.noDataAfter()).isBefore(now))
                 .map(MeshJson.Witness::name)
                 .toList();
+        Set<MeshEvidence.Path> votes = view.judgement().votes();
         List<Cell> cells = view.paths().stream()
                 .map(path -> {
                     LastProbe last = path.streak().last();
@@ -59,6 +62,11 @@ record MeshPage(
                             path.witness(),
                             path.streak().server() + "/" + path.streak().entryPoint(),
                             path.streak().failures(),
+                            path.streak().successes(),
+                            votes.contains(new MeshEvidence.Path(
+                                    path.witness(),
+                                    path.streak().server(),
+                                    path.streak().entryPoint())),
                             last.success(),
                             last.errorKind() == null ? null : last.errorKind().label(),
                             last.error().isEmpty() ? null : last.error(),
@@ -91,7 +99,10 @@ record MeshPage(
      *
      * @param witness    the witness
      * @param tag        the entry point, {@code <server>/<entry>}
-     * @param failures   its streak: failed probes in a row, 0 after a success
+     * @param failures   failed probes in a row, 0 after a success
+     * @param successes  successful probes in a row, 0 after a failure
+     * @param vote       whether the hub counts the path as a vote: from {@code streak} failures in a row until
+     *                   {@code streak} successes in a row
      * @param success    whether its last probe succeeded
      * @param errorKind  the last probe's error kind, absent on success
      * @param error      the last probe's error, absent on success
@@ -104,6 +115,8 @@ record MeshPage(
             String witness,
             String tag,
             int failures,
+            int successes,
+            boolean vote,
             boolean success,
             @Nullable String errorKind,
             @Nullable String error,

@@ -197,7 +197,7 @@ public final class MeshWitness {
                 : current.targets().values().stream().map(Target::outbound).toList();
     }
 
-    /** Every entry point probed at least once: its failure streak and last probe, in fleet order; writer only. */
+    /** Every entry point probed at least once: its streaks and last probe, in fleet order; writer only. */
     private List<PathStreak> streaks() {
         WitnessFleet current = fleet;
         if (current == null) {
@@ -208,18 +208,23 @@ public final class MeshWitness {
             OutboundStatus status = statuses.held(tag);
             ProbeResult last = status == null ? null : status.lastProbe();
             if (status != null && last != null) {
-                streaks.add(streak(target, status.active().consecutiveFailures(), last));
+                streaks.add(streak(
+                        target,
+                        status.active().consecutiveFailures(),
+                        status.active().consecutiveSuccesses(),
+                        last));
             }
         });
         return streaks;
     }
 
-    private static PathStreak streak(Target target, int failures, ProbeResult result) {
+    private static PathStreak streak(Target target, int failures, int successes, ProbeResult result) {
         ProbeError error = result.error();
         return new PathStreak(
                 target.server(),
                 target.entryPoint(),
                 failures,
+                successes,
                 new LastProbe(
                         result.success(),
                         error == null ? null : error.kind(),

@@ -67,7 +67,7 @@ class MeshSettingsTest {
         MeshSettings mesh = Configs.of().section(MeshSettings.SECTION);
 
         assertThat(mesh.role()).isEqualTo(MeshRole.OFF);
-        assertThat(mesh.rules()).isEqualTo(new MeshRules(3, 2, 0.5, Duration.ofSeconds(30)));
+        assertThat(mesh.rules()).isEqualTo(new MeshRules(3, 2, 0, 0.5, Duration.ofSeconds(30)));
         assertThat(mesh.initialReportInterval()).isEqualTo(Duration.ofSeconds(10));
         assertThat(Configs.of().observedOutbounds()).isEmpty();
     }

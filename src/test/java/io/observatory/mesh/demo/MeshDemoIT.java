@@ -34,7 +34,8 @@ import org.springframework.grpc.server.lifecycle.GrpcServerStartedEvent;
 /**
  * The mesh demo as its README section promises: started as a user starts it (profile {@code mesh-demo}), within one
  * telling of its story every status appears in {@code WatchMesh} — UNREACHABLE_FROM_SERVERS, PAIR_CUT, an UNRELIABLE
- * witness, SERVER_UNAVAILABLE, NO_DATA, BLOCKED — and heals, and {@code /actuator/observatory} carries the mesh.
+ * witness with the lone server's marks it shows, SERVER_UNAVAILABLE, NO_DATA, BLOCKED — and heals, and
+ * {@code /actuator/observatory} carries the mesh.
  * Runs about 75 s, so it runs with the interop profile ({@code .ci/run}), not with every build.
  */
 class MeshDemoIT {
@@ -74,8 +75,9 @@ class MeshDemoIT {
                 for (ServerStatus server : view.getServersList()) {
                     seen.add(server.getName() + " " + server.getStatus().name().substring("MESH_STATUS_".length()));
                     server.getEntryPointsList()
-                            .forEach(entry ->
-                                    entry.getMarksList().forEach(mark -> seen.add(entry.getTag() + " " + mark)));
+                            .forEach(entry -> entry.getMarksList()
+                                    .forEach(mark -> seen.add(
+                                            entry.getTag() + " " + mark + (entry.getRanked() ? "" : " shown"))));
                 }
                 for (WitnessStatus witness : view.getWitnessesList()) {
                     seen.add(witness.getName() + (witness.getReliable() ? " RELIABLE" : " UNRELIABLE"));
@@ -98,6 +100,7 @@ class MeshDemoIT {
                                 "s4 UNREACHABLE_FROM_SERVERS",
                                 "s2/main PAIR_CUT",
                                 "w4 UNRELIABLE",
+                                "s1/main PAIR_CUT shown",
                                 "s1 SERVER_UNAVAILABLE",
                                 "s2 NO_DATA",
                                 "s3 BLOCKED"));

@@ -63,11 +63,17 @@ class MeshHubTest {
 
     private final Map<String, Long> sequences = new java.util.HashMap<>();
 
+    /** A path with {@code failures} in a row, or, for 0, healed long ago. */
     private static PathStreak path(String server, int failures) {
+        return path(server, failures, failures == 0 ? 10 : 0);
+    }
+
+    private static PathStreak path(String server, int failures, int successes) {
         return new PathStreak(
                 server,
                 "main",
                 failures,
+                successes,
                 failures == 0
                         ? new LastProbe(true, null, "", 12_000_000)
                         : new LastProbe(false, ProbeError.Kind.CONNECT_TIMEOUT, "connect timed out", 0));
@@ -105,7 +111,7 @@ class MeshHubTest {
     }
 
     @Test
-    void reportWhenTwoSitesCannotReachAServerThenUnhealthyThenPairCutThenHealthyAsEachSucceedsOnce() {
+    void reportWhenTwoWitnessesCannotReachAServerThenUnhealthyThenPairCutThenHealthyAsEachSucceedsAStreak() {
         hub.start();
         report("w1", null, path("s2", 0), path("s3", 3), path("s4", 0));
         report("w2", null, path("s1", 0), path("s3", 3), path("s4", 0));
@@ -121,12 +127,18 @@ class MeshHubTest {
         assertThat(served("s1/main").verdict()).isEqualTo(HealthState.HEALTHY);
         assertThat(served("s1/main").delayMillis()).isEqualTo(12);
 
-        report("w1", null, path("s2", 0), path("s3", 0), path("s4", 0));
+        report("w1", null, path("s2", 0), path("s3", 0, 2), path("s4", 0));
+
+        assertThat(status("s3"))
+                .as("two successes are short of the streak that ends a vote")
+                .isEqualTo(MeshStatus.UNREACHABLE_FROM_SERVERS);
+
+        report("w1", null, path("s2", 0), path("s3", 0, 3), path("s4", 0));
 
         assertThat(status("s3")).isEqualTo(MeshStatus.OK);
         assertThat(served("s3/main").verdict()).isEqualTo(HealthState.DEGRADED);
 
-        report("w2", null, path("s1", 0), path("s3", 0), path("s4", 0));
+        report("w2", null, path("s1", 0), path("s3", 0, 3), path("s4", 0));
 
         assertThat(served("s3/main").verdict()).isEqualTo(HealthState.HEALTHY);
     }
@@ -135,7 +147,7 @@ class MeshHubTest {
     void reportWhenOneSiteCannotReachThenPairCutDegradedButAlive() {
         hub.start();
         report("w1", null, path("s2", 3), path("s3", 0), path("s4", 0));
-        report("w2", null, path("s1", 0), path("s3", 0), path("s4", 0));
+        report("w2", null, path("s1", 0), path("s3", 0, 3), path("s4", 0));
         report("w3", null, path("s1", 0), path("s2", 0), path("s4", 0));
 
         assertThat(status("s2")).isEqualTo(MeshStatus.OK);

@@ -37,6 +37,7 @@ class MeshLedgerTest {
                 server,
                 entryPoint,
                 failures,
+                failures == 0 ? 1 : 0,
                 failures == 0
                         ? new LastProbe(true, null, "", 1_000_000)
                         : new LastProbe(false, ProbeError.Kind.CONNECTION_REFUSED, "connection refused", 0));
@@ -62,7 +63,7 @@ class MeshLedgerTest {
         assertThat(ledger.evidence())
                 .isEqualTo(new MeshEvidence(
                         List.of(new MeshEvidence.SelfReport("w1", 7, "tcp :443")),
-                        List.of(new MeshEvidence.Streak("w1", "s2", "main", 2, 7))));
+                        List.of(new MeshEvidence.Streak("w1", "s2", "main", 2, 0, 7))));
     }
 
     @Test
@@ -127,7 +128,7 @@ class MeshLedgerTest {
         MeshJudgement judgement = MeshJudge.judge(
                 FLEET,
                 ledger.evidence(),
-                new MeshRules(3, 2, 0.5, Duration.ofSeconds(30)),
+                new MeshRules(3, 2, 0, 0.5, Duration.ofSeconds(30)),
                 Duration.ofSeconds(2).toNanos());
 
         assertThat(judgement.servers())
@@ -155,7 +156,7 @@ class MeshLedgerTest {
 
         assertThat(ledger.record("w1", new Report(200, 1, null, List.of()), 2)).isEqualTo(Outcome.ACCEPTED);
 
-        assertThat(ledger.evidence().streaks()).containsExactly(new MeshEvidence.Streak("w1", "s2", "main", 3, 1));
+        assertThat(ledger.evidence().streaks()).containsExactly(new MeshEvidence.Streak("w1", "s2", "main", 3, 0, 1));
     }
 
     @Test
@@ -223,7 +224,7 @@ class MeshLedgerTest {
                         new Witness("w1", "de", "s1", false),
                         new Witness("w2", "nl", "s2", false),
                         new Witness("w3", "us", "s3", false)));
-        MeshRules rules = new MeshRules(3, 2, 0.75, STALE_AFTER);
+        MeshRules rules = new MeshRules(3, 2, 0, 0.75, STALE_AFTER);
         MeshLedger restarting = new MeshLedger(fleet, STALE_AFTER);
         long second = Duration.ofSeconds(1).toNanos();
         restarting.record(

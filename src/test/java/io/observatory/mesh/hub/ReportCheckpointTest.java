@@ -71,11 +71,12 @@ class ReportCheckpointTest {
                         42,
                         "tcp 127.0.0.1:22 fails",
                         List.of(
-                                new PathStreak("s1", "main", 0, new LastProbe(true, null, "", 9_000)),
+                                new PathStreak("s1", "main", 0, 5, new LastProbe(true, null, "", 9_000)),
                                 new PathStreak(
                                         "s2",
                                         "main",
                                         3,
+                                        0,
                                         new LastProbe(false, ProbeError.Kind.CONNECT_TIMEOUT, "no answer", 0)))),
                 now.minusSeconds(4));
         HeldReport stale = new HeldReport(

@@ -64,12 +64,16 @@ class MeshMetersTest {
                 server,
                 "main",
                 failures,
+                failures == 0 ? 10 : 0,
                 failures == 0
                         ? new LastProbe(true, null, "", 12_000_000)
                         : new LastProbe(false, ProbeError.Kind.CONNECT_TIMEOUT, "connect timed out", 0));
     }
 
-    /** Witness {@code w<i>} on server {@code s<i>} reports every other server reached but {@code cut} (streak 3). */
+    /**
+     * Witness {@code w<i>} on server {@code s<i>} reports every other server reached (10 successes in a row, past the
+     * streak that ends a vote) but {@code cut} (3 failures).
+     */
     private void report(int witness, String... cut) {
         List<PathStreak> paths = new ArrayList<>();
         for (int server = 1; server <= 6; server++) {

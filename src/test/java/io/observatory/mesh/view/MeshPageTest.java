@@ -3,6 +3,7 @@ package io.observatory.mesh.view;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.observatory.mesh.hub.MeshView;
+import io.observatory.mesh.judge.MeshEvidence;
 import io.observatory.mesh.judge.MeshFleet;
 import io.observatory.mesh.judge.MeshJudgement;
 import io.observatory.mesh.judge.MeshJudgement.RouteServing;
@@ -17,6 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -24,7 +26,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class MeshPageTest {
 
     private static final Instant NOW = Instant.parse("2026-11-29T12:00:10Z");
-    private static final MeshRules RULES = new MeshRules(3, 2, 0.5, Duration.ofSeconds(3));
+    private static final MeshRules RULES = new MeshRules(3, 2, 0, 0.5, Duration.ofSeconds(3));
 
     private static MeshView view() {
         MeshFleet fleet = new MeshFleet(
@@ -44,9 +46,11 @@ class MeshPageTest {
                                 false,
                                 Map.of())),
                 List.of(
-                        new WitnessStanding("w1", "de", true, true, 0, 1),
-                        new WitnessStanding("w2", "nl", false, false, 1.0, 1)),
-                List.of(new RouteServing("eu", List.of("s1"), false)));
+                        new WitnessStanding("w1", "de", true, true, 0, 1, ""),
+                        new WitnessStanding(
+                                "w2", "nl", false, false, 1.0, 1, "alone in failing 1 of the 1 neighbours it probes")),
+                List.of(new RouteServing("eu", List.of("s1"), false)),
+                Set.of(new MeshEvidence.Path("w1", "s2", "main")));
         return new MeshView(
                 fleet,
                 RULES,
@@ -59,6 +63,7 @@ class MeshPageTest {
                                         "s2",
                                         "main",
                                         3,
+                                        0,
                                         new LastProbe(
                                                 false,
                                                 ProbeError.Kind.CONNECTION_REFUSED,
@@ -67,7 +72,7 @@ class MeshPageTest {
                                 NOW.minusSeconds(1)),
                         new MeshView.Path(
                                 "w2",
-                                new PathStreak("s1", "main", 0, new LastProbe(true, null, "", 2_500_000)),
+                                new PathStreak("s1", "main", 0, 4, new LastProbe(true, null, "", 2_500_000)),
                                 NOW.minusSeconds(5))));
     }
 
@@ -86,6 +91,8 @@ class MeshPageTest {
                                 "w1",
                                 "s2/main",
                                 3,
+                                0,
+                                true,
                                 false,
                                 "connection_refused",
                                 "connection refused by 127.0.0.1:18192",
@@ -95,6 +102,8 @@ class MeshPageTest {
                                 "w2",
                                 "s1/main",
                                 0,
+                                4,
+                                false,
                                 true,
                                 null,
                                 null,
@@ -128,7 +137,8 @@ class MeshPageTest {
                         "main",
                         "s1/main",
                         pairCut ? List.of("PAIR_CUT") : List.of(),
-                        pairCut ? "pair cut: server s2 (witness w2) cannot reach s1/main (streak 3)" : null)));
+                        pairCut ? "pair cut: server s2 (witness w2) cannot reach s1/main (streak 3)" : null,
+                        pairCut ? true : null)));
 
         assertThat(MeshPage.caption(server)).isEqualTo(caption);
     }

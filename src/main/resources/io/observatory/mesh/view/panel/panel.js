@@ -7,10 +7,10 @@
 const LEGEND = [
   ['cell ok', 'ok', 'last probe succeeded'],
   ['cell failing', '2', 'failed probes in a row, below the streak'],
-  ['cell vote', '3', 'a vote: the streak is reached'],
+  ['cell vote', '3', 'a vote: the streak is reached, until a streak of successes'],
   ['cell own', 'own', 'its own server, not probed'],
   ['badge checker', 'checker', 'trusted alone'],
-  ['badge unreliable', 'unreliable', 'votes set aside'],
+  ['badge unreliable', 'unreliable', 'its votes mark, and remove nobody'],
   ['badge stale', 'stale', 'no report within no-data-after'],
 ];
 
@@ -24,7 +24,7 @@ export function render(section, view, { text, cell, milliseconds }) {
     li.dataset.server = server.name;
     li.dataset.status = server.status.toLowerCase();
     const dot = document.createElement('span');
-    const cut = server.status === 'OK' && server.entry_points.some((entry) => entry.marks.length);
+    const cut = server.status === 'OK' && server.entry_points.some((entry) => entry.ranked);
     dot.className = 'dot ' + (cut ? 'pair_cut' : server.status.toLowerCase());
     dot.title = server.status.toLowerCase();
     li.append(dot, text('b', 'name', server.name), text('span', 'route', ' (' + server.route + ')'),
@@ -59,7 +59,9 @@ export function render(section, view, { text, cell, milliseconds }) {
     th.append(text('small', 'site', ' ' + witness.site));
     if (witness.checker) th.append(text('span', 'badge checker', 'checker'));
     if (witness.status === 'UNRELIABLE') {
-      th.append(text('span', 'badge unreliable', 'unreliable ' + Math.round(witness.share * 100) + ' %'));
+      const badge = text('span', 'badge unreliable', 'unreliable ' + Math.round(witness.share * 100) + ' %');
+      badge.title = witness.reason || '';
+      th.append(badge);
     }
     if (stale.has(witness.name)) th.append(text('span', 'badge stale', 'stale'));
     tr.append(th);
@@ -68,13 +70,15 @@ export function render(section, view, { text, cell, milliseconds }) {
       const td = document.createElement('td');
       td.dataset.tag = entry.tag;
       if (found) {
-        const kind = found.failures >= view.streak ? 'vote' : found.failures > 0 ? 'failing' : 'ok';
+        const kind = found.vote ? 'vote' : found.failures > 0 ? 'failing' : 'ok';
         td.className = 'cell ' + kind;
         td.textContent = found.failures > 0 ? String(found.failures)
           : found.rtt_micros !== undefined ? milliseconds(found.rtt_micros) : 'ok';
         td.title = found.failures > 0
           ? found.failures + ' failed in a row: ' + (found.error || found.error_kind || 'failed')
-          : 'last probe succeeded';
+          : found.vote
+            ? 'a vote until ' + view.streak + ' successes in a row (' + found.successes + ' so far)'
+            : 'last probe succeeded';
       } else if (witness.server === server.name) {
         td.className = 'cell own';
         td.textContent = 'own';
