@@ -29,6 +29,7 @@ import io.observatory.mesh.api.v1.MeshServiceGrpc;
 import io.observatory.mesh.api.v1.MeshStatus;
 import io.observatory.mesh.api.v1.PathStatus;
 import io.observatory.mesh.api.v1.ReportRequest;
+import io.observatory.mesh.api.v1.ServerMetrics;
 import io.observatory.mesh.api.v1.ServerStatus;
 import io.observatory.mesh.api.v1.WatchMeshRequest;
 import io.observatory.mesh.api.v1.WitnessServiceGrpc;
@@ -38,6 +39,10 @@ import io.observatory.testing.Socks5TestProxy;
 import io.observatory.testing.TestTarget;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -56,6 +61,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.grpc.server.lifecycle.GrpcServerStartedEvent;
+import oshi.SystemInfo;
 import reactor.netty.DisposableServer;
 import reactor.netty.tcp.TcpServer;
 
@@ -81,6 +87,7 @@ class MeshIntegrationTest {
     private final List<DisposableServer> selfChecked = new ArrayList<>();
     private final List<ConfigurableApplicationContext> services = new ArrayList<>();
     private List<String> hubArgs;
+    private ConfigurableApplicationContext hub;
     private ConfigurableApplicationContext replica;
     private final List<ConfigurableApplicationContext> witnesses = new ArrayList<>();
     private int hubPort;
@@ -120,7 +127,7 @@ class MeshIntegrationTest {
                     witness + "token-file=" + token(i)));
         }
         CompletableFuture<Integer> hubStarted = new CompletableFuture<>();
-        start(hubStarted, withPort(0));
+        hub = start(hubStarted, withPort(0));
         hubPort = hubStarted.get();
         channel = NettyChannelBuilder.forAddress(new InetSocketAddress("127.0.0.1", hubPort))
                 .usePlaintext()
@@ -280,6 +287,54 @@ class MeshIntegrationTest {
 
     @Test
     @Order(2)
+    void fleetWhenWitnessesReportThenEachServersMetricsReachGetMeshTheEndpointAndPrometheus() throws Exception {
+        awaitAllOk();
+        await().atMost(VERDICT_WITHIN)
+                .untilAsserted(() -> assertThat(mesh().getServersList()).allSatisfy(server -> {
+                    assertThat(server.hasMetrics())
+                            .as(server.getName() + " has metrics")
+                            .isTrue();
+                    assertThat(server.getMetrics().hasCpuUsage())
+                            .as("a CPU usage from the second report on")
+                            .isTrue();
+                }));
+        long total = new SystemInfo().getHardware().getMemory().getTotal();
+        assertThat(mesh().getServersList()).allSatisfy(server -> {
+            ServerMetrics metrics = server.getMetrics();
+            assertThat(metrics.getMemoryTotalBytes())
+                    .as("this machine's memory")
+                    .isEqualTo(total);
+            assertThat(metrics.getCpuUsage()).isBetween(0.0, 1.0);
+            assertThat(metrics.getTcpConnections()).isNotNegative();
+            assertThat(metrics.getDiskTotalBytes()).isPositive();
+            assertThat(server.getMetricsStale()).isFalse();
+            assertThat(server.hasMetricsTime()).isTrue();
+        });
+
+        String json = http("/actuator/observatory");
+        assertThat(json).contains("\"memory_total_bytes\":" + total).contains("\"stale\":false");
+        String scrape = http("/actuator/prometheus");
+        assertThat(scrape)
+                .containsPattern("observatory_mesh_server_cpu_usage\\{route=\"eu\",server=\"s1\"} [0-9.]+")
+                .containsPattern(
+                        "observatory_mesh_server_memory_available_bytes\\{route=\"eu\",server=\"s1\"} [0-9.E]+")
+                .contains("observatory_mesh_server_metrics_stale{route=\"world\",server=\"s4\"} 0.0");
+    }
+
+    /** The body of {@code GET path} on the hub's HTTP port. */
+    private String http(String path) throws IOException, InterruptedException {
+        String port = hub.getEnvironment().getProperty("local.server.port");
+        HttpResponse<String> response = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as("GET " + path).isEqualTo(200);
+        return response.body();
+    }
+
+    @Test
+    @Order(4)
     void fleetWhenTwoSitesCannotReachAServerThenItLeavesRotationAndComesBackWhenTheyCan() {
         awaitAllOk();
         entryPoints.get(3).refuseFrom("127.0.0.11", "127.0.0.12");
@@ -310,7 +365,7 @@ class MeshIntegrationTest {
     }
 
     @Test
-    @Order(3)
+    @Order(5)
     void fleetWhenOneWitnessCannotReachAServerThenPairCutDegradedButServing() {
         awaitAllOk();
         entryPoints.get(1).refuseFrom("127.0.0.13");
@@ -330,7 +385,7 @@ class MeshIntegrationTest {
     }
 
     @Test
-    @Order(4)
+    @Order(6)
     void fleetWhenAWitnessCannotReachAnyNeighbourThenItIsUnreliableItsMarksShownAndRemovesNobody() {
         awaitAllOk();
         entryPoints.forEach(proxy -> proxy.refuseFrom("127.0.0.14"));
@@ -364,7 +419,7 @@ class MeshIntegrationTest {
     }
 
     @Test
-    @Order(5)
+    @Order(7)
     void fleetWhenASelfCheckFailsThenServerUnavailableNamingTheCheckAndHealsWhenItPasses() {
         awaitAllOk();
         int port = selfChecked.get(0).port();
@@ -383,7 +438,7 @@ class MeshIntegrationTest {
     }
 
     @Test
-    @Order(6)
+    @Order(8)
     void replicaWhenRestartedThenCompleteWithinOneReportIntervalOfItsPortOpening() {
         awaitAllOk();
         replica.close();
@@ -409,7 +464,7 @@ class MeshIntegrationTest {
     }
 
     @Test
-    @Order(7)
+    @Order(9)
     void reportWhenForgedOrUnauthenticatedThenRefusedWithTheRightCodeAndNothingChanges() throws IOException {
         awaitAllOk();
         ReportRequest forged = ReportRequest.newBuilder()
@@ -443,7 +498,7 @@ class MeshIntegrationTest {
     }
 
     @Test
-    @Order(8)
+    @Order(10)
     void witnessWhenRestartedDuringAnOutageThenTheServerItVotesAgainstStaysOutOfRotation() {
         awaitAllOk();
         entryPoints.get(3).refuseFrom("127.0.0.11", "127.0.0.12");
@@ -489,6 +544,33 @@ class MeshIntegrationTest {
             watching.cancel(null);
             entryPoints.get(3).acceptFromAll();
         }
+        awaitAllOk();
+    }
+
+    @Test
+    @Order(3)
+    void witnessWhenItStopsReportingThenItsServersMetricsTurnStaleAndFreshWhenItReportsAgain() throws Exception {
+        awaitAllOk();
+        MeshWitnessRuntime w4 = witnesses.get(3).getBean(MeshWitnessRuntime.class);
+        w4.stop();
+        try {
+            await().atMost(VERDICT_WITHIN).untilAsserted(() -> {
+                ServerStatus s4 = server("s4");
+                assertThat(s4.getStatus()).isEqualTo(MeshStatus.MESH_STATUS_NO_DATA);
+                assertThat(s4.getMetricsStale()).isTrue();
+                assertThat(s4.getMetrics().getMemoryTotalBytes())
+                        .as("the last known values stay")
+                        .isPositive();
+            });
+            assertThat(server("s3").getMetricsStale()).isFalse();
+            assertThat(http("/actuator/prometheus"))
+                    .contains("observatory_mesh_server_metrics_stale{route=\"world\",server=\"s4\"} 1.0")
+                    .contains("observatory_mesh_server_metrics_stale{route=\"world\",server=\"s3\"} 0.0");
+        } finally {
+            w4.start();
+        }
+        await().atMost(VERDICT_WITHIN)
+                .untilAsserted(() -> assertThat(server("s4").getMetricsStale()).isFalse());
         awaitAllOk();
     }
 

@@ -33,6 +33,7 @@ import io.observatory.mesh.judge.MeshJudgement.ServerVerdict;
 import io.observatory.mesh.judge.MeshJudgement.WitnessStanding;
 import io.observatory.mesh.protocol.LastProbe;
 import io.observatory.mesh.protocol.PathStreak;
+import io.observatory.mesh.protocol.ServerMetrics;
 import io.observatory.mesh.protocol.WitnessFleet;
 import io.observatory.mesh.protocol.WitnessReport;
 import io.observatory.probe.ProbeError;
@@ -172,7 +173,12 @@ final class MeshProtos {
                             text(path.getLastError()),
                             Math.max(0, path.getLastRttNanos()))));
         }
-        return new MeshLedger.Report(started.toEpochMilli(), request.getSequence(), failing, streaks);
+        return new MeshLedger.Report(
+                started.toEpochMilli(),
+                request.getSequence(),
+                failing,
+                streaks,
+                request.hasMetrics() ? MetricsProtos.read(request.getMetrics()) : ServerMetrics.NONE);
     }
 
     /** Whether {@code time} is within the range google.protobuf.Timestamp defines (years 1 to 9999). */
@@ -254,6 +260,9 @@ final class MeshProtos {
             }
             request.addPaths(message);
         }
+        if (!report.metrics().equals(ServerMetrics.NONE)) {
+            request.setMetrics(MetricsProtos.message(report.metrics()));
+        }
         return request.build();
     }
 
@@ -296,6 +305,12 @@ final class MeshProtos {
                             .setRanked(cut.ranked());
                 }
                 server.addEntryPoints(entry);
+            }
+            MeshView.Metrics metrics = view.metrics().get(verdict.name());
+            if (metrics != null) {
+                server.setMetrics(MetricsProtos.message(metrics.metrics()))
+                        .setMetricsTime(ObservationProtos.timestamp(metrics.reportTime()))
+                        .setMetricsStale(metrics.stale());
             }
             mesh.addServers(server);
         }

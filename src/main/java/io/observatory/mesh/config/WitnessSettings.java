@@ -36,6 +36,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param tokenOverPlaintext whether the bearer token may go to hubs without TLS: it travels with every call, so a
  *                     witness sends it in clear text only to a hub on a loopback address, or with this opt-in for
  *                     a private network. Default: false
+ * @param metrics      the reading of its own server sent with each report
  */
 public record WitnessSettings(
         @NotNull(message = MeshNames.EXPECTED) @Pattern(regexp = MeshNames.PATTERN, message = MeshNames.EXPECTED)
@@ -50,7 +51,8 @@ public record WitnessSettings(
         @Nullable String tokenFile,
         @Nullable String tokenEnv,
         @DefaultValue @NestedConfigurationProperty HubTlsSettings hubTls,
-        boolean tokenOverPlaintext)
+        boolean tokenOverPlaintext,
+        @DefaultValue @NestedConfigurationProperty WitnessMetricsSettings metrics)
         implements Checked {
 
     private static final String PROPERTY = "observatory.mesh.witness";

@@ -8,6 +8,7 @@ import io.observatory.mesh.judge.MeshFleet;
 import io.observatory.mesh.judge.MeshJudge;
 import io.observatory.mesh.judge.MeshJudgement;
 import io.observatory.mesh.judge.MeshRules;
+import io.observatory.mesh.protocol.ServerMetrics;
 import io.observatory.reload.Reconfigurable;
 import io.observatory.reload.ReloadStage;
 import io.observatory.snapshot.ObservationUpdater;
@@ -240,15 +241,30 @@ public final class MeshHub implements Reconfigurable {
                 fleet, ledger.evidence().holding(previous.judgement().votes()), rules, writer.nanoTime());
         Map<String, Instant> lastReports = new HashMap<>();
         List<MeshView.Path> paths = new ArrayList<>();
+        Map<String, MeshView.Metrics> metrics = new HashMap<>();
+        Map<String, String> serverOf = new HashMap<>();
+        fleet.witnesses().stream()
+                .filter(witness -> witness.server() != null)
+                .forEach(witness -> serverOf.put(witness.name(), witness.server()));
+        long nowNanos = writer.nanoTime();
         ledger.reports().forEach((witness, received) -> {
             Instant at = receivedAt(witness);
             lastReports.put(witness, at);
             received.report().streaks().forEach(streak -> paths.add(new MeshView.Path(witness, streak, at)));
+            String server = serverOf.get(witness);
+            if (server != null && !received.report().metrics().equals(ServerMetrics.NONE)) {
+                boolean stale = nowNanos - received.receivedAtNanos()
+                        > rules.noDataAfter().toNanos();
+                metrics.merge(
+                        server,
+                        new MeshView.Metrics(received.report().metrics(), at, stale),
+                        (a, b) -> a.reportTime().isAfter(b.reportTime()) ? a : b);
+            }
         });
         paths.sort(Comparator.comparing(MeshView.Path::witness)
                 .thenComparing(path -> path.streak().server())
                 .thenComparing(path -> path.streak().entryPoint()));
-        MeshView view = new MeshView(fleet, rules, judgement, lastReports, paths);
+        MeshView view = new MeshView(fleet, rules, judgement, lastReports, paths, metrics);
         if (view.equals(previous)) {
             return;
         }

@@ -4,6 +4,7 @@ import com.google.common.primitives.Ints;
 import io.observatory.mesh.judge.MeshEvidence;
 import io.observatory.mesh.judge.MeshFleet;
 import io.observatory.mesh.protocol.PathStreak;
+import io.observatory.mesh.protocol.ServerMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -11,6 +12,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
@@ -57,16 +59,29 @@ public final class MeshLedger {
      * @param sequence           the report's number within that process, increasing
      * @param failingCheck       the first of its own server's local checks that fails, or {@code null} when all pass
      *                           (or the witness runs on no server)
-     * @param streaks            per entry point it probes, its consecutive failed probes
+     * @param streaks            per entry point it probes, its consecutive failed and successful probes
+     * @param metrics            its reading of its own server, {@link ServerMetrics#NONE} when it sent none
      */
     public record Report(
             long processStartMillis,
             long sequence,
             @Nullable String failingCheck,
-            List<PathStreak> streaks) {
+            List<PathStreak> streaks,
+            ServerMetrics metrics) {
 
         public Report {
             streaks = List.copyOf(streaks);
+            Objects.requireNonNull(metrics, "metrics");
+        }
+
+        /** A report without metrics. */
+        public Report(long processStartMillis, long sequence, @Nullable String failingCheck, List<PathStreak> streaks) {
+            this(processStartMillis, sequence, failingCheck, streaks, ServerMetrics.NONE);
+        }
+
+        /** This report with {@code streaks} instead of its own. */
+        Report withStreaks(List<PathStreak> replaced) {
+            return new Report(processStartMillis, sequence, failingCheck, replaced, metrics);
         }
     }
 
@@ -200,10 +215,7 @@ public final class MeshLedger {
         if (carried.isEmpty()) {
             carries.remove(witness);
         }
-        return new Received(
-                new Report(report.processStartMillis(), report.sequence(), report.failingCheck(), streaks),
-                nowNanos,
-                carriedAt);
+        return new Received(report.withStreaks(streaks), nowNanos, carriedAt);
     }
 
     /**
@@ -252,9 +264,7 @@ public final class MeshLedger {
         List<PathStreak> kept = report.streaks().stream()
                 .filter(streak -> entryPoints.contains(tag(streak)))
                 .toList();
-        return kept.size() == report.streaks().size()
-                ? report
-                : new Report(report.processStartMillis(), report.sequence(), report.failingCheck(), kept);
+        return kept.size() == report.streaks().size() ? report : report.withStreaks(kept);
     }
 
     private static String tag(PathStreak streak) {

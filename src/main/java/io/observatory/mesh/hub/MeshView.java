@@ -4,6 +4,7 @@ import io.observatory.mesh.judge.MeshFleet;
 import io.observatory.mesh.judge.MeshJudgement;
 import io.observatory.mesh.judge.MeshRules;
 import io.observatory.mesh.protocol.PathStreak;
+import io.observatory.mesh.protocol.ServerMetrics;
 import io.observatory.snapshot.SnapshotPart;
 import java.time.Instant;
 import java.util.List;
@@ -22,9 +23,15 @@ import java.util.Set;
  * @param judgement   every server's verdict, every witness's standing, every route's servers
  * @param lastReports when the hub last took a report from each witness that sent one (hub wall clock)
  * @param paths       the witness × entry-point matrix, by witness then server and entry point
+ * @param metrics     by server, the metrics its witness reported last (about 100 bytes a server)
  */
 public record MeshView(
-        MeshFleet fleet, MeshRules rules, MeshJudgement judgement, Map<String, Instant> lastReports, List<Path> paths) {
+        MeshFleet fleet,
+        MeshRules rules,
+        MeshJudgement judgement,
+        Map<String, Instant> lastReports,
+        List<Path> paths,
+        Map<String, Metrics> metrics) {
 
     /** The view of a hub that has no fleet. */
     public static final MeshView EMPTY;
@@ -41,7 +48,8 @@ public record MeshView(
                 MeshRules.DEFAULTS,
                 new MeshJudgement(List.of(), List.of(), List.of(), Set.of()),
                 Map.of(),
-                List.of());
+                List.of(),
+                Map.of());
         PART = new SnapshotPart<>("mesh", MeshView.class, EMPTY);
     }
 
@@ -51,6 +59,7 @@ public record MeshView(
         Objects.requireNonNull(judgement, "judgement");
         lastReports = Map.copyOf(lastReports);
         paths = List.copyOf(paths);
+        metrics = Map.copyOf(metrics);
     }
 
     /**
@@ -61,4 +70,14 @@ public record MeshView(
      * @param reportTime when the hub received the report that carried it
      */
     public record Path(String witness, PathStreak streak, Instant reportTime) {}
+
+    /**
+     * A server's metrics as its witness last reported them.
+     *
+     * @param metrics    the values
+     * @param reportTime when the hub received the report that carried them
+     * @param stale      whether that report was older than {@code no-data-after} when the hub last judged: the values
+     *                   are the last known, not the current ones
+     */
+    public record Metrics(ServerMetrics metrics, Instant reportTime, boolean stale) {}
 }

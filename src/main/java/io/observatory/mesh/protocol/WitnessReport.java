@@ -11,16 +11,23 @@ import java.util.Objects;
  * @param processStart when its process started: a restarted witness numbers its reports from 1 again
  * @param sequence     this report's number within the process, from 1
  * @param selfChecks   its own server's checks, in configuration order; none for an external vantage point
- * @param paths        per entry point it probed at least once, its streak and last probe
+ * @param paths        per entry point it probed at least once, its streaks and last probe
+ * @param metrics      its reading of its own server, {@link ServerMetrics#NONE} when it sends none
  */
 public record WitnessReport(
-        String witness, Instant processStart, long sequence, List<SelfCheckResult> selfChecks, List<PathStreak> paths) {
+        String witness,
+        Instant processStart,
+        long sequence,
+        List<SelfCheckResult> selfChecks,
+        List<PathStreak> paths,
+        ServerMetrics metrics) {
 
     public WitnessReport {
         Objects.requireNonNull(witness, "witness");
         Objects.requireNonNull(processStart, "processStart");
         selfChecks = List.copyOf(selfChecks);
         paths = List.copyOf(paths);
+        Objects.requireNonNull(metrics, "metrics");
     }
 
     /**

@@ -6,6 +6,7 @@ import io.observatory.mesh.judge.MeshFleet;
 import io.observatory.mesh.judge.MeshJudgement.PairCut;
 import io.observatory.mesh.judge.MeshJudgement.ServerVerdict;
 import io.observatory.mesh.judge.MeshJudgement.WitnessStanding;
+import io.observatory.mesh.protocol.ServerMetrics;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -53,7 +54,8 @@ public record MeshJson(List<Server> servers, List<Witness> witnesses, List<Route
                     verdict.voters(),
                     verdict.reason(),
                     verdict.inRotation(),
-                    entryPoints));
+                    entryPoints,
+                    Metrics.of(view.metrics().get(verdict.name()))));
         }
         Map<String, MeshFleet.Witness> witnesses = new HashMap<>();
         view.fleet().witnesses().forEach(witness -> witnesses.put(witness.name(), witness));
@@ -78,8 +80,10 @@ public record MeshJson(List<Server> servers, List<Witness> witnesses, List<Route
 
     /**
      * One server: {@code status} is OK, SERVER_UNAVAILABLE, NO_DATA, UNREACHABLE_FROM_SERVERS or BLOCKED;
-     * {@code voters} the witnesses whose votes decided UNREACHABLE_FROM_SERVERS(n) or BLOCKED, else 0.
+     * {@code voters} the witnesses whose votes decided UNREACHABLE_FROM_SERVERS(n) or BLOCKED, else 0;
+     * {@code metrics} what its witness last reported of it, absent when it reported none.
      */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
     @JsonNaming(SnakeCaseStrategy.class)
     public record Server(
             String name,
@@ -88,7 +92,48 @@ public record MeshJson(List<Server> servers, List<Witness> witnesses, List<Route
             int voters,
             String reason,
             boolean inRotation,
-            List<EntryPoint> entryPoints) {}
+            List<EntryPoint> entryPoints,
+            @Nullable Metrics metrics) {}
+
+    /**
+     * A server's metrics as its witness last reported them (see {@link ServerMetrics} for each value; a value the
+     * witness could not read is absent), {@code report_time} when the hub received them and {@code stale} when that
+     * report is older than {@code no-data-after}.
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @JsonNaming(SnakeCaseStrategy.class)
+    public record Metrics(
+            @Nullable Double cpuUsage,
+            @Nullable Double load1,
+            @Nullable Long memoryTotalBytes,
+            @Nullable Long memoryAvailableBytes,
+            @Nullable Long diskTotalBytes,
+            @Nullable Long diskFreeBytes,
+            @Nullable Double networkInBytesPerSecond,
+            @Nullable Double networkOutBytesPerSecond,
+            @Nullable Long tcpConnections,
+            Instant reportTime,
+            boolean stale) {
+
+        static @Nullable Metrics of(MeshView.@Nullable Metrics reported) {
+            if (reported == null) {
+                return null;
+            }
+            ServerMetrics values = reported.metrics();
+            return new Metrics(
+                    values.cpuUsage(),
+                    values.load1(),
+                    values.memoryTotalBytes(),
+                    values.memoryAvailableBytes(),
+                    values.diskTotalBytes(),
+                    values.diskFreeBytes(),
+                    values.networkInBytesPerSecond(),
+                    values.networkOutBytesPerSecond(),
+                    values.tcpConnections(),
+                    reported.reportTime(),
+                    reported.stale());
+        }
+    }
 
     /**
      * One entry point: {@code marks} is empty or {@code [PAIR_CUT]}, with the reason naming both servers and whether

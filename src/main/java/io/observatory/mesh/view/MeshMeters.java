@@ -4,16 +4,19 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.BaseUnits;
 import io.observatory.mesh.hub.MeshView;
 import io.observatory.mesh.judge.MeshJudgement.RouteServing;
 import io.observatory.mesh.judge.MeshJudgement.ServerVerdict;
 import io.observatory.mesh.judge.MeshJudgement.WitnessStanding;
+import io.observatory.mesh.protocol.ServerMetrics;
 import io.observatory.snapshot.ObservationStore;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
@@ -28,9 +31,14 @@ import org.springframework.stereotype.Component;
  *   <li>{@value #WITNESS_RELIABLE} (tags {@code witness}, {@code site}): 1 reliable, 0 unreliable;
  *   <li>{@value #WITNESS_SHARE} (tags {@code witness}, {@code site}): the share of its neighbours it votes against;
  *   <li>{@value #ROUTE_PANIC} (tag {@code route}): 1 when none of the route's servers is in rotation and the
- *       best-ranked are served anyway, 0 when not.
+ *       best-ranked are served anyway, 0 when not;
+ *   <li>what the server's witness last reported of it (tags {@code server}, {@code route}; NaN while it reported no
+ *       such value): {@value #SERVER_CPU_USAGE} (0-1), {@value #SERVER_LOAD1}, {@value #SERVER_MEMORY_AVAILABLE},
+ *       {@value #SERVER_DISK_FREE}, {@value #SERVER_NETWORK_RECEIVE}, {@value #SERVER_NETWORK_TRANSMIT},
+ *       {@value #SERVER_TCP_CONNECTIONS}, and {@value #SERVER_METRICS_STALE}: 1 when that report is older than
+ *       {@code no-data-after}, so the values are the last known, 0 when not.
  * </ul>
- * Costs two gauges per server, two per witness and one per route: 410 for 100 servers, 100 witnesses and 10 routes.
+ * Costs ten gauges per server, two per witness and one per route: 1,210 for 100 servers, 100 witnesses and 10 routes.
  */
 @Component
 class MeshMeters {
@@ -45,6 +53,22 @@ class MeshMeters {
     static final String WITNESS_SHARE = "observatory.mesh.witness.share";
     /** Prometheus shows {@code observatory_mesh_route_panic}. */
     static final String ROUTE_PANIC = "observatory.mesh.route.panic";
+    /** Prometheus shows {@code observatory_mesh_server_cpu_usage}. */
+    static final String SERVER_CPU_USAGE = "observatory.mesh.server.cpu.usage";
+    /** Prometheus shows {@code observatory_mesh_server_load1}. */
+    static final String SERVER_LOAD1 = "observatory.mesh.server.load1";
+    /** Prometheus shows {@code observatory_mesh_server_memory_available_bytes}. */
+    static final String SERVER_MEMORY_AVAILABLE = "observatory.mesh.server.memory.available";
+    /** Prometheus shows {@code observatory_mesh_server_disk_free_bytes}. */
+    static final String SERVER_DISK_FREE = "observatory.mesh.server.disk.free";
+    /** Prometheus shows {@code observatory_mesh_server_network_receive_bytes_per_second}. */
+    static final String SERVER_NETWORK_RECEIVE = "observatory.mesh.server.network.receive";
+    /** Prometheus shows {@code observatory_mesh_server_network_transmit_bytes_per_second}. */
+    static final String SERVER_NETWORK_TRANSMIT = "observatory.mesh.server.network.transmit";
+    /** Prometheus shows {@code observatory_mesh_server_tcp_connections}. */
+    static final String SERVER_TCP_CONNECTIONS = "observatory.mesh.server.tcp.connections";
+    /** Prometheus shows {@code observatory_mesh_server_metrics_stale}. */
+    static final String SERVER_METRICS_STALE = "observatory.mesh.server.metrics.stale";
 
     private final ObservationStore store;
     private final MeterRegistry registry;
@@ -67,6 +91,7 @@ class MeshMeters {
             String route = verdict.route();
             String key = name + "\n" + route;
             serverKeys.add(key);
+            Tags tags = Tags.of("server", name, "route", route);
             servers.computeIfAbsent(
                     key,
                     unused -> List.of(
@@ -82,7 +107,55 @@ class MeshMeters {
                                     SERVER_IN_ROTATION,
                                     "Whether clients of its route may be given the server",
                                     Tags.of("server", name, "route", route),
-                                    now -> orNaN(server(now, name), found -> found.inRotation() ? 1 : 0))));
+                                    now -> orNaN(server(now, name), found -> found.inRotation() ? 1 : 0)),
+                            gauge(
+                                    SERVER_CPU_USAGE,
+                                    "Share of the server's CPUs busy, 0-1",
+                                    tags,
+                                    reported(name, ServerMetrics::cpuUsage),
+                                    null),
+                            gauge(
+                                    SERVER_LOAD1,
+                                    "The server's 1-minute load average",
+                                    tags,
+                                    reported(name, ServerMetrics::load1),
+                                    null),
+                            gauge(
+                                    SERVER_MEMORY_AVAILABLE,
+                                    "The server's memory available without swapping",
+                                    tags,
+                                    reported(name, ServerMetrics::memoryAvailableBytes),
+                                    BaseUnits.BYTES),
+                            gauge(
+                                    SERVER_DISK_FREE,
+                                    "Free space of the server's watched file system",
+                                    tags,
+                                    reported(name, ServerMetrics::diskFreeBytes),
+                                    BaseUnits.BYTES),
+                            gauge(
+                                    SERVER_NETWORK_RECEIVE,
+                                    "Bytes the server received a second, all interfaces but" + " loopback",
+                                    tags,
+                                    reported(name, ServerMetrics::networkInBytesPerSecond),
+                                    "bytes.per.second"),
+                            gauge(
+                                    SERVER_NETWORK_TRANSMIT,
+                                    "Bytes the server sent a second, all interfaces but" + " loopback",
+                                    tags,
+                                    reported(name, ServerMetrics::networkOutBytesPerSecond),
+                                    "bytes.per.second"),
+                            gauge(
+                                    SERVER_TCP_CONNECTIONS,
+                                    "The server's established TCP connections",
+                                    tags,
+                                    reported(name, ServerMetrics::tcpConnections),
+                                    null),
+                            gauge(
+                                    SERVER_METRICS_STALE,
+                                    "1 when the server's metrics are older than no-data-after",
+                                    tags,
+                                    now -> orNaN(now.metrics().get(name), found -> found.stale() ? 1 : 0),
+                                    null)));
         }
         Set<String> witnessKeys = new HashSet<>();
         for (WitnessStanding standing : view.judgement().witnesses()) {
@@ -122,14 +195,29 @@ class MeshMeters {
     }
 
     private Meter gauge(String name, String description, Tags tags, ToDoubleFunction<MeshView> value) {
+        return gauge(name, description, tags, value, null);
+    }
+
+    private Meter gauge(
+            String name, String description, Tags tags, ToDoubleFunction<MeshView> value, @Nullable String unit) {
         return Gauge.builder(
                         name,
                         store,
                         current -> value.applyAsDouble(current.current().part(MeshView.PART)))
                 .description(description)
                 .tags(tags)
+                .baseUnit(unit)
                 .strongReference(true)
                 .register(registry);
+    }
+
+    /** The value {@code read} of what server {@code name}'s witness reported last, or NaN while there is none. */
+    private static ToDoubleFunction<MeshView> reported(String name, Function<ServerMetrics, @Nullable Number> read) {
+        return view -> {
+            MeshView.Metrics metrics = view.metrics().get(name);
+            Number value = metrics == null ? null : read.apply(metrics.metrics());
+            return value == null ? Double.NaN : value.doubleValue();
+        };
     }
 
     private void forgetAllBut(Map<String, List<Meter>> meters, Set<String> keep) {

@@ -6,6 +6,7 @@ import io.observatory.health.ExpectedStatus;
 import io.observatory.mesh.protocol.HubLink;
 import io.observatory.mesh.protocol.LastProbe;
 import io.observatory.mesh.protocol.PathStreak;
+import io.observatory.mesh.protocol.ServerMetrics;
 import io.observatory.mesh.protocol.WitnessFleet;
 import io.observatory.mesh.protocol.WitnessFleet.Target;
 import io.observatory.mesh.protocol.WitnessReport;
@@ -48,6 +49,7 @@ public final class MeshWitness {
     private final Clock clock;
     private final HubLink hubs;
     private final SelfChecks selfChecks;
+    private final @Nullable HostMetrics metrics;
     private final Instant processStart;
     private final Duration defaultReportInterval;
     // volatile: set by stop(), read on the writer and on the witness thread.
@@ -62,6 +64,7 @@ public final class MeshWitness {
     /**
      * @param name                  this witness's name ({@code observatory.mesh.witness.name})
      * @param selfChecks            the checks of its own server
+     * @param metrics               reads its own server for each report; {@code null} to send none
      * @param writer                where the sessions run and the statuses are kept
      * @param reports               the witness's own thread: fleet fetches, self-checks and reports may block on it
      * @param prober                sends every probe
@@ -72,6 +75,7 @@ public final class MeshWitness {
     MeshWitness(
             String name,
             SelfChecks selfChecks,
+            @Nullable HostMetrics metrics,
             Scheduler writer,
             Scheduler reports,
             Prober prober,
@@ -80,6 +84,7 @@ public final class MeshWitness {
             Duration defaultReportInterval) {
         this.name = name;
         this.selfChecks = selfChecks;
+        this.metrics = metrics;
         this.writer = writer;
         this.reports = reports;
         this.prober = prober;
@@ -118,9 +123,11 @@ public final class MeshWitness {
         long startedNanos = reports.nanoTime();
         Optional<WitnessFleet> fetched;
         List<WitnessReport.SelfCheckResult> checks;
+        ServerMetrics reading;
         try {
             fetched = hubs.fetchFleet();
             checks = selfChecks.run();
+            reading = metrics == null ? ServerMetrics.NONE : metrics.read(reports.nanoTime());
         } catch (RuntimeException e) {
             // A round must never end the rounds: the next one tries again with whatever the hub then sends.
             log.error(
@@ -135,20 +142,21 @@ public final class MeshWitness {
             fetched.ifPresent(this::fleetFetched);
             List<PathStreak> streaks = streaks();
             Duration interval = fleet == null ? defaultReportInterval : fleet.reportInterval();
-            reports.execute(() -> send(checks, streaks, interval, startedNanos));
+            reports.execute(() -> send(checks, reading, streaks, interval, startedNanos));
         });
     }
 
     /** Sends, then schedules the next round one interval after this one started (a slow hub does not stretch it). */
     private void send(
             List<WitnessReport.SelfCheckResult> checks,
+            ServerMetrics reading,
             List<PathStreak> streaks,
             Duration interval,
             long startedNanos) {
         if (stopped) {
             return;
         }
-        hubs.send(new WitnessReport(name, processStart, ++sequence, checks, streaks));
+        hubs.send(new WitnessReport(name, processStart, ++sequence, checks, streaks, reading));
         Duration elapsed = Duration.ofNanos(reports.nanoTime() - startedNanos);
         reports.schedule(elapsed.compareTo(interval) >= 0 ? Duration.ZERO : interval.minus(elapsed), this::round);
     }

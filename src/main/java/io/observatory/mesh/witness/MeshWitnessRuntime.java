@@ -106,6 +106,7 @@ public final class MeshWitnessRuntime implements Reconfigurable {
         MeshWitness next = new MeshWitness(
                 name,
                 new SelfChecks(self),
+                self.metrics().enabled() ? new HostMetrics(name, self.metrics().disk()) : null,
                 writer,
                 reports,
                 prober,

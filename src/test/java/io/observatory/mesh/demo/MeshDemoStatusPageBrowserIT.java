@@ -105,6 +105,12 @@ class MeshDemoStatusPageBrowserIT {
         assertThat(browser.text("#matrix tr[data-witness='w1'] td[data-tag='s1/main']"))
                 .isEqualTo("own");
         assertThat(cellClass("w2", "s1/main")).isEqualTo("cell ok");
+        browser.waiting(Duration.ofSeconds(10))
+                .until(driver -> browser.text(server("s1") + " .metrics").startsWith("cpu "));
+        assertThat(browser.text(server("s1") + " .metrics"))
+                .as("what w1 reads of its machine")
+                .matches("cpu \\d+ % · load [0-9.]+ · memory .+ free of .+ · disk .+ free · network in .+/s, out"
+                        + " .+/s · tcp \\d+");
         browser.mark();
 
         awaitCaption("s4", "unreachable from your servers (2 of them)");
@@ -124,6 +130,9 @@ class MeshDemoStatusPageBrowserIT {
         assertThat(browser.text(server("s1"))).contains("self-check");
         awaitCaption("s2", "no data — agent not responding");
         awaitScene(driver -> badges("w2").contains("badge stale"));
+        assertThat(browser.attributes(server("s2") + " .metrics .badge", "class"))
+                .as("s2's metrics are w2's last known ones")
+                .containsExactly("badge stale");
         awaitCaption("s3", "blocked by a checker");
         browser.screenshot("status-page-mesh-demo-blocked");
 

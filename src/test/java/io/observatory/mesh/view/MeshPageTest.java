@@ -73,7 +73,8 @@ class MeshPageTest {
                         new MeshView.Path(
                                 "w2",
                                 new PathStreak("s1", "main", 0, 4, new LastProbe(true, null, "", 2_500_000)),
-                                NOW.minusSeconds(5))));
+                                NOW.minusSeconds(5))),
+                Map.of());
     }
 
     @Test
@@ -138,7 +139,8 @@ class MeshPageTest {
                         "s1/main",
                         pairCut ? List.of("PAIR_CUT") : List.of(),
                         pairCut ? "pair cut: server s2 (witness w2) cannot reach s1/main (streak 3)" : null,
-                        pairCut ? true : null)));
+                        pairCut ? true : null)),
+                null);
 
         assertThat(MeshPage.caption(server)).isEqualTo(caption);
     }

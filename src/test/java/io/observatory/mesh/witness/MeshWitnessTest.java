@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.observatory.config.Outbound;
 import io.observatory.config.Protocol;
 import io.observatory.mesh.config.HubTlsSettings;
+import io.observatory.mesh.config.WitnessMetricsSettings;
 import io.observatory.mesh.config.WitnessSettings;
 import io.observatory.mesh.protocol.HubLink;
 import io.observatory.mesh.protocol.PathStreak;
+import io.observatory.mesh.protocol.ServerMetrics;
 import io.observatory.mesh.protocol.WitnessFleet;
 import io.observatory.mesh.protocol.WitnessReport;
 import io.observatory.probe.ProbeError;
@@ -16,6 +18,7 @@ import io.observatory.probe.ProbeRequest;
 import io.observatory.probe.ProbeResult;
 import io.observatory.testing.FakeScheduler;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,6 +29,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
+import oshi.SystemInfo;
 import reactor.core.publisher.Mono;
 
 /**
@@ -61,7 +65,7 @@ class MeshWitnessTest {
     };
 
     private final MeshWitness witness = new MeshWitness(
-            "w1", noSelfChecks(), writer, reportThread, this::probe, writer.clock(), hub, Duration.ofSeconds(10));
+            "w1", noSelfChecks(), null, writer, reportThread, this::probe, writer.clock(), hub, Duration.ofSeconds(10));
 
     private static WitnessFleet fleet(String... servers) {
         Map<String, WitnessFleet.Target> targets = new LinkedHashMap<>();
@@ -131,6 +135,47 @@ class MeshWitnessTest {
     }
 
     @Test
+    void roundsWhenMetricsAreReadThenEachReportCarriesThisMachinesAndRatesFromTheSecondOn() {
+        MeshWitness measuring = new MeshWitness(
+                "w1",
+                noSelfChecks(),
+                new HostMetrics("w1", Path.of("/")),
+                writer,
+                reportThread,
+                this::probe,
+                writer.clock(),
+                hub,
+                Duration.ofSeconds(10));
+        measuring.start();
+        advance(Duration.ofMillis(1_100));
+        measuring.stop();
+
+        assertThat(reports).hasSizeGreaterThanOrEqualTo(2);
+        ServerMetrics first = reports.get(0).metrics();
+        assertThat(first.cpuUsage()).as("no CPU usage before a second reading").isNull();
+        assertThat(first.networkInBytesPerSecond()).isNull();
+        assertThat(first.memoryTotalBytes())
+                .isEqualTo(new SystemInfo().getHardware().getMemory().getTotal());
+        assertThat(first.memoryAvailableBytes()).isBetween(1L, first.memoryTotalBytes());
+        assertThat(first.diskTotalBytes()).isPositive();
+        assertThat(first.diskFreeBytes()).isBetween(0L, first.diskTotalBytes());
+        assertThat(first.load1()).isNotNull().isNotNegative();
+        assertThat(first.tcpConnections()).isNotNull().isNotNegative();
+        ServerMetrics second = reports.get(1).metrics();
+        assertThat(second.cpuUsage()).isBetween(0.0, 1.0);
+        assertThat(second.networkInBytesPerSecond()).isNotNull().isNotNegative();
+        assertThat(second.networkOutBytesPerSecond()).isNotNull().isNotNegative();
+    }
+
+    @Test
+    void roundsWhenNoMetricsReaderThenReportsCarryNone() {
+        witness.start();
+        advance(Duration.ofMillis(1_100));
+
+        assertThat(reports).extracting(WitnessReport::metrics).containsOnly(ServerMetrics.NONE);
+    }
+
+    @Test
     void roundsWhenTheyRunThenEveryReportCarriesTheWholeStateNumberedFromOneWithOneProcessStart() {
         witness.start();
         advance(Duration.ofMillis(3_100));
@@ -147,6 +192,7 @@ class MeshWitnessTest {
         MeshWitness slow = new MeshWitness(
                 "w1",
                 noSelfChecks(),
+                null,
                 writer,
                 reportThread,
                 request -> {
@@ -202,6 +248,7 @@ class MeshWitnessTest {
                 null,
                 null,
                 new HubTlsSettings(false, null, null, null),
-                false));
+                false,
+                new WitnessMetricsSettings(true, "/")));
     }
 }

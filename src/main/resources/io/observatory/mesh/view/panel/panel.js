@@ -32,6 +32,7 @@ export function render(section, view, { text, cell, milliseconds }) {
       text('span', 'rotation', server.in_rotation ? 'in rotation' : 'out of rotation'));
     const reasons = [server.reason, ...server.entry_points.map((entry) => entry.reason)].filter(Boolean);
     if (reasons.length) li.append(text('span', 'reason', reasons.join('; ')));
+    if (server.metrics) li.append(metricsLine(server.metrics, text));
     return li;
   }));
   section.querySelector('#routes').replaceChildren(...view.routes.map((route) => {
@@ -93,6 +94,41 @@ export function render(section, view, { text, cell, milliseconds }) {
     return tr;
   });
   section.querySelector('#matrix').replaceChildren(head, ...rows);
+}
+
+// What the server's witness last reported of it, e.g. "cpu 12 % · load 0.35 · memory 1.2 GB free of 3.8 GB · disk
+// 20 GB free · network in 1.2 kB/s, out 310 B/s · tcp 120", with a stale badge when that report is older than
+// no-data-after; a value the witness could not read is left out.
+function metricsLine(metrics, text) {
+  const parts = [];
+  if (metrics.cpu_usage !== undefined) parts.push('cpu ' + Math.round(metrics.cpu_usage * 100) + ' %');
+  if (metrics.load1 !== undefined) parts.push('load ' + metrics.load1.toFixed(2));
+  if (metrics.memory_available_bytes !== undefined) {
+    parts.push('memory ' + size(metrics.memory_available_bytes) + ' free'
+      + (metrics.memory_total_bytes !== undefined ? ' of ' + size(metrics.memory_total_bytes) : ''));
+  }
+  if (metrics.disk_free_bytes !== undefined) parts.push('disk ' + size(metrics.disk_free_bytes) + ' free');
+  if (metrics.network_in_bytes_per_second !== undefined) {
+    parts.push('network in ' + size(metrics.network_in_bytes_per_second) + '/s, out '
+      + size(metrics.network_out_bytes_per_second ?? 0) + '/s');
+  }
+  if (metrics.tcp_connections !== undefined) parts.push('tcp ' + metrics.tcp_connections);
+  const line = text('span', 'metrics', parts.join(' · '));
+  line.title = 'reported ' + new Date(metrics.report_time).toLocaleTimeString();
+  if (metrics.stale) line.append(' ', text('span', 'badge stale', 'stale'));
+  return line;
+}
+
+// Bytes in the unit that keeps one to three digits: 310 B, 1.2 kB, 3.8 GB.
+function size(bytes) {
+  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  return (unit === 0 ? Math.round(value) : value.toFixed(1)) + ' ' + units[unit];
 }
 
 // The panel's frame, once: headings, the servers list, the routes table, the matrix and its legend.
