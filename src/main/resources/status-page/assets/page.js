@@ -330,6 +330,15 @@
     }
   }
 
+  // One item of a panel's data in detail (status/api/<name>/<key>), with the page's token; rejects with the reason.
+  async function detail(name, key) {
+    const response = await fetch('status/api/' + name + '/' + encodeURIComponent(key),
+      { headers: authorization(), cache: 'no-store' });
+    const body = await response.json().catch(() => ({}));
+    if (!response.ok) throw new Error(body.reason || 'HTTP ' + response.status);
+    return body;
+  }
+
   function panel(name, data) {
     const loaded = state.panels.get(name);
     if (!loaded) {
@@ -337,7 +346,7 @@
       return;
     }
     state.pendingPanels.delete(name);
-    loaded.render(loaded.section, data, { text, cell, milliseconds });
+    loaded.render(loaded.section, data, { text, cell, milliseconds, detail: (key) => detail(name, key) });
   }
 
   // ---- controls -----------------------------------------------------------------------------------------------

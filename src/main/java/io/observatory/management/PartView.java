@@ -40,6 +40,18 @@ public interface PartView<T> {
      */
     String pageAssets();
 
+    /**
+     * One item of the panel's data in detail, {@code GET /status/api/<name>/<key>}, e.g. a mesh server's card; fetched
+     * when a person opens it, so it may hold what the panel's events leave out.
+     *
+     * @param key the item, e.g. a server's name
+     * @param now the wall clock when it is built
+     * @return the item's JSON, or {@code null} when the part has no such item (the page answers 404)
+     */
+    default @Nullable Object pageDetail(T value, String key, Instant now) {
+        return null;
+    }
+
     /** The least time between two of the panel's events on one stream: data that can be large is sent seldom. */
     default Duration pageInterval() {
         return Duration.ofSeconds(1);

@@ -30,7 +30,7 @@ import tools.jackson.databind.json.JsonMapper;
  *   <li>{@code GET /status}, {@code GET /status/assets/*}: the page, its script and style, from the jar; open;
  *   <li>{@code GET /status/assets/panels.json}, {@code /status/assets/panels/<name>/*}: the names of the capability
  *       parts with a panel ({@link PartView}), and each panel's script and style; open, as they hold no data;
- *   <li>{@code GET /status/api/outbounds}, {@code /status/api/<name>} per panel, {@code /status/api/stream}: its
+ *   <li>{@code GET /status/api/outbounds}, {@code /status/api/<name>} and {@code /status/api/<name>/<key>} per panel, {@code /status/api/stream}: its
  *       data, as JSON and as server-sent events, under the API's read rules ({@link HttpReads}, on exactly
  *       the requests these routes match).
  * </ul>
@@ -95,6 +95,7 @@ public class StatusPageConfiguration {
                         + " (expected: a name other than " + RESERVED + ")");
             }
             data.GET("/status/api/" + name, request -> handler.part(view));
+            data.GET("/status/api/" + name + "/{key}", request -> handler.detail(view, request.pathVariable("key")));
             assets.resources("/status/assets/panels/" + name + "/**", new ClassPathResource(view.pageAssets()));
         }
         return RouterFunctions.route()

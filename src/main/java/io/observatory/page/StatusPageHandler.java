@@ -2,6 +2,7 @@ package io.observatory.page;
 
 import io.netty.channel.ChannelOption;
 import io.observatory.management.PartView;
+import io.observatory.text.QuotedText;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -71,6 +72,17 @@ final class StatusPageHandler {
     <T> Mono<ServerResponse> part(PartView<T> view) {
         T value = history.observation().part(view.part());
         return data(MediaType.APPLICATION_JSON).bodyValue(view.pageJson(value, clock.instant()));
+    }
+
+    /** {@code GET /status/api/<name>/<key>}: one item of a panel's data in detail, or 404 naming the item. */
+    <T> Mono<ServerResponse> detail(PartView<T> view, String key) {
+        T value = history.observation().part(view.part());
+        Object detail = view.pageDetail(value, key, clock.instant());
+        return detail == null
+                ? ServerResponse.status(HttpStatus.NOT_FOUND)
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .bodyValue(Map.of("reason", "no " + view.part().name() + " item " + QuotedText.quote(key, 64)))
+                : data(MediaType.APPLICATION_JSON).bodyValue(detail);
     }
 
     /**

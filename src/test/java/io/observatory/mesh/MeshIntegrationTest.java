@@ -64,6 +64,8 @@ import org.springframework.grpc.server.lifecycle.GrpcServerStartedEvent;
 import oshi.SystemInfo;
 import reactor.netty.DisposableServer;
 import reactor.netty.tcp.TcpServer;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The mesh as a balancer reads it, from real instances in one JVM: two hub replicas and four witnesses, each a whole
@@ -321,20 +323,51 @@ class MeshIntegrationTest {
                 .contains("observatory_mesh_server_metrics_stale{route=\"world\",server=\"s4\"} 0.0");
     }
 
-    /** The body of {@code GET path} on the hub's HTTP port. */
+    /** The body of {@code GET path} on the hub's HTTP port, which must answer 200. */
     private String http(String path) throws IOException, InterruptedException {
-        String port = hub.getEnvironment().getProperty("local.server.port");
-        HttpResponse<String> response = HttpClient.newHttpClient()
-                .send(
-                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = get(path);
         assertThat(response.statusCode()).as("GET " + path).isEqualTo(200);
         return response.body();
     }
 
+    private HttpResponse<String> get(String path) throws IOException, InterruptedException {
+        String port = hub.getEnvironment().getProperty("local.server.port");
+        return HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+    }
+
     @Test
-    @Order(4)
+    @Order(3)
+    void cardWhenAServerIsAskedForThenItsPathsBothWaysMetricsAndTransitions() throws Exception {
+        awaitAllOk();
+        JsonNode card = JsonMapper.builder().build().readTree(http("/status/api/mesh/s1"));
+
+        assertThat(card.get("server").get("name").asString()).isEqualTo("s1");
+        assertThat(card.get("caption").asString()).isEqualTo("ok");
+        assertThat(card.get("reached_by").findValuesAsString("witness")).containsExactly("w2", "w3", "w4");
+        assertThat(card.get("reached_by").findValuesAsString("tag")).containsOnly("s1/main");
+        assertThat(card.get("reaches").findValuesAsString("tag")).containsExactly("s2/main", "s3/main", "s4/main");
+        assertThat(card.get("reaches").findValuesAsString("witness")).containsOnly("w1");
+        assertThat(card.get("reaches").findValues("reached")).allMatch(JsonNode::asBoolean);
+        assertThat(card.get("server").get("metrics").get("memory_total_bytes").asLong())
+                .isPositive();
+        assertThat(card.get("transitions").findValuesAsString("change"))
+                .as("s1's transitions since the hub started")
+                .anyMatch(change -> change.startsWith("no_data -> ok"))
+                .last()
+                .asString()
+                .startsWith("new -> no_data");
+
+        HttpResponse<String> unknown = get("/status/api/mesh/s9");
+        assertThat(unknown.statusCode()).isEqualTo(404);
+        assertThat(unknown.body()).contains("no mesh item \\\"s9\\\"");
+    }
+
+    @Test
+    @Order(5)
     void fleetWhenTwoSitesCannotReachAServerThenItLeavesRotationAndComesBackWhenTheyCan() {
         awaitAllOk();
         entryPoints.get(3).refuseFrom("127.0.0.11", "127.0.0.12");
@@ -365,7 +398,7 @@ class MeshIntegrationTest {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void fleetWhenOneWitnessCannotReachAServerThenPairCutDegradedButServing() {
         awaitAllOk();
         entryPoints.get(1).refuseFrom("127.0.0.13");
@@ -385,7 +418,7 @@ class MeshIntegrationTest {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void fleetWhenAWitnessCannotReachAnyNeighbourThenItIsUnreliableItsMarksShownAndRemovesNobody() {
         awaitAllOk();
         entryPoints.forEach(proxy -> proxy.refuseFrom("127.0.0.14"));
@@ -419,7 +452,7 @@ class MeshIntegrationTest {
     }
 
     @Test
-    @Order(7)
+    @Order(8)
     void fleetWhenASelfCheckFailsThenServerUnavailableNamingTheCheckAndHealsWhenItPasses() {
         awaitAllOk();
         int port = selfChecked.get(0).port();
@@ -438,7 +471,7 @@ class MeshIntegrationTest {
     }
 
     @Test
-    @Order(8)
+    @Order(9)
     void replicaWhenRestartedThenCompleteWithinOneReportIntervalOfItsPortOpening() {
         awaitAllOk();
         replica.close();
@@ -464,7 +497,7 @@ class MeshIntegrationTest {
     }
 
     @Test
-    @Order(9)
+    @Order(10)
     void reportWhenForgedOrUnauthenticatedThenRefusedWithTheRightCodeAndNothingChanges() throws IOException {
         awaitAllOk();
         ReportRequest forged = ReportRequest.newBuilder()
@@ -498,7 +531,7 @@ class MeshIntegrationTest {
     }
 
     @Test
-    @Order(10)
+    @Order(11)
     void witnessWhenRestartedDuringAnOutageThenTheServerItVotesAgainstStaysOutOfRotation() {
         awaitAllOk();
         entryPoints.get(3).refuseFrom("127.0.0.11", "127.0.0.12");
@@ -548,7 +581,7 @@ class MeshIntegrationTest {
     }
 
     @Test
-    @Order(3)
+    @Order(4)
     void witnessWhenItStopsReportingThenItsServersMetricsTurnStaleAndFreshWhenItReportsAgain() throws Exception {
         awaitAllOk();
         MeshWitnessRuntime w4 = witnesses.get(3).getBean(MeshWitnessRuntime.class);

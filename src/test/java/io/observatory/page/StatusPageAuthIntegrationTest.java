@@ -69,6 +69,7 @@ class StatusPageAuthIntegrationTest {
             value = {
                 "/status/api/outbounds                    | none               | MISSING",
                 "/status/api/mesh                         | none               | MISSING",
+                "/status/api/mesh/s1                      | none               | MISSING",
                 "/status/api/stream                       | none               | MISSING",
                 "/status/api/outbounds                    | Bearer guessed     | invalid bearer token",
                 "/status/api/stream                       | Basic dXNlcjpwdw== | NOT_BEARER",
@@ -109,6 +110,16 @@ class StatusPageAuthIntegrationTest {
 
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.headers().firstValue("Cache-Control")).hasValue("no-store");
+    }
+
+    @Test
+    void detailWhenTheRequestCarriesTheTokenThenPastTheGuardToTheItemsAnswer() {
+        HttpResponse<String> response = get("/status/api/mesh/s1", "Bearer " + TOKEN);
+
+        assertThat(response.statusCode())
+                .as("no hub here, so no server s1: the guard let the request through")
+                .isEqualTo(404);
+        assertThat(response.body()).contains("no mesh item");
     }
 
     @Test

@@ -20,9 +20,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -229,6 +231,13 @@ public final class MeshHub implements Reconfigurable {
         }
     }
 
+    /** The names of the fleet's servers; writer only. */
+    private Set<String> serverNames() {
+        Set<String> names = new HashSet<>();
+        fleet.servers().forEach(server -> names.add(server.name()));
+        return names;
+    }
+
     /** When the hub took the report it holds of {@code witness}, which it has one of; writer only. */
     private Instant receivedAt(String witness) {
         return Objects.requireNonNull(receivedAt.get(witness), "kept with each report the ledger holds");
@@ -264,11 +273,24 @@ public final class MeshHub implements Reconfigurable {
         paths.sort(Comparator.comparing(MeshView.Path::witness)
                 .thenComparing(path -> path.streak().server())
                 .thenComparing(path -> path.streak().entryPoint()));
-        MeshView view = new MeshView(fleet, rules, judgement, lastReports, paths, metrics);
+        Map<String, List<MeshView.Transition>> before = new HashMap<>(previous.transitions());
+        before.keySet().retainAll(serverNames());
+        MeshView view = new MeshView(fleet, rules, judgement, lastReports, paths, metrics, before);
         if (view.equals(previous)) {
             return;
         }
-        transitions.log(previous.judgement(), judgement);
+        Map<String, List<String>> changes = transitions.log(previous.judgement(), judgement);
+        if (!changes.isEmpty()) {
+            Instant now = clock.instant();
+            changes.forEach((server, list) -> {
+                List<MeshView.Transition> kept = new ArrayList<>(before.getOrDefault(server, List.of()));
+                list.forEach(change -> kept.add(new MeshView.Transition(now, change)));
+                before.put(
+                        server,
+                        List.copyOf(kept.subList(Math.max(0, kept.size() - MeshView.TRANSITIONS), kept.size())));
+            });
+            view = new MeshView(fleet, rules, judgement, lastReports, paths, metrics, before);
+        }
         updater.publish(MeshView.PART, view, MeshMarks.of(view));
     }
 }

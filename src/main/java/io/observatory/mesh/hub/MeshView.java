@@ -24,6 +24,8 @@ import java.util.Set;
  * @param lastReports when the hub last took a report from each witness that sent one (hub wall clock)
  * @param paths       the witness × entry-point matrix, by witness then server and entry point
  * @param metrics     by server, the metrics its witness reported last (about 100 bytes a server)
+ * @param transitions by server, its last {@value #TRANSITIONS} transitions and those of its entry points, oldest
+ *                    first (about 3 KB a server when full)
  */
 public record MeshView(
         MeshFleet fleet,
@@ -31,7 +33,11 @@ public record MeshView(
         MeshJudgement judgement,
         Map<String, Instant> lastReports,
         List<Path> paths,
-        Map<String, Metrics> metrics) {
+        Map<String, Metrics> metrics,
+        Map<String, List<Transition>> transitions) {
+
+    /** How many transitions a server's card keeps. */
+    public static final int TRANSITIONS = 20;
 
     /** The view of a hub that has no fleet. */
     public static final MeshView EMPTY;
@@ -49,6 +55,7 @@ public record MeshView(
                 new MeshJudgement(List.of(), List.of(), List.of(), Set.of()),
                 Map.of(),
                 List.of(),
+                Map.of(),
                 Map.of());
         PART = new SnapshotPart<>("mesh", MeshView.class, EMPTY);
     }
@@ -60,7 +67,17 @@ public record MeshView(
         lastReports = Map.copyOf(lastReports);
         paths = List.copyOf(paths);
         metrics = Map.copyOf(metrics);
+        transitions = Map.copyOf(transitions);
     }
+
+    /**
+     * One transition of a server or of one of its entry points, as the hub logged it.
+     *
+     * @param time   when the hub judged it (hub wall clock)
+     * @param change e.g. {@code ok -> unreachable_from_servers(2) (cannot reach s4/main: …), out of rotation} or
+     *               {@code main: pair cut healed}
+     */
+    public record Transition(Instant time, String change) {}
 
     /**
      * One cell of the matrix: what {@code witness} last reported about one entry point.

@@ -31,6 +31,12 @@ final class MeshPartView implements PartView<MeshView> {
         return MeshPage.of(view, now);
     }
 
+    /** Server {@code key}'s card ({@link MeshCard}), or {@code null} when the fleet has no such server. */
+    @Override
+    public @Nullable Object pageDetail(MeshView view, String key, Instant now) {
+        return MeshCard.of(view, key);
+    }
+
     @Override
     public String pageAssets() {
         return "io/observatory/mesh/view/panel/";

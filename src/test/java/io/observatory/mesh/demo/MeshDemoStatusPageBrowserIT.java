@@ -12,6 +12,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -123,6 +124,16 @@ class MeshDemoStatusPageBrowserIT {
         browser.waiting(Duration.ofSeconds(5))
                 .until(driver -> browser.attributes("#rows tr[data-tag='s4/main']", "data-verdict")
                         .equals(List.of("unhealthy")));
+        page.findElement(By.cssSelector(server("s4") + " button.name")).click();
+        browser.waiting(Duration.ofSeconds(5))
+                .until(driver -> browser.attributes("#card", "data-server").equals(List.of("s4")));
+        assertThat(browser.text("#card h3")).startsWith("Server s4 — unreachable from your servers (2 of them)");
+        assertThat(browser.attributes("#card table.paths tr.vote", "data-witness"))
+                .as("the witnesses that cannot reach s4")
+                .contains("w1", "w2");
+        assertThat(browser.text("#card ol.transitions")).contains("-> unreachable_from_servers(2)");
+        assertThat(browser.text("#card")).contains("Whom it reaches", "s1/main", "Metrics", "cpu ");
+        browser.screenshot("status-page-mesh-demo-card");
 
         awaitScene(driver -> badges("w4").contains("badge unreliable"));
         browser.screenshot("status-page-mesh-demo-unreliable");

@@ -74,6 +74,7 @@ class MeshPageTest {
                                 "w2",
                                 new PathStreak("s1", "main", 0, 4, new LastProbe(true, null, "", 2_500_000)),
                                 NOW.minusSeconds(5))),
+                Map.of(),
                 Map.of());
     }
 

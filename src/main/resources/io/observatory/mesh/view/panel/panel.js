@@ -14,7 +14,11 @@ const LEGEND = [
   ['badge stale', 'stale', 'no report within no-data-after'],
 ];
 
-export function render(section, view, { text, cell, milliseconds }) {
+// The server whose card is open, if any; its card is fetched again with each mesh event while open.
+let open = null;
+
+export function render(section, view, helpers) {
+  const { text, cell, milliseconds } = helpers;
   section.hidden = view.servers.length === 0;
   if (section.hidden) return;
   if (!section.querySelector('#matrix')) build(section, text);
@@ -27,7 +31,14 @@ export function render(section, view, { text, cell, milliseconds }) {
     const cut = server.status === 'OK' && server.entry_points.some((entry) => entry.ranked);
     dot.className = 'dot ' + (cut ? 'pair_cut' : server.status.toLowerCase());
     dot.title = server.status.toLowerCase();
-    li.append(dot, text('b', 'name', server.name), text('span', 'route', ' (' + server.route + ')'),
+    const name = text('button', 'name', server.name);
+    name.type = 'button';
+    name.title = 'open the card of ' + server.name;
+    name.addEventListener('click', () => {
+      open = server.name;
+      showCard(section, helpers);
+    });
+    li.append(dot, name, text('span', 'route', ' (' + server.route + ')'),
       text('span', 'caption', view.captions[server.name]),
       text('span', 'rotation', server.in_rotation ? 'in rotation' : 'out of rotation'));
     const reasons = [server.reason, ...server.entry_points.map((entry) => entry.reason)].filter(Boolean);
@@ -94,6 +105,86 @@ export function render(section, view, { text, cell, milliseconds }) {
     return tr;
   });
   section.querySelector('#matrix').replaceChildren(head, ...rows);
+  if (open !== null) showCard(section, helpers);
+}
+
+// The open server's card: its status and why, its entry points, who reaches it and whom it reaches, its metrics and
+// its last transitions, fetched from status/api/mesh/<server>.
+async function showCard(section, { text, milliseconds, detail }) {
+  const card = section.querySelector('#card');
+  const name = open;
+  let data;
+  try {
+    data = await detail(name);
+  } catch (error) {
+    if (open !== name) return;
+    card.hidden = false;
+    card.replaceChildren(text('p', 'reason', 'The card of ' + name + ' did not load: ' + error.message));
+    return;
+  }
+  if (open !== name) return;
+  const server = data.server;
+  const close = text('button', 'close', 'close');
+  close.type = 'button';
+  close.addEventListener('click', () => {
+    open = null;
+    card.hidden = true;
+  });
+  const heading = text('h3', '', 'Server ' + server.name + ' — ' + data.caption);
+  heading.append(' ', close);
+  const parts = [heading,
+    text('p', 'rotation', (server.in_rotation ? 'in rotation' : 'out of rotation') + ' in route ' + server.route)];
+  if (server.reason) parts.push(text('p', 'reason', server.reason));
+  const entries = document.createElement('ul');
+  entries.className = 'entries';
+  for (const entry of server.entry_points) {
+    const li = text('li', '', entry.tag + ': ' + (entry.marks.length ? entry.marks.join(', ') : 'no marks'));
+    li.dataset.tag = entry.tag;
+    if (entry.reason) li.append(text('span', 'reason', entry.reason + (entry.ranked ? '' : ' (not ranked)')));
+    entries.append(li);
+  }
+  parts.push(text('h4', '', 'Entry points'), entries);
+  parts.push(text('h4', '', 'Who reaches it'), pathTable(data.reached_by, 'witness', text, milliseconds));
+  parts.push(text('h4', '', 'Whom it reaches'), pathTable(data.reaches, 'tag', text, milliseconds));
+  parts.push(text('h4', '', 'Metrics'),
+    server.metrics ? metricsLine(server.metrics, text) : text('p', 'reason', 'none reported'));
+  const transitions = document.createElement('ol');
+  transitions.className = 'transitions';
+  for (const transition of data.transitions) {
+    const li = text('li', '', '');
+    li.append(text('time', '', new Date(transition.time).toLocaleTimeString()), ' ' + transition.change);
+    transitions.append(li);
+  }
+  parts.push(text('h4', '', 'Last transitions'),
+    data.transitions.length ? transitions : text('p', 'reason', 'none since the hub started'));
+  card.dataset.server = server.name;
+  card.hidden = false;
+  card.replaceChildren(...parts);
+}
+
+// Paths as a table: who (the witness, or the entry point reached), the last result, the streaks and the RTT or error.
+function pathTable(paths, who, text, milliseconds) {
+  if (!paths.length) return text('p', 'reason', 'no paths reported');
+  const table = document.createElement('table');
+  table.className = 'paths';
+  const head = document.createElement('tr');
+  for (const title of [who === 'witness' ? 'witness' : 'entry point', 'last probe', 'in a row', 'rtt or error']) {
+    head.append(text('th', '', title));
+  }
+  table.append(head);
+  for (const path of paths) {
+    const tr = document.createElement('tr');
+    tr.dataset.witness = path.witness;
+    tr.dataset.tag = path.tag;
+    tr.className = path.vote ? 'vote' : path.reached ? 'ok' : 'failing';
+    tr.append(text('td', '', who === 'witness' ? path.witness + ' → ' + path.tag : path.tag),
+      text('td', '', path.reached ? 'reached' : 'cannot reach'),
+      text('td', '', path.failures > 0 ? path.failures + ' failed' + (path.vote ? ' (a vote)' : '')
+        : path.successes + ' succeeded' + (path.vote ? ' (still a vote)' : '')),
+      text('td', '', path.rtt_micros !== undefined ? milliseconds(path.rtt_micros) : path.error || ''));
+    table.append(tr);
+  }
+  return table;
 }
 
 // What the server's witness last reported of it, e.g. "cpu 12 % · load 0.35 · memory 1.2 GB free of 3.8 GB · disk
@@ -154,6 +245,10 @@ function build(section, text) {
   const right = document.createElement('div');
   right.append(text('h3', '', 'Routes'), routes);
   top.append(left, right);
+  const card = document.createElement('div');
+  card.id = 'card';
+  card.className = 'card';
+  card.hidden = true;
   const matrix = document.createElement('table');
   matrix.id = 'matrix';
   matrix.className = 'matrix';
@@ -162,5 +257,5 @@ function build(section, text) {
   for (const [className, sample, meaning] of LEGEND) {
     legend.append(text('span', className, sample), ' ' + meaning + ' ');
   }
-  section.replaceChildren(text('h2', '', 'Mesh'), top, text('h3', '', 'Witness × entry point'), matrix, legend);
+  section.replaceChildren(text('h2', '', 'Mesh'), top, card, text('h3', '', 'Witness × entry point'), matrix, legend);
 }
