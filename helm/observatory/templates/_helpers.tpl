@@ -493,6 +493,10 @@ DaemonSet's nodes — each with the path of its token file, and the verdict and 
 {{- end }}
 {{- $hubConfig := dict "servers" $servers "witnesses" $witnesses }}
 {{- include "observatory.copySet" (list $hub $hubConfig (dict "streak" "streak" "quorum" "quorum" "quorumSites" "quorum-sites" "unreliableShare" "unreliable-share" "reportInterval" "report-interval" "noDataAfter" "no-data-after")) }}
+{{- /* The DaemonSet's node witnesses share the cluster's network: unless told otherwise, they may not make a quorum alone. */}}
+{{- if and $root.Values.mesh.witness.daemonSet.enabled (not (hasKey $hubConfig "quorum-sites")) }}
+{{- $_ := set $hubConfig "quorum-sites" 2 }}
+{{- end }}
 {{- $probe := dict }}
 {{- include "observatory.copySet" (list (default (dict) $hub.probe) $probe (dict "probeUrl" "probe-url" "probeInterval" "probe-interval" "timeout" "timeout")) }}
 {{- with $probe }}

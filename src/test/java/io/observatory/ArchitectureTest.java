@@ -30,6 +30,7 @@ class ArchitectureTest {
             "io.observatory.api.xray",
             "io.observatory.mesh.api.v1",
             "io.observatory.mesh.hub.state.v1",
+            "io.observatory.mesh.witness.exposition",
             "io.observatory.state.v1");
 
     private static final JavaClasses MAIN = new ClassFileImporter()

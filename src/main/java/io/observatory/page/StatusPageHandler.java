@@ -81,6 +81,7 @@ final class StatusPageHandler {
         return detail == null
                 ? ServerResponse.status(HttpStatus.NOT_FOUND)
                         .contentType(MediaType.APPLICATION_JSON)
+                        .cacheControl(CacheControl.noStore())
                         .bodyValue(Map.of("reason", "no " + view.part().name() + " item " + QuotedText.quote(key, 64)))
                 : data(MediaType.APPLICATION_JSON).bodyValue(detail);
     }

@@ -1276,6 +1276,20 @@ class ObservatoryChartTest {
         }
 
         @Test
+        void quorumSitesWhenTheDaemonSetRunsThenTwoUnlessSetAndOffWithoutIt() {
+            Manifest set = Manifest.render(Map.of("mesh.hub.quorumSites", "3"), MESH_VALUES);
+            Manifest hubOnly = Manifest.render(Map.of("mesh.witness.daemonSet.enabled", "false"), MESH_VALUES);
+
+            assertThat(path(manifest.applicationYml(), "observatory", "mesh", "hub", "quorum-sites"))
+                    .as("the node witnesses share the cluster's network")
+                    .isEqualTo(2);
+            assertThat(path(set.applicationYml(), "observatory", "mesh", "hub", "quorum-sites"))
+                    .isEqualTo(3);
+            assertThat(mapAt(hubOnly.applicationYml(), "observatory", "mesh", "hub"))
+                    .doesNotContainKey("quorum-sites");
+        }
+
+        @Test
         void renderWhenHubWithoutDaemonSetThenNeitherWitnessObjectsNorTheNodesAsWitnesses() {
             Manifest hubOnly = Manifest.render(Map.of("mesh.witness.daemonSet.enabled", "false"), MESH_VALUES);
 

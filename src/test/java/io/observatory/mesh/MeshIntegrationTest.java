@@ -22,6 +22,7 @@ import io.observatory.api.v1.GetObservationRequest;
 import io.observatory.api.v1.HealthState;
 import io.observatory.api.v1.ObservatoryServiceGrpc;
 import io.observatory.api.v1.OutboundObservation;
+import io.observatory.mesh.api.v1.ExtraMetric;
 import io.observatory.mesh.api.v1.GetMeshRequest;
 import io.observatory.mesh.api.v1.GetMeshResponse;
 import io.observatory.mesh.api.v1.ListRouteRequest;
@@ -50,6 +51,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -144,20 +146,33 @@ class MeshIntegrationTest {
         }
     }
 
-    /** Witness {@code w<i+1>} on server {@code s<i+1>}, probing from {@code 127.0.0.1<i+1>}. */
+    /**
+     * Witness {@code w<i+1>} on server {@code s<i+1>}, probing from {@code 127.0.0.1<i+1>}; w1 also reads two series
+     * from a real exporter, the hub's own Prometheus endpoint.
+     */
     private ConfigurableApplicationContext startWitness(int i) throws IOException {
+        List<String> exporter = i > 0
+                ? List.of()
+                : List.of(
+                        "--observatory.mesh.witness.metrics.scrape-url=http://127.0.0.1:"
+                                + hub.getEnvironment().getProperty("local.server.port") + "/actuator/prometheus",
+                        "--observatory.mesh.witness.metrics.series[0]=observatory_mesh_route_panic",
+                        "--observatory.mesh.witness.metrics.series[1]=jvm_threads_live_threads");
         return start(
                 new CompletableFuture<>(),
-                List.of(
-                        "--spring.grpc.server.port=0",
-                        "--server.port=0",
-                        "--observatory.mesh.witness.name=w" + (i + 1),
-                        "--observatory.mesh.witness.checks[0].tcp=127.0.0.1:"
-                                + selfChecked.get(i).port(),
-                        "--observatory.mesh.witness.hubs[0]=127.0.0.1:" + hubPort,
-                        "--observatory.mesh.witness.hubs[1]=127.0.0.1:" + replicaPort,
-                        "--observatory.mesh.witness.token-file=" + token(i),
-                        "--observatory.probe.source-address=127.0.0.1" + (i + 1)));
+                Stream.concat(
+                                exporter.stream(),
+                                Stream.of(
+                                        "--spring.grpc.server.port=0",
+                                        "--server.port=0",
+                                        "--observatory.mesh.witness.name=w" + (i + 1),
+                                        "--observatory.mesh.witness.checks[0].tcp=127.0.0.1:"
+                                                + selfChecked.get(i).port(),
+                                        "--observatory.mesh.witness.hubs[0]=127.0.0.1:" + hubPort,
+                                        "--observatory.mesh.witness.hubs[1]=127.0.0.1:" + replicaPort,
+                                        "--observatory.mesh.witness.token-file=" + token(i),
+                                        "--observatory.probe.source-address=127.0.0.1" + (i + 1)))
+                        .toList());
     }
 
     private List<String> withPort(int port) {
@@ -313,6 +328,15 @@ class MeshIntegrationTest {
             assertThat(server.hasMetricsTime()).isTrue();
         });
 
+        assertThat(server("s1").getMetrics().getExtraList())
+                .as("what w1 read from the hub's Prometheus endpoint in its protobuf exposition")
+                .extracting(ExtraMetric::getName)
+                .contains(
+                        "observatory_mesh_route_panic{route=\"eu\"}",
+                        "observatory_mesh_route_panic{route=\"world\"}",
+                        "jvm_threads_live_threads");
+        assertThat(server("s2").getMetrics().getExtraList()).isEmpty();
+
         String json = http("/actuator/observatory");
         assertThat(json).contains("\"memory_total_bytes\":" + total).contains("\"stale\":false");
         String scrape = http("/actuator/prometheus");
@@ -320,7 +344,9 @@ class MeshIntegrationTest {
                 .containsPattern("observatory_mesh_server_cpu_usage\\{route=\"eu\",server=\"s1\"} [0-9.]+")
                 .containsPattern(
                         "observatory_mesh_server_memory_available_bytes\\{route=\"eu\",server=\"s1\"} [0-9.E]+")
-                .contains("observatory_mesh_server_metrics_stale{route=\"world\",server=\"s4\"} 0.0");
+                .contains("observatory_mesh_server_metrics_stale{route=\"world\",server=\"s4\"} 0.0")
+                .containsPattern("observatory_mesh_server_extra\\{route=\"eu\",series=\"jvm_threads_live_threads\","
+                        + "server=\"s1\"} [0-9.E]+");
     }
 
     /** The body of {@code GET path} on the hub's HTTP port, which must answer 200. */

@@ -120,6 +120,7 @@ class StatusPageAuthIntegrationTest {
                 .as("no hub here, so no server s1: the guard let the request through")
                 .isEqualTo(404);
         assertThat(response.body()).contains("no mesh item");
+        assertThat(response.headers().firstValue("Cache-Control")).hasValue("no-store");
     }
 
     @Test

@@ -3,6 +3,8 @@ package io.observatory.mesh.api;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.observatory.mesh.protocol.ServerMetrics;
+import java.util.ArrayList;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -44,6 +46,10 @@ final class MetricsProtos {
         if (metrics.tcpConnections() != null) {
             message.setTcpConnections(metrics.tcpConnections());
         }
+        metrics.extra()
+                .forEach(extra -> message.addExtra(io.observatory.mesh.api.v1.ExtraMetric.newBuilder()
+                        .setName(extra.name())
+                        .setValue(extra.value())));
         return message.build();
     }
 
@@ -51,9 +57,31 @@ final class MetricsProtos {
      * The metrics of a report.
      *
      * @throws StatusRuntimeException {@code INVALID_ARGUMENT} naming the field when a value is negative, not finite,
-     *                                or a CPU usage above 1
+     *                                or a CPU usage above 1; when there are more than {@value ServerMetrics#MAX_EXTRA}
+     *                                extra series, or one's name is empty or longer than
+     *                                {@value ServerMetrics#MAX_EXTRA_NAME} characters, or its value not finite
      */
     static ServerMetrics read(io.observatory.mesh.api.v1.ServerMetrics message) {
+        if (message.getExtraCount() > ServerMetrics.MAX_EXTRA) {
+            throw invalid("metrics.extra", message.getExtraCount() + " series", "at most " + ServerMetrics.MAX_EXTRA);
+        }
+        List<ServerMetrics.Extra> extra = new ArrayList<>(message.getExtraCount());
+        for (int i = 0; i < message.getExtraCount(); i++) {
+            io.observatory.mesh.api.v1.ExtraMetric series = message.getExtra(i);
+            String name = series.getName();
+            if (name.isEmpty()
+                    || name.length() > ServerMetrics.MAX_EXTRA_NAME
+                    || name.chars().anyMatch(Character::isISOControl)) {
+                throw invalid(
+                        "metrics.extra[" + i + "].name",
+                        name.length() + " characters",
+                        "1 to " + ServerMetrics.MAX_EXTRA_NAME + " characters, no control characters");
+            }
+            if (!Double.isFinite(series.getValue())) {
+                throw invalid("metrics.extra[" + i + "].value", series.getValue(), "a finite number");
+            }
+            extra.add(new ServerMetrics.Extra(name, series.getValue()));
+        }
         return new ServerMetrics(
                 message.hasCpuUsage() ? share("metrics.cpu_usage", message.getCpuUsage()) : null,
                 message.hasLoad1() ? amount("metrics.load1", message.getLoad1()) : null,
@@ -71,7 +99,8 @@ final class MetricsProtos {
                 message.hasNetworkOutBytesPerSecond()
                         ? amount("metrics.network_out_bytes_per_second", message.getNetworkOutBytesPerSecond())
                         : null,
-                message.hasTcpConnections() ? bytes("metrics.tcp_connections", message.getTcpConnections()) : null);
+                message.hasTcpConnections() ? bytes("metrics.tcp_connections", message.getTcpConnections()) : null,
+                extra);
     }
 
     private static double share(String field, double value) {

@@ -96,6 +96,7 @@ public record WitnessSettings(
             }
         }
         token().check(problems, "this witness's bearer token");
+        metrics.check(problems);
     }
 
     /**

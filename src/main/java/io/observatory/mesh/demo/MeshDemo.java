@@ -51,8 +51,8 @@ class MeshDemo implements SmartLifecycle, ApplicationListener<GrpcServerStartedE
     private static final List<Scene> STORY = List.of(
             new Scene(
                     8,
-                    "s4's entry point refuses w1 (site de) and w2 (site nl): expect s4 UNREACHABLE_FROM_SERVERS(2),"
-                            + " out of rotation",
+                    "s4's entry point refuses w1 and w2, two servers in one country (site de): expect s4"
+                            + " UNREACHABLE_FROM_SERVERS(2), out of rotation",
                     demo -> demo.refuse(3, 0, 1)),
             new Scene(14, "s4 reachable again: expect s4 OK", demo -> demo.refuse(3)),
             new Scene(

@@ -33,14 +33,17 @@ import org.jspecify.annotations.Nullable;
  *       lasts until W's streak of successes on E reaches {@code streak} (a return needs its own streak, as
  *       HAProxy's {@code rise}; the previous judgement's votes are in {@link MeshEvidence#held}). A witness never
  *       votes against its own server, and a streak from a report older than {@code no-data-after} is no evidence at
- *       all (a witness that falls silent leaves no vote, mark or standing behind).</li>
+ *       all (a witness that falls silent leaves no vote, mark or standing behind); a vote it held stays held, not
+ *       counted, until its next report, so a witness back from a partition still needs its streak of successes.</li>
  *   <li>A witness's <b>neighbours</b> are the servers it probes, but its own and those whose self-report says they
- *       are unavailable (which explains failing to reach them). A vote is <b>shared</b> when another witness votes
- *       against the same server too. A witness is <b>unreliable</b> when it votes against every one of at least two
- *       neighbours (its own network, not theirs, is the likelier fault), or, unless it is a checker, when its votes
- *       that nobody shares are more than {@code unreliable-share} of its neighbours. Its votes still mark what it
- *       cannot reach; they remove nobody and rank nothing. Votes by a witness that is no checker against a server a
- *       checker runs on are set aside the same way.</li>
+ *       are unavailable (which explains failing to reach them). A vote is <b>shared</b> when a witness of another
+ *       site votes against the same server too (witnesses of one site share a network, so their failures do not
+ *       vouch for each other). A witness that is no checker is <b>unreliable</b> when it votes against every one of
+ *       at least two neighbours (its own network, not theirs, is the likelier fault), or when its votes that no other
+ *       site shares are more than {@code unreliable-share} of its neighbours. Its votes still mark what it cannot
+ *       reach; they remove nobody and rank nothing. A checker is trusted: when it reaches no server, every server is
+ *       BLOCKED, and each route keeps serving them as its last ones. Votes by a witness that is no checker against a
+ *       server a checker runs on are set aside the same way.</li>
  *   <li>Per server, the first that holds: {@link MeshStatus#SERVER_UNAVAILABLE} (a fresh self-report names a failing
  *       check); {@link MeshStatus#UNREACHABLE_FROM_SERVERS} (counted votes of at least {@code quorum} witnesses, of at
  *       least {@code quorum-sites} distinct sites when that rule is on); {@link MeshStatus#BLOCKED} (a counted vote by
@@ -88,26 +91,32 @@ public final class MeshJudge {
             }
         });
         List<Streak> votes = new ArrayList<>();
+        Set<MeshEvidence.Path> silentHeld = new HashSet<>();
         Map<String, Set<String>> probed = new HashMap<>();
         Map<String, Set<String>> votedAgainst = new HashMap<>();
-        Map<String, Set<String>> votersAgainst = new HashMap<>();
+        Map<String, Set<String>> sitesAgainst = new HashMap<>();
         for (Streak streak : evidence.streaks()) {
             Witness witness = witnesses.get(streak.witness());
             Server server = servers.get(streak.server());
             if (witness == null
                     || server == null
                     || streak.server().equals(witness.server())
-                    || !server.entryPoints().contains(streak.entryPoint())
-                    || nowNanos - streak.receivedAtNanos() > rules.noDataAfter().toNanos()) {
+                    || !server.entryPoints().contains(streak.entryPoint())) {
+                continue;
+            }
+            if (nowNanos - streak.receivedAtNanos() > rules.noDataAfter().toNanos()) {
+                if (evidence.held().contains(streak.path())) {
+                    silentHeld.add(streak.path());
+                }
                 continue;
             }
             boolean vote = streak.failures() >= rules.streak()
                     || (evidence.held().contains(streak.path()) && streak.successes() < rules.streak());
             if (vote) {
                 votes.add(streak);
-                votersAgainst
+                sitesAgainst
                         .computeIfAbsent(streak.server(), s -> new HashSet<>())
-                        .add(streak.witness());
+                        .add(witness.site());
             }
             if (!unavailable.contains(streak.server())) {
                 probed.computeIfAbsent(streak.witness(), w -> new HashSet<>()).add(streak.server());
@@ -125,7 +134,7 @@ public final class MeshJudge {
                     witness,
                     probed.getOrDefault(witness.name(), Set.of()),
                     votedAgainst.getOrDefault(witness.name(), Set.of()),
-                    votersAgainst,
+                    sitesAgainst,
                     rules);
             if (standing.reliable()) {
                 reliable.add(witness.name());
@@ -159,34 +168,32 @@ public final class MeshJudge {
                     rules));
         }
         List<ServerVerdict> rotated = withBlockedServedAlone(verdicts);
-        return new MeshJudgement(
-                rotated,
-                standings,
-                routes(rotated),
-                votes.stream().map(Streak::path).collect(Collectors.toSet()));
+        Set<MeshEvidence.Path> held = votes.stream().map(Streak::path).collect(Collectors.toSet());
+        held.addAll(silentHeld);
+        return new MeshJudgement(rotated, standings, routes(rotated), held);
     }
 
     /**
-     * Whether {@code witness} is reliable: it fails fewer than all of its neighbours (when it has two or more), and,
-     * unless it is a checker, no more than {@code unreliable-share} of them alone.
+     * Whether {@code witness} is reliable: a checker always is; any other fails fewer than all of its neighbours
+     * (when it has two or more), and no more than {@code unreliable-share} of them with no other site failing them.
      *
-     * @param probed        its neighbours
-     * @param votedAgainst  the neighbours it votes against
-     * @param votersAgainst per server, every witness that votes against it
+     * @param probed       its neighbours
+     * @param votedAgainst the neighbours it votes against
+     * @param sitesAgainst per server, the sites of every witness that votes against it
      */
     private static WitnessStanding standing(
             Witness witness,
             Set<String> probed,
             Set<String> votedAgainst,
-            Map<String, Set<String>> votersAgainst,
+            Map<String, Set<String>> sitesAgainst,
             MeshRules rules) {
         int neighbours = probed.size();
         int against = votedAgainst.size();
         long alone = votedAgainst.stream()
-                .filter(server -> votersAgainst.getOrDefault(server, Set.of()).size() == 1)
+                .filter(server -> sitesAgainst.getOrDefault(server, Set.of()).size() == 1)
                 .count();
         String reason = "";
-        if (neighbours >= 2 && against == neighbours) {
+        if (!witness.checker() && neighbours >= 2 && against == neighbours) {
             reason = "cannot reach any of the " + neighbours + " neighbours it probes";
         } else if (!witness.checker() && neighbours > 0 && (double) alone / neighbours > rules.unreliableShare()) {
             reason = "alone in failing " + alone + " of the " + neighbours + " neighbours it probes";
@@ -263,7 +270,7 @@ public final class MeshJudge {
                     server.route(),
                     MeshStatus.UNREACHABLE_FROM_SERVERS,
                     voters.size(),
-                    votesReason(server, counted, witnesses),
+                    votesReason(server, counted, witnesses, rules),
                     false,
                     Map.of());
         }
@@ -275,7 +282,7 @@ public final class MeshJudge {
                     server.route(),
                     MeshStatus.BLOCKED,
                     checkers.size(),
-                    "checker " + votesReason(server, checkerVotes, witnesses),
+                    "checker " + votesReason(server, checkerVotes, witnesses, rules),
                     false,
                     Map.of());
         }
@@ -291,7 +298,7 @@ public final class MeshJudge {
                         new PairCut(
                                 cutters.stream()
                                         .map(vote -> from(witness(witnesses, vote), servers) + " cannot reach "
-                                                + server.tag(entryPoint) + " (streak " + vote.failures() + ")"
+                                                + server.tag(entryPoint) + " (" + streak(vote, rules) + ")"
                                                 + (counted.contains(vote) ? "" : ", not ranked"))
                                         .collect(Collectors.joining("; ")),
                                 cutters.stream().anyMatch(counted::contains)));
@@ -318,7 +325,8 @@ public final class MeshJudge {
     }
 
     /** E.g. {@code cannot reach s4/main: w1 (site de) streak 3, w2 (site nl) streak 3}, one part per entry point. */
-    private static String votesReason(Server server, List<Streak> votes, Map<String, Witness> witnesses) {
+    private static String votesReason(
+            Server server, List<Streak> votes, Map<String, Witness> witnesses, MeshRules rules) {
         Map<String, List<Streak>> byEntryPoint = new TreeMap<>();
         votes.forEach(vote -> byEntryPoint
                 .computeIfAbsent(vote.entryPoint(), e -> new ArrayList<>())
@@ -328,9 +336,19 @@ public final class MeshJudge {
                 + entryVotes.stream()
                         .sorted(Comparator.comparing(Streak::witness))
                         .map(vote -> vote.witness() + " (site "
-                                + witness(witnesses, vote).site() + ") streak " + vote.failures())
+                                + witness(witnesses, vote).site() + ") " + streak(vote, rules))
                         .collect(Collectors.joining(", "))));
         return String.join("; ", parts);
+    }
+
+    /**
+     * A vote's streak in words: {@code streak 3} while it fails, {@code recovering, 1 of 3 successes} while a held vote
+     * waits for its streak of successes.
+     */
+    private static String streak(Streak vote, MeshRules rules) {
+        return vote.failures() > 0
+                ? "streak " + vote.failures()
+                : "recovering, " + vote.successes() + " of " + rules.streak() + " successes";
     }
 
     /** BLOCKED servers are in rotation exactly when no other server of their route is. */

@@ -12,7 +12,8 @@ import java.util.Set;
  * @param servers   one verdict per server, in fleet order
  * @param witnesses one standing per witness, in fleet order
  * @param routes    what each route serves, sorted by route
- * @param votes     every path that is a vote now, counted or not: the next judgement's {@link MeshEvidence#held}
+ * @param votes     every path that is a vote now, counted or not, and the votes whose witness fell silent (held,
+ *                  not counted, until its next report): the next judgement's {@link MeshEvidence#held}
  */
 public record MeshJudgement(
         List<ServerVerdict> servers, List<WitnessStanding> witnesses, List<RouteServing> routes, Set<Path> votes) {
@@ -80,7 +81,7 @@ public record MeshJudgement(
      * @param name       the witness
      * @param site       its site
      * @param checker    whether it is a checker
-     * @param reliable   whether its votes count towards removing servers (see {@link MeshJudge})
+     * @param reliable   whether its votes count towards removing servers (a checker always; see {@link MeshJudge})
      * @param share      voted-against neighbours / probed neighbours, 0-1 (0 when it probes none)
      * @param neighbours the servers it probes (not its own; not servers whose self-report says they are unavailable)
      * @param reason     why it is unreliable, e.g. {@code cannot reach any of the 2 neighbours it probes}; empty

@@ -97,7 +97,8 @@ public record MeshJson(List<Server> servers, List<Witness> witnesses, List<Route
 
     /**
      * A server's metrics as its witness last reported them (see {@link ServerMetrics} for each value; a value the
-     * witness could not read is absent), {@code report_time} when the hub received them and {@code stale} when that
+     * witness could not read is absent; {@code extra} the series of a local exporter, each {@code name} and
+     * {@code value}), {@code report_time} when the hub received them and {@code stale} when that
      * report is older than {@code no-data-after}.
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -112,6 +113,7 @@ public record MeshJson(List<Server> servers, List<Witness> witnesses, List<Route
             @Nullable Double networkInBytesPerSecond,
             @Nullable Double networkOutBytesPerSecond,
             @Nullable Long tcpConnections,
+            List<ServerMetrics.Extra> extra,
             Instant reportTime,
             boolean stale) {
 
@@ -130,6 +132,7 @@ public record MeshJson(List<Server> servers, List<Witness> witnesses, List<Route
                     values.networkInBytesPerSecond(),
                     values.networkOutBytesPerSecond(),
                     values.tcpConnections(),
+                    values.extra(),
                     reported.reportTime(),
                     reported.stale());
         }

@@ -36,9 +36,12 @@ import org.springframework.stereotype.Component;
  *       such value): {@value #SERVER_CPU_USAGE} (0-1), {@value #SERVER_LOAD1}, {@value #SERVER_MEMORY_AVAILABLE},
  *       {@value #SERVER_DISK_FREE}, {@value #SERVER_NETWORK_RECEIVE}, {@value #SERVER_NETWORK_TRANSMIT},
  *       {@value #SERVER_TCP_CONNECTIONS}, and {@value #SERVER_METRICS_STALE}: 1 when that report is older than
- *       {@code no-data-after}, so the values are the last known, 0 when not.
+ *       {@code no-data-after}, so the values are the last known, 0 when not;
+ *   <li>{@value #SERVER_EXTRA} (tags {@code server}, {@code route}, {@code series}): each series its witness read from
+ *       a local exporter ({@code observatory.mesh.witness.metrics.series}), at most 32 per server.
  * </ul>
- * Costs ten gauges per server, two per witness and one per route: 1,210 for 100 servers, 100 witnesses and 10 routes.
+ * Costs ten gauges per server (plus its exporter series), two per witness and one per route: 1,210 for 100 servers,
+ * 100 witnesses and 10 routes.
  */
 @Component
 class MeshMeters {
@@ -67,6 +70,8 @@ class MeshMeters {
     static final String SERVER_NETWORK_TRANSMIT = "observatory.mesh.server.network.transmit";
     /** Prometheus shows {@code observatory_mesh_server_tcp_connections}. */
     static final String SERVER_TCP_CONNECTIONS = "observatory.mesh.server.tcp.connections";
+    /** Prometheus shows {@code observatory_mesh_server_extra}. */
+    static final String SERVER_EXTRA = "observatory.mesh.server.extra";
     /** Prometheus shows {@code observatory_mesh_server_metrics_stale}. */
     static final String SERVER_METRICS_STALE = "observatory.mesh.server.metrics.stale";
 
@@ -76,6 +81,7 @@ class MeshMeters {
     private final Map<String, List<Meter>> servers = new HashMap<>();
     private final Map<String, List<Meter>> witnesses = new HashMap<>();
     private final Map<String, List<Meter>> routes = new HashMap<>();
+    private final Map<String, List<Meter>> extras = new HashMap<>();
 
     MeshMeters(ObservationStore store, MeterRegistry registry) {
         this.store = store;
@@ -189,6 +195,26 @@ class MeshMeters {
                             Tags.of("route", route),
                             now -> orNaN(route(now, route), found -> found.panic() ? 1 : 0))));
         }
+        Set<String> extraKeys = new HashSet<>();
+        for (ServerVerdict verdict : view.judgement().servers()) {
+            MeshView.Metrics metrics = view.metrics().get(verdict.name());
+            for (ServerMetrics.Extra extra : metrics == null
+                    ? List.<ServerMetrics.Extra>of()
+                    : metrics.metrics().extra()) {
+                String name = verdict.name();
+                String series = extra.name();
+                String key = name + "\n" + verdict.route() + "\n" + series;
+                extraKeys.add(key);
+                extras.computeIfAbsent(
+                        key,
+                        unused -> List.of(gauge(
+                                SERVER_EXTRA,
+                                "A series the server's witness read from a local exporter",
+                                Tags.of("server", name, "route", verdict.route(), "series", series),
+                                now -> extra(now, name, series))));
+            }
+        }
+        forgetAllBut(extras, extraKeys);
         forgetAllBut(servers, serverKeys);
         forgetAllBut(witnesses, witnessKeys);
         forgetAllBut(routes, routeKeys);
@@ -240,6 +266,18 @@ class MeshMeters {
                 .filter(verdict -> verdict.name().equals(name))
                 .findFirst()
                 .orElse(null);
+    }
+
+    /** The value of series {@code series} server {@code name}'s witness reported last, or NaN while there is none. */
+    private static double extra(MeshView view, String name, String series) {
+        MeshView.Metrics metrics = view.metrics().get(name);
+        return metrics == null
+                ? Double.NaN
+                : metrics.metrics().extra().stream()
+                        .filter(extra -> extra.name().equals(series))
+                        .mapToDouble(ServerMetrics.Extra::value)
+                        .findFirst()
+                        .orElse(Double.NaN);
     }
 
     private static @Nullable RouteServing route(MeshView view, String route) {

@@ -7,6 +7,7 @@ import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -25,12 +26,13 @@ import oshi.software.os.InternetProtocolStats;
  * every interface but loopback, the kernel's count of established TCP connections ({@code /proc/net/snmp}), and the
  * watched file system through the JDK. Inside a network namespace the interfaces and connections are the
  * namespace's, as its server sees them. Rates are taken between two readings, so the first has no CPU usage and no
- * network rate. A value that cannot be read is left out and logged once at WARN.
+ * network rate. The chosen series of a local exporter come from {@link ExporterScrape}. A value that cannot be read
+ * is left out and logged once at WARN.
  *
  * <p>Confined to the witness's report thread. Costs one reading per report interval: a few small files of
  * {@code /proc} and {@code /sys}.
  */
-final class HostMetrics {
+final class HostMetrics implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(HostMetrics.class);
 
@@ -40,6 +42,7 @@ final class HostMetrics {
     private final GlobalMemory memory;
     private final HardwareAbstractionLayer hardware;
     private final InternetProtocolStats protocols;
+    private final @Nullable ExporterScrape exporter;
     private final Set<String> warned = new HashSet<>();
     private long @Nullable [] previousTicks;
     private long previousAtNanos;
@@ -49,10 +52,12 @@ final class HostMetrics {
     /**
      * @param witness  the witness's name, for its log lines
      * @param diskPath a path on the file system to report ({@code observatory.mesh.witness.metrics.disk-path})
+     * @param exporter reads the chosen series of a local exporter; {@code null} for none
      */
-    HostMetrics(String witness, Path diskPath) {
+    HostMetrics(String witness, Path diskPath, @Nullable ExporterScrape exporter) {
         this.witness = witness;
         this.diskPath = diskPath;
+        this.exporter = exporter;
         SystemInfo system = new SystemInfo();
         this.hardware = system.getHardware();
         this.processor = hardware.getProcessor();
@@ -96,8 +101,27 @@ final class HostMetrics {
             previousOut = traffic[1];
         }
         Long tcp = value("TCP connections", () -> protocols.getTCPv4Stats().getConnectionsEstablished());
+        List<ServerMetrics.Extra> extra = exporter == null ? null : value("the exporter's series", exporter::read);
         previousAtNanos = nowNanos;
-        return new ServerMetrics(cpu, load1, memoryTotal, memoryAvailable, diskTotal, diskFree, in, out, tcp);
+        return new ServerMetrics(
+                cpu,
+                load1,
+                memoryTotal,
+                memoryAvailable,
+                diskTotal,
+                diskFree,
+                in,
+                out,
+                tcp,
+                extra == null ? List.of() : extra);
+    }
+
+    /** Stops the exporter's scrape thread, if any. */
+    @Override
+    public void close() {
+        if (exporter != null) {
+            exporter.close();
+        }
     }
 
     /** Bytes received and sent on every interface but loopback, since each came up. */
@@ -130,7 +154,8 @@ final class HostMetrics {
     private <T> @Nullable T value(String what, Supplier<@Nullable T> read) {
         try {
             return read.get();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | LinkageError e) {
+            // LinkageError: OSHI's native access (JNA) missing or refused on this system.
             if (warned.add(what)) {
                 log.warn(
                         "mesh witness {}: cannot read {} for its self-report ({}); its reports go without it",

@@ -103,6 +103,10 @@ public final class MeshWitness {
     public void stop() {
         stopped = true;
         reports.execute(hubs::close);
+        HostMetrics reading = metrics;
+        if (reading != null) {
+            reports.execute(reading::close);
+        }
         writer.execute(() -> {
             if (sessions != null) {
                 sessions.stop();

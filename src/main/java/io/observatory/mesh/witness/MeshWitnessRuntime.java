@@ -9,6 +9,7 @@ import io.observatory.reload.Reconfigurable;
 import io.observatory.reload.ReloadStage;
 import io.observatory.text.GoDuration;
 import io.observatory.time.Scheduler;
+import java.net.URI;
 import java.time.Clock;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -92,6 +93,28 @@ public final class MeshWitnessRuntime implements Reconfigurable {
         }
     }
 
+    /**
+     * The reading of this witness's server its settings ask for; {@code null}, with one WARN line, where OSHI cannot
+     * run (its native access missing or refused).
+     */
+    private static @Nullable HostMetrics hostMetrics(String name, WitnessSettings self) {
+        URI scrape = self.metrics().scrape();
+        try {
+            return new HostMetrics(
+                    name,
+                    self.metrics().disk(),
+                    scrape == null
+                            ? null
+                            : new ExporterScrape(scrape, self.metrics().series(), self.checkTimeout()));
+        } catch (RuntimeException | LinkageError e) {
+            log.warn(
+                    "mesh witness {}: cannot read its server's metrics here ({}); its reports go without them",
+                    name,
+                    e.toString());
+            return null;
+        }
+    }
+
     private void replace(MeshSettings mesh) {
         MeshWitness current = witness;
         if (current != null) {
@@ -106,7 +129,7 @@ public final class MeshWitnessRuntime implements Reconfigurable {
         MeshWitness next = new MeshWitness(
                 name,
                 new SelfChecks(self),
-                self.metrics().enabled() ? new HostMetrics(name, self.metrics().disk()) : null,
+                self.metrics().enabled() ? hostMetrics(name, self) : null,
                 writer,
                 reports,
                 prober,

@@ -6,11 +6,14 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import com.google.protobuf.Timestamp;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.observatory.mesh.api.v1.ExtraMetric;
 import io.observatory.mesh.api.v1.PathReport;
 import io.observatory.mesh.api.v1.ReportRequest;
 import io.observatory.mesh.api.v1.SelfCheck;
+import io.observatory.mesh.api.v1.ServerMetrics;
 import io.observatory.mesh.hub.MeshLedger;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** What a witness's report may put into the hub: bounded, valid, and refused with the field named otherwise. */
@@ -93,5 +96,52 @@ class MeshProtosTest {
                 .isEqualTo("paths[1]: s2/main (expected: each entry point once)");
         assertThat(MeshProtos.report(report().addPaths(path).build(), NOW).streaks())
                 .hasSize(1);
+    }
+
+    @Test
+    void reportWhenMetricsAreOutOfRangeThenRefusedNamingTheField() {
+        assertThat(refusal(report().setMetrics(ServerMetrics.newBuilder().setCpuUsage(1.5))))
+                .isEqualTo("metrics.cpu_usage: 1.5 (expected: 0 to 1)");
+        assertThat(refusal(report().setMetrics(ServerMetrics.newBuilder().setLoad1(Double.NaN))))
+                .isEqualTo("metrics.load1: NaN (expected: a finite number >= 0)");
+        assertThat(refusal(report().setMetrics(ServerMetrics.newBuilder().setMemoryTotalBytes(-1))))
+                .isEqualTo("metrics.memory_total_bytes: -1 (expected: >= 0)");
+        assertThat(refusal(report().setMetrics(ServerMetrics.newBuilder()
+                        .addExtra(ExtraMetric.newBuilder().setName("bad\rname").setValue(1)))))
+                .isEqualTo(
+                        "metrics.extra[0].name: 8 characters (expected: 1 to 200 characters, no control characters)");
+        ServerMetrics.Builder many = ServerMetrics.newBuilder();
+        for (int i = 0; i < 33; i++) {
+            many.addExtra(ExtraMetric.newBuilder().setName("s" + i).setValue(i));
+        }
+        assertThat(refusal(report().setMetrics(many))).isEqualTo("metrics.extra: 33 series (expected: at most 32)");
+    }
+
+    @Test
+    void reportWhenMetricsAreValidThenTakenAsSentAndAbsentValuesStayAbsent() {
+        io.observatory.mesh.protocol.ServerMetrics taken = MeshProtos.report(
+                        report().setMetrics(ServerMetrics.newBuilder()
+                                        .setCpuUsage(0.25)
+                                        .setTcpConnections(7)
+                                        .addExtra(ExtraMetric.newBuilder()
+                                                .setName("xray_connections{inbound=\"vless\"}")
+                                                .setValue(3)))
+                                .build(),
+                        NOW)
+                .metrics();
+
+        assertThat(taken)
+                .isEqualTo(new io.observatory.mesh.protocol.ServerMetrics(
+                        0.25,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        7L,
+                        List.of(new io.observatory.mesh.protocol.ServerMetrics.Extra(
+                                "xray_connections{inbound=\"vless\"}", 3))));
     }
 }

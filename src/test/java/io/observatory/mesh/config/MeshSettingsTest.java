@@ -15,6 +15,8 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** {@code observatory.mesh}: roles, the hub's fleet, the witness's hubs and credential, and one line per mistake. */
 class MeshSettingsTest {
@@ -208,6 +210,22 @@ class MeshSettingsTest {
                         "      name: w1\n      token-file: " + token("w1") + "\n      hubs: [ \"hub.mesh.svc\" ]\n")))
                 .isEqualTo("observatory.mesh.witness.hubs[0]: hub.mesh.svc (expected: host:port with a port 1-65535,"
                         + " e.g. 127.0.0.1:9090 or [::1]:9090)");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            series without an exporter | series: [ vpn_users ]                          | observatory.mesh.witness.metrics.scrape-url: none (expected: the URL of the exporter to read metrics.series from)
+            an exporter without series | scrape-url: "http://127.0.0.1:9100/metrics"   | observatory.mesh.witness.metrics.series: none (expected: at least one metric name to read from metrics.scrape-url)
+            a name that is no metric   | { scrape-url: "http://127.0.0.1:9100/metrics", series: [ "9lives" ] } | observatory.mesh.witness.metrics.series[0]: 9lives (expected: a Prometheus metric name, letters, digits, _ and :, not starting with a digit)
+            an exporter URL that is no URL | { scrape-url: "127.0.0.1:9100", series: [ vpn_users ] } | observatory.mesh.witness.metrics.scrape-url: 127.0.0.1:9100 (expected: an absolute http or https URL with a host, e.g. https://example.com/generate_204)
+            """)
+    void bindWhenTheExporterSettingsDoNotFitThenOneLineNamesTheProperty(String what, String metrics, String line) {
+        String settings = metrics.startsWith("{") ? metrics : "{ " + metrics + " }";
+
+        assertThat(Configs.yamlRejection(witness("      name: w1\n      token-file: " + token("w1")
+                        + "\n      hubs: [ \"127.0.0.1:9090\" ]\n      metrics: " + settings + "\n")))
+                .as(what)
+                .isEqualTo(line);
     }
 
     @Test

@@ -118,7 +118,7 @@ class MeshDemoStatusPageBrowserIT {
         browser.screenshot("status-page-mesh-demo");
         assertThat(browser.style(server("s4") + " .dot", "background-color")).isEqualTo(RED);
         assertThat(browser.text(server("s4")))
-                .contains("out of rotation", "cannot reach s4/main: w1 (site de) streak", "w2 (site nl) streak");
+                .contains("out of rotation", "cannot reach s4/main: w1 (site de) streak", "w2 (site de) streak");
         assertThat(cellClass("w1", "s4/main")).isEqualTo("cell vote");
         assertThat(cellClass("w2", "s4/main")).isEqualTo("cell vote");
         browser.waiting(Duration.ofSeconds(5))

@@ -88,6 +88,19 @@ class MeshJudgeTest {
         return this;
     }
 
+    /** Makes every streak of {@code witness} older than {@code no-data-after}, as if it had fallen silent. */
+    private void silence(String witness) {
+        streaks.replaceAll(streak -> streak.witness().equals(witness)
+                ? new Streak(
+                        streak.witness(),
+                        streak.server(),
+                        streak.entryPoint(),
+                        streak.failures(),
+                        streak.successes(),
+                        NOW - RULES.noDataAfter().toNanos() - 1)
+                : streak);
+    }
+
     /** Judges, and holds the votes of this judgement for the next, as the hub does. */
     private MeshJudgement judgeAgain() {
         MeshJudgement judgement = judge();
@@ -406,15 +419,7 @@ class MeshJudgeTest {
     @Test
     void judgeWhenTheVotersFellSilentForNoDataAfterThenTheirVotesAreGone() {
         allWell().streak("w1", "s4", "main", 3).streak("w2", "s4", "main", 3);
-        streaks.replaceAll(streak -> streak.witness().equals("w2")
-                ? new Streak(
-                        streak.witness(),
-                        streak.server(),
-                        streak.entryPoint(),
-                        streak.failures(),
-                        streak.successes(),
-                        NOW - RULES.noDataAfter().toNanos() - 1)
-                : streak);
+        silence("w2");
 
         assertThat(server("s4").status()).isEqualTo(MeshStatus.OK);
         assertThat(server("s4").pairCuts()).containsOnlyKeys("main");
@@ -578,6 +583,57 @@ class MeshJudgeTest {
             assertThat(route("r").servers()).containsExactly("s1", "s2", "s3", "s4", "s5");
         }
 
+        @Test
+        void fiveServersWhenTwoWitnessesOfOneCountryLoseTheOthersThenTheyAreUnreliableAndNobodyRemoved() {
+            fleet(5).allWell();
+            witnesses.set(3, new Witness("w4", "ru", "s4", false));
+            witnesses.set(4, new Witness("w5", "ru", "s5", false));
+            cannotReach(4, 1, 2, 3);
+            cannotReach(5, 1, 2, 3);
+
+            assertThat(witness("w4").reason())
+                    .as("their failures are shared only within their site")
+                    .isEqualTo("alone in failing 3 of the 4 neighbours it probes");
+            assertThat(witness("w5").reliable()).isFalse();
+            assertThat(outOfRotation()).isEmpty();
+            assertThat(judge().servers()).noneMatch(ServerVerdict::demoted);
+        }
+
+        @Test
+        void threeServersWhenTheCheckerReachesNoServerThenEveryServerBlockedAndStillServed() {
+            fleet(3).allWell();
+            checker(1);
+            cannotReach(1, 2, 3);
+
+            assertThat(witness("w1").reliable()).as("a checker is trusted").isTrue();
+            assertThat(server("s2").status()).isEqualTo(MeshStatus.BLOCKED);
+            assertThat(server("s3").status()).isEqualTo(MeshStatus.BLOCKED);
+            assertThat(route("r").servers())
+                    .as("the route keeps its one usable server")
+                    .containsExactly("s1");
+        }
+
+        @Test
+        void heldVoteWhenItsWitnessFellSilentAndComesBackWithOneSuccessThenStillAVote() {
+            fleet(3).allWell();
+            cannotReach(1, 3).streak("w2", "s3", "main", 3);
+            assertThat(judgeAgain().servers().get(2).status()).isEqualTo(MeshStatus.UNREACHABLE_FROM_SERVERS);
+            silence("w2");
+
+            assertThat(judgeAgain().servers().get(2).status())
+                    .as("w2 silent: its vote is no evidence")
+                    .isEqualTo(MeshStatus.OK);
+            assertThat(held).contains(new Path("w2", "s3", "main"));
+
+            successes("w2", "s3", "main", 1);
+
+            ServerVerdict s3 = judgeAgain().servers().get(2);
+            assertThat(s3.status())
+                    .as("back with one success: the vote holds until a streak of them")
+                    .isEqualTo(MeshStatus.UNREACHABLE_FROM_SERVERS);
+            assertThat(s3.reason()).contains("w2 (site site-2) recovering, 1 of 3 successes");
+        }
+
         @ParameterizedTest(name = "s2 alone in its route: {0}")
         @CsvSource({"false", "true"})
         void twoServersAndAnExternalCheckerWhenTheCheckerCannotReachS2ThenBlockedKeptOnlyAsItsRoutesLast(
@@ -625,6 +681,10 @@ class MeshJudgeTest {
             fleet(4).allWell();
             int withHold = transitionsOfS2UnderLoss(true);
             int withoutHold = transitionsOfS2UnderLoss(false);
+            System.out.printf(
+                    "mesh: s2 losing nine probes in ten for a minute left or re-entered rotation %d times with the"
+                            + " return streak, %d times with a vote ended by one success%n",
+                    withHold, withoutHold);
 
             assertThat(withHold)
                     .as("out once, back once: a return needs a streak of successes")

@@ -139,7 +139,7 @@ class MeshWitnessTest {
         MeshWitness measuring = new MeshWitness(
                 "w1",
                 noSelfChecks(),
-                new HostMetrics("w1", Path.of("/")),
+                new HostMetrics("w1", Path.of("/"), null),
                 writer,
                 reportThread,
                 this::probe,
@@ -249,6 +249,6 @@ class MeshWitnessTest {
                 null,
                 new HubTlsSettings(false, null, null, null),
                 false,
-                new WitnessMetricsSettings(true, "/")));
+                new WitnessMetricsSettings(true, "/", null, List.of())));
     }
 }

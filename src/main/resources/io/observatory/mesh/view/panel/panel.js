@@ -14,8 +14,10 @@ const LEGEND = [
   ['badge stale', 'stale', 'no report within no-data-after'],
 ];
 
-// The server whose card is open, if any; its card is fetched again with each mesh event while open.
+// The server whose card is open, if any; its card is fetched again with each mesh event while open, and only the
+// answer to the latest fetch is shown.
 let open = null;
+let latest = 0;
 
 export function render(section, view, helpers) {
   const { text, cell, milliseconds } = helpers;
@@ -113,16 +115,17 @@ export function render(section, view, helpers) {
 async function showCard(section, { text, milliseconds, detail }) {
   const card = section.querySelector('#card');
   const name = open;
+  const ticket = ++latest;
   let data;
   try {
     data = await detail(name);
   } catch (error) {
-    if (open !== name) return;
+    if (open !== name || ticket !== latest) return;
     card.hidden = false;
     card.replaceChildren(text('p', 'reason', 'The card of ' + name + ' did not load: ' + error.message));
     return;
   }
-  if (open !== name) return;
+  if (open !== name || ticket !== latest) return;
   const server = data.server;
   const close = text('button', 'close', 'close');
   close.type = 'button';
@@ -204,6 +207,7 @@ function metricsLine(metrics, text) {
       + size(metrics.network_out_bytes_per_second ?? 0) + '/s');
   }
   if (metrics.tcp_connections !== undefined) parts.push('tcp ' + metrics.tcp_connections);
+  for (const extra of metrics.extra || []) parts.push(extra.name + ' ' + extra.value);
   const line = text('span', 'metrics', parts.join(' · '));
   line.title = 'reported ' + new Date(metrics.report_time).toLocaleTimeString();
   if (metrics.stale) line.append(' ', text('span', 'badge stale', 'stale'));
