@@ -342,13 +342,13 @@ public final class MeshJudge {
     }
 
     /**
-     * A vote's streak in words: {@code streak 3} while it fails, {@code recovering, 1 of 3 successes} while a held vote
-     * waits for its streak of successes.
+     * A vote's streak in words: {@code streak 3} while it fails, {@code held until 3 successes in a row, 1 so far}
+     * while a held vote waits for its streak of successes.
      */
     private static String streak(Streak vote, MeshRules rules) {
         return vote.failures() > 0
                 ? "streak " + vote.failures()
-                : "recovering, " + vote.successes() + " of " + rules.streak() + " successes";
+                : "held until " + rules.streak() + " successes in a row, " + vote.successes() + " so far";
     }
 
     /** BLOCKED servers are in rotation exactly when no other server of their route is. */

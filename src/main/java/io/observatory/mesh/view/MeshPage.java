@@ -30,7 +30,8 @@ import tools.jackson.databind.annotation.JsonNaming;
  * @param captions per server, what it is in a few words: {@code ok}, {@code server unavailable},
  *                 {@code unreachable from your servers (3 of them)}, {@code blocked by a checker},
  *                 {@code no data — agent not responding}, or for an OK server with a pair cut
- *                 {@code pair cut — unreachable from some of your servers}
+ *                 {@code pair cut — unreachable from some of your servers}, or {@code ok (marked by an unreliable
+ *                 witness)} when no mark ranks it
  * @param stale    the witnesses that have not reported within {@code no-data-after} (or never have), in fleet order
  * @param cells    what each witness last reported about each entry point it probes, by witness then entry point
  */
@@ -88,9 +89,12 @@ record MeshPage(
                         : "blocked by a checker";
             case "NO_DATA" -> "no data — agent not responding";
             default ->
-                server.entryPoints().stream().anyMatch(entry -> !entry.marks().isEmpty())
+                server.entryPoints().stream().anyMatch(entry -> Boolean.TRUE.equals(entry.ranked()))
                         ? "pair cut — unreachable from some of your servers"
-                        : "ok";
+                        : server.entryPoints().stream()
+                                        .anyMatch(entry -> !entry.marks().isEmpty())
+                                ? "ok (marked by an unreliable witness)"
+                                : "ok";
         };
     }
 

@@ -631,7 +631,7 @@ class MeshJudgeTest {
             assertThat(s3.status())
                     .as("back with one success: the vote holds until a streak of them")
                     .isEqualTo(MeshStatus.UNREACHABLE_FROM_SERVERS);
-            assertThat(s3.reason()).contains("w2 (site site-2) recovering, 1 of 3 successes");
+            assertThat(s3.reason()).contains("w2 (site site-2) held until 3 successes in a row, 1 so far");
         }
 
         @ParameterizedTest(name = "s2 alone in its route: {0}")

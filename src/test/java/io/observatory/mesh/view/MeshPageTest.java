@@ -117,17 +117,19 @@ class MeshPageTest {
     @CsvSource(
             delimiter = '|',
             value = {
-                "OK                       | 0 | true  | false | ok",
-                "OK                       | 0 | true  | true  | pair cut — unreachable from some of your servers",
-                "SERVER_UNAVAILABLE       | 0 | false | false | server unavailable",
-                "UNREACHABLE_FROM_SERVERS | 3 | false | false | unreachable from your servers (3 of them)",
-                "BLOCKED                  | 1 | false | false | blocked by a checker",
-                "BLOCKED                  | 1 | true  | false | blocked by a checker — kept: its route has no other"
+                "OK                       | 0 | true  | none     | ok",
+                "OK                       | 0 | true  | ranked   | pair cut — unreachable from some of your servers",
+                "OK                       | 0 | true  | unranked | ok (marked by an unreliable witness)",
+                "SERVER_UNAVAILABLE       | 0 | false | none     | server unavailable",
+                "UNREACHABLE_FROM_SERVERS | 3 | false | none     | unreachable from your servers (3 of them)",
+                "BLOCKED                  | 1 | false | none     | blocked by a checker",
+                "BLOCKED                  | 1 | true  | none     | blocked by a checker — kept: its route has no other"
                         + " server",
-                "NO_DATA                  | 0 | true  | false | no data — agent not responding"
+                "NO_DATA                  | 0 | true  | none     | no data — agent not responding"
             })
     void captionWhenAServerHasAStatusThenTheFleetMonitorsWords(
-            String status, int voters, boolean inRotation, boolean pairCut, String caption) {
+            String status, int voters, boolean inRotation, String mark, String caption) {
+        boolean pairCut = !mark.equals("none");
         MeshJson.Server server = new MeshJson.Server(
                 "s1",
                 "eu",
@@ -140,7 +142,7 @@ class MeshPageTest {
                         "s1/main",
                         pairCut ? List.of("PAIR_CUT") : List.of(),
                         pairCut ? "pair cut: server s2 (witness w2) cannot reach s1/main (streak 3)" : null,
-                        pairCut ? true : null)),
+                        pairCut ? mark.equals("ranked") : null)),
                 null);
 
         assertThat(MeshPage.caption(server)).isEqualTo(caption);
