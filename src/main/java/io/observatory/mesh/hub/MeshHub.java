@@ -20,11 +20,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -231,13 +229,6 @@ public final class MeshHub implements Reconfigurable {
         }
     }
 
-    /** The names of the fleet's servers; writer only. */
-    private Set<String> serverNames() {
-        Set<String> names = new HashSet<>();
-        fleet.servers().forEach(server -> names.add(server.name()));
-        return names;
-    }
-
     /** When the hub took the report it holds of {@code witness}, which it has one of; writer only. */
     private Instant receivedAt(String witness) {
         return Objects.requireNonNull(receivedAt.get(witness), "kept with each report the ledger holds");
@@ -246,36 +237,27 @@ public final class MeshHub implements Reconfigurable {
     private void judge() {
         judgementQueued = false;
         MeshView previous = view();
+        long nowNanos = writer.nanoTime();
         MeshJudgement judgement = MeshJudge.judge(
-                fleet, ledger.evidence().holding(previous.judgement().votes()), rules, writer.nanoTime());
+                fleet, ledger.evidence().holding(previous.judgement().votes()), rules, nowNanos);
         Map<String, Instant> lastReports = new HashMap<>();
         List<MeshView.Path> paths = new ArrayList<>();
-        Map<String, MeshView.Metrics> metrics = new HashMap<>();
-        Map<String, String> serverOf = new HashMap<>();
-        fleet.witnesses().stream()
-                .filter(witness -> witness.server() != null)
-                .forEach(witness -> serverOf.put(witness.name(), witness.server()));
-        long nowNanos = writer.nanoTime();
         ledger.reports().forEach((witness, received) -> {
             Instant at = receivedAt(witness);
             lastReports.put(witness, at);
             received.report().streaks().forEach(streak -> paths.add(new MeshView.Path(witness, streak, at)));
-            String server = serverOf.get(witness);
-            if (server != null && !received.report().metrics().equals(ServerMetrics.NONE)) {
-                boolean stale = nowNanos - received.receivedAtNanos()
-                        > rules.noDataAfter().toNanos();
-                metrics.merge(
-                        server,
-                        new MeshView.Metrics(received.report().metrics(), at, stale),
-                        (a, b) -> a.reportTime().isAfter(b.reportTime()) ? a : b);
-            }
         });
         paths.sort(Comparator.comparing(MeshView.Path::witness)
                 .thenComparing(path -> path.streak().server())
                 .thenComparing(path -> path.streak().entryPoint()));
-        Map<String, List<MeshView.Transition>> before = new HashMap<>(previous.transitions());
-        before.keySet().retainAll(serverNames());
-        MeshView view = new MeshView(fleet, rules, judgement, lastReports, paths, metrics, before);
+        Map<String, List<MeshView.Transition>> history = new HashMap<>();
+        fleet.servers().forEach(server -> {
+            List<MeshView.Transition> kept = previous.transitions().get(server.name());
+            if (kept != null) {
+                history.put(server.name(), kept);
+            }
+        });
+        MeshView view = new MeshView(fleet, rules, judgement, lastReports, paths, metrics(nowNanos), history);
         if (view.equals(previous)) {
             return;
         }
@@ -283,14 +265,35 @@ public final class MeshHub implements Reconfigurable {
         if (!changes.isEmpty()) {
             Instant now = clock.instant();
             changes.forEach((server, list) -> {
-                List<MeshView.Transition> kept = new ArrayList<>(before.getOrDefault(server, List.of()));
+                List<MeshView.Transition> kept = new ArrayList<>(history.getOrDefault(server, List.of()));
                 list.forEach(change -> kept.add(new MeshView.Transition(now, change)));
-                before.put(
+                history.put(
                         server,
                         List.copyOf(kept.subList(Math.max(0, kept.size() - MeshView.TRANSITIONS), kept.size())));
             });
-            view = new MeshView(fleet, rules, judgement, lastReports, paths, metrics, before);
+            view = new MeshView(fleet, rules, judgement, lastReports, paths, view.metrics(), history);
         }
         updater.publish(MeshView.PART, view, MeshMarks.of(view));
+    }
+
+    /** By server, the newest metrics its witnesses reported, stale when older than {@code no-data-after}. */
+    private Map<String, MeshView.Metrics> metrics(long nowNanos) {
+        Map<String, MeshView.Metrics> metrics = new HashMap<>();
+        for (MeshFleet.Witness witness : fleet.witnesses()) {
+            String server = witness.server();
+            MeshLedger.Received received = ledger.reports().get(witness.name());
+            if (server == null
+                    || received == null
+                    || received.report().metrics().equals(ServerMetrics.NONE)) {
+                continue;
+            }
+            boolean stale =
+                    nowNanos - received.receivedAtNanos() > rules.noDataAfter().toNanos();
+            metrics.merge(
+                    server,
+                    new MeshView.Metrics(received.report().metrics(), receivedAt(witness.name()), stale),
+                    (a, b) -> a.reportTime().isAfter(b.reportTime()) ? a : b);
+        }
+        return metrics;
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.observatory.mesh.hub.MeshView;
 import io.observatory.mesh.judge.MeshEvidence;
 import io.observatory.mesh.judge.MeshFleet;
+import io.observatory.mesh.judge.MeshJudgement;
 import io.observatory.mesh.protocol.LastProbe;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -38,13 +39,18 @@ record MeshCard(
 
     /** The card of server {@code name}, or {@code null} when the fleet has no such server. */
     static @Nullable MeshCard of(MeshView view, String name) {
-        MeshJson.Server server = MeshJson.of(view).servers().stream()
+        MeshJudgement.ServerVerdict verdict = view.judgement().servers().stream()
                 .filter(candidate -> candidate.name().equals(name))
                 .findFirst()
                 .orElse(null);
-        if (server == null) {
+        MeshFleet.Server inFleet = view.fleet().servers().stream()
+                .filter(candidate -> candidate.name().equals(name))
+                .findFirst()
+                .orElse(null);
+        if (verdict == null || inFleet == null) {
             return null;
         }
+        MeshJson.Server server = MeshJson.Server.of(view, verdict, inFleet);
         Set<String> witnessesOnIt = view.fleet().witnesses().stream()
                 .filter(witness -> name.equals(witness.server()))
                 .map(MeshFleet.Witness::name)

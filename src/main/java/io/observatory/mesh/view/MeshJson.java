@@ -35,27 +35,8 @@ public record MeshJson(List<Server> servers, List<Witness> witnesses, List<Route
         view.fleet().servers().forEach(server -> fleet.put(server.name(), server));
         List<Server> servers = new ArrayList<>();
         for (ServerVerdict verdict : view.judgement().servers()) {
-            MeshFleet.Server server = Objects.requireNonNull(fleet.get(verdict.name()), "a verdict of the fleet");
-            List<EntryPoint> entryPoints = server.entryPoints().stream()
-                    .map(entry -> {
-                        PairCut cut = verdict.pairCuts().get(entry);
-                        return new EntryPoint(
-                                entry,
-                                server.tag(entry),
-                                cut == null ? List.of() : List.of("PAIR_CUT"),
-                                cut == null ? null : "pair cut: " + cut.reason(),
-                                cut == null ? null : cut.ranked());
-                    })
-                    .toList();
-            servers.add(new Server(
-                    verdict.name(),
-                    verdict.route(),
-                    verdict.status().name(),
-                    verdict.voters(),
-                    verdict.reason(),
-                    verdict.inRotation(),
-                    entryPoints,
-                    Metrics.of(view.metrics().get(verdict.name()))));
+            servers.add(Server.of(
+                    view, verdict, Objects.requireNonNull(fleet.get(verdict.name()), "a verdict of the fleet")));
         }
         Map<String, MeshFleet.Witness> witnesses = new HashMap<>();
         view.fleet().witnesses().forEach(witness -> witnesses.put(witness.name(), witness));
@@ -93,7 +74,32 @@ public record MeshJson(List<Server> servers, List<Witness> witnesses, List<Route
             String reason,
             boolean inRotation,
             List<EntryPoint> entryPoints,
-            @Nullable Metrics metrics) {}
+            @Nullable Metrics metrics) {
+
+        /** The line of {@code server}, judged {@code verdict} in {@code view}. */
+        static Server of(MeshView view, ServerVerdict verdict, MeshFleet.Server server) {
+            List<EntryPoint> entryPoints = server.entryPoints().stream()
+                    .map(entry -> {
+                        PairCut cut = verdict.pairCuts().get(entry);
+                        return new EntryPoint(
+                                entry,
+                                server.tag(entry),
+                                cut == null ? List.of() : List.of("PAIR_CUT"),
+                                cut == null ? null : "pair cut: " + cut.reason(),
+                                cut == null ? null : cut.ranked());
+                    })
+                    .toList();
+            return new Server(
+                    verdict.name(),
+                    verdict.route(),
+                    verdict.status().name(),
+                    verdict.voters(),
+                    verdict.reason(),
+                    verdict.inRotation(),
+                    entryPoints,
+                    Metrics.of(view.metrics().get(verdict.name())));
+        }
+    }
 
     /**
      * A server's metrics as its witness last reported them (see {@link ServerMetrics} for each value; a value the

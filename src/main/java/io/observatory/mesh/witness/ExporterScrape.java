@@ -16,9 +16,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -50,8 +51,7 @@ final class ExporterScrape implements AutoCloseable {
     static final int MAX_BODY_BYTES = 4 << 20;
 
     private final URI url;
-    private final Set<String> series;
-    private final List<String> order;
+    private final List<String> series;
     private final Duration timeout;
     private final HttpClient http;
     private final ExecutorService worker;
@@ -64,8 +64,7 @@ final class ExporterScrape implements AutoCloseable {
      */
     ExporterScrape(URI url, List<String> series, Duration timeout) {
         this.url = url;
-        this.order = List.copyOf(series);
-        this.series = Set.copyOf(series);
+        this.series = List.copyOf(series);
         this.timeout = timeout;
         this.http = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
@@ -154,14 +153,14 @@ final class ExporterScrape implements AutoCloseable {
     }
 
     private List<Extra> select(InputStream body) throws IOException {
-        List<List<Extra>> byName = new ArrayList<>();
-        order.forEach(name -> byName.add(new ArrayList<>()));
+        Map<String, List<Extra>> byName = new LinkedHashMap<>();
+        series.forEach(name -> byName.put(name, new ArrayList<>()));
         MetricFamily family;
         while ((family = MetricFamily.parseDelimitedFrom(body)) != null) {
-            if (!series.contains(family.getName())) {
+            List<Extra> found = byName.get(family.getName());
+            if (found == null) {
                 continue;
             }
-            List<Extra> found = byName.get(order.indexOf(family.getName()));
             for (Metric metric : family.getMetricList()) {
                 Double value = value(metric);
                 // Prometheus allows NaN and infinities; a report carries finite values only.
@@ -171,7 +170,7 @@ final class ExporterScrape implements AutoCloseable {
                 }
             }
         }
-        return byName.stream()
+        return byName.values().stream()
                 .flatMap(List::stream)
                 .limit(ServerMetrics.MAX_EXTRA)
                 .toList();
