@@ -52,9 +52,14 @@ class MeshDemo implements SmartLifecycle, ApplicationListener<GrpcServerStartedE
             new Scene(
                     8,
                     "s4's entry point refuses w1 and w2, two servers in one country (site de): expect s4"
-                            + " UNREACHABLE_FROM_SERVERS(2), out of rotation",
+                            + " UNREACHABLE_FROM_SERVERS(2), out of rotation (a moment of BLOCKED first when w1, the"
+                            + " checker, reaches its streak first)",
                     demo -> demo.refuse(3, 0, 1)),
-            new Scene(14, "s4 reachable again: expect s4 OK", demo -> demo.refuse(3)),
+            new Scene(
+                    14,
+                    "s4 reachable again: expect s4 OK once each witness has 3 successes in a row (a moment of BLOCKED"
+                            + " or PAIR_CUT between)",
+                    demo -> demo.refuse(3)),
             new Scene(
                     16,
                     "s2's entry point refuses w3 only: expect s2/main PAIR_CUT, DEGRADED, still in rotation",
