@@ -1,5 +1,6 @@
 package io.observatory.config;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -29,6 +30,25 @@ public interface ConfigSection<T> {
      */
     default Map<String, Outbound> outbounds(T settings) {
         return Map.of();
+    }
+
+    /**
+     * The observer the section's source defines (an Xray configuration file's {@code observatory} block), as
+     * properties relative to {@code observatory}, e.g. {@code standard.probe-url} or
+     * {@code burst.subject-selector[0]}: used only when the operator configured no observer, bound after every other
+     * property and checked like the operator's own (a block that breaks a rule is not used, and a warning says why).
+     * None by default.
+     */
+    default Map<String, Object> observer(T settings) {
+        return Map.of();
+    }
+
+    /**
+     * The files the section reads besides the configuration (an Xray configuration file): watched with the
+     * configuration files, so that a change to one reloads the configuration. None by default.
+     */
+    default List<Path> files(T settings) {
+        return List.of();
     }
 
     /**

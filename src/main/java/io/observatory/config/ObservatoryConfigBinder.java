@@ -3,6 +3,7 @@ package io.observatory.config;
 import io.observatory.health.ExpectedStatus;
 import jakarta.validation.Validation;
 import jakarta.validation.ValidatorFactory;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -27,7 +28,9 @@ import org.springframework.boot.context.properties.bind.handler.NoUnboundElement
 import org.springframework.boot.context.properties.bind.validation.ValidationBindHandler;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.UnboundElementsSourceFilter;
 import org.springframework.boot.convert.ApplicationConversionService;
 import org.springframework.core.convert.ConversionService;
@@ -158,6 +161,11 @@ public final class ObservatoryConfigBinder implements AutoCloseable {
                     .findFirst()
                     .orElse(failures.get(0));
         }
+        List<String> observerWarnings = new ArrayList<>();
+        if (core.standard() == null && core.burst() == null) {
+            core = withSectionObserver(
+                    environment, core, bound, sectionKeys, sectionNames, validators, observerWarnings);
+        }
         Map<String, Outbound> added = new LinkedHashMap<>();
         for (ConfigSection<?> section : sections) {
             added.putAll(outbounds(section, bound.get(section.key())));
@@ -165,6 +173,7 @@ public final class ObservatoryConfigBinder implements AutoCloseable {
         rejectClashes(core, added);
         ObservatoryConfig config = new ObservatoryConfig(core, bound, List.copyOf(added.values()));
         List<String> warnings = new ArrayList<>(ConfigWarnings.of(config, sections, set::contains));
+        warnings.addAll(observerWarnings);
         for (ConfigSection<?> section : sections) {
             warnings.addAll(warnings(section, bound.get(section.key())));
         }
@@ -205,6 +214,49 @@ public final class ObservatoryConfigBinder implements AutoCloseable {
         }
     }
 
+    /**
+     * The core's settings with the observer the first section that defines one gives ({@link ConfigSection#observer}),
+     * its properties bound after every property source of the environment and checked like the operator's own; when
+     * they break a rule, {@code core} as it is and a warning naming the section.
+     */
+    private CoreSettings withSectionObserver(
+            ConfigurableEnvironment environment,
+            CoreSettings core,
+            Map<String, Object> bound,
+            List<String> sectionKeys,
+            List<ConfigurationPropertyName> sectionNames,
+            Validator[] validators,
+            List<String> warnings) {
+        for (ConfigSection<?> section : sections) {
+            Map<String, Object> observer = observer(section, bound.get(section.key()));
+            if (observer.isEmpty()) {
+                continue;
+            }
+            Map<String, Object> properties = new LinkedHashMap<>();
+            observer.forEach((key, value) -> properties.put(PREFIX + "." + key, value));
+            List<ConfigurationPropertySource> sources = new ArrayList<>();
+            ConfigurationPropertySources.get(environment).forEach(sources::add);
+            sources.add(new MapConfigurationPropertySource(properties));
+            Binder binder = new Binder(sources, new PropertySourcesPlaceholdersResolver(environment), CONVERSIONS);
+            List<InvalidConfigException> failures = new ArrayList<>();
+            CoreSettings withObserver = bind(
+                    binder,
+                    ROOT,
+                    CoreSettings.class,
+                    sectionKeys,
+                    new StrictKeys(new Recording(new HashSet<>()), sectionNames),
+                    validators,
+                    failures);
+            if (withObserver != null && failures.isEmpty()) {
+                return withObserver;
+            }
+            warnings.add(PREFIX + "." + section.key() + ": its observer is not used, as "
+                    + (failures.isEmpty() ? "it did not bind" : failures.get(0).getMessage()));
+            return core;
+        }
+        return core;
+    }
+
     /** Rejects a configured outbound whose tag is one a section adds (a mesh entry point's). */
     private static void rejectClashes(CoreSettings core, Map<String, Outbound> added) {
         Map<String, String> definedBy = new HashMap<>();
@@ -230,8 +282,24 @@ public final class ObservatoryConfigBinder implements AutoCloseable {
     }
 
     @SuppressWarnings("unchecked") // bound from section.type(), so of the section's type
+    private static <T> Map<String, Object> observer(ConfigSection<T> section, @Nullable Object settings) {
+        return settings == null ? Map.of() : section.observer((T) settings);
+    }
+
+    @SuppressWarnings("unchecked") // bound from section.type(), so of the section's type
     private static <T> List<String> warnings(ConfigSection<T> section, @Nullable Object settings) {
         return settings == null ? List.of() : section.warnings((T) settings);
+    }
+
+    /** The files the sections of {@code config} read besides the configuration ({@link ConfigSection#files}). */
+    public List<Path> files(ObservatoryConfig config) {
+        List<Path> files = new ArrayList<>();
+        sections.forEach(section -> files.addAll(files(section, config)));
+        return files;
+    }
+
+    private static <T> List<Path> files(ConfigSection<T> section, ObservatoryConfig config) {
+        return section.files(config.section(section));
     }
 
     /**

@@ -6,32 +6,45 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Locale;
 import org.hibernate.validator.constraints.Range;
 import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.bind.ConstructorBinding;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * One {@code observatory.outbounds[i]} entry: a named egress path that probes go through. Bound and validated by
  * {@link ObservatoryConfigBinder}; immutable. A {@code direct} outbound takes no address, port or credentials: setting
  * one is rejected rather than ignored, because it usually means the protocol was forgotten or mistyped and probes
- * would silently bypass the proxy. Costs seven references per outbound.
+ * would silently bypass the proxy. A {@code tcp} or {@code tls} outbound is probed by the handshake itself: its
+ * address and port are the server's, and it takes no credentials and no probe URL. Costs ten references per outbound.
  *
  * @param tag         unique, non-blank name of the outbound, without control characters (line breaks, tabs);
  *                    subject selectors match its prefix. Required, no default
- * @param protocol    how the outbound reaches the network: direct, http (CONNECT proxy) or socks (SOCKS5), in any
- *                    letter case. Required, no default
- * @param address     proxy host name (ASCII letters, digits, '-', '.', '_') or IP address, IPv6 with or without
- *                    brackets (kept without them); no port here. Required for http and socks, must stay unset for
- *                    direct. No default
- * @param port        proxy TCP port number, 1-65535. Required for http and socks, must stay unset for direct. No
- *                    default
+ * @param protocol    how the outbound is probed: direct, http (CONNECT proxy) or socks (SOCKS5) send the probe URL's
+ *                    request; tcp connects to address:port, tls also completes a TLS handshake there; in any letter
+ *                    case. Required, no default
+ * @param address     host name (ASCII letters, digits, '-', '.', '_') or IP address, IPv6 with or without brackets
+ *                    (kept without them); no port here: the proxy's for http and socks, the server's for tcp and tls.
+ *                    Required for all but direct, must stay unset for direct. No default
+ * @param port        TCP port number, 1-65535, of the proxy or the server. Required for all but direct, must stay unset
+ *                    for direct. No default
  * @param username    proxy user name (HTTP Basic or SOCKS5 RFC 1929, at most 255 bytes for SOCKS5); blank means none.
- *                    Set together with password, or not at all. No default
+ *                    Set together with password, or not at all; http and socks only. No default
  * @param password    proxy password (at most 255 bytes for SOCKS5); blank means none. Set together with username, or
- *                    not at all; never printed. No default
+ *                    not at all; never printed; http and socks only. No default
  * @param probeUrl    absolute http(s) URL probed through this outbound instead of the observer's (a YARP-style
- *                    per-destination health address); a port in it must be 1-65535; blank means none. Default: the
- *                    observer's URL
+ *                    per-destination health address); a port in it must be 1-65535; blank means none; not for tcp and
+ *                    tls, whose probe is the handshake. Default: the observer's URL
+ * @param sni         tls only: the server name sent in the handshake and, unless {@code allowInsecure}, the name the
+ *                    certificate must match, a host name (an IP address cannot be sent as SNI); blank means none.
+ *                    Default: the address when it is a host name, else none
+ * @param alpn        tls only: the ALPN protocols offered, in order of preference (e.g. h2, http/1.1), each 1-255
+ *                    bytes. Default: none offered
+ * @param allowInsecure tls only: whether the handshake succeeds whatever the certificate (expired, self-signed, another
+ *                    name), as Xray's {@code allowInsecure}: for servers whose certificate is not the point (Reality,
+ *                    self-signed camouflage). Default: false, the certificate is verified
  */
 public record Outbound(
         @NotBlank(message = "a non-blank tag")
@@ -46,11 +59,14 @@ public record Outbound(
 
         @Nullable String username,
         @Nullable String password,
-        @Nullable @HttpUrl String probeUrl)
+        @Nullable @HttpUrl String probeUrl,
+        @Nullable String sni,
+        @DefaultValue List<String> alpn,
+        boolean allowInsecure)
         implements Checked {
 
     /** What a valid protocol looks like, for messages. */
-    public static final String EXPECTED_PROTOCOL = "one of direct, http, socks";
+    public static final String EXPECTED_PROTOCOL = "one of direct, http, socks, tcp, tls";
 
     private static final String EXPECTED_PORT = "1-65535";
 
@@ -58,13 +74,16 @@ public record Outbound(
 
     private static final String NOTHING_FOR_DIRECT = "nothing for protocol direct, which uses no proxy";
 
+    private static final String TLS_ONLY = "nothing for protocol %s: only a tls outbound sends %s";
+
     /** What a proxy host name may be made of (ASCII letters, digits, {@code -}, {@code .}, {@code _}). */
     private static final java.util.regex.Pattern HOST_NAME = java.util.regex.Pattern.compile("[A-Za-z0-9._-]+");
 
     /** Digits and dots only: not a host name, so it must be an IPv4 literal. */
     private static final java.util.regex.Pattern DOTTED_DIGITS = java.util.regex.Pattern.compile("[0-9.]+");
 
-    /** Strips the brackets of an IPv6 literal and reads blank credentials and probe URL as none. */
+    /** Strips the brackets of an IPv6 literal and reads blank credentials, probe URL and SNI as none. */
+    @ConstructorBinding
     public Outbound {
         if (address != null
                 && address.startsWith("[")
@@ -75,6 +94,20 @@ public record Outbound(
         username = blankToNull(username);
         password = blankToNull(password);
         probeUrl = probeUrl == null || probeUrl.isBlank() ? null : probeUrl.strip();
+        sni = sni == null || sni.isBlank() ? null : sni.strip();
+        alpn = List.copyOf(alpn);
+    }
+
+    /** An outbound of the probe-URL protocols (direct, http, socks): no SNI, no ALPN, certificates verified. */
+    public Outbound(
+            String tag,
+            Protocol protocol,
+            @Nullable String address,
+            @Nullable Integer port,
+            @Nullable String username,
+            @Nullable String password,
+            @Nullable String probeUrl) {
+        this(tag, protocol, address, port, username, password, probeUrl, null, List.of(), false);
     }
 
     /** Returns a direct outbound without credentials or probe URL. */
@@ -84,11 +117,25 @@ public record Outbound(
 
     @Override
     public void check(Problems problems) {
+        if (protocol != Protocol.TLS && protocol != null) {
+            String name = protocol.name().toLowerCase(Locale.ROOT);
+            rejectIfSet(problems, "sni", sni, String.format(Locale.ROOT, TLS_ONLY, name, "a server name"));
+            rejectIfSet(
+                    problems,
+                    "alpn",
+                    alpn.isEmpty() ? null : alpn,
+                    String.format(Locale.ROOT, TLS_ONLY, name, "ALPN protocols"));
+            rejectIfSet(
+                    problems,
+                    "allow-insecure",
+                    allowInsecure ? true : null,
+                    String.format(Locale.ROOT, TLS_ONLY, name, "a certificate to verify"));
+        }
         if (protocol == Protocol.DIRECT) {
-            rejectIfSet(problems, "address", address);
-            rejectIfSet(problems, "port", port);
-            rejectIfSet(problems, "username", username);
-            rejectIfSet(problems, "password", password);
+            rejectIfSet(problems, "address", address, NOTHING_FOR_DIRECT);
+            rejectIfSet(problems, "port", port, NOTHING_FOR_DIRECT);
+            rejectIfSet(problems, "username", username, NOTHING_FOR_DIRECT);
+            rejectIfSet(problems, "password", password, NOTHING_FOR_DIRECT);
             return;
         }
         if (protocol == null) {
@@ -99,6 +146,15 @@ public record Outbound(
         }
         if (port == null) {
             problems.reject("port", EXPECTED_PORT);
+        }
+        if (protocol.handshakeOnly()) {
+            String nothing = "nothing for protocol " + protocol.name().toLowerCase(Locale.ROOT)
+                    + ", whose probe is the handshake itself";
+            rejectIfSet(problems, "username", username, nothing);
+            rejectIfSet(problems, "password", password, nothing);
+            rejectIfSet(problems, "probe-url", probeUrl, nothing);
+            checkTls(problems);
+            return;
         }
         if (protocol == Protocol.SOCKS) {
             rejectIfLonger(problems, "username", username);
@@ -112,9 +168,41 @@ public record Outbound(
         }
     }
 
+    private void checkTls(Problems problems) {
+        if (sni != null
+                && (!HOST_NAME.matcher(sni).matches()
+                        || DOTTED_DIGITS.matcher(sni).matches())) {
+            problems.reject("sni", "a host name (an IP address is never sent as a server name)");
+        }
+        for (int i = 0; i < alpn.size(); i++) {
+            int bytes = alpn.get(i).getBytes(StandardCharsets.UTF_8).length;
+            if (alpn.get(i).isBlank() || bytes > 255) {
+                problems.reject("alpn[" + i + "]", "an ALPN protocol name of 1-255 bytes, such as h2 or http/1.1");
+            }
+        }
+    }
+
     /** Returns {@code true} when probes go through a proxy (the first hop is {@code address:port}). */
     public boolean proxied() {
-        return protocol != Protocol.DIRECT;
+        return protocol == Protocol.HTTP || protocol == Protocol.SOCKS;
+    }
+
+    /**
+     * The server name a tls outbound sends: its {@code sni}, else its address when that is a host name; {@code null}
+     * for an IP address or another protocol.
+     */
+    public @Nullable String serverName() {
+        if (protocol != Protocol.TLS) {
+            return null;
+        }
+        if (sni != null) {
+            return sni;
+        }
+        return address == null
+                        || NetUtil.isValidIpV6Address(address)
+                        || DOTTED_DIGITS.matcher(address).matches()
+                ? null
+                : address;
     }
 
     /** Returns {@code true} when proxy credentials are configured. */
@@ -122,8 +210,14 @@ public record Outbound(
         return username != null;
     }
 
-    /** Returns the probe URL to use: this outbound's own, else the observer's {@code observerUrl}. */
+    /**
+     * Returns the probe URL to use: this outbound's own, else the observer's {@code observerUrl}; for tcp and tls, the
+     * server they connect to as {@code tcp://host:port} or {@code tls://host:port} (no observer's URL applies).
+     */
     public URI probeUrlOr(URI observerUrl) {
+        if (protocol.handshakeOnly()) {
+            return URI.create(protocol.name().toLowerCase(Locale.ROOT) + "://" + hostPort());
+        }
         return probeUrl != null ? URI.create(probeUrl) : observerUrl;
     }
 
@@ -132,11 +226,17 @@ public record Outbound(
      * or {@code direct}.
      */
     public String describe() {
-        if (!proxied()) {
+        if (protocol == Protocol.DIRECT) {
             return "direct";
         }
+        String name = serverName();
+        return protocol.name().toLowerCase(Locale.ROOT) + " " + hostPort()
+                + (name != null && !name.equals(address) ? " sni " + name : "");
+    }
+
+    private String hostPort() {
         String host = address != null && address.indexOf(':') >= 0 ? "[" + address + "]" : address;
-        return protocol.name().toLowerCase(Locale.ROOT) + " " + host + ":" + port;
+        return host + ":" + port;
     }
 
     /** Never prints the password. */
@@ -145,9 +245,9 @@ public record Outbound(
         return "Outbound[" + tag + ", " + describe() + (authenticated() ? ", user " + username : "") + "]";
     }
 
-    private static void rejectIfSet(Problems problems, String property, @Nullable Object value) {
+    private static void rejectIfSet(Problems problems, String property, @Nullable Object value, String expected) {
         if (value != null) {
-            problems.reject(property, NOTHING_FOR_DIRECT);
+            problems.reject(property, expected);
         }
     }
 

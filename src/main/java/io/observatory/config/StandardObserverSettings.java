@@ -42,6 +42,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                           Default: xray
  * @param timeout            the deadline of one probe (connect, proxy and TLS handshakes, response headers), a
  *                           positive duration. Default: 5s (Xray's fixed deadline)
+ * @param connectTimeout     the deadline of each phase that opens the path, within {@code timeout}: the TCP connect,
+ *                           then the proxy handshake, then the TLS handshake, each on its own (HAProxy's
+ *                           {@code timeout connect}, which it caps at {@code inter}): a black-holed server (packets
+ *                           dropped) fails a probe after this rather than after the whole timeout. At most the timeout.
+ *                           Linux resends a lost SYN after 1 s, so below about 1.1 s one lost packet fails a probe.
+ *                           Default: per-outbound, the smaller of the timeout and the probe interval; xray, the timeout
+ *                           (Xray's single deadline)
  * @param initialJitter      per-outbound only: each outbound's first probe is due after a random time in [0, this),
  *                           so first probes spread out (Envoy's {@code initial_jitter}); 0 probes all at once.
  *                           Default: the probe interval
@@ -78,6 +85,9 @@ public record StandardObserverSettings(
         @DefaultValue(DEFAULT_TIMEOUT) @DurationMin(nanos = 0, inclusive = false, message = POSITIVE)
         Duration timeout,
 
+        @Nullable @DurationMin(nanos = 0, inclusive = false, message = POSITIVE)
+        Duration connectTimeout,
+
         @Nullable @DurationMin(nanos = 0, message = NOT_NEGATIVE)
         Duration initialJitter,
 
@@ -91,7 +101,8 @@ public record StandardObserverSettings(
         Duration unhealthyEdgeInterval,
 
         @Nullable @DurationMin(nanos = 0, inclusive = false, message = POSITIVE)
-        Duration healthyEdgeInterval) {
+        Duration healthyEdgeInterval)
+        implements Checked {
 
     /** How the standard observer's probes are scheduled. */
     public enum Schedule {
@@ -122,9 +133,28 @@ public record StandardObserverSettings(
         probeUrl = probeUrl.isBlank() ? DEFAULT_PROBE_URL : probeUrl.strip();
         probeInterval = probeInterval.isZero() ? GoDuration.parse(DEFAULT_PROBE_INTERVAL) : probeInterval;
         initialJitter = initialJitter == null ? probeInterval : initialJitter;
+        if (connectTimeout == null) {
+            boolean perOutbound = schedule == Schedule.PER_OUTBOUND && probeInterval.compareTo(timeout) < 0;
+            connectTimeout = perOutbound ? probeInterval : timeout;
+        }
         unhealthyInterval = unhealthyInterval == null ? probeInterval : unhealthyInterval;
         unhealthyEdgeInterval = unhealthyEdgeInterval == null ? unhealthyInterval : unhealthyEdgeInterval;
         healthyEdgeInterval = healthyEdgeInterval == null ? probeInterval : healthyEdgeInterval;
+    }
+
+    @Override
+    public void check(Problems problems) {
+        if (connectTimeout().compareTo(timeout) > 0) {
+            problems.reject(
+                    "connect-timeout",
+                    "at most the timeout (" + GoDuration.format(timeout) + "), which bounds the probe");
+        }
+    }
+
+    /** The connect deadline, defaulted at construction. */
+    @Override
+    public Duration connectTimeout() {
+        return Objects.requireNonNull(connectTimeout, "defaulted");
     }
 
     /** The initial jitter, defaulted at construction. */
@@ -185,6 +215,7 @@ public record StandardObserverSettings(
         return "StandardObserverSettings[subjectSelector=" + subjectSelector + ", probeUrl="
                 + Redaction.redact(probeUrl)
                 + ", probeInterval=" + GoDuration.format(probeInterval) + schedule + ", timeout="
-                + GoDuration.format(timeout) + ", activeCheck=" + activeCheck() + "]";
+                + GoDuration.format(timeout) + ", connectTimeout=" + GoDuration.format(connectTimeout())
+                + ", activeCheck=" + activeCheck() + "]";
     }
 }

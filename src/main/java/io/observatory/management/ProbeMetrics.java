@@ -1,6 +1,7 @@
 package io.observatory.management;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Meter.MeterProvider;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -15,13 +16,16 @@ import io.observatory.probe.ProbeError;
 import io.observatory.probe.ProbeResult;
 import io.observatory.reload.Reconfigurable;
 import io.observatory.reload.ReloadStage;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -42,7 +46,11 @@ import org.springframework.stereotype.Component;
  *       {@code error_kind} = a {@link ProbeError.Kind#label()} or {@code none}): every probe;
  *   <li>{@value #OUTBOUND_RTT} (histogram, seconds; tag {@code outbound}), only for the outbounds that
  *       {@code observatory.metrics.outbound-histograms} selects (none by default; 16 series each): the RTT of the
- *       outbound's successful probes. A reload that deselects an outbound removes its histogram.
+ *       outbound's successful probes. A reload that deselects an outbound removes its histogram;
+ *   <li>{@value #CERTIFICATE_EXPIRY} (gauge, days; tag {@code outbound}), for {@code tls} outbounds once a handshake
+ *       succeeded: the days until the server certificate of the last successful handshake expires, fractional and
+ *       negative once it has (with {@code allow-insecure} the handshake succeeds on an expired certificate). Read
+ *       at each scrape against the wall clock, so it falls by itself between probes.
  * </ul>
  * Per outbound that is at most 1 + 5 gauges and one counter per outcome and error kind seen (usually one to three),
  * and a 6-slot array: measured at 10,000 direct outbounds, 7 observatory series per outbound (with the verdict and
@@ -68,6 +76,11 @@ public final class ProbeMetrics implements ProbeRecorder, Reconfigurable {
     /** Opt-in per-outbound RTT histogram name; Prometheus shows {@code observatory_probe_outbound_rtt_seconds}. */
     public static final String OUTBOUND_RTT = "observatory.probe.outbound.rtt";
 
+    /** Certificate expiry gauge name; Prometheus shows {@code observatory_probe_certificate_expiry_days}. */
+    public static final String CERTIFICATE_EXPIRY = "observatory.probe.certificate.expiry.days";
+
+    private static final double MILLIS_PER_DAY = 86_400_000.0;
+
     /** Histogram bucket bounds of both timers: from loopback (1 ms) past the standard observer's 5 s deadline. */
     static final Duration[] BUCKETS = {
         Duration.ofMillis(1), Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(25),
@@ -81,6 +94,7 @@ public final class ProbeMetrics implements ProbeRecorder, Reconfigurable {
     private static final List<String> PHASES = List.of("dns", "connect", "proxy_handshake", "tls", "first_byte");
 
     private final MeterRegistry registry;
+    private final Clock clock;
     private final Timer rtt;
     private final MeterProvider<Timer> phase;
     private final MeterProvider<Counter> results;
@@ -95,16 +109,18 @@ public final class ProbeMetrics implements ProbeRecorder, Reconfigurable {
      * @param config   the configuration at start-up: {@code observatory.metrics.outbound-histograms}
      */
     @Autowired
-    public ProbeMetrics(MeterRegistry registry, ObservatoryConfig config) {
-        this(registry, config.metrics());
+    public ProbeMetrics(MeterRegistry registry, ObservatoryConfig config, Clock clock) {
+        this(registry, config.metrics(), clock);
     }
 
     /**
      * @param registry where the meters are registered
      * @param settings which outbounds get their own RTT histogram
+     * @param clock    the wall clock the certificates' expiry is counted from
      */
-    ProbeMetrics(MeterRegistry registry, MetricsSettings settings) {
+    ProbeMetrics(MeterRegistry registry, MetricsSettings settings, Clock clock) {
         this.registry = registry;
+        this.clock = clock;
         this.histograms = new SubjectSelector(settings.outboundHistograms());
         this.rtt = Timer.builder(RTT)
                 .description("Round-trip time of successful probes of all outbounds, first network operation to"
@@ -134,6 +150,10 @@ public final class ProbeMetrics implements ProbeRecorder, Reconfigurable {
                     LAST_RTT,
                     "Round-trip time of the outbound's last successful probe",
                     Tags.empty());
+        }
+        Instant notAfter = result.certificateNotAfter();
+        if (notAfter != null) {
+            last.certificateExpires(notAfter);
         }
         result.phases().measured().forEach((name, nanos) -> {
             phase.withTags("phase", name).record(nanos, TimeUnit.NANOSECONDS);
@@ -194,6 +214,9 @@ public final class ProbeMetrics implements ProbeRecorder, Reconfigurable {
         private final Set<Meter> meters = new HashSet<>();
         private final boolean[] registered = new boolean[1 + PHASES.size()];
         private @Nullable Timer histogram;
+        // Written on the writer, read by scrapes: the end of the last handshake's certificate, epoch milliseconds.
+        private final AtomicLong notAfterMillis = new AtomicLong();
+        private boolean expiryRegistered;
 
         Latest(String outbound) {
             this.outbound = outbound;
@@ -210,6 +233,23 @@ public final class ProbeMetrics implements ProbeRecorder, Reconfigurable {
                 meters.add(histogram);
             }
             return histogram;
+        }
+
+        /** Takes the certificate's end of validity and registers the expiry gauge the first time. */
+        void certificateExpires(Instant notAfter) {
+            notAfterMillis.set(notAfter.toEpochMilli());
+            if (!expiryRegistered) {
+                expiryRegistered = true;
+                meters.add(Gauge.builder(
+                                CERTIFICATE_EXPIRY,
+                                notAfterMillis,
+                                millis -> (millis.get() - clock.millis()) / MILLIS_PER_DAY)
+                        .description("Days until the server certificate of the outbound's last successful TLS handshake"
+                                + " expires (negative once it has)")
+                        .baseUnit("days")
+                        .tags("outbound", outbound)
+                        .register(registry));
+            }
         }
 
         /** Sets slot {@code slot} and registers its gauge the first time. */

@@ -65,6 +65,7 @@ final class StandardProbes {
                 outbound.probeUrlOr(probeUrl),
                 "GET",
                 settings.timeout(),
+                settings.connectTimeout(),
                 ProbeRequest.Client.STANDARD_OBSERVER);
         context.prober()
                 .probe(request)

@@ -159,9 +159,9 @@ final class PhaseTimer {
             return at(mark) != UNSET;
         }
 
-        /** Whether the request goes over TLS. */
+        /** Whether the request goes over TLS: an https URL, or a tls outbound's handshake ({@code tls://}). */
         boolean secure() {
-            return "https".equalsIgnoreCase(target.getScheme());
+            return "https".equalsIgnoreCase(target.getScheme()) || "tls".equalsIgnoreCase(target.getScheme());
         }
 
         private long at(Mark mark) {
@@ -188,6 +188,20 @@ final class PhaseTimer {
             }
             long dns = dnsMeasured() && reached(Mark.RESOLVED) ? at(Mark.RESOLVED) - at(Mark.RESOLVE_STARTED) : 0;
             return dns + ready() - at(Mark.CONNECT_STARTED) + at(end) - at(Mark.REQUEST_WRITTEN);
+        }
+
+        /**
+         * The RTT of a tcp or tls outbound's probe, as {@link ProbeResult#rttNanos()} defines it: name resolution when
+         * measured, then from the connect's start until the connection is ready (connected; for tls, handshake done).
+         *
+         * @throws IllegalStateException when the connection is not ready
+         */
+        long handshakeRttNanos() {
+            if (!reached(Mark.CONNECTED) || (secure() && !reached(Mark.TLS_HANDSHAKE_DONE))) {
+                throw new IllegalStateException("no RTT: the handshake with " + target + " is not done");
+            }
+            long dns = dnsMeasured() && reached(Mark.RESOLVED) ? at(Mark.RESOLVED) - at(Mark.RESOLVE_STARTED) : 0;
+            return dns + ready() - at(Mark.CONNECT_STARTED);
         }
 
         /** Whether the request reached the marks {@link #rttNanos} needs: its first bytes written and its end. */

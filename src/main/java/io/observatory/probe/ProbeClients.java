@@ -24,7 +24,7 @@ import reactor.netty.resources.LoopResources;
 import reactor.netty.transport.ProxyProvider;
 
 /**
- * Builds and caches one immutable reactor-netty {@link HttpClient} per (outbound, scheme, timeout), all
+ * Builds and caches one immutable reactor-netty {@link HttpClient} per (outbound, scheme, connect deadline), all
  * sharing one event loop group, one TLS trust configuration and a connection provider that opens a fresh connection
  * per request and never pools, and sends each probe with {@link ProbeHeaders} in Go's order. Building a client is
  * cheap but not free; probing 10,000 outbounds every few seconds should not rebuild them. The exchange of a probe's
@@ -93,7 +93,7 @@ final class ProbeClients {
      * not followed here (the prober follows them hop by hop, as Go's client does).
      */
     HttpClient.ResponseReceiver<?> exchange(ProbeRequest request, ProbeHop hop) {
-        Key key = new Key(request.outbound(), hop.secure(), request.timeout());
+        Key key = new Key(request.outbound(), hop.secure(), request.connectTimeout());
         if (hop.redirects() > 0) {
             // A redirect's URL comes from the server: bound per request, never cached.
             return bind(key, hop.method(), hop.url());
@@ -124,10 +124,11 @@ final class ProbeClients {
     }
 
     private HttpClient build(Key key) {
-        int timeoutMillis = (int) Math.min(Integer.MAX_VALUE, key.timeout().toMillis());
+        int timeoutMillis =
+                (int) Math.min(Integer.MAX_VALUE, key.connectTimeout().toMillis());
         HttpClient client = base.option(ChannelOption.CONNECT_TIMEOUT_MILLIS, timeoutMillis);
         if (key.secure()) {
-            client = client.secure(spec -> spec.sslContext(tls).handshakeTimeout(key.timeout()));
+            client = client.secure(spec -> spec.sslContext(tls).handshakeTimeout(key.connectTimeout()));
         }
         Outbound outbound = key.outbound();
         if (!outbound.proxied()) {
@@ -136,7 +137,7 @@ final class ProbeClients {
         ProxyProvider.Proxy type = switch (outbound.protocol()) {
             case HTTP -> ProxyProvider.Proxy.HTTP;
             case SOCKS -> ProxyProvider.Proxy.SOCKS5;
-            case DIRECT -> throw new IllegalStateException("direct outbound has no proxy");
+            case DIRECT, TCP, TLS -> throw new IllegalStateException(outbound.protocol() + " outbound has no proxy");
         };
         // With custom loop resources reactor-netty resolves the target locally even behind a proxy; the no-op
         // resolver keeps the probe URL's host name unresolved so the proxy resolves it (as Xray's outbounds do).
@@ -152,7 +153,8 @@ final class ProbeClients {
         });
     }
 
-    private record Key(Outbound outbound, boolean secure, Duration timeout) {}
+    /** @param connectTimeout the deadline of the connect, of the proxy handshake and of the TLS handshake, each */
+    private record Key(Outbound outbound, boolean secure, Duration connectTimeout) {}
 
     /** A probe's first request: the client for it, its method and the probe URL. */
     private record FirstRequest(Key client, String method, URI url) {}

@@ -5,6 +5,7 @@ import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.PrematureChannelClosureException;
 import io.netty.handler.proxy.HttpProxyHandler.HttpProxyConnectException;
 import io.netty.handler.proxy.ProxyConnectException;
+import io.netty.handler.ssl.SslHandshakeTimeoutException;
 import io.observatory.config.Outbound;
 import io.observatory.config.Protocol;
 import io.observatory.probe.PhaseTimer.Mark;
@@ -22,6 +23,10 @@ import java.net.UnknownHostException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.UnresolvedAddressException;
 import java.nio.channels.UnsupportedAddressTypeException;
+import java.security.cert.CertPathBuilderException;
+import java.security.cert.CertPathValidatorException;
+import java.security.cert.CertificateExpiredException;
+import java.security.cert.CertificateNotYetValidException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -46,6 +51,8 @@ final class ProbeErrorClassifier {
     private static final Pattern SOCKS_AUTH_METHOD = Pattern.compile("unexpected authMethod: ([A-Z_]+)");
     private static final Pattern HTTP_STATUS = Pattern.compile("status: (\\d{3})");
     private static final int MAX_CAUSES = 6;
+    /** The JDK's message for a fatal alert the peer sent: {@code Received fatal alert: unrecognized_name}. */
+    private static final Pattern TLS_ALERT = Pattern.compile("Received fatal alert: ([a-z_]+)");
     /** The status Netty's HTTP proxy handler reports when the proxy's reply could not be decoded as HTTP. */
     private static final int UNDECODABLE_CONNECT_STATUS = 999;
 
@@ -101,7 +108,10 @@ final class ProbeErrorClassifier {
             return error(Kind.DNS_FAILURE, firstHop, "cannot resolve " + hopName(firstHop));
         }
         if (has(ConnectTimeoutException.class)) {
-            return error(Kind.CONNECT_TIMEOUT, firstHop, "connect to " + hopName(firstHop) + " timed out");
+            return error(
+                    Kind.CONNECT_TIMEOUT,
+                    firstHop,
+                    "no connection to " + hopName(firstHop) + " within " + connectDeadline());
         }
         boolean closed =
                 has(PrematureCloseException.class, PrematureChannelClosureException.class, ClosedChannelException.class)
@@ -125,8 +135,26 @@ final class ProbeErrorClassifier {
                     ? error(Kind.CONNECTION_RESET, Hop.PROXY, proxy + " closed the connection during the handshake")
                     : error(Kind.PROTOCOL_ERROR, Hop.PROXY, proxy + " sent an invalid " + handshake + " reply");
         }
+        if (has(SslHandshakeTimeoutException.class)) {
+            return error(
+                    Kind.TLS_HANDSHAKE_FAILURE,
+                    Hop.TARGET,
+                    "TLS handshake with " + target + " did not finish within " + connectDeadline());
+        }
+        String alert = alert();
+        boolean closedInHandshake = closed
+                || chain.stream()
+                        .anyMatch(
+                                cause -> String.valueOf(cause.getMessage()).contains("closed while SSL/TLS handshake"));
+        if (closedInHandshake && alert == null && timer.secure() && !timer.reached(Mark.TLS_HANDSHAKE_DONE)) {
+            return error(Kind.CONNECTION_RESET, Hop.TARGET, target + " closed the connection during the TLS handshake");
+        }
         if (has(SSLException.class)) {
-            return error(Kind.TLS_HANDSHAKE_FAILURE, Hop.TARGET, "TLS handshake with " + target + " failed");
+            return error(
+                    Kind.TLS_HANDSHAKE_FAILURE,
+                    Hop.TARGET,
+                    "TLS handshake with " + target + " failed"
+                            + (alert != null ? ": it sent the alert " + alert : certificateProblem()));
         }
         if (closed) {
             String when = timer.reached(Mark.RESPONSE_HEADERS) ? "during the response body" : "before the response";
@@ -142,6 +170,45 @@ final class ProbeErrorClassifier {
             return error(Kind.PROTOCOL_ERROR, Hop.TARGET, "invalid HTTP response from " + target);
         }
         return error(Kind.OTHER, Hop.TARGET, "probe failed");
+    }
+
+    /** The connect deadline in Go form, and the setting it comes from when it is not the whole probe's. */
+    private String connectDeadline() {
+        String deadline = GoDuration.format(request.connectTimeout());
+        return request.connectTimeout().equals(request.timeout()) ? deadline : deadline + " (connect-timeout)";
+    }
+
+    /** The description of the fatal TLS alert the server sent (RFC 8446 6.2), e.g. {@code unrecognized_name}. */
+    private @Nullable String alert() {
+        for (Throwable cause : chain) {
+            Matcher alert = TLS_ALERT.matcher(String.valueOf(cause.getMessage()));
+            if (cause instanceof SSLException && alert.find()) {
+                return alert.group(1);
+            }
+        }
+        return null;
+    }
+
+    /** What was wrong with the server's certificate, as {@code ": ..."}; empty when the chain does not tell. */
+    private String certificateProblem() {
+        if (has(CertificateExpiredException.class)) {
+            return ": the certificate of " + target + " has expired";
+        }
+        if (has(CertificateNotYetValidException.class)) {
+            return ": the certificate of " + target + " is not valid yet";
+        }
+        String name = request.outbound().serverName();
+        boolean mismatch = chain.stream()
+                .map(cause -> String.valueOf(cause.getMessage()))
+                .anyMatch(
+                        message -> message.contains("No subject alternative") || message.contains("No name matching"));
+        if (mismatch) {
+            return ": the certificate of " + target + " does not match " + (name != null ? name : url.getHost());
+        }
+        if (has(CertPathBuilderException.class, CertPathValidatorException.class)) {
+            return ": the certificate of " + target + " is not trusted";
+        }
+        return "";
     }
 
     /**
@@ -201,7 +268,10 @@ final class ProbeErrorClassifier {
                     proxy + " did not accept " + offered + " (SOCKS5 method " + method.group(1) + ")");
         }
         if (message.contains("timeout")) {
-            return error(Kind.CONNECT_TIMEOUT, Hop.PROXY, proxy + " did not complete the handshake in time");
+            return error(
+                    Kind.CONNECT_TIMEOUT,
+                    Hop.PROXY,
+                    proxy + " did not complete the handshake within " + connectDeadline());
         }
         if (message.contains("disconnected")) {
             return error(Kind.CONNECTION_RESET, Hop.PROXY, proxy + " closed the connection during the handshake");

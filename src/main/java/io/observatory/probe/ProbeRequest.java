@@ -12,9 +12,12 @@ import java.util.Objects;
  * @param url absolute http or https URL; its host name is handed to a proxy unresolved
  * @param method HTTP method (Xray: GET for the standard observer, the configured method for burst)
  * @param timeout hard deadline for the whole probe: connect, proxy handshake, TLS handshake and response
+ * @param connectTimeout the deadline of each phase that opens the path, at most {@code timeout}: the TCP connect to
+ *     the first hop, the proxy handshake, the TLS handshake, each on its own (HAProxy's {@code timeout connect})
  * @param client which of Xray's HTTP clients the probe behaves as
  */
-public record ProbeRequest(Outbound outbound, URI url, String method, Duration timeout, Client client) {
+public record ProbeRequest(
+        Outbound outbound, URI url, String method, Duration timeout, Duration connectTimeout, Client client) {
 
     /**
      * Xray's three probing HTTP clients. Each probe opens a fresh connection and closes it after the response, and
@@ -72,12 +75,20 @@ public record ProbeRequest(Outbound outbound, URI url, String method, Duration t
         }
     }
 
+    /** Clamps the connect deadline to the whole probe's. */
     public ProbeRequest {
         Objects.requireNonNull(outbound, "outbound");
         Objects.requireNonNull(url, "url");
         Objects.requireNonNull(method, "method");
         Objects.requireNonNull(timeout, "timeout");
+        Objects.requireNonNull(connectTimeout, "connectTimeout");
         Objects.requireNonNull(client, "client");
+        connectTimeout = connectTimeout.compareTo(timeout) > 0 ? timeout : connectTimeout;
+    }
+
+    /** A probe with one deadline for everything, as Xray's observers have. */
+    public ProbeRequest(Outbound outbound, URI url, String method, Duration timeout, Client client) {
+        this(outbound, url, method, timeout, timeout, client);
     }
 
     /** Whether the whole response body of the first request is read and counted in the RTT. */

@@ -7,6 +7,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 import reactor.netty.resources.LoopResources;
@@ -15,11 +16,13 @@ import reactor.netty.resources.LoopResources;
  * The production {@link Prober}: non-blocking HTTP probes on reactor-netty, one fresh connection per probe, directly
  * or through an HTTP CONNECT or SOCKS5 proxy, with the request semantics of Xray's clients
  * ({@link ProbeRequest.Client}: Xray's headers in Go's order, redirects followed only by the connectivity check, any
- * status counts as a response).
+ * status counts as a response); and the handshake probes of {@code tcp} and {@code tls} outbounds
+ * ({@link HandshakeProbes}).
  */
 public final class ReactorNettyProber implements Prober {
 
     private final ProbeClients clients;
+    private final HandshakeProbes handshakes;
     private final ProbeHeaders headers;
     private final ProbePermits permits;
     private final Clock clock;
@@ -36,6 +39,7 @@ public final class ReactorNettyProber implements Prober {
     public ReactorNettyProber(
             ProbeSettings settings, ProbeHeaders headers, LoopResources loops, Clock clock, Ticker ticker) {
         this.clients = new ProbeClients(settings, headers, loops, ticker);
+        this.handshakes = new HandshakeProbes(settings, loops, ticker);
         this.headers = headers;
         this.permits = new ProbePermits(settings.maxConcurrent());
         this.clock = clock;
@@ -75,6 +79,48 @@ public final class ReactorNettyProber implements Prober {
     }
 
     private Mono<ProbeResult> send(ProbeRequest request) {
+        return request.outbound().protocol().handshakeOnly() ? sendHandshake(request) : sendRequest(request);
+    }
+
+    /** The probe of a tcp or tls outbound: the connect, and the TLS handshake for tls. */
+    private Mono<ProbeResult> sendHandshake(ProbeRequest request) {
+        String address = Objects.requireNonNullElse(request.outbound().address(), "");
+        boolean resolvesLocally = !NetUtil.isValidIpV4Address(address) && !NetUtil.isValidIpV6Address(address);
+        PhaseTimer timer = new PhaseTimer(ticker, request.url(), resolvesLocally);
+        Instant startedAt = clock.instant();
+        return handshakes
+                .handshake(request)
+                .timeout(request.timeout())
+                .map(handshake -> new ProbeResult(
+                        request.outbound().tag(),
+                        true,
+                        timer.marks().handshakeRttNanos(),
+                        timer.marks().phases(),
+                        0,
+                        startedAt,
+                        clock.instant(),
+                        null,
+                        handshake.certificateNotAfter()))
+                .onErrorResume(error -> Mono.just(failed(request, timer, startedAt, error)))
+                .contextWrite(context -> context.put(PhaseTimer.class, timer).put(ProbeRequest.class, request));
+    }
+
+    /** A failed probe of {@code request}: its phases so far, the error classified by where it struck. */
+    private ProbeResult failed(ProbeRequest request, PhaseTimer timer, Instant startedAt, Throwable error) {
+        PhaseTimer.Marks marks = timer.marks();
+        return new ProbeResult(
+                request.outbound().tag(),
+                false,
+                timer.elapsedNanos(),
+                marks.phases(),
+                0,
+                startedAt,
+                clock.instant(),
+                ProbeErrorClassifier.classify(request, marks, error, source));
+    }
+
+    /** The probe of a direct, http or socks outbound: the probe URL's request and response. */
+    private Mono<ProbeResult> sendRequest(ProbeRequest request) {
         ProbeHop first = ProbeHop.first(request, headers);
         PhaseTimer timer = new PhaseTimer(ticker, first.url(), resolvesLocally(request, first));
         Instant startedAt = clock.instant();
@@ -94,18 +140,7 @@ public final class ReactorNettyProber implements Prober {
                             clock.instant(),
                             null);
                 })
-                .onErrorResume(error -> {
-                    PhaseTimer.Marks marks = timer.marks();
-                    return Mono.just(new ProbeResult(
-                            request.outbound().tag(),
-                            false,
-                            timer.elapsedNanos(),
-                            marks.phases(),
-                            0,
-                            startedAt,
-                            clock.instant(),
-                            ProbeErrorClassifier.classify(request, marks, error, source)));
-                })
+                .onErrorResume(error -> Mono.just(failed(request, timer, startedAt, error)))
                 .contextWrite(context -> context.put(PhaseTimer.class, timer).put(ProbeRequest.class, request));
     }
 

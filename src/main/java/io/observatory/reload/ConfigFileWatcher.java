@@ -12,9 +12,11 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,6 +39,9 @@ final class ConfigFileWatcher implements SmartLifecycle {
     private static final Logger log = LoggerFactory.getLogger(ConfigFileWatcher.class);
 
     private final List<Path> files;
+    private final Function<ObservatoryConfig, List<Path>> sectionFiles;
+    // The scheduler's: the configuration last applied, whose sections' files are watched too.
+    private ObservatoryConfig inForce;
     private final Duration interval;
     private final Scheduler scheduler;
     private final ConfigLoader loader;
@@ -48,7 +53,10 @@ final class ConfigFileWatcher implements SmartLifecycle {
     private @Nullable String pendingDigest;
 
     /**
-     * @param files     the files to watch
+     * @param files     the configuration files to watch
+     * @param sectionFiles the other files the sections of a configuration read ({@code ConfigSection#files}), also
+     *                  watched: those of {@code initial}, then those of each configuration applied
+     * @param initial   the configuration in force at start-up
      * @param interval  time between two checks
      * @param scheduler where the checks run
      * @param loader    reads and validates the files' content
@@ -56,11 +64,15 @@ final class ConfigFileWatcher implements SmartLifecycle {
      */
     ConfigFileWatcher(
             List<Path> files,
+            Function<ObservatoryConfig, List<Path>> sectionFiles,
+            ObservatoryConfig initial,
             Duration interval,
             Scheduler scheduler,
             ConfigLoader loader,
             Consumer<ObservatoryConfig> changes) {
         this.files = List.copyOf(files);
+        this.sectionFiles = sectionFiles;
+        this.inForce = initial;
         this.interval = interval;
         this.scheduler = scheduler;
         this.loader = loader;
@@ -70,7 +82,7 @@ final class ConfigFileWatcher implements SmartLifecycle {
     /** Starts checking; does nothing without files to watch. */
     @Override
     public void start() {
-        if (files.isEmpty()) {
+        if (files.isEmpty() && sectionFiles.apply(inForce).isEmpty()) {
             return;
         }
         running = true;
@@ -78,7 +90,7 @@ final class ConfigFileWatcher implements SmartLifecycle {
             lastDigest = digest();
             nextCheck = scheduler.schedule(interval, this::check);
         });
-        log.info("watching {} every {} for configuration changes", files, GoDuration.format(interval));
+        log.info("watching {} every {} for configuration changes", watched(), GoDuration.format(interval));
     }
 
     /** One check: applies the files' content if it changed and stayed the same since the last check. */
@@ -103,6 +115,7 @@ final class ConfigFileWatcher implements SmartLifecycle {
         try {
             ObservatoryConfigBinder.Bound next = loader.load();
             next.warnings().forEach(warning -> log.warn("{}", warning));
+            inForce = next.config();
             changes.accept(next.config());
         } catch (RejectedConfigException e) {
             log.error("configuration change rejected, the running configuration stays in force: {}", e.getMessage());
@@ -114,7 +127,7 @@ final class ConfigFileWatcher implements SmartLifecycle {
     private String digest() {
         try {
             MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
-            for (Path file : files) {
+            for (Path file : watched()) {
                 sha256.update(file.toString().getBytes(StandardCharsets.UTF_8));
                 try {
                     sha256.update(Files.readAllBytes(file));
@@ -124,9 +137,16 @@ final class ConfigFileWatcher implements SmartLifecycle {
             }
             return HexFormat.of().formatHex(sha256.digest());
         } catch (NoSuchAlgorithmException | IOException e) {
-            log.warn("cannot read the configuration files {}: {}", files, e.toString());
+            log.warn("cannot read the configuration files {}: {}", watched(), e.toString());
             return lastDigest == null ? "" : lastDigest;
         }
+    }
+
+    /** The configuration files and the files the configuration in force reads. */
+    private List<Path> watched() {
+        List<Path> watched = new ArrayList<>(files);
+        watched.addAll(sectionFiles.apply(inForce));
+        return watched;
     }
 
     @Override

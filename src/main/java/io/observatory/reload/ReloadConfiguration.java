@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -50,16 +51,20 @@ public class ReloadConfiguration {
             ObjectProvider<Reconfigurable> targets) {
         ReloadSettings settings = config.reload();
         List<Path> files = ConfigFiles.of(environment);
-        if (!settings.enabled() || files.isEmpty()) {
+        Function<ObservatoryConfig, List<Path>> sectionFiles = binder::files;
+        if (!settings.enabled() || (files.isEmpty() && binder.files(config).isEmpty())) {
             log.info(
                     "live configuration reload off: {}",
                     settings.enabled()
                             ? "no external configuration file (spring.config.location, spring.config.additional-location)"
                             : "observatory.reload.enabled is false");
             files = List.of();
+            sectionFiles = unused -> List.of();
         }
         return new ConfigFileWatcher(
                 files,
+                sectionFiles,
+                config,
                 settings.interval(),
                 watcher,
                 new ConfigLoader(environment, files, binder, resources),

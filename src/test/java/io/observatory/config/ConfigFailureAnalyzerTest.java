@@ -15,10 +15,11 @@ import org.springframework.core.env.MapPropertySource;
 class ConfigFailureAnalyzerTest {
 
     private static final String UNIT = "(expected: a duration with a unit, e.g. 10s, 1.5s, 2h45m, 300ms)";
-    private static final String OUTBOUND_KEYS = "tag, protocol, address, port, username, password, probe-url";
+    private static final String OUTBOUND_KEYS =
+            "tag, protocol, address, port, username, password, probe-url, sni, alpn, allow-insecure";
     /** The keys of {@code observatory.standard} in declaration order, as the one-line reports list them. */
     static final String STANDARD_KEYS = "subject-selector, probe-url, probe-interval, enable-concurrency, "
-            + "expected-status, healthy-threshold, unhealthy-threshold, schedule, timeout, initial-jitter, "
+            + "expected-status, healthy-threshold, unhealthy-threshold, schedule, timeout, connect-timeout, initial-jitter, "
             + "interval-jitter, unhealthy-interval, unhealthy-edge-interval, healthy-edge-interval";
 
     /** The core's configuration with the capabilities' sections, as the service registers them. */
@@ -36,7 +37,7 @@ class ConfigFailureAnalyzerTest {
                 "observatory.burst.ping-config.timeout | 5x | "
                         + "a duration with units ns, us, µs, ms, s, m, h (e.g. 2h45m, 1.5s) or whole days (e.g. 1d)",
                 "observatory.outbounds[0].port | abc | a whole number",
-                "observatory.outbounds[0].protocol | ftp | one of direct, http, socks",
+                "observatory.outbounds[0].protocol | ftp | one of direct, http, socks, tcp, tls",
                 "observatory.standard.enable-concurrency | maybe | true or false",
                 "observatory.burst.ping-config.sampling | ten | a whole number",
                 "observatory.standard.healthy-threshold | two | a whole number",

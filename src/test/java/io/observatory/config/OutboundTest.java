@@ -95,7 +95,8 @@ class OutboundTest {
     @Test
     void bindWhenProtocolMissingThenErrorListsProtocols() {
         assertThat(rejected("tag=proxy_de", "address=10.0.0.5", "port=1080"))
-                .isEqualTo("observatory.outbounds[0].protocol: (none) (expected: one of direct, http, socks)");
+                .isEqualTo(
+                        "observatory.outbounds[0].protocol: (none) (expected: one of direct, http, socks, tcp, tls)");
     }
 
     @ParameterizedTest(name = "{0}")

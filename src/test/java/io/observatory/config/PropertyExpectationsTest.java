@@ -37,7 +37,7 @@ class PropertyExpectationsTest {
         assertThat(PropertyExpectations.expected(ResolvableType.forClass(Double.class)))
                 .isEqualTo("a decimal number, e.g. 0.3");
         assertThat(PropertyExpectations.expected(ResolvableType.forClass(Protocol.class)))
-                .isEqualTo("one of direct, http, socks");
+                .isEqualTo("one of direct, http, socks, tcp, tls");
         assertThat(PropertyExpectations.expected(ResolvableType.forClassWithGenerics(List.class, String.class)))
                 .isEqualTo("a list of values");
         assertThat(PropertyExpectations.expected(
@@ -54,7 +54,7 @@ class PropertyExpectationsTest {
                         + "timeout, http-method)",
                 "observatory.outbounds[2].secret | x | observatory.outbounds[2].secret: ****** (expected: a known "
                         + "property of observatory.outbounds[2]: tag, protocol, address, port, username, password, "
-                        + "probe-url)",
+                        + "probe-url, sni, alpn, allow-insecure)",
                 "observatory.standard.probe-interval.x | 1 | observatory.standard.probe-interval.x: 1 (expected: no such "
                         + "property; check the spelling)",
                 "observatory.availability.healthy-and-unknown.x | 1 | observatory.availability.healthy-and-unknown.x: 1 "

@@ -37,7 +37,7 @@ class StandardObserverSettingsTest {
         assertThat(settings)
                 .hasToString("StandardObserverSettings[subjectSelector=[proxy_], "
                         + "probeUrl=http://user:******@10.0.0.1/ready, probeInterval=2h0m0s, enableConcurrency=true, "
-                        + "timeout=5s, activeCheck=ActiveCheck[expectedStatus=any, "
+                        + "timeout=5s, connectTimeout=5s, activeCheck=ActiveCheck[expectedStatus=any, "
                         + "thresholds=ActiveHealthPolicy[healthyThreshold=1, unhealthyThreshold=1]]]");
     }
 
@@ -114,7 +114,7 @@ class StandardObserverSettingsTest {
                 .hasToString("StandardObserverSettings[subjectSelector=[p], "
                         + "probeUrl=https://www.google.com/generate_204, probeInterval=1s, schedule=per-outbound, "
                         + "unhealthyInterval=5s, unhealthyEdgeInterval=250ms, healthyEdgeInterval=500ms, initialJitter=0s, "
-                        + "intervalJitter=100ms, timeout=800ms, activeCheck=ActiveCheck[expectedStatus=any, "
+                        + "intervalJitter=100ms, timeout=800ms, connectTimeout=800ms, activeCheck=ActiveCheck[expectedStatus=any, "
                         + "thresholds=ActiveHealthPolicy[healthyThreshold=1, unhealthyThreshold=1]]]");
     }
 

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.observatory.api.v1.HealthState;
 import io.observatory.detectionlab.HaproxyChecker.ServerStat;
 import io.observatory.testing.TestTarget;
-import io.observatory.text.GoDuration;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -26,6 +25,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiFunction;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -50,11 +50,14 @@ import org.junit.jupiter.api.TestMethodOrder;
  *   <li>A starts refusing (TCP reset): time to unhealthy (HAProxy: DOWN), and to healthy again once it stops;</li>
  *   <li>the same while the neighbour B is black-holed throughout: HAProxy checks each server on its own timer, so B
  *       must not change A's times either;</li>
+ *   <li>A is black-holed (nft drops every packet reaching it): each check fails only at a deadline, ours at its
+ *       {@code connect-timeout} (by default the smaller of the timeout and the probe interval), HAProxy's at its
+ *       connect timeout capped at {@code inter};</li>
  *   <li>A loses packets at random in both directions for a while: the changes of A's verdict (flaps) of both.</li>
  * </ol>
  * A trial starts at a random moment within one probe interval after both checkers settled, so that the fault meets
- * the probes' timers at every phase. Only what must hold is asserted — both detect and heal every fault, ours does
- * not flap under loss; the times are printed, side by side per trial and as medians, means, maxima, the ratio of
+ * the probes' timers at every phase. Only what must hold is asserted — both detect and heal every fault, ours flaps
+ * no more than HAProxy under loss; the times are printed, side by side per trial and as medians, means, maxima, the ratio of
  * medians and the mean difference per trial with two standard errors (the issue's target: ours no later than
  * HAProxy). Ours also probes {@value #BACKGROUND_OUTBOUNDS} background outbounds on a loopback target, as a checker
  * of a fleet does, and the trials begin once it has completed {@value #WARM_UP_PROBES} probes. Target A's nginx logs
@@ -139,7 +142,8 @@ class DetectionLabIT {
     }
 
     /** One trial of a timed scenario: detection and healing of both, and the packets nft refused. */
-    private record Trial(Change detected, Change healed, long refusedPackets) {}
+    /** One trial's two changes and how many packets its fault refused or dropped. */
+    private record Trial(Change detected, Change healed, long faultPackets) {}
 
     private DetectionLab lab;
     private TestTarget background;
@@ -317,7 +321,7 @@ class DetectionLabIT {
     @Test
     @Order(1)
     void targetWhenItStartsRefusingThenBothDetectAndHealIt() {
-        List<Trial> trials = refusalTrials("(a) A refuses", Map.of(A, Verdict.HEALTHY, B, Verdict.HEALTHY));
+        List<Trial> trials = trials("(a) A refuses", Map.of(A, Verdict.HEALTHY, B, Verdict.HEALTHY), refusal());
         report("(a) A refuses", trials);
     }
 
@@ -333,7 +337,7 @@ class DetectionLabIT {
                     awaitBoth(start, "B black-holed: unhealthy", verdicts -> verdicts.get(B) == Verdict.UNHEALTHY);
             print("(b) B black-holed (" + blackHole.describe() + "): unhealthy for ours in "
                     + seconds(neighbourDetected.ours()) + ", for HAProxy in " + seconds(neighbourDetected.haproxy()));
-            List<Trial> trials = refusalTrials("(b) A refuses, B black-holed", neighbourDown);
+            List<Trial> trials = trials("(b) A refuses, B black-holed", neighbourDown, refusal());
             report("(b) A refuses, B black-holed", trials);
             summary.add(String.format(
                     Locale.ROOT,
@@ -348,11 +352,24 @@ class DetectionLabIT {
                 + seconds(neighbourHealed.haproxy()));
     }
 
+    /**
+     * A black-holed (every packet to it dropped, the commonest censorship): each probe fails only at a deadline, ours
+     * the connect deadline ({@code connect-timeout}, by default the smaller of the timeout and the probe interval),
+     * HAProxy's its connect timeout capped at {@code inter}.
+     */
     @Test
     @Order(3)
+    void targetWhenBlackHoledThenBothDetectAndHealIt() {
+        TrialFault blackHole = new TrialFault(() -> TargetFault.blackHole(lab.namespaceA()), "dropped");
+        List<Trial> trials = trials("(c) A black-holed", Map.of(A, Verdict.HEALTHY, B, Verdict.HEALTHY), blackHole);
+        report("(c) A black-holed", trials);
+    }
+
+    @Test
+    @Order(4)
     void targetWhenItLosesPacketsThenOursDoesNotFlap() throws Exception {
         String what =
-                "(c) A loses " + lab.lossPercent() + " % of its packets each way for " + seconds(lab.lossDuration());
+                "(d) A loses " + lab.lossPercent() + " % of its packets each way for " + seconds(lab.lossDuration());
         awaitSteady(what, Map.of(A, Verdict.HEALTHY, B, Verdict.HEALTHY), Duration.ZERO);
         Map<String, Long> oursBefore = observatory.probes(TAGS.get(A));
         ServerStat haproxyBefore = haproxy.servers().get(SERVERS.get(A));
@@ -404,12 +421,13 @@ class DetectionLabIT {
                     .as("share of A's packets dropped, direction " + direction + " (" + loss.describeCounters() + ")")
                     .isBetween(lab.lossPercent() / 2.0, lab.lossPercent() * 1.5);
         }
-        // With a timeout of 1 s or less one lost SYN or SYN-ACK fails a probe (Linux retransmits it after 1 s), so at
-        // 10 % loss each way about a fifth of all probes fail, three in a row now and then; hence the 2 s default.
+        // Ours caps each connect at the connect deadline, by default the smaller of the timeout and the probe interval
+        // (1 s here), as HAProxy caps its at inter: Linux resends a lost SYN after 1 s, so for both one lost SYN or
+        // SYN-ACK fails a check, about one in six at 10 % loss each way, and three in a row flap now and then (about
+        // one run in four for each). Asserted: ours flaps no more than HAProxy beyond that chance (P(3 more) < 0.5 %).
         assertThat(oursFlaps.get())
-                .as("our flaps of A under " + lab.lossPercent() + " % loss with timeout "
-                        + GoDuration.format(lab.timeout()) + ": " + line)
-                .isZero();
+                .as("our flaps of A under " + lab.lossPercent() + " % loss beside HAProxy's: " + line)
+                .isLessThanOrEqualTo(haproxyFlaps.get() + 2);
         awaitSteady("after " + what, Map.of(A, Verdict.HEALTHY, B, Verdict.HEALTHY), Duration.ZERO);
     }
 
@@ -422,13 +440,21 @@ class DetectionLabIT {
 
     // --- timed trials ----------------------------------------------------------------------------------------------
 
+    /** A's fault of scenarios (a) and (b): its port refuses (TCP reset); counter {@code refused}. */
+    private TrialFault refusal() {
+        return new TrialFault(() -> TargetFault.refuse(lab.namespaceA(), lab.port()), "refused");
+    }
+
+    /** How a trial makes A's fault, and the fault's counter of the packets it hit. */
+    private record TrialFault(Supplier<TargetFault> make, String counter) {}
+
     /**
      * Runs {@link DetectionLab#trials()} trials: wait until both checkers are settled in {@code steady} and a random
-     * part of one interval more has passed; make A refuse; time both to unhealthy; wait until both are settled so
-     * and a random part of an interval more; end the refusal; time both to healthy. The random waits put each change
+     * part of one interval more has passed; make A's {@code fault}; time both to unhealthy; wait until both are settled
+     * so and a random part of an interval more; end the fault; time both to healthy. The random waits put each change
      * at any phase of both checkers' probe timers (the last of them to settle would otherwise set it).
      */
-    private List<Trial> refusalTrials(String scenario, Map<String, Verdict> steady) {
+    private List<Trial> trials(String scenario, Map<String, Verdict> steady, TrialFault fault) {
         List<Trial> trials = new ArrayList<>();
         print(scenario + ": trial  detected ours / HAProxy   healed ours / HAProxy");
         for (int n = 1; n <= lab.trials(); n++) {
@@ -437,7 +463,7 @@ class DetectionLabIT {
             Change detected;
             Change healed;
             Duration healOffset;
-            TargetFault refused = fault(TargetFault.refuse(lab.namespaceA(), lab.port()));
+            TargetFault refused = fault(fault.make().get());
             try (refused) {
                 long start = System.nanoTime();
                 long startWall = System.currentTimeMillis();
@@ -459,12 +485,12 @@ class DetectionLabIT {
                         verdicts -> verdicts.get(A) == Verdict.HEALTHY);
                 healed = new Change(served, firstChecksAfterHealing(scenario, n, startWall));
             }
-            Trial trial = new Trial(detected, healed, refused.counters().get("refused"));
+            Trial trial = new Trial(detected, healed, refused.counters().get(fault.counter()));
             trials.add(trial);
             print(String.format(
                     Locale.ROOT,
                     "%s: %5d  %8s / %-8s     %8s / %-8s  (first checks after the change"
-                            + " %s / %s and %s / %s; offsets %d, %d ms; %d packets refused)",
+                            + " %s / %s and %s / %s; offsets %d, %d ms; %d packets %s)",
                     scenario,
                     n,
                     millis(detected.served().ours()),
@@ -477,7 +503,8 @@ class DetectionLabIT {
                     millis(healed.firstCheck().haproxy()),
                     offset.toMillis(),
                     healOffset.toMillis(),
-                    trial.refusedPackets()));
+                    trial.faultPackets(),
+                    fault.counter()));
         }
         return trials;
     }

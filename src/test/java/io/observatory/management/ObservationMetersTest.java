@@ -18,6 +18,7 @@ import io.observatory.stats.HealthPingStats;
 import io.observatory.testing.Configs;
 import io.observatory.testing.FakeScheduler;
 import io.observatory.testing.ObserverOutput;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -28,7 +29,7 @@ class ObservationMetersTest {
 
     private final FakeScheduler writer = new FakeScheduler();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    private final ProbeMetrics probes = new ProbeMetrics(registry, new MetricsSettings(List.of()));
+    private final ProbeMetrics probes = new ProbeMetrics(registry, new MetricsSettings(List.of()), Clock.systemUTC());
     private ObservationUpdater updater;
 
     private void start(String... tags) {

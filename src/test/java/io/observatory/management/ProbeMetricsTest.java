@@ -3,6 +3,7 @@ package io.observatory.management;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -11,6 +12,8 @@ import io.observatory.probe.ProbeError;
 import io.observatory.probe.ProbePhases;
 import io.observatory.probe.ProbeResult;
 import io.observatory.testing.Configs;
+import io.observatory.testing.FakeScheduler;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -23,7 +26,8 @@ class ProbeMetricsTest {
             new ProbePhases(ProbePhases.NOT_MEASURED, 2_000_000, ProbePhases.NOT_MEASURED, 7_000_000, 11_000_000);
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    private final ProbeMetrics metrics = new ProbeMetrics(registry, new MetricsSettings(List.of()));
+    private final FakeScheduler time = new FakeScheduler();
+    private final ProbeMetrics metrics = new ProbeMetrics(registry, new MetricsSettings(List.of()), time.clock());
 
     private static ProbeResult success(String tag, long rttNanos) {
         return new ProbeResult(tag, true, rttNanos, PHASES, 204, T0, T0, null);
@@ -58,6 +62,27 @@ class ProbeMetricsTest {
     }
 
     @Test
+    void recordWhenTlsHandshakeBroughtACertificateThenDaysToExpiryFallWithTheClockAndGoNegative() {
+        Instant notAfter = time.clock().instant().plus(Duration.ofDays(30));
+        metrics.record(new ProbeResult("edge", true, 1_000_000, PHASES, 0, T0, T0, null, notAfter));
+
+        Gauge expiry = registry.get(ProbeMetrics.CERTIFICATE_EXPIRY)
+                .tag("outbound", "edge")
+                .gauge();
+        assertThat(expiry.value()).isEqualTo(30.0);
+        time.advance(Duration.ofHours(36));
+        assertThat(expiry.value()).isEqualTo(28.5);
+        time.advance(Duration.ofDays(29));
+        assertThat(expiry.value()).isEqualTo(-0.5);
+        metrics.record(success("plain", 1_000_000));
+        assertThat(registry.find(ProbeMetrics.CERTIFICATE_EXPIRY)
+                        .tag("outbound", "plain")
+                        .gauge())
+                .as("no gauge for a probe without a certificate")
+                .isNull();
+    }
+
+    @Test
     void recordWhenSuccessesThenOneRttHistogramForAllOutboundsAndTheLastRttPerOutbound() {
         metrics.record(success("proxy_de", 20_000_000));
         metrics.record(success("proxy_us", 30_000_000));
@@ -81,7 +106,7 @@ class ProbeMetricsTest {
 
     @Test
     void recordWhenOutboundHistogramsSelectedThenOnlyThoseOutboundsGetTheirOwnAndAReloadRemovesThem() {
-        ProbeMetrics selective = new ProbeMetrics(registry, new MetricsSettings(List.of("proxy_d")));
+        ProbeMetrics selective = new ProbeMetrics(registry, new MetricsSettings(List.of("proxy_d")), time.clock());
         selective.record(success("proxy_de", 20_000_000));
         selective.record(success("proxy_de", 40_000_000));
         selective.record(failure("proxy_de", ProbeError.Kind.CONNECTION_REFUSED));

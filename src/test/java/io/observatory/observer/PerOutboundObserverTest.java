@@ -57,6 +57,7 @@ class PerOutboundObserverTest {
                 unhealthyThreshold,
                 StandardObserverSettings.Schedule.PER_OUTBOUND,
                 TIMEOUT,
+                null,
                 initialJitter,
                 intervalJitter,
                 unhealthyInterval,

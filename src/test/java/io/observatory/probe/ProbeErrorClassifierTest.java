@@ -142,7 +142,7 @@ class ProbeErrorClassifierTest {
                         new ProxyConnectException(SOCKS_PREFIX + "timeout"),
                         Kind.CONNECT_TIMEOUT,
                         Hop.PROXY,
-                        "proxy 127.0.0.1:1080 did not complete the handshake in time"),
+                        "proxy 127.0.0.1:1080 did not complete the handshake within 5s"),
                 arguments(
                         SOCKS,
                         http,
@@ -232,7 +232,7 @@ class ProbeErrorClassifierTest {
                         new ConnectTimeoutException("connection timed out"),
                         Kind.CONNECT_TIMEOUT,
                         Hop.PROXY,
-                        "connect to 127.0.0.1:1080 timed out"),
+                        "no connection to 127.0.0.1:1080 within 5s"),
                 arguments(
                         SOCKS,
                         http,

@@ -64,6 +64,8 @@ class ConfigFileWatcherTest {
         running.getPropertySources().addFirst(new SimpleCommandLinePropertySource("--spring.config.location=" + file));
         return new ConfigFileWatcher(
                 files,
+                unused -> List.of(),
+                Configs.of(),
                 INTERVAL,
                 scheduler,
                 new ConfigLoader(running, files, binder, new DefaultResourceLoader()),
@@ -169,6 +171,8 @@ class ConfigFileWatcherTest {
         FakeScheduler idle = new FakeScheduler();
         ConfigFileWatcher none = new ConfigFileWatcher(
                 List.of(),
+                unused -> List.of(),
+                Configs.of(),
                 INTERVAL,
                 idle,
                 new ConfigLoader(new StandardEnvironment(), List.of(), binder, new DefaultResourceLoader()),

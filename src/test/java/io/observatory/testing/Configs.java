@@ -55,6 +55,7 @@ public final class Configs {
                 StandardObserverSettings.Schedule.XRAY,
                 Duration.ofSeconds(5),
                 null,
+                null,
                 Duration.ZERO,
                 null,
                 null,

@@ -70,6 +70,19 @@ public final class LoopbackDaemon implements AutoCloseable {
      * e.g. {@code location = /generate_204 { return 204; }}).
      */
     public static LoopbackDaemon nginx(Path workdir, int port, String locations) throws IOException {
+        return nginxServers(workdir, port, """
+                server {
+                  listen 127.0.0.1:%d;
+                  %s
+                }
+                """.formatted(port, locations));
+    }
+
+    /**
+     * Starts nginx as {@link #nginx} does, with {@code servers} as its whole {@code server} blocks (each with its own
+     * {@code listen}, e.g. {@code listen 127.0.0.1:PORT ssl}); it is ready once {@code 127.0.0.1:port} accepts.
+     */
+    public static LoopbackDaemon nginxServers(Path workdir, int port, String servers) throws IOException {
         Path config = Files.writeString(workdir.resolve("nginx.conf"), """
                 master_process off;
                 daemon off;
@@ -84,12 +97,9 @@ public final class LoopbackDaemon implements AutoCloseable {
                   fastcgi_temp_path %1$s/fastcgi;
                   uwsgi_temp_path %1$s/uwsgi;
                   scgi_temp_path %1$s/scgi;
-                  server {
-                    listen 127.0.0.1:%2$d;
-                    %3$s
-                  }
+                  %2$s
                 }
-                """.formatted(workdir, port, locations));
+                """.formatted(workdir, servers));
         return start(
                 "nginx",
                 List.of(

@@ -44,6 +44,19 @@ public final class TestPki {
         return Material.DIRECTORY.resolve("server.key");
     }
 
+    /**
+     * A server certificate (PEM) for {@code localhost} and {@code 127.0.0.1} signed by the CA that expired a day ago
+     * (valid from three days ago for two days).
+     */
+    public static Path expiredServerCertificate() {
+        return Material.DIRECTORY.resolve("expired.crt");
+    }
+
+    /** That certificate's private key (PKCS#8 PEM). */
+    public static Path expiredServerPrivateKey() {
+        return Material.DIRECTORY.resolve("expired.key");
+    }
+
     /** The client certificate (PEM), {@code CN=balancer}. */
     public static Path clientCertificate() {
         return Material.DIRECTORY.resolve("client.crt");
@@ -99,12 +112,20 @@ public final class TestPki {
                 "ca.p12");
         keytool(directory, "-exportcert", "-rfc", "-alias", "ca", "-keystore", "ca.p12", "-file", "ca.crt");
         issue(directory, "server", "CN=localhost", "san=dns:localhost,ip:127.0.0.1", "eku=serverAuth");
+        issue(directory, "expired", "CN=localhost", "san=dns:localhost,ip:127.0.0.1", "eku=serverAuth", "-3d");
         issue(directory, "client", "CN=balancer", null, "eku=clientAuth");
         issue(directory, "client-two-names", "CN=balancer+CN=w1", null, "eku=clientAuth");
     }
 
     /** Makes a key pair, has the CA sign its certificate, and writes {@code name}.crt and {@code name}.key. */
     private static void issue(Path directory, String name, String subject, String subjectAltName, String usage)
+            throws IOException {
+        issue(directory, name, subject, subjectAltName, usage, null);
+    }
+
+    /** As {@link #issue}, the certificate valid from {@code startDate} (keytool's form, e.g. {@code -3d}) for 2 days. */
+    private static void issue(
+            Path directory, String name, String subject, String subjectAltName, String usage, String startDate)
             throws IOException {
         String keystore = name + ".p12";
         keytool(
@@ -140,6 +161,9 @@ public final class TestPki {
                 usage));
         if (subjectAltName != null) {
             sign.addAll(List.of("-ext", subjectAltName));
+        }
+        if (startDate != null) {
+            sign.addAll(List.of("-startdate", startDate));
         }
         keytool(directory, sign.toArray(String[]::new));
         writePrivateKey(directory.resolve(keystore), name, directory.resolve(name + ".key"));

@@ -104,6 +104,10 @@ final class MeshProtos {
                 if (entry.probeUrl() != null) {
                     entryPoint.setProbeUrl(entry.probeUrl());
                 }
+                if (entry.sni() != null) {
+                    entryPoint.setSni(entry.sni());
+                }
+                entryPoint.addAllAlpn(entry.alpn()).setAllowInsecure(entry.allowInsecure());
                 message.addEntryPoints(entryPoint);
             }
             fleet.addServers(message);
@@ -209,20 +213,24 @@ final class MeshProtos {
                 if (protocol == null) {
                     log.warn(
                             "mesh fleet: entry point {} has protocol {}, which this witness cannot probe (expected:"
-                                    + " direct, http, socks); it is left out",
+                                    + " direct, http, socks, tcp, tls); it is left out",
                             text(entry.getTag()),
                             text(entry.getProtocol()));
                     continue;
                 }
-                boolean proxied = protocol != Protocol.DIRECT;
+                boolean addressed = protocol != Protocol.DIRECT;
+                boolean tls = protocol == Protocol.TLS;
                 Outbound outbound = new Outbound(
                         entry.getTag(),
                         protocol,
-                        proxied ? entry.getAddress() : null,
-                        proxied ? entry.getPort() : null,
+                        addressed ? entry.getAddress() : null,
+                        addressed ? entry.getPort() : null,
                         entry.getUsername(),
                         entry.getPassword(),
-                        entry.getProbeUrl());
+                        entry.getProbeUrl(),
+                        tls ? entry.getSni() : null,
+                        tls ? entry.getAlpnList() : List.of(),
+                        tls && entry.getAllowInsecure());
                 targets.put(entry.getTag(), new WitnessFleet.Target(server.getName(), entry.getName(), outbound));
             }
         }

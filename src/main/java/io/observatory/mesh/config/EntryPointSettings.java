@@ -7,8 +7,11 @@ import io.observatory.config.Problems;
 import io.observatory.config.Protocol;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
+import java.util.List;
 import org.hibernate.validator.constraints.Range;
 import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.bind.ConstructorBinding;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * One {@code observatory.mesh.hub.servers[i].entry-points[j]}: an address clients of the server connect to, probed by
@@ -16,13 +19,16 @@ import org.jspecify.annotations.Nullable;
  * {@code <server>/<name>}; its properties mean what an {@link Outbound}'s do and are checked by the same rules.
  *
  * @param name     unique within its server, e.g. {@code main}. Required
- * @param protocol direct, http (CONNECT proxy) or socks (SOCKS5). Required
- * @param address  the proxy's host name or IP address. Required for http and socks
- * @param port     the proxy's TCP port, 1-65535. Required for http and socks
+ * @param protocol direct, http (CONNECT proxy), socks (SOCKS5), tcp (a connect) or tls (a TLS handshake). Required
+ * @param address  the proxy's or, for tcp and tls, the server's host name or IP address. Required for all but direct
+ * @param port     its TCP port, 1-65535. Required for all but direct
  * @param username proxy user name; set together with password, or not at all. Default: none
  * @param password proxy password; never printed. Default: none
  * @param probeUrl absolute http(s) URL probed through this entry point instead of
  *                 {@code observatory.mesh.hub.probe.probe-url}. Default: that URL
+ * @param sni      tls only: the server name sent. Default: the address when it is a host name
+ * @param alpn     tls only: the ALPN protocols offered. Default: none
+ * @param allowInsecure tls only: whether any certificate is accepted. Default: false
  */
 public record EntryPointSettings(
         @NotNull(message = MeshNames.EXPECTED) @Pattern(regexp = MeshNames.PATTERN, message = MeshNames.EXPECTED)
@@ -36,12 +42,33 @@ public record EntryPointSettings(
 
         @Nullable String username,
         @Nullable String password,
-        @Nullable @HttpUrl String probeUrl)
+        @Nullable @HttpUrl String probeUrl,
+        @Nullable String sni,
+        @DefaultValue List<String> alpn,
+        boolean allowInsecure)
         implements Checked {
+
+    @ConstructorBinding
+    public EntryPointSettings {
+        alpn = List.copyOf(alpn);
+    }
+
+    /** An entry point of the probe-URL protocols (direct, http, socks). */
+    public EntryPointSettings(
+            String name,
+            Protocol protocol,
+            @Nullable String address,
+            @Nullable Integer port,
+            @Nullable String username,
+            @Nullable String password,
+            @Nullable String probeUrl) {
+        this(name, protocol, address, port, username, password, probeUrl, null, List.of(), false);
+    }
 
     /** This entry point as the outbound {@code <server>/<name>}. */
     public Outbound outbound(String server) {
-        return new Outbound(server + "/" + name, protocol, address, port, username, password, probeUrl);
+        return new Outbound(
+                server + "/" + name, protocol, address, port, username, password, probeUrl, sni, alpn, allowInsecure);
     }
 
     @Override

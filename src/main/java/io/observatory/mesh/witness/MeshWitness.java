@@ -259,6 +259,7 @@ public final class MeshWitness {
                 1,
                 StandardObserverSettings.Schedule.PER_OUTBOUND,
                 fleet.timeout(),
+                null,
                 Duration.ZERO,
                 Duration.ZERO,
                 fleet.probeInterval(),

@@ -1,0 +1,164 @@
+package io.observatory.proxycore;
+
+import io.observatory.text.QuotedText;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.json.JsonReadFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * What Observatory takes from an operator's Xray or v2ray JSON configuration: its tagged outbounds that can carry a
+ * probe, each as the JSON object it is (copied verbatim, {@code streamSettings}, {@code proxySettings}, {@code mux}
+ * and all), every other outbound (which the probed ones may reference as their {@code proxySettings.tag} or
+ * {@code sockopt.dialerProxy}), the legacy top-level {@code transport}, and the {@code observatory} or
+ * {@code burstObservatory} block. Comments are allowed, as Xray's own reader allows them. Immutable.
+ *
+ * @param path      the file
+ * @param probed    the outbounds exposed for probing, in file order: every tagged outbound but {@code blackhole},
+ *                  {@code dns} and {@code loopback}, which carry no HTTP request
+ * @param others    the other outbounds, copied too
+ * @param transport the top-level {@code transport} object (v2ray 4's global stream settings), else {@code null}
+ * @param observer  the file's observer as properties relative to {@code observatory} ({@code standard.*} from
+ *                  {@code observatory}, {@code burst.*} from {@code burstObservatory}), Xray's JSON keys in kebab
+ *                  case; empty without one
+ * @param problems  one line per thing that makes the file unusable or an outbound left out, naming the file
+ * @param usable    false when the file could not be read as a configuration at all (unreadable, invalid JSON, no
+ *                  {@code outbounds} array)
+ */
+record CoreFile(
+        Path path,
+        List<CoreOutbound> probed,
+        List<ObjectNode> others,
+        @Nullable JsonNode transport,
+        Map<String, Object> observer,
+        List<String> problems,
+        boolean usable) {
+
+    /** Outbound protocols that cannot carry an HTTP probe. */
+    private static final Set<String> NOT_PROBED = Set.of("blackhole", "dns", "loopback");
+
+    private static final JsonMapper JSON =
+            JsonMapper.builder().enable(JsonReadFeature.ALLOW_JAVA_COMMENTS).build();
+
+    /**
+     * One outbound of the file: its tag, its protocol and its JSON object as written.
+     *
+     * @param tag      the outbound's {@code tag}
+     * @param protocol its {@code protocol}, lower case
+     * @param json     the whole object
+     */
+    record CoreOutbound(String tag, String protocol, ObjectNode json) {}
+
+    CoreFile {
+        probed = List.copyOf(probed);
+        others = List.copyOf(others);
+        observer = Map.copyOf(observer);
+        problems = List.copyOf(problems);
+    }
+
+    /** A file that cannot be used: {@code problem} names the file and says why. */
+    static CoreFile unusable(Path path, String problem) {
+        return new CoreFile(path, List.of(), List.of(), null, Map.of(), List.of(problem), false);
+    }
+
+    /**
+     * Reads {@code path}. Never throws: an unreadable file, invalid JSON, or JSON without an {@code outbounds} array
+     * is a file without outbounds and one problem; an outbound without a tag or with a tag seen before is left out
+     * with a problem each.
+     *
+     * @param property the property that names the file, for the problems' lines
+     */
+    static CoreFile read(Path path, String property) {
+        String origin = property + ": " + path;
+        JsonNode root;
+        try {
+            root = JSON.readTree(Files.readString(path));
+        } catch (JacksonException e) {
+            return unusable(
+                    path,
+                    origin + ": not valid JSON: " + e.getOriginalMessage()
+                            + (e.getLocation() == null
+                                    ? ""
+                                    : " at line " + e.getLocation().getLineNr()));
+        } catch (IOException e) {
+            return unusable(path, origin + ": cannot be read: " + e);
+        }
+        if (root == null || !root.path("outbounds").isArray()) {
+            return unusable(path, origin + ": no \"outbounds\" array (expected: an Xray or v2ray JSON configuration)");
+        }
+        List<CoreOutbound> probed = new ArrayList<>();
+        List<ObjectNode> others = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
+        Set<String> tags = new HashSet<>();
+        int index = 0;
+        for (JsonNode node : root.path("outbounds")) {
+            String at = origin + ": outbounds[" + index++ + "]";
+            if (!(node instanceof ObjectNode outbound)) {
+                problems.add(at + ": not an object; left out");
+                continue;
+            }
+            String tag = outbound.path("tag").asString("");
+            String protocol = outbound.path("protocol").asString("").toLowerCase(Locale.ROOT);
+            if (tag.isBlank() || NOT_PROBED.contains(protocol)) {
+                others.add(outbound);
+            } else if (!tags.add(tag)) {
+                problems.add(
+                        at + ": the tag " + QuotedText.quote(tag, 64) + " again (expected: unique tags); left out");
+            } else {
+                probed.add(new CoreOutbound(tag, protocol, outbound));
+            }
+        }
+        JsonNode transport = root.get("transport");
+        return new CoreFile(path, probed, others, transport, observer(root), problems, true);
+    }
+
+    /** The file's observer as properties, {@code observatory} before {@code burstObservatory}. */
+    private static Map<String, Object> observer(JsonNode root) {
+        Map<String, Object> properties = new LinkedHashMap<>();
+        if (root.get("observatory") instanceof ObjectNode standard) {
+            flatten("standard", standard, properties);
+        } else if (root.get("burstObservatory") instanceof ObjectNode burst) {
+            flatten("burst", burst, properties);
+        }
+        return properties;
+    }
+
+    /** Xray's JSON keys as Spring properties: {@code probeURL} is {@code probe-url}, arrays indexed. */
+    private static void flatten(String prefix, JsonNode node, Map<String, Object> properties) {
+        if (node.isObject()) {
+            node.properties()
+                    .forEach(field -> flatten(prefix + "." + kebab(field.getKey()), field.getValue(), properties));
+        } else if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                flatten(prefix + "[" + i + "]", node.get(i), properties);
+            }
+        } else if (!node.isNull()) {
+            properties.put(prefix, node.asString());
+        }
+    }
+
+    /** {@code probeURL} to {@code probe-url}, {@code httpMethod} to {@code http-method}. */
+    static String kebab(String key) {
+        StringBuilder kebab = new StringBuilder();
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            if (Character.isUpperCase(c) && i > 0 && Character.isLowerCase(key.charAt(i - 1))) {
+                kebab.append('-');
+            }
+            kebab.append(Character.toLowerCase(c));
+        }
+        return kebab.toString();
+    }
+}

@@ -1,0 +1,163 @@
+package io.observatory.proxycore;
+
+import io.observatory.config.Outbound;
+import io.observatory.config.Protocol;
+import io.observatory.proxycore.CoreFile.CoreOutbound;
+import io.observatory.text.QuotedText;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Works out the {@link CoreLayout} of the core's settings: reads the operator's file, gives each outbound its inbound
+ * ({@link CoreInbounds}, the same for the life of the process), writes the core's configuration, and has the core
+ * check it ({@code -test}); when the core refuses it, checks each outbound alone and leaves out those it refuses, with
+ * a line each naming the property, the file and the outbound. The last layout is kept with the file's digest, so
+ * that reading the same settings and file again (the binding of start-up, then the supervisor; a reload that changed
+ * something else) runs no check. Thread-safe.
+ */
+final class CoreLayouts {
+
+    private static final String BINARY = "observatory.core.binary";
+    private static final String CONFIG_FILE = "observatory.core.config-file";
+
+    private final CoreInbounds inbounds = new CoreInbounds();
+    private @Nullable Cached last;
+
+    private record Cached(ProxyCoreSettings settings, String digest, CoreLayout layout) {}
+
+    /** The layout of {@code settings} and their file as it is now; {@link CoreLayout#OFF} when no core is set. */
+    synchronized CoreLayout layout(ProxyCoreSettings settings) {
+        if (!settings.enabled()) {
+            return CoreLayout.OFF;
+        }
+        String location = Objects.requireNonNull(settings.configFile(), "enabled");
+        Path file;
+        try {
+            file = Path.of(location);
+        } catch (InvalidPathException e) {
+            return problem(CONFIG_FILE + ": " + QuotedText.quote(location, 200) + ": not a path");
+        }
+        String digest = digest(file);
+        Cached cached = last;
+        if (cached != null
+                && cached.settings().equals(settings)
+                && cached.digest().equals(digest)) {
+            return cached.layout();
+        }
+        CoreFile read = CoreFile.read(file, CONFIG_FILE);
+        if (!read.usable() && cached != null && cached.settings().equals(settings)) {
+            // As a configuration file that breaks is rejected while the running one stays in force.
+            CoreLayout kept = cached.layout();
+            List<String> problems = read.problems().stream()
+                    .map(problem -> problem + "; the last valid content stays in force")
+                    .toList();
+            return new CoreLayout(kept.outbounds(), kept.config(), kept.command(), kept.observer(), problems);
+        }
+        CoreLayout layout = compute(settings, read);
+        last = new Cached(settings, digest, layout);
+        return layout;
+    }
+
+    private CoreLayout compute(ProxyCoreSettings settings, CoreFile read) {
+        Path file = read.path();
+        List<String> problems = new ArrayList<>(read.problems());
+        CoreCommand command = null;
+        try {
+            command = CoreCommand.of(
+                    Path.of(Objects.requireNonNull(settings.binary(), "enabled")), settings.commandLine());
+        } catch (IllegalArgumentException | UncheckedIOException e) {
+            problems.add(BINARY + ": " + e.getMessage() + "; the outbounds of " + file + " are not probed");
+        }
+        List<CoreOutbound> accepted = new ArrayList<>(read.probed());
+        if (command != null && !accepted.isEmpty()) {
+            accepted = accepted(command, settings, read, problems);
+        }
+        Map<String, Outbound> outbounds = new LinkedHashMap<>();
+        for (CoreOutbound outbound : accepted) {
+            CoreInbounds.Inbound inbound = inbounds.of(outbound.tag());
+            outbounds.put(
+                    CONFIG_FILE + " (outbound " + QuotedText.quote(outbound.tag(), 64) + ")",
+                    new Outbound(
+                            outbound.tag(),
+                            Protocol.SOCKS,
+                            "127.0.0.1",
+                            inbound.port(),
+                            inbound.user(),
+                            inbound.password(),
+                            null));
+        }
+        String config = command == null
+                ? ""
+                : CoreConfig.json(accepted, read.others(), read.transport(), inbounds::of, settings.logLevel());
+        return new CoreLayout(outbounds, config, command, read.observer(), problems);
+    }
+
+    /**
+     * The outbounds the core accepts: all of them when it accepts the whole configuration; else each that it accepts
+     * alone, and none when it still refuses those together. Adds a line per refused outbound to {@code problems}.
+     */
+    private List<CoreOutbound> accepted(
+            CoreCommand command, ProxyCoreSettings settings, CoreFile read, List<String> problems) {
+        String whole = refusal(command, settings, read.probed(), read);
+        if (whole == null) {
+            return read.probed();
+        }
+        List<CoreOutbound> accepted = new ArrayList<>();
+        for (CoreOutbound outbound : read.probed()) {
+            String alone = refusal(command, settings, List.of(outbound), read);
+            if (alone == null) {
+                accepted.add(outbound);
+            } else {
+                problems.add(CONFIG_FILE + ": " + read.path() + ": outbound " + QuotedText.quote(outbound.tag(), 64)
+                        + " (" + outbound.protocol() + "): the core refuses it: " + alone + "; it is not probed");
+            }
+        }
+        if (!accepted.isEmpty() && refusal(command, settings, accepted, read) != null) {
+            problems.add(CONFIG_FILE + ": " + read.path() + ": the core refuses the outbounds together though it"
+                    + " accepts each alone: " + whole + "; none is probed");
+            return List.of();
+        }
+        return accepted;
+    }
+
+    private @Nullable String refusal(
+            CoreCommand command, ProxyCoreSettings settings, List<CoreOutbound> outbounds, CoreFile read) {
+        Path directory = CoreFiles.directory(settings);
+        Path test = directory.resolve("test.json");
+        try {
+            CoreFiles.writePrivate(
+                    test,
+                    CoreConfig.json(outbounds, read.others(), read.transport(), inbounds::of, settings.logLevel()));
+            return command.refusal(test);
+        } finally {
+            CoreFiles.delete(test);
+        }
+    }
+
+    private static CoreLayout problem(String line) {
+        return new CoreLayout(Map.of(), "", null, Map.of(), List.of(line));
+    }
+
+    /** The file's SHA-256, or a marker of why it cannot be read (so that a file that comes back is read again). */
+    private static String digest(Path file) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
+        } catch (IOException e) {
+            return "unreadable: " + e;
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+        }
+    }
+}
