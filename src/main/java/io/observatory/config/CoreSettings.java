@@ -57,6 +57,12 @@ public record CoreSettings(
         }
         Map<String, Integer> indexByTag = new HashMap<>();
         for (int i = 0; i < outbounds.size(); i++) {
+            if (outbounds.get(i).protocol() == Protocol.XRAY) {
+                problems.reject(
+                        "outbounds[" + i + "].protocol",
+                        Outbound.EXPECTED_PROTOCOL + " (the outbounds of an Xray configuration are probed from"
+                                + " observatory.core.config-file; xray is for mesh entry points)");
+            }
             String tag = outbounds.get(i).tag();
             Integer first = tag == null ? null : indexByTag.putIfAbsent(tag, i);
             if (first != null) {

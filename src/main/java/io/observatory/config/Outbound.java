@@ -131,6 +131,14 @@ public record Outbound(
                     allowInsecure ? true : null,
                     String.format(Locale.ROOT, TLS_ONLY, name, "a certificate to verify"));
         }
+        if (protocol == Protocol.XRAY) {
+            String nothing = "nothing for protocol xray, whose object says where and how to connect";
+            rejectIfSet(problems, "address", address, nothing);
+            rejectIfSet(problems, "port", port, nothing);
+            rejectIfSet(problems, "username", username, nothing);
+            rejectIfSet(problems, "password", password, nothing);
+            return;
+        }
         if (protocol == Protocol.DIRECT) {
             rejectIfSet(problems, "address", address, NOTHING_FOR_DIRECT);
             rejectIfSet(problems, "port", port, NOTHING_FOR_DIRECT);
@@ -228,6 +236,9 @@ public record Outbound(
     public String describe() {
         if (protocol == Protocol.DIRECT) {
             return "direct";
+        }
+        if (protocol == Protocol.XRAY) {
+            return "xray outbound";
         }
         String name = serverName();
         return protocol.name().toLowerCase(Locale.ROOT) + " " + hostPort()

@@ -18,7 +18,13 @@ public enum Protocol {
      * A TCP connect and a TLS handshake with {@code address:port}, with the outbound's {@code sni} and {@code alpn};
      * the RTT is connect plus handshake (an SNI block shows here and not in {@link #TCP}).
      */
-    TLS;
+    TLS,
+    /**
+     * An outbound given as an Xray outbound object (VLESS, VMess, Trojan, Shadowsocks; a mesh entry point's
+     * {@code outbound}), probed with the probe URL through a proxy core that a capability supervises
+     * ({@code io.observatory.probe.XrayOutbounds}); the prober alone cannot speak it.
+     */
+    XRAY;
 
     /** Whether the probe is the handshake itself rather than an HTTP request to a probe URL. */
     public boolean handshakeOnly() {

@@ -8,6 +8,7 @@ import io.observatory.mesh.hub.ReportCheckpoint;
 import io.observatory.mesh.protocol.HubLinks;
 import io.observatory.mesh.witness.MeshWitnessRuntime;
 import io.observatory.probe.Prober;
+import io.observatory.probe.XrayOutbounds;
 import io.observatory.snapshot.Checkpoint;
 import io.observatory.snapshot.ObservationUpdater;
 import io.observatory.time.ExecutorScheduler;
@@ -15,6 +16,7 @@ import io.observatory.time.Scheduler;
 import io.observatory.time.Ticker;
 import java.time.Clock;
 import java.util.List;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
@@ -58,9 +60,16 @@ public class MeshConfiguration {
             @Qualifier("meshWitnessThread") ExecutorScheduler meshWitnessThread,
             Prober prober,
             Clock clock,
-            HubLinks links) {
+            HubLinks links,
+            ObjectProvider<XrayOutbounds> core) {
         return new MeshWitnessRuntime(
-                config.section(MeshSettings.SECTION), writer, meshWitnessThread, prober, clock, links);
+                config.section(MeshSettings.SECTION),
+                writer,
+                meshWitnessThread,
+                prober,
+                clock,
+                links,
+                core.getIfAvailable());
     }
 
     /** A hub's witness reports, kept across a restart when warm restart is on. */

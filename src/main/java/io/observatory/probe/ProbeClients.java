@@ -137,7 +137,8 @@ final class ProbeClients {
         ProxyProvider.Proxy type = switch (outbound.protocol()) {
             case HTTP -> ProxyProvider.Proxy.HTTP;
             case SOCKS -> ProxyProvider.Proxy.SOCKS5;
-            case DIRECT, TCP, TLS -> throw new IllegalStateException(outbound.protocol() + " outbound has no proxy");
+            case DIRECT, TCP, TLS, XRAY ->
+                throw new IllegalStateException(outbound.protocol() + " outbound has no proxy");
         };
         // With custom loop resources reactor-netty resolves the target locally even behind a proxy; the no-op
         // resolver keeps the probe URL's host name unresolved so the proxy resolves it (as Xray's outbounds do).

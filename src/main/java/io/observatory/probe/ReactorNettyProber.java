@@ -2,6 +2,7 @@ package io.observatory.probe;
 
 import io.netty.util.NetUtil;
 import io.observatory.config.ProbeSettings;
+import io.observatory.config.Protocol;
 import io.observatory.time.Ticker;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -79,6 +80,23 @@ public final class ReactorNettyProber implements Prober {
     }
 
     private Mono<ProbeResult> send(ProbeRequest request) {
+        if (request.outbound().protocol() == Protocol.XRAY) {
+            Instant now = clock.instant();
+            return Mono.just(new ProbeResult(
+                    request.outbound().tag(),
+                    false,
+                    0,
+                    ProbePhases.NONE,
+                    0,
+                    now,
+                    now,
+                    new ProbeError(
+                            ProbeError.Kind.OTHER,
+                            ProbeError.Hop.PROXY,
+                            "outbound " + request.outbound().tag() + " (xray outbound): an Xray outbound object is"
+                                    + " probed only through a proxy core (observatory.core.binary)",
+                            null)));
+        }
         return request.outbound().protocol().handshakeOnly() ? sendHandshake(request) : sendRequest(request);
     }
 

@@ -68,6 +68,36 @@ record CoreFile(
         problems = List.copyOf(problems);
     }
 
+    /** No file: the core carries only outbounds handed over as Xray objects. */
+    static final CoreFile NONE = new CoreFile(Path.of("(none)"), List.of(), List.of(), null, Map.of(), List.of(), true);
+
+    /**
+     * One outbound handed over as an Xray outbound object (JSON text), under {@code tag} (which replaces its own).
+     *
+     * @throws IllegalArgumentException when it is not a JSON object with a {@code protocol}; the message never quotes
+     *     the object, which holds credentials
+     */
+    static CoreOutbound outbound(String tag, String json) {
+        JsonNode node;
+        try {
+            node = JSON.readTree(json);
+        } catch (JacksonException e) {
+            throw new IllegalArgumentException(
+                    "not valid JSON"
+                            + (e.getLocation() == null
+                                    ? ""
+                                    : " at line " + e.getLocation().getLineNr()),
+                    e);
+        }
+        if (!(node instanceof ObjectNode object)
+                || object.path("protocol").asString("").isBlank()) {
+            throw new IllegalArgumentException("not an Xray outbound object with a protocol");
+        }
+        ObjectNode tagged = object.deepCopy();
+        tagged.put("tag", tag);
+        return new CoreOutbound(tag, tagged.path("protocol").asString("").toLowerCase(Locale.ROOT), tagged);
+    }
+
     /** A file that cannot be used: {@code problem} names the file and says why. */
     static CoreFile unusable(Path path, String problem) {
         return new CoreFile(path, List.of(), List.of(), null, Map.of(), List.of(problem), false);

@@ -14,6 +14,8 @@ import org.jspecify.annotations.Nullable;
  *
  * @param outbounds each carried outbound as Observatory's outbound (its original tag, SOCKS5 to its inbound on
  *                  127.0.0.1 with its credentials), by the name the configuration reports it under, in file order
+ * @param carried   each outbound handed over as an Xray object that the core carries, as Observatory's outbound,
+ *                  by its tag
  * @param config    the core's configuration (JSON); empty when there is no core to run
  * @param command   the command that runs the core; {@code null} when there is no core to run (off, or the binary is
  *                  unusable)
@@ -22,22 +24,24 @@ import org.jspecify.annotations.Nullable;
  */
 record CoreLayout(
         Map<String, Outbound> outbounds,
+        Map<String, Outbound> carried,
         String config,
         @Nullable CoreCommand command,
         Map<String, Object> observer,
         List<String> problems) {
 
     /** No core configured. */
-    static final CoreLayout OFF = new CoreLayout(Map.of(), "", null, Map.of(), List.of());
+    static final CoreLayout OFF = new CoreLayout(Map.of(), Map.of(), "", null, Map.of(), List.of());
 
     CoreLayout {
         outbounds = Collections.unmodifiableMap(new LinkedHashMap<>(outbounds));
+        carried = Collections.unmodifiableMap(new LinkedHashMap<>(carried));
         observer = Map.copyOf(observer);
         problems = List.copyOf(problems);
     }
 
     /** Whether there is a core to run: a usable binary and at least one outbound the core accepts. */
     boolean runnable() {
-        return command != null && !outbounds.isEmpty();
+        return command != null && !(outbounds.isEmpty() && carried.isEmpty());
     }
 }

@@ -12,18 +12,21 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Works out the {@link CoreLayout} of the core's settings: reads the operator's file, gives each outbound its inbound
  * ({@link CoreInbounds}, the same for the life of the process), writes the core's configuration, and has the core
  * check it ({@code -test}); when the core refuses it, checks each outbound alone and leaves out those it refuses, with
- * a line each naming the property, the file and the outbound. The last layout is kept with the file's digest, so
+ * a line each naming the property, the file and the outbound. Outbounds a caller hands over as Xray objects (a mesh
+ * witness's entry points, {@link #carry}) are carried beside the file's, under the caller's tags. The last layout is kept with the file's digest, so
  * that reading the same settings and file again (the binding of start-up, then the supervisor; a reload that changed
  * something else) runs no check. Thread-safe.
  */
@@ -33,75 +36,114 @@ final class CoreLayouts {
     private static final String CONFIG_FILE = "observatory.core.config-file";
 
     private final CoreInbounds inbounds = new CoreInbounds();
+    private List<CoreOutbound> carried = List.of();
     private @Nullable Cached last;
 
-    private record Cached(ProxyCoreSettings settings, String digest, CoreLayout layout) {}
+    private record Cached(ProxyCoreSettings settings, String digest, List<CoreOutbound> carried, CoreLayout layout) {}
 
-    /** The layout of {@code settings} and their file as it is now; {@link CoreLayout#OFF} when no core is set. */
+    /**
+     * Takes the outbounds a caller hands over as Xray objects ({@link ProxyCoreSupervisor#carry}), replacing the
+     * previous ones; the next {@link #layout} carries them.
+     */
+    synchronized void carry(List<CoreOutbound> outbounds) {
+        carried = List.copyOf(outbounds);
+    }
+
+    /**
+     * The layout of {@code settings}, their file as it is now and the carried outbounds; {@link CoreLayout#OFF} when
+     * no binary is set.
+     */
     synchronized CoreLayout layout(ProxyCoreSettings settings) {
-        if (!settings.enabled()) {
-            return CoreLayout.OFF;
+        if (settings.binary() == null) {
+            return carried.isEmpty()
+                    ? CoreLayout.OFF
+                    : problem(BINARY + " is not set: the " + carried.size()
+                            + " mesh entry points given as Xray outbounds cannot be probed");
         }
-        String location = Objects.requireNonNull(settings.configFile(), "enabled");
-        Path file;
-        try {
-            file = Path.of(location);
-        } catch (InvalidPathException e) {
-            return problem(CONFIG_FILE + ": " + QuotedText.quote(location, 200) + ": not a path");
+        String location = settings.configFile();
+        Path file = null;
+        if (location != null) {
+            try {
+                file = Path.of(location);
+            } catch (InvalidPathException e) {
+                return problem(CONFIG_FILE + ": " + QuotedText.quote(location, 200) + ": not a path");
+            }
         }
-        String digest = digest(file);
+        String digest = file == null ? "" : digest(file);
         Cached cached = last;
         if (cached != null
                 && cached.settings().equals(settings)
-                && cached.digest().equals(digest)) {
+                && cached.digest().equals(digest)
+                && cached.carried().equals(carried)) {
             return cached.layout();
         }
-        CoreFile read = CoreFile.read(file, CONFIG_FILE);
+        CoreFile read = file == null ? CoreFile.NONE : CoreFile.read(file, CONFIG_FILE);
         if (!read.usable() && cached != null && cached.settings().equals(settings)) {
             // As a configuration file that breaks is rejected while the running one stays in force.
             CoreLayout kept = cached.layout();
             List<String> problems = read.problems().stream()
                     .map(problem -> problem + "; the last valid content stays in force")
                     .toList();
-            return new CoreLayout(kept.outbounds(), kept.config(), kept.command(), kept.observer(), problems);
+            return new CoreLayout(
+                    kept.outbounds(), kept.carried(), kept.config(), kept.command(), kept.observer(), problems);
         }
         CoreLayout layout = compute(settings, read);
-        last = new Cached(settings, digest, layout);
+        last = new Cached(settings, digest, carried, layout);
         return layout;
     }
 
     private CoreLayout compute(ProxyCoreSettings settings, CoreFile read) {
-        Path file = read.path();
         List<String> problems = new ArrayList<>(read.problems());
         CoreCommand command = null;
         try {
-            command = CoreCommand.of(
-                    Path.of(Objects.requireNonNull(settings.binary(), "enabled")), settings.commandLine());
+            command = CoreCommand.of(Path.of(Objects.requireNonNull(settings.binary(), "set")), settings.commandLine());
         } catch (IllegalArgumentException | UncheckedIOException e) {
-            problems.add(BINARY + ": " + e.getMessage() + "; the outbounds of " + file + " are not probed");
+            problems.add(BINARY + ": " + e.getMessage() + "; "
+                    + (settings.configFile() == null
+                            ? "no outbound is carried"
+                            : "the outbounds of " + read.path() + " are not probed"));
         }
-        List<CoreOutbound> accepted = new ArrayList<>(read.probed());
-        if (command != null && !accepted.isEmpty()) {
-            accepted = accepted(command, settings, read, problems);
+        List<CoreOutbound> candidates = new ArrayList<>(read.probed());
+        Set<String> fileTags = new HashSet<>();
+        read.probed().forEach(outbound -> fileTags.add(outbound.tag()));
+        for (CoreOutbound outbound : carried) {
+            if (fileTags.contains(outbound.tag())) {
+                problems.add("mesh entry point " + QuotedText.quote(outbound.tag(), 64)
+                        + ": its tag is an outbound's of " + read.path() + "; it is not probed");
+            } else {
+                candidates.add(outbound);
+            }
+        }
+        List<CoreOutbound> accepted = candidates;
+        if (command != null && !candidates.isEmpty()) {
+            try {
+                accepted = accepted(command, settings, candidates, read, fileTags, problems);
+            } catch (UncheckedIOException e) {
+                problems.add(e.getMessage() + "; the core's check of the outbounds is skipped");
+            }
         }
         Map<String, Outbound> outbounds = new LinkedHashMap<>();
+        Map<String, Outbound> carriedOutbounds = new LinkedHashMap<>();
         for (CoreOutbound outbound : accepted) {
             CoreInbounds.Inbound inbound = inbounds.of(outbound.tag());
-            outbounds.put(
-                    CONFIG_FILE + " (outbound " + QuotedText.quote(outbound.tag(), 64) + ")",
-                    new Outbound(
-                            outbound.tag(),
-                            Protocol.SOCKS,
-                            "127.0.0.1",
-                            inbound.port(),
-                            inbound.user(),
-                            inbound.password(),
-                            null));
+            Outbound socks = new Outbound(
+                    outbound.tag(),
+                    Protocol.SOCKS,
+                    "127.0.0.1",
+                    inbound.port(),
+                    inbound.user(),
+                    inbound.password(),
+                    null);
+            if (fileTags.contains(outbound.tag())) {
+                outbounds.put(CONFIG_FILE + " (outbound " + QuotedText.quote(outbound.tag(), 64) + ")", socks);
+            } else {
+                carriedOutbounds.put(outbound.tag(), socks);
+            }
         }
         String config = command == null
                 ? ""
                 : CoreConfig.json(accepted, read.others(), read.transport(), inbounds::of, settings.logLevel());
-        return new CoreLayout(outbounds, config, command, read.observer(), problems);
+        return new CoreLayout(outbounds, carriedOutbounds, config, command, read.observer(), problems);
     }
 
     /**
@@ -109,19 +151,27 @@ final class CoreLayouts {
      * alone, and none when it still refuses those together. Adds a line per refused outbound to {@code problems}.
      */
     private List<CoreOutbound> accepted(
-            CoreCommand command, ProxyCoreSettings settings, CoreFile read, List<String> problems) {
-        String whole = refusal(command, settings, read.probed(), read);
+            CoreCommand command,
+            ProxyCoreSettings settings,
+            List<CoreOutbound> candidates,
+            CoreFile read,
+            Set<String> fileTags,
+            List<String> problems) {
+        String whole = refusal(command, settings, candidates, read);
         if (whole == null) {
-            return read.probed();
+            return candidates;
         }
         List<CoreOutbound> accepted = new ArrayList<>();
-        for (CoreOutbound outbound : read.probed()) {
+        for (CoreOutbound outbound : candidates) {
             String alone = refusal(command, settings, List.of(outbound), read);
             if (alone == null) {
                 accepted.add(outbound);
-            } else {
+            } else if (fileTags.contains(outbound.tag())) {
                 problems.add(CONFIG_FILE + ": " + read.path() + ": outbound " + QuotedText.quote(outbound.tag(), 64)
                         + " (" + outbound.protocol() + "): the core refuses it: " + alone + "; it is not probed");
+            } else {
+                problems.add("mesh entry point " + QuotedText.quote(outbound.tag(), 64) + " (" + outbound.protocol()
+                        + "): the core refuses its Xray outbound: " + alone + "; it is not probed");
             }
         }
         if (!accepted.isEmpty() && refusal(command, settings, accepted, read) != null) {
@@ -147,7 +197,7 @@ final class CoreLayouts {
     }
 
     private static CoreLayout problem(String line) {
-        return new CoreLayout(Map.of(), "", null, Map.of(), List.of(line));
+        return new CoreLayout(Map.of(), Map.of(), "", null, Map.of(), List.of(line));
     }
 
     /** The file's SHA-256, or a marker of why it cannot be read (so that a file that comes back is read again). */

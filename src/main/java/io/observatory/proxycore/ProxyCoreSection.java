@@ -21,6 +21,11 @@ final class ProxyCoreSection implements ConfigSection<ProxyCoreSettings> {
         this.layouts = layouts;
     }
 
+    /** The layouts this section reads. */
+    CoreLayouts layouts() {
+        return layouts;
+    }
+
     /** The layout of {@code settings} and their file as it is now. */
     CoreLayout layout(ProxyCoreSettings settings) {
         return layouts.layout(settings);

@@ -1,12 +1,16 @@
 package io.observatory.proxycore;
 
 import io.observatory.config.ObservatoryConfig;
+import io.observatory.config.Outbound;
+import io.observatory.probe.XrayOutbounds;
 import io.observatory.reload.Reconfigurable;
 import io.observatory.reload.ReloadStage;
 import io.observatory.time.Scheduler;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -23,10 +27,11 @@ import org.springframework.context.SmartLifecycle;
  * (mode 0600) to the work directory, starts and supervises the process ({@link CoreProcess}), and on a reload whose
  * layout runs another core (another file content, binary or command line) stops the old process and starts the new
  * one; the outbounds keep their tags and inbounds, so their statuses stay. Each problem of a layout (binary, file,
- * refused outbound) is logged once at ERROR, one line each, and the rest keeps running. Stops the core before the
- * service's other parts stop.
+ * refused outbound) is logged once at ERROR, one line each, and the rest keeps running. Also carries the outbounds a
+ * caller hands over as Xray objects (a mesh witness's entry points, {@link XrayOutbounds}), in the same core. Stops the
+ * core before the service's other parts stop.
  */
-final class ProxyCoreSupervisor implements SmartLifecycle, Reconfigurable {
+final class ProxyCoreSupervisor implements SmartLifecycle, Reconfigurable, XrayOutbounds {
 
     private static final Logger log = LoggerFactory.getLogger(ProxyCoreSupervisor.class);
 
@@ -34,6 +39,7 @@ final class ProxyCoreSupervisor implements SmartLifecycle, Reconfigurable {
     private static final Duration STOP_LIMIT = CoreProcess.STOP_GRACE.plusSeconds(5);
 
     private final ProxyCoreSection section;
+    private final CoreLayouts layouts;
     private final Scheduler scheduler;
     private volatile ProxyCoreSettings settings;
     private volatile boolean running;
@@ -49,6 +55,7 @@ final class ProxyCoreSupervisor implements SmartLifecycle, Reconfigurable {
      */
     ProxyCoreSupervisor(ProxyCoreSection section, ObservatoryConfig config, Scheduler scheduler) {
         this.section = section;
+        this.layouts = section.layouts();
         this.scheduler = scheduler;
         this.settings = config.section(section);
     }
@@ -58,6 +65,31 @@ final class ProxyCoreSupervisor implements SmartLifecycle, Reconfigurable {
         running = true;
         ProxyCoreSettings now = settings;
         scheduler.execute(() -> apply(now));
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The objects are checked by the core at once, on the caller's thread; the core is restarted with them on the
+     * supervisor's.
+     */
+    @Override
+    public Map<String, Outbound> carry(Map<String, String> outbounds) {
+        List<CoreFile.CoreOutbound> parsed = new ArrayList<>();
+        outbounds.forEach((tag, json) -> {
+            try {
+                parsed.add(CoreFile.outbound(tag, json));
+            } catch (IllegalArgumentException e) {
+                log.error("mesh entry point {}: its Xray outbound is {}; it is not probed", tag, e.getMessage());
+            }
+        });
+        ProxyCoreSettings now = settings;
+        layouts.carry(parsed);
+        CoreLayout layout = section.layout(now);
+        if (running) {
+            scheduler.execute(() -> apply(now));
+        }
+        return layout.carried();
     }
 
     /** Takes the reloaded settings; the core is restarted on the supervisor's thread if its layout changed. */
@@ -116,9 +148,10 @@ final class ProxyCoreSupervisor implements SmartLifecycle, Reconfigurable {
         process = started;
         started.start();
         log.info(
-                "core: carrying {} outbounds of {} ({})",
+                "core: carrying {} outbounds of {} and {} mesh entry points ({})",
                 layout.outbounds().size(),
-                next.configFile(),
+                next.configFile() == null ? "no file" : next.configFile(),
+                layout.carried().size(),
                 command.style().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
     }
 

@@ -32,6 +32,9 @@ public final class Redaction {
      * tokens. Their values are printed so that an error names the file or the variable; the validator masks a
      * {@code token-env} value that is not a variable name, since it may be the token.
      */
+    /** Keys whose values hold credentials though their names do not say so: a mesh entry point's Xray outbound. */
+    private static final Set<String> SECRET_KEYS = Set.of("outbound");
+
     private static final Set<String> NOT_SECRET_KEYS =
             Set.of("token-file", "token-env", "require-for-reads", "xray-reads-open", "token-over-plaintext");
 
@@ -68,6 +71,7 @@ public final class Redaction {
     public static boolean isSecretName(String propertyName) {
         String name = propertyName.toLowerCase(Locale.ROOT);
         String key = name.substring(name.lastIndexOf('.') + 1);
-        return !NOT_SECRET_KEYS.contains(key) && SECRET_NAME.matcher(name).find();
+        return SECRET_KEYS.contains(key)
+                || (!NOT_SECRET_KEYS.contains(key) && SECRET_NAME.matcher(name).find());
     }
 }

@@ -108,6 +108,9 @@ final class MeshProtos {
                     entryPoint.setSni(entry.sni());
                 }
                 entryPoint.addAllAlpn(entry.alpn()).setAllowInsecure(entry.allowInsecure());
+                if (entry.outbound() != null) {
+                    entryPoint.setOutbound(entry.outbound());
+                }
                 message.addEntryPoints(entryPoint);
             }
             fleet.addServers(message);
@@ -213,12 +216,12 @@ final class MeshProtos {
                 if (protocol == null) {
                     log.warn(
                             "mesh fleet: entry point {} has protocol {}, which this witness cannot probe (expected:"
-                                    + " direct, http, socks, tcp, tls); it is left out",
+                                    + " direct, http, socks, tcp, tls, xray); it is left out",
                             text(entry.getTag()),
                             text(entry.getProtocol()));
                     continue;
                 }
-                boolean addressed = protocol != Protocol.DIRECT;
+                boolean addressed = protocol != Protocol.DIRECT && protocol != Protocol.XRAY;
                 boolean tls = protocol == Protocol.TLS;
                 Outbound outbound = new Outbound(
                         entry.getTag(),
@@ -231,7 +234,9 @@ final class MeshProtos {
                         tls ? entry.getSni() : null,
                         tls ? entry.getAlpnList() : List.of(),
                         tls && entry.getAllowInsecure());
-                targets.put(entry.getTag(), new WitnessFleet.Target(server.getName(), entry.getName(), outbound));
+                String object = protocol == Protocol.XRAY ? entry.getOutbound() : null;
+                targets.put(
+                        entry.getTag(), new WitnessFleet.Target(server.getName(), entry.getName(), outbound, object));
             }
         }
         return new WitnessFleet(

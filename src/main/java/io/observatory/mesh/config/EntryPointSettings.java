@@ -29,6 +29,12 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param sni      tls only: the server name sent. Default: the address when it is a host name
  * @param alpn     tls only: the ALPN protocols offered. Default: none
  * @param allowInsecure tls only: whether any certificate is accepted. Default: false
+ * @param outbound xray only, and required there: the entry point as an Xray outbound object, JSON text (one entry of
+ *                 an Xray configuration's {@code outbounds}, e.g. {@code {"protocol": "vmess", "settings": {...}}};
+ *                 its {@code tag} is replaced by the entry point's). Witnesses probe it through their own proxy core
+ *                 ({@code observatory.core.binary}) exactly as a client would; it holds credentials, so it is handed
+ *                 only to authenticated witnesses and never printed. Share links ({@code vmess://}) are not read:
+ *                 no maintained Java parser exists. Default: none
  */
 public record EntryPointSettings(
         @NotNull(message = MeshNames.EXPECTED) @Pattern(regexp = MeshNames.PATTERN, message = MeshNames.EXPECTED)
@@ -45,12 +51,15 @@ public record EntryPointSettings(
         @Nullable @HttpUrl String probeUrl,
         @Nullable String sni,
         @DefaultValue List<String> alpn,
-        boolean allowInsecure)
+        boolean allowInsecure,
+        @Nullable String outbound)
         implements Checked {
 
+    /** Reads a blank outbound object as none. */
     @ConstructorBinding
     public EntryPointSettings {
         alpn = List.copyOf(alpn);
+        outbound = outbound == null || outbound.isBlank() ? null : outbound.strip();
     }
 
     /** An entry point of the probe-URL protocols (direct, http, socks). */
@@ -62,7 +71,7 @@ public record EntryPointSettings(
             @Nullable String username,
             @Nullable String password,
             @Nullable String probeUrl) {
-        this(name, protocol, address, port, username, password, probeUrl, null, List.of(), false);
+        this(name, protocol, address, port, username, password, probeUrl, null, List.of(), false, null);
     }
 
     /** This entry point as the outbound {@code <server>/<name>}. */
@@ -74,6 +83,15 @@ public record EntryPointSettings(
     @Override
     public void check(Problems problems) {
         outbound("server").check(problems);
+        if (protocol == Protocol.XRAY && outbound == null) {
+            problems.reject("outbound", "an Xray outbound object as JSON text, since the protocol is xray");
+        } else if (protocol != Protocol.XRAY && outbound != null) {
+            problems.reject("outbound", "nothing unless the protocol is xray");
+        } else if (outbound != null && !XrayObject.isOutbound(outbound)) {
+            problems.reject(
+                    "outbound",
+                    "an Xray outbound object as JSON text, e.g. {\"protocol\": \"vmess\", \"settings\": {...}}");
+        }
     }
 
     /** Never prints the password. */

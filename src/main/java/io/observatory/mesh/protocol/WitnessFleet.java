@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The fleet as one witness probes it, as a hub handed it out: every entry point of every server but the witness's
@@ -34,7 +35,30 @@ public record WitnessFleet(
      *
      * @param server     its server
      * @param entryPoint its name
-     * @param outbound   how to reach it, tagged {@code <server>/<entry>}, with its own probe URL if it has one
+     * @param outbound   how to reach it, tagged {@code <server>/<entry>}, with its own probe URL if it has one; for an
+     *                   entry point of protocol xray, once carried, SOCKS5 to the witness's core
+     * @param xrayOutbound for protocol xray: the Xray outbound object (JSON), a secret; else {@code null}
      */
-    public record Target(String server, String entryPoint, Outbound outbound) {}
+    public record Target(
+            String server,
+            String entryPoint,
+            Outbound outbound,
+            @Nullable String xrayOutbound) {
+
+        /** An entry point the prober reaches by itself. */
+        public Target(String server, String entryPoint, Outbound outbound) {
+            this(server, entryPoint, outbound, null);
+        }
+
+        /** The same entry point reached through {@code carried}. */
+        public Target through(Outbound carried) {
+            return new Target(server, entryPoint, carried, xrayOutbound);
+        }
+
+        /** Never prints the Xray outbound object. */
+        @Override
+        public String toString() {
+            return "Target[" + server + "/" + entryPoint + ", " + outbound + "]";
+        }
+    }
 }

@@ -15,14 +15,18 @@ import io.observatory.observer.ProbeSessions;
 import io.observatory.probe.ProbeError;
 import io.observatory.probe.ProbeResult;
 import io.observatory.probe.Prober;
+import io.observatory.probe.XrayOutbounds;
 import io.observatory.snapshot.OutboundStatus;
 import io.observatory.text.GoDuration;
+import io.observatory.text.TagList;
 import io.observatory.time.Scheduler;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.random.RandomGenerator;
 import org.jspecify.annotations.Nullable;
@@ -60,6 +64,10 @@ public final class MeshWitness {
     private @Nullable WitnessFleet fleet;
     private final WitnessStatuses statuses = new WitnessStatuses();
     private @Nullable Observer sessions;
+    private final @Nullable XrayOutbounds core;
+    // The witness's thread: the Xray objects last handed to the core and what it carries of them.
+    private Map<String, String> objects = Map.of();
+    private Map<String, Outbound> carried = Map.of();
 
     /**
      * @param name                  this witness's name ({@code observatory.mesh.witness.name})
@@ -71,6 +79,7 @@ public final class MeshWitness {
      * @param clock                 wall clock of the process start and the statuses
      * @param hubs                  where the fleet comes from and reports go
      * @param defaultReportInterval the report interval until a hub says otherwise
+     * @param core                  carries the entry points given as Xray outbounds; {@code null} leaves them out
      */
     MeshWitness(
             String name,
@@ -81,8 +90,10 @@ public final class MeshWitness {
             Prober prober,
             Clock clock,
             HubLink hubs,
-            Duration defaultReportInterval) {
+            Duration defaultReportInterval,
+            @Nullable XrayOutbounds core) {
         this.name = name;
+        this.core = core;
         this.selfChecks = selfChecks;
         this.metrics = metrics;
         this.writer = writer;
@@ -103,6 +114,10 @@ public final class MeshWitness {
     public void stop() {
         stopped = true;
         reports.execute(hubs::close);
+        XrayOutbounds carrier = core;
+        if (carrier != null) {
+            reports.execute(() -> carrier.carry(Map.of()));
+        }
         HostMetrics reading = metrics;
         if (reading != null) {
             reports.execute(reading::close);
@@ -129,7 +144,7 @@ public final class MeshWitness {
         List<WitnessReport.SelfCheckResult> checks;
         ServerMetrics reading;
         try {
-            fetched = hubs.fetchFleet();
+            fetched = hubs.fetchFleet().map(this::carried);
             checks = selfChecks.run();
             reading = metrics == null ? ServerMetrics.NONE : metrics.read(reports.nanoTime());
         } catch (RuntimeException e) {
@@ -148,6 +163,61 @@ public final class MeshWitness {
             Duration interval = fleet == null ? defaultReportInterval : fleet.reportInterval();
             reports.execute(() -> send(checks, reading, streaks, interval, startedNanos));
         });
+    }
+
+    /**
+     * The fleet with each entry point given as an Xray outbound reached through the witness's proxy core, as a client
+     * of it would be; those no core carries are left out, with one line each time the set changes. The core is asked
+     * only when the objects changed. Witness thread.
+     */
+    private WitnessFleet carried(WitnessFleet fetched) {
+        Map<String, String> next = new LinkedHashMap<>();
+        fetched.targets().forEach((tag, target) -> {
+            if (target.xrayOutbound() != null) {
+                next.put(tag, target.xrayOutbound());
+            }
+        });
+        if (next.isEmpty() && objects.isEmpty()) {
+            return fetched;
+        }
+        if (!next.equals(objects)) {
+            XrayOutbounds carrier = core;
+            carried = carrier == null ? Map.of() : carrier.carry(next);
+            objects = next;
+            List<String> left = next.keySet().stream()
+                    .filter(tag -> !carried.containsKey(tag))
+                    .toList();
+            if (!left.isEmpty()) {
+                log.warn(
+                        "mesh witness {}: {} entry points given as Xray outbounds are not probed: {} ({})",
+                        name,
+                        left.size(),
+                        TagList.of(left),
+                        carrier == null
+                                ? "this witness has no proxy core: set observatory.core.binary"
+                                : "the core refuses them or cannot run; see its lines");
+            }
+        }
+        Map<String, Target> targets = new LinkedHashMap<>();
+        fetched.targets().forEach((tag, target) -> {
+            Outbound via = carried.get(tag);
+            if (target.xrayOutbound() == null) {
+                targets.put(tag, target);
+            } else if (via != null) {
+                targets.put(
+                        tag,
+                        target.through(new Outbound(
+                                tag,
+                                via.protocol(),
+                                via.address(),
+                                via.port(),
+                                via.username(),
+                                via.password(),
+                                target.outbound().probeUrl())));
+            }
+        });
+        return new WitnessFleet(
+                targets, fetched.probeUrl(), fetched.probeInterval(), fetched.timeout(), fetched.reportInterval());
     }
 
     /** Sends, then schedules the next round one interval after this one started (a slow hub does not stretch it). */

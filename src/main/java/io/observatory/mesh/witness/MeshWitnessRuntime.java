@@ -5,6 +5,7 @@ import io.observatory.mesh.config.MeshSettings;
 import io.observatory.mesh.config.WitnessSettings;
 import io.observatory.mesh.protocol.HubLinks;
 import io.observatory.probe.Prober;
+import io.observatory.probe.XrayOutbounds;
 import io.observatory.reload.Reconfigurable;
 import io.observatory.reload.ReloadStage;
 import io.observatory.text.GoDuration;
@@ -30,6 +31,7 @@ public final class MeshWitnessRuntime implements Reconfigurable {
     private final Prober prober;
     private final Clock clock;
     private final HubLinks links;
+    private final @Nullable XrayOutbounds core;
     private MeshSettings settings;
     private boolean started;
     private @Nullable MeshWitness witness;
@@ -41,15 +43,23 @@ public final class MeshWitnessRuntime implements Reconfigurable {
      * @param prober  the shared prober
      * @param clock   wall clock
      * @param links   makes the link to the hubs the settings name
+     * @param core    carries the entry points given as Xray outbounds; {@code null} when no capability offers a core
      */
     public MeshWitnessRuntime(
-            MeshSettings initial, Scheduler writer, Scheduler reports, Prober prober, Clock clock, HubLinks links) {
+            MeshSettings initial,
+            Scheduler writer,
+            Scheduler reports,
+            Prober prober,
+            Clock clock,
+            HubLinks links,
+            @Nullable XrayOutbounds core) {
         this.settings = initial;
         this.writer = writer;
         this.reports = reports;
         this.prober = prober;
         this.clock = clock;
         this.links = links;
+        this.core = core;
     }
 
     /** Starts the witness, if the role has one. */
@@ -135,7 +145,8 @@ public final class MeshWitnessRuntime implements Reconfigurable {
                 prober,
                 clock,
                 links.open(mesh),
-                mesh.initialReportInterval());
+                mesh.initialReportInterval(),
+                core);
         witness = next;
         next.start();
         log.info(

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.config.Outbound;
+import io.observatory.config.Protocol;
 import io.observatory.mesh.judge.MeshFleet;
 import io.observatory.mesh.judge.MeshRules;
 import io.observatory.testing.Configs;
@@ -56,6 +57,57 @@ class MeshSettingsTest {
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    private static final String S1_ENTRY = "{ name: main, protocol: socks, address: 127.0.0.1, port: 1080 }";
+
+    @Test
+    void bindWhenEntryPointIsAnXrayOutboundThenItsObjectIsKeptAndNeverPrinted() {
+        String vmess = "{\"protocol\": \"vmess\", \"settings\": {\"vnext\": []}}";
+        ObservatoryConfig config =
+                Configs.yaml(hub("").replace(S1_ENTRY, "{ name: main, protocol: xray, outbound: '" + vmess + "' }"));
+
+        EntryPointSettings entry = config.section(MeshSettings.SECTION)
+                .hub()
+                .servers()
+                .get(0)
+                .entryPoints()
+                .get(0);
+        assertThat(entry.outbound()).isEqualTo(vmess);
+        assertThat(entry.toString()).isEqualTo("EntryPointSettings[main, xray outbound]");
+        assertThat(entry.outbound("s1").protocol()).isEqualTo(Protocol.XRAY);
+    }
+
+    @Test
+    void bindWhenXrayEntryPointIsWrongThenOneLineThatNeverQuotesTheObject() {
+        assertThat(Configs.yamlRejection(hub("").replace(S1_ENTRY, "{ name: main, protocol: xray }")))
+                .isEqualTo("observatory.mesh.hub.servers[0].entry-points[0].outbound: (none) (expected: an Xray"
+                        + " outbound object as JSON text, since the protocol is xray)");
+        assertThat(Configs.yamlRejection(hub("").replace(
+                                S1_ENTRY, "{ name: main, protocol: xray, outbound: '{\"id\": \"secret-uuid\"'}")))
+                .isEqualTo("observatory.mesh.hub.servers[0].entry-points[0].outbound: ****** (expected: an Xray"
+                        + " outbound object as JSON text, e.g. {\"protocol\": \"vmess\", \"settings\": {...}})");
+        assertThat(Configs.yamlRejection(
+                        hub("").replace("port: 1080 }", "port: 1080, outbound: '{\"protocol\": \"vmess\"}' }")))
+                .isEqualTo("observatory.mesh.hub.servers[0].entry-points[0].outbound: ****** (expected: nothing unless"
+                        + " the protocol is xray)");
+    }
+
+    @Test
+    void bindWhenEntryPointIsTlsThenSniAndAlpnReachItsOutbound() {
+        ObservatoryConfig config = Configs.yaml(
+                hub("").replace(
+                                S1_ENTRY,
+                                "{ name: main, protocol: tls, address: 127.0.0.1, port: 443, sni: cdn.example.com, alpn: [h2] }"));
+
+        assertThat(config.observedOutbounds())
+                .filteredOn(outbound -> outbound.tag().equals("s1/main"))
+                .singleElement()
+                .satisfies(outbound -> {
+                    assertThat(outbound.serverName()).isEqualTo("cdn.example.com");
+                    assertThat(outbound.alpn()).containsExactly("h2");
+                    assertThat(outbound.describe()).isEqualTo("tls 127.0.0.1:443 sni cdn.example.com");
+                });
     }
 
     @Test

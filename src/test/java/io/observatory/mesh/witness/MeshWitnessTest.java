@@ -65,7 +65,16 @@ class MeshWitnessTest {
     };
 
     private final MeshWitness witness = new MeshWitness(
-            "w1", noSelfChecks(), null, writer, reportThread, this::probe, writer.clock(), hub, Duration.ofSeconds(10));
+            "w1",
+            noSelfChecks(),
+            null,
+            writer,
+            reportThread,
+            this::probe,
+            writer.clock(),
+            hub,
+            Duration.ofSeconds(10),
+            null);
 
     private static WitnessFleet fleet(String... servers) {
         Map<String, WitnessFleet.Target> targets = new LinkedHashMap<>();
@@ -145,7 +154,8 @@ class MeshWitnessTest {
                 this::probe,
                 writer.clock(),
                 hub,
-                Duration.ofSeconds(10));
+                Duration.ofSeconds(10),
+                null);
         measuring.start();
         advance(Duration.ofMillis(1_100));
         measuring.stop();
@@ -201,7 +211,8 @@ class MeshWitnessTest {
                 },
                 writer.clock(),
                 hub,
-                Duration.ofSeconds(10));
+                Duration.ofSeconds(10),
+                null);
         slow.start();
         advance(Duration.ofMillis(2_100));
 
