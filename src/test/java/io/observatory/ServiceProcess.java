@@ -62,7 +62,7 @@ public final class ServiceProcess implements AutoCloseable {
     }
 
     /** Returns the complete output lines so far (a line still being written is left out). */
-    private List<String> lines() {
+    public List<String> lines() {
         String text;
         try {
             text = Files.readString(output, StandardCharsets.UTF_8);

@@ -46,9 +46,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                           then the proxy handshake, then the TLS handshake, each on its own (HAProxy's
  *                           {@code timeout connect}, which it caps at {@code inter}): a black-holed server (packets
  *                           dropped) fails a probe after this rather than after the whole timeout. At most the timeout.
- *                           Linux resends a lost SYN after 1 s, so below about 1.1 s one lost packet fails a probe.
- *                           Default: per-outbound, the smaller of the timeout and the probe interval; xray, the timeout
- *                           (Xray's single deadline)
+ *                           Linux resends an unanswered SYN after 1 s: a deadline of exactly 1 s would lose the race
+ *                           to the answer of that resend (HAProxy's checks, which wake a few milliseconds late, win
+ *                           it), hence the 20 ms over the interval; a path whose RTT is longer needs more to survive a
+ *                           lost SYN. Default: per-outbound, the smaller of the timeout and the probe interval plus
+ *                           20 ms; xray, the timeout (Xray's single deadline)
  * @param initialJitter      per-outbound only: each outbound's first probe is due after a random time in [0, this),
  *                           so first probes spread out (Envoy's {@code initial_jitter}); 0 probes all at once.
  *                           Default: the probe interval
@@ -115,6 +117,12 @@ public record StandardObserverSettings(
     private static final String POSITIVE = "a positive duration";
     private static final String NOT_NEGATIVE = "0 or a positive duration";
 
+    /**
+     * What the per-outbound schedule's default connect deadline adds to the probe interval, so that the answer to
+     * Linux's resend of a lost SYN (1 s after the first) on a nearby path comes in time.
+     */
+    static final Duration CONNECT_GRACE = Duration.ofMillis(20);
+
     /** Xray's probe deadline: 5 s for the whole request. */
     static final String DEFAULT_TIMEOUT = "5s";
 
@@ -134,8 +142,9 @@ public record StandardObserverSettings(
         probeInterval = probeInterval.isZero() ? GoDuration.parse(DEFAULT_PROBE_INTERVAL) : probeInterval;
         initialJitter = initialJitter == null ? probeInterval : initialJitter;
         if (connectTimeout == null) {
-            boolean perOutbound = schedule == Schedule.PER_OUTBOUND && probeInterval.compareTo(timeout) < 0;
-            connectTimeout = perOutbound ? probeInterval : timeout;
+            Duration connect = probeInterval.plus(CONNECT_GRACE);
+            boolean perOutbound = schedule == Schedule.PER_OUTBOUND && connect.compareTo(timeout) < 0;
+            connectTimeout = perOutbound ? connect : timeout;
         }
         unhealthyInterval = unhealthyInterval == null ? probeInterval : unhealthyInterval;
         unhealthyEdgeInterval = unhealthyEdgeInterval == null ? unhealthyInterval : unhealthyEdgeInterval;

@@ -146,10 +146,11 @@ public record OutboundStatus(
     /**
      * A probe result judged against the check's expected statuses: a response whose status is not expected becomes a
      * failed result of kind {@link ProbeError.Kind#UNEXPECTED_STATUS} whose reason names the outbound and the status;
-     * anything else is returned as is (always under Xray's check, any status).
+     * anything else is returned as is (always under Xray's check, any status). A successful handshake of a tcp or tls
+     * outbound has no HTTP status (0): the expected statuses do not apply to it.
      */
     public static ProbeResult judged(ProbeResult result, ActiveCheck check) {
-        if (!result.success()) {
+        if (!result.success() || result.httpStatus() == 0) {
             return result;
         }
         return check.unexpectedStatus(result.httpStatus())

@@ -24,6 +24,29 @@ class StandardObserverSettingsTest {
     }
 
     @Test
+    void connectTimeoutWhenLeftOutThenPerOutboundTakesTheIntervalPlusTheGraceUnlessTheTimeoutIsShorter() {
+        assertThat(standard("standard.schedule=per-outbound", "standard.probe-interval=1s", "standard.timeout=2s")
+                        .connectTimeout())
+                .isEqualTo(Duration.ofMillis(1_020));
+        assertThat(standard("standard.schedule=per-outbound", "standard.probe-interval=10s", "standard.timeout=5s")
+                        .connectTimeout())
+                .isEqualTo(Duration.ofSeconds(5));
+        assertThat(standard("standard.probe-interval=1s", "standard.timeout=2s").connectTimeout())
+                .as("Xray's schedule keeps Xray's single deadline")
+                .isEqualTo(Duration.ofSeconds(2));
+        assertThat(standard("standard.probe-interval=1s", "standard.connect-timeout=1500ms")
+                        .connectTimeout())
+                .isEqualTo(Duration.ofMillis(1_500));
+    }
+
+    @Test
+    void connectTimeoutWhenLongerThanTheTimeoutThenOneLine() {
+        assertThat(Configs.rejection("standard.timeout=2s", "standard.connect-timeout=3s"))
+                .isEqualTo("observatory.standard.connect-timeout: 3s (expected: at most the timeout (2s), which bounds"
+                        + " the probe)");
+    }
+
+    @Test
     void toStringWhenPrintedThenGoDurationAndNoPassword() {
         StandardObserverSettings settings = Configs.xrayStandard(
                 List.of("proxy_"),

@@ -2,11 +2,13 @@ package io.observatory.detectionlab;
 
 import io.observatory.text.GoDuration;
 import java.io.IOException;
+import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Properties;
 
 /**
  * The network lab that {@code .ci/detection-lab} builds and passes through Maven's {@code detection-lab} profile, with
@@ -107,6 +109,39 @@ record DetectionLab(
                 Integer.parseInt(required("detection-lab.loss-percent")),
                 jar,
                 Path.of(required("detection-lab.work-dir")));
+    }
+
+    /**
+     * What target A serves besides HTTP, for the fault-kinds scenario, as {@code .ci/detection-lab} wrote it to
+     * {@code reach.properties} in the work directory.
+     *
+     * @param tlsPort    nginx's TLS port: the name {@code goodSni} answered, every other refused
+     * @param goodSni    the name served
+     * @param refusedSni a name refused ({@code ssl_reject_handshake}: alert {@code unrecognized_name})
+     * @param ca         the certificate of {@code goodSni} (self-signed), to trust
+     * @param vmessPort  v2ray's VMess port
+     * @param vmessId    the id it knows
+     */
+    record Reach(int tlsPort, String goodSni, String refusedSni, Path ca, int vmessPort, String vmessId) {}
+
+    /** A's TLS and VMess servers. */
+    Reach reach() throws IOException {
+        Properties properties = new Properties();
+        try (Reader in = Files.newBufferedReader(workDir.resolve("reach.properties"))) {
+            properties.load(in);
+        }
+        return new Reach(
+                Integer.parseInt(properties.getProperty("tls-port")),
+                properties.getProperty("good-sni"),
+                properties.getProperty("refused-sni"),
+                Path.of(properties.getProperty("ca")),
+                Integer.parseInt(properties.getProperty("vmess-port")),
+                properties.getProperty("vmess-id"));
+    }
+
+    /** Target A's address. */
+    String addressA() {
+        return addresses.get(0);
     }
 
     /** Target A's namespace: the target whose faults are timed. */

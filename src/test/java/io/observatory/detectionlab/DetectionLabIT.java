@@ -9,6 +9,7 @@ import io.observatory.testing.TestTarget;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -96,6 +97,15 @@ class DetectionLabIT {
     private static final long WARM_UP_PROBES = 10_000;
 
     private static final Duration WARM_UP_LIMIT = Duration.ofMinutes(5);
+    /** The fault-kinds scenario's outbounds: tcp and tls to A's TLS server, VMess through the core to A's v2ray. */
+    private static final String REACH_PREFIX = "reach-";
+
+    private static final String REACH_TCP = "reach-tcp";
+    private static final String REACH_TLS = "reach-tls";
+    private static final String REACH_TLS_REFUSED = "reach-tls-refused-sni";
+    private static final String REACH_VMESS = "reach-vmess";
+    private static final String REACH_VMESS_WRONG_ID = "reach-vmess-wrong-id";
+
     /** Our tags of A and B start with it, and no background outbound's does. */
     private static final String TARGET_TAG_PREFIX = "target-";
     /** The error kind label of our successful probes in {@code observatory_probe_results_total}. */
@@ -233,8 +243,48 @@ class DetectionLabIT {
                     n,
                     background.url("/generate_204")));
         }
+        DetectionLab.Reach reach = reach();
+        String a = lab.addressA();
+        yaml.append("    - { tag: ")
+                .append(REACH_TCP)
+                .append(", protocol: tcp, address: ")
+                .append(a)
+                .append(", port: ")
+                .append(reach.tlsPort())
+                .append(" }\n")
+                .append("    - { tag: ")
+                .append(REACH_TLS)
+                .append(", protocol: tls, address: ")
+                .append(a)
+                .append(", port: ")
+                .append(reach.tlsPort())
+                .append(", sni: ")
+                .append(reach.goodSni())
+                .append(" }\n")
+                .append("    - { tag: ")
+                .append(REACH_TLS_REFUSED)
+                .append(", protocol: tls, address: ")
+                .append(a)
+                .append(", port: ")
+                .append(reach.tlsPort())
+                .append(", sni: ")
+                .append(reach.refusedSni())
+                .append(" }\n")
+                .append("  probe:\n    trusted-certificates: ")
+                .append(reach.ca())
+                .append('\n')
+                .append("  core:\n    binary: /usr/bin/v2ray\n    config-file: ")
+                .append(xrayConfig(reach))
+                .append('\n');
         yaml.append("  standard:\n")
                 .append("    subject-selector: [\"\"]\n")
+                // Only the core's outbounds, from an Xray file, have no probe URL of their own: A's, kept out of
+                // the checks log.
+                .append("    probe-url: \"http://")
+                .append(a)
+                .append(':')
+                .append(lab.port())
+                .append("/reach_204\"\n")
                 .append("    probe-interval: ")
                 .append(INTERVAL.toMillis())
                 .append("ms\n")
@@ -260,6 +310,31 @@ class DetectionLabIT {
                         .append("ms\n");
         }
         return yaml.toString();
+    }
+
+    /** An operator's Xray file: two VMess outbounds to A's v2ray, one with the id it knows, one with another. */
+    private String xrayConfig(DetectionLab.Reach reach) {
+        String outbound = "{\"tag\": \"%s\", \"protocol\": \"vmess\", \"settings\": {\"vnext\": [{\"address\": \"%s\","
+                + " \"port\": %d, \"users\": [{\"id\": \"%s\", \"alterId\": 0}]}]}}";
+        String wrongId = "00000000" + reach.vmessId().substring(8);
+        String json = "{\"outbounds\": ["
+                + outbound.formatted(REACH_VMESS, lab.addressA(), reach.vmessPort(), reach.vmessId())
+                + ", " + outbound.formatted(REACH_VMESS_WRONG_ID, lab.addressA(), reach.vmessPort(), wrongId) + "]}";
+        Path file = lab.workDir().resolve("xray.json");
+        try {
+            Files.writeString(file, json);
+        } catch (IOException e) {
+            throw new UncheckedIOException(file.toString(), e);
+        }
+        return file.toString();
+    }
+
+    private DetectionLab.Reach reach() {
+        try {
+            return lab.reach();
+        } catch (IOException e) {
+            throw new UncheckedIOException("the lab's reach.properties (run .ci/detection-lab)", e);
+        }
     }
 
     private String describeOurs() {
@@ -429,6 +504,54 @@ class DetectionLabIT {
                 .as("our flaps of A under " + lab.lossPercent() + " % loss beside HAProxy's: " + line)
                 .isLessThanOrEqualTo(haproxyFlaps.get() + 2);
         awaitSteady("after " + what, Map.of(A, Verdict.HEALTHY, B, Verdict.HEALTHY), Duration.ZERO);
+    }
+
+    /**
+     * The three fault kinds told apart by the checks that see them, on A: its TLS server refuses one SNI (tls sees it,
+     * tcp does not), the VMess server does not know one id (only the probe through the core sees it), and then A is
+     * black-holed, an IP block, which tcp, tls and the core's probe all see.
+     */
+    @Test
+    @Order(5)
+    void faultKindsWhenSniRefusedVmessIdWrongOrIpBlockedThenTheChecksThatSeeThemTellThemApart() {
+        List<String> reach = List.of(REACH_TCP, REACH_TLS, REACH_VMESS);
+        Map<String, HealthState> expected = new LinkedHashMap<>();
+        reach.forEach(tag -> expected.put(tag, HealthState.HEALTH_STATE_HEALTHY));
+        expected.put(REACH_TLS_REFUSED, HealthState.HEALTH_STATE_UNHEALTHY);
+        expected.put(REACH_VMESS_WRONG_ID, HealthState.HEALTH_STATE_UNHEALTHY);
+        await().pollInterval(POLL).atMost(PATIENCE).until(() -> {
+            requireRunning();
+            return observatory.verdicts(REACH_PREFIX).equals(expected);
+        });
+        print("(e) fault kinds on A: " + expected + "; tls with SNI " + reach().refusedSni() + ": "
+                + observatory.lastError(REACH_TLS_REFUSED) + "; VMess with a wrong id: "
+                + observatory.lastError(REACH_VMESS_WRONG_ID));
+        assertThat(observatory.lastError(REACH_TLS_REFUSED)).contains("it sent the alert unrecognized_name");
+        Map<String, Duration> blocked = new LinkedHashMap<>();
+        try (TargetFault block = fault(TargetFault.blackHole(lab.namespaceA()))) {
+            long start = System.nanoTime();
+            await().pollInterval(POLL).atMost(PATIENCE).until(() -> {
+                requireRunning();
+                Map<String, HealthState> now = observatory.verdicts(REACH_PREFIX);
+                reach.forEach(tag -> {
+                    if (now.get(tag) == HealthState.HEALTH_STATE_UNHEALTHY) {
+                        blocked.putIfAbsent(tag, Duration.ofNanos(System.nanoTime() - start));
+                    }
+                });
+                return blocked.size() == reach.size();
+            });
+            String line = "(e) A black-holed (an IP block): unhealthy after "
+                    + blocked.entrySet().stream()
+                            .map(entry -> entry.getKey() + " " + seconds(entry.getValue()))
+                            .toList()
+                    + "; " + block.describeCounters();
+            print(line);
+            summary.add(line);
+        }
+        await().pollInterval(POLL).atMost(PATIENCE).until(() -> {
+            requireRunning();
+            return observatory.verdicts(REACH_PREFIX).equals(expected);
+        });
     }
 
     /** Counts a flap when {@code now} leaves HEALTHY; {@code last} holds the previous reading. */

@@ -113,6 +113,20 @@ final class ObservatoryProcess implements AutoCloseable {
         return verdicts;
     }
 
+    /** The error reason of the last probe of the outbound {@code tag}; empty after a success. */
+    String lastError(String tag) {
+        return ObservatoryServiceGrpc.newBlockingStub(channel)
+                .withDeadlineAfter(CALL_LIMIT.toMillis(), TimeUnit.MILLISECONDS)
+                .getObservation(
+                        GetObservationRequest.newBuilder().addTagPrefixes(tag).build())
+                .getOutboundsList()
+                .stream()
+                .filter(outbound -> outbound.getTag().equals(tag))
+                .findFirst()
+                .map(outbound -> outbound.getLastProbe().getErrorReason())
+                .orElse("(no such outbound)");
+    }
+
     /** Completed probes of every outbound so far, from {@code observatory_probe_results_total}. */
     long probesCompleted() throws IOException, InterruptedException {
         long total = 0;

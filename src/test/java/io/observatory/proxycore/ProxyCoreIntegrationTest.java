@@ -8,6 +8,7 @@ import io.observatory.snapshot.ObservationStore;
 import io.observatory.snapshot.OutboundHealth;
 import io.observatory.snapshot.OutboundStatus;
 import io.observatory.testing.LoopbackDaemon;
+import io.observatory.testing.TestPki;
 import io.observatory.testing.TestTarget;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -30,9 +31,10 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * The service started as an Xray user starts it: {@code observatory.core.binary} at Debian's {@code v2ray} (4.34) and
- * {@code observatory.core.config-file} at an Xray configuration of VMess and Shadowsocks outbounds with an
+ * {@code observatory.core.config-file} at an Xray configuration of VMess, Shadowsocks and Trojan outbounds with an
  * {@code observatory} block, no outbound and no observer of Observatory's own. The servers are real and not ours: a
- * v2ray VMess server and shadowsocks-libev's {@code ss-server}; the probe target is an HTTP server in the test.
+ * v2ray VMess server, shadowsocks-libev's {@code ss-server} and {@code trojan}; the probe target is an HTTP server in
+ * the test.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class ProxyCoreIntegrationTest {
@@ -50,10 +52,14 @@ class ProxyCoreIntegrationTest {
     @TempDir
     Path dir;
 
+    private static final String TROJAN_PASSWORD = "trojan-test-password";
+
     private static LoopbackDaemon vmessServer;
     private static LoopbackDaemon ssServer;
+    private static LoopbackDaemon trojanServer;
     private static int vmessPort;
     private static int ssPort;
+    private static int trojanPort;
     private static TestTarget target;
 
     private Path xrayConfig;
@@ -89,11 +95,20 @@ class ProxyCoreIntegrationTest {
                         SS_METHOD),
                 ssPort,
                 servers.resolve("ss-server.log"));
+        trojanPort = LoopbackDaemon.freePort();
+        Path trojan = Files.writeString(servers.resolve("trojan-server.json"), """
+                {"run_type": "server", "local_addr": "127.0.0.1", "local_port": %d,
+                 "remote_addr": "127.0.0.1", "remote_port": %d, "password": ["%s"], "log_level": 2,
+                 "ssl": {"cert": "%s", "key": "%s"}}
+                """.formatted(
+                trojanPort, target.port(), TROJAN_PASSWORD, TestPki.serverCertificate(), TestPki.serverPrivateKey()));
+        trojanServer = LoopbackDaemon.start(
+                "trojan", List.of("trojan", "-c", trojan.toString()), trojanPort, servers.resolve("trojan.log"));
     }
 
     @AfterAll
     static void stopServers() {
-        for (AutoCloseable server : new AutoCloseable[] {vmessServer, ssServer, target}) {
+        for (AutoCloseable server : new AutoCloseable[] {vmessServer, ssServer, trojanServer, target}) {
             if (server != null) {
                 try {
                     server.close();
@@ -122,6 +137,15 @@ class ProxyCoreIntegrationTest {
         return """
                 {"tag": "%s", "protocol": "shadowsocks",
                  "settings": {"servers": [{"address": "127.0.0.1", "port": %d, "method": "%s", "password": "%s"}]}}""".formatted(tag, ssPort, SS_METHOD, SS_PASSWORD);
+    }
+
+    /** Trojan over TLS; the server's certificate is the throwaway CA's, which the core does not trust. */
+    private static String trojan(String tag) {
+        return """
+                {"tag": "%s", "protocol": "trojan",
+                 "settings": {"servers": [{"address": "127.0.0.1", "port": %d, "password": "%s"}]},
+                 "streamSettings": {"network": "tcp", "security": "tls",
+                                    "tlsSettings": {"serverName": "localhost", "allowInsecure": true}}}""".formatted(tag, trojanPort, TROJAN_PASSWORD);
     }
 
     /** An operator's Xray configuration: an inbound of their own, these outbounds, their routing and observer. */

@@ -1,0 +1,187 @@
+package io.observatory.interop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.observatory.ServiceProcess;
+import io.observatory.testing.LoopbackDaemon;
+import io.observatory.testing.TestTarget;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A measurement of the whole service, not a timed test: the service jar in its own JVM probes one VMess outbound of an
+ * Xray file through the core it supervises (Debian's v2ray), once a second as it runs ({@code per-outbound}
+ * schedule), to a local HTTP target through a real v2ray VMess server. Each second, between two of its probes, curl
+ * requests the same URL through the same SOCKS inbound of the core (its port and credentials read from the core's
+ * configuration) and straight to the target. Printed: the RTT the service reports against curl's
+ * {@code time_starttransfer} through the inbound (our overhead), curl through the core against curl straight (the
+ * core's own hop), and the CPU per probe of the service and of its core. Asserts only that every request succeeded.
+ */
+class CoreProbeBenchmarkIT {
+
+    private static final int SAMPLES = 60;
+    private static final Duration WARM_UP = Duration.ofSeconds(20);
+    private static final Duration STARTUP = Duration.ofSeconds(60);
+    private static final String VMESS_ID = "3b6f3f2e-6a1c-4f53-9a3e-2c6d8f0b1a77";
+    private static final Pattern HTTP_STARTED = Pattern.compile("Netty started on port (\\d+) \\(http\\)");
+    private static final Pattern PROBE = Pattern.compile("probe bench-vmess: success=true rtt=(\\d+)ns");
+
+    @Test
+    void coreProbeWhenRunAsTheServiceRunsThenRttBesideCurlThroughTheSameInboundAndCpuPrinted(@TempDir Path dir)
+            throws Exception {
+        try (TestTarget target = TestTarget.http()) {
+            int vmessPort = LoopbackDaemon.freePort();
+            Path server = Files.writeString(dir.resolve("server.json"), """
+                    {"log": {"access": "/dev/null"},
+                     "inbounds": [{"listen": "127.0.0.1", "port": %d, "protocol": "vmess",
+                                   "settings": {"clients": [{"id": "%s", "alterId": 0}]}}],
+                     "outbounds": [{"protocol": "freedom"}]}
+                    """.formatted(vmessPort, VMESS_ID));
+            Path xray = Files.writeString(dir.resolve("xray.json"), """
+                    {"outbounds": [{"tag": "bench-vmess", "protocol": "vmess", "settings": {"vnext": [
+                        {"address": "127.0.0.1", "port": %d, "users": [{"id": "%s", "alterId": 0}]}]}}]}
+                    """.formatted(vmessPort, VMESS_ID));
+            String url = target.url("/generate_204");
+            Path work = dir.resolve("core");
+            try (LoopbackDaemon vmess = LoopbackDaemon.start(
+                            "v2ray vmess server",
+                            List.of("/usr/bin/v2ray", "-config", server.toString()),
+                            vmessPort,
+                            dir.resolve("server.log"));
+                    ServiceProcess service = ServiceProcess.start(List.of(
+                            "--spring.grpc.server.port=0",
+                            "--server.port=0",
+                            "--observatory.core.binary=/usr/bin/v2ray",
+                            "--observatory.core.config-file=" + xray,
+                            "--observatory.core.work-directory=" + work,
+                            "--observatory.standard.subject-selector[0]=bench-",
+                            "--observatory.standard.schedule=per-outbound",
+                            "--observatory.standard.probe-interval=1s",
+                            "--observatory.standard.probe-url=" + url,
+                            "--logging.level.io.observatory.observer.StandardProbes=debug"))) {
+                service.awaitMessage(HTTP_STARTED, STARTUP);
+                awaitWindow(System.nanoTime(), WARM_UP);
+                JsonNode inbound = JsonMapper.builder()
+                        .build()
+                        .readTree(Files.readString(work.resolve("core.json")))
+                        .path("inbounds")
+                        .get(0);
+                String proxy = "socks5h://"
+                        + inbound.path("settings")
+                                .path("accounts")
+                                .get(0)
+                                .path("user")
+                                .asString()
+                        + ":"
+                        + inbound.path("settings")
+                                .path("accounts")
+                                .get(0)
+                                .path("pass")
+                                .asString()
+                        + "@127.0.0.1:" + inbound.path("port").asInt();
+                long corePid = Long.parseLong(
+                        Files.readString(work.resolve("core.pid")).strip());
+                ProcessHandle core = ProcessHandle.of(corePid).orElseThrow();
+                int probesBefore = ours(service).size();
+                long serviceCpuBefore = cpuNanos(service.handle());
+                long coreCpuBefore = cpuNanos(core);
+                List<Double> viaCore = new ArrayList<>();
+                List<Double> straight = new ArrayList<>();
+                long windowStart = System.nanoTime();
+                for (int i = 0; i < SAMPLES; i++) {
+                    // Half a second into each second: between two of our probes, whatever their phase.
+                    awaitWindow(windowStart, Duration.ofMillis(1_000L * i + 500));
+                    viaCore.add(curl(url, proxy));
+                    straight.add(curl(url, null));
+                }
+                awaitWindow(windowStart, Duration.ofSeconds(SAMPLES));
+                List<Double> oursAll = ours(service);
+                List<Double> oursWindow = oursAll.subList(probesBefore, oursAll.size());
+                long serviceCpu = cpuNanos(service.handle()) - serviceCpuBefore;
+                long coreCpu = cpuNanos(core) - coreCpuBefore;
+
+                assertThat(oursWindow).as("our probes in the window").hasSizeGreaterThan(SAMPLES / 2);
+                double ours = median(oursWindow);
+                double curlCore = median(viaCore);
+                double curlStraight = median(straight);
+                System.out.printf(
+                        Locale.ROOT,
+                        "Core probe (v2ray 4.34 VMess, 1 probe/s, %d of ours, %d curl pairs): ours %.3f ms vs curl"
+                                + " through the same inbound %.3f ms (ours - curl %+.3f ms, goal <= +0.5); the core's"
+                                + " hop: curl through the core %.3f ms vs straight %.3f ms (%+.3f ms); CPU per probe:"
+                                + " service %.0f us, its core %.0f us (the core also carried curl's %d requests)%n",
+                        oursWindow.size(),
+                        SAMPLES,
+                        ours,
+                        curlCore,
+                        ours - curlCore,
+                        curlCore,
+                        curlStraight,
+                        curlCore - curlStraight,
+                        serviceCpu / 1e3 / oursWindow.size(),
+                        coreCpu / 1e3 / (oursWindow.size() + SAMPLES),
+                        SAMPLES);
+            }
+        }
+    }
+
+    private static void awaitWindow(long startNanos, Duration offset) {
+        long deadline = startNanos + offset.toNanos();
+        Awaitility.await()
+                .atMost(offset.plusSeconds(5))
+                .pollInterval(Duration.ofMillis(10))
+                .until(() -> System.nanoTime() >= deadline);
+    }
+
+    /** Our successful probes' RTTs so far, in ms, from the service's debug lines. */
+    private static List<Double> ours(ServiceProcess service) {
+        List<Double> rtts = new ArrayList<>();
+        for (String line : service.lines()) {
+            Matcher matcher = PROBE.matcher(line);
+            if (matcher.find()) {
+                rtts.add(Long.parseLong(matcher.group(1)) / 1e6);
+            }
+        }
+        return rtts;
+    }
+
+    /** curl's {@code time_starttransfer} in ms, through {@code proxy} when set; the answer must be 204. */
+    private static double curl(String url, String proxy) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(
+                List.of("curl", "-s", "-o", "/dev/null", "-w", "%{http_code} %{time_starttransfer}", "-m", "5"));
+        if (proxy != null) {
+            command.addAll(List.of("-x", proxy));
+        }
+        command.add(url);
+        Process curl = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(curl.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        assertThat(curl.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        String[] fields = output.split(" ");
+        assertThat(fields[0]).as("curl %s", output).isEqualTo("204");
+        return Double.parseDouble(fields[1]) * 1e3;
+    }
+
+    private static long cpuNanos(ProcessHandle process) {
+        return process.info().totalCpuDuration().orElseThrow().toNanos();
+    }
+
+    private static double median(List<Double> values) {
+        List<Double> sorted = values.stream().sorted().toList();
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    }
+}
