@@ -23,8 +23,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param tag         unique, non-blank name of the outbound, without control characters (line breaks, tabs);
  *                    subject selectors match its prefix. Required, no default
  * @param protocol    how the outbound is probed: direct, http (CONNECT proxy) or socks (SOCKS5) send the probe URL's
- *                    request; tcp connects to address:port, tls also completes a TLS handshake there; in any letter
- *                    case. Required, no default
+ *                    request; tcp connects to address:port, tls also completes a TLS handshake there (xray is
+ *                    for mesh entry points only: an Xray configuration's own outbounds come from
+ *                    observatory.core.config-file); in any letter case. Required, no default
  * @param address     host name (ASCII letters, digits, '-', '.', '_') or IP address, IPv6 with or without brackets
  *                    (kept without them); no port here: the proxy's for http and socks, the server's for tcp and tls.
  *                    Required for all but direct, must stay unset for direct. No default
@@ -37,14 +38,14 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param probeUrl    absolute http(s) URL probed through this outbound instead of the observer's (a YARP-style
  *                    per-destination health address); a port in it must be 1-65535; blank means none; not for tcp and
  *                    tls, whose probe is the handshake. Default: the observer's URL
- * @param sni         tls only: the server name sent in the handshake and, unless {@code allowInsecure}, the name the
- *                    certificate must match, a host name (an IP address cannot be sent as SNI); blank means none.
- *                    Default: the address when it is a host name, else none
- * @param alpn        tls only: the ALPN protocols offered, in order of preference (e.g. h2, http/1.1), each 1-255
- *                    bytes. Default: none offered
- * @param allowInsecure tls only: whether the handshake succeeds whatever the certificate (expired, self-signed, another
- *                    name), as Xray's {@code allowInsecure}: for servers whose certificate is not the point (Reality,
- *                    self-signed camouflage). Default: false, the certificate is verified
+ * @param sni         for a tls outbound: the server name sent in the handshake and, unless {@code allowInsecure}, the
+ *                    name the certificate must match, a host name (an IP address cannot be sent as SNI); blank means
+ *                    none. Default: the address when it is a host name, else none
+ * @param alpn        for a tls outbound: the ALPN protocols offered, in order of preference (e.g. h2, http/1.1), each
+ *                    1-255 bytes. Default: none offered
+ * @param allowInsecure for a tls outbound: whether the handshake succeeds whatever the certificate (expired,
+ *                    self-signed, another name), as Xray's {@code allowInsecure}: for servers whose certificate is not
+ *                    the point (Reality, self-signed camouflage). Default: false, the certificate is verified
  */
 public record Outbound(
         @NotBlank(message = "a non-blank tag")

@@ -19,17 +19,18 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * {@code <server>/<name>}; its properties mean what an {@link Outbound}'s do and are checked by the same rules.
  *
  * @param name     unique within its server, e.g. {@code main}. Required
- * @param protocol direct, http (CONNECT proxy), socks (SOCKS5), tcp (a connect) or tls (a TLS handshake). Required
+ * @param protocol direct, http (CONNECT proxy), socks (SOCKS5), tcp (a connect), tls (a TLS handshake) or xray (an
+ *                 Xray outbound object, below). Required
  * @param address  the proxy's or, for tcp and tls, the server's host name or IP address. Required for all but direct
  * @param port     its TCP port, 1-65535. Required for all but direct
  * @param username proxy user name; set together with password, or not at all. Default: none
  * @param password proxy password; never printed. Default: none
  * @param probeUrl absolute http(s) URL probed through this entry point instead of
  *                 {@code observatory.mesh.hub.probe.probe-url}. Default: that URL
- * @param sni      tls only: the server name sent. Default: the address when it is a host name
- * @param alpn     tls only: the ALPN protocols offered. Default: none
- * @param allowInsecure tls only: whether any certificate is accepted. Default: false
- * @param outbound xray only, and required there: the entry point as an Xray outbound object, JSON text (one entry of
+ * @param sni      for tls: the server name sent. Default: the address when it is a host name
+ * @param alpn     for tls: the ALPN protocols offered. Default: none
+ * @param allowInsecure for tls: whether any certificate is accepted. Default: false
+ * @param outbound for xray, and required there: the entry point as an Xray outbound object, JSON text (one entry of
  *                 an Xray configuration's {@code outbounds}, e.g. {@code {"protocol": "vmess", "settings": {...}}};
  *                 its {@code tag} is replaced by the entry point's). Witnesses probe it through their own proxy core
  *                 ({@code observatory.core.binary}) exactly as a client would; it holds credentials, so it is handed
