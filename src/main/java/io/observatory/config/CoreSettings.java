@@ -60,8 +60,8 @@ public record CoreSettings(
             if (outbounds.get(i).protocol() == Protocol.XRAY) {
                 problems.reject(
                         "outbounds[" + i + "].protocol",
-                        Outbound.EXPECTED_PROTOCOL + " (the outbounds of an Xray configuration are probed from"
-                                + " observatory.core.config-file; xray is for mesh entry points)");
+                        "one of direct, http, socks, tcp, tls (xray is for mesh entry points; the outbounds of an"
+                                + " Xray configuration are probed from observatory.core.config-file)");
             }
             String tag = outbounds.get(i).tag();
             Integer first = tag == null ? null : indexByTag.putIfAbsent(tag, i);

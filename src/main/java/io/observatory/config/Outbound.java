@@ -67,7 +67,7 @@ public record Outbound(
         implements Checked {
 
     /** What a valid protocol looks like, for messages. */
-    public static final String EXPECTED_PROTOCOL = "one of direct, http, socks, tcp, tls";
+    public static final String EXPECTED_PROTOCOL = "one of direct, http, socks, tcp, tls, xray";
 
     private static final String EXPECTED_PORT = "1-65535";
 

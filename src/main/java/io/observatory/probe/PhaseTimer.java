@@ -55,7 +55,7 @@ final class PhaseTimer {
     PhaseTimer(Ticker ticker, URI target, boolean resolvesLocally) {
         this.ticker = ticker;
         this.startNanos = ticker.nanoTime();
-        this.marks = new AtomicReference<>(new Marks(target, resolvesLocally, 0, unset()));
+        this.marks = new AtomicReference<>(new Marks(target, resolvesLocally, 0, unset(), UNSET));
     }
 
     private static long[] unset() {
@@ -66,7 +66,7 @@ final class PhaseTimer {
 
     /** Starts the marks again for the next request of the probe (a followed redirect) to {@code target}. */
     void nextRequest(URI target, boolean resolvesLocally) {
-        marks.updateAndGet(current -> new Marks(target, resolvesLocally, current.request() + 1, unset()));
+        marks.updateAndGet(current -> new Marks(target, resolvesLocally, current.request() + 1, unset(), UNSET));
     }
 
     /**
@@ -86,6 +86,10 @@ final class PhaseTimer {
         private final int request;
         // The reading at the start of the connection's current inbound read.
         private long readNanos;
+        // The proxy handshake: the reading when the message awaiting a reply was handed to the socket, and the sum
+        // of the exchanges so far.
+        private long handshakeWrite = UNSET;
+        private long handshakeWire = UNSET;
 
         private ConnectionStamps(int request) {
             this.request = request;
@@ -103,9 +107,23 @@ final class PhaseTimer {
                     current.request() != request || current.reached(mark) ? current : current.with(mark, now));
         }
 
-        /** Records that an inbound read of the connection begins now. */
+        /** Records that an inbound read of the connection begins now: the end of a handshake exchange, if one is open. */
         void readStarted() {
             readNanos = ticker.nanoTime();
+            if (handshakeWrite != UNSET) {
+                handshakeWire = (handshakeWire == UNSET ? 0 : handshakeWire) + readNanos - handshakeWrite;
+                handshakeWrite = UNSET;
+            }
+        }
+
+        /**
+         * Records that a message of the proxy handshake is handed to the socket now; the exchange lasts until the next
+         * read begins. A second message before a reply (none in SOCKS5 or CONNECT) belongs to the same exchange.
+         */
+        void handshakeWritten() {
+            if (handshakeWrite == UNSET) {
+                handshakeWrite = ticker.nanoTime();
+            }
         }
 
         /**
@@ -122,7 +140,14 @@ final class PhaseTimer {
         }
 
         private void stampAt(Mark mark, long nanos) {
-            marks.updateAndGet(current -> current.request() == request ? current.with(mark, nanos) : current);
+            long wire = handshakeWire;
+            marks.updateAndGet(current -> {
+                if (current.request() != request) {
+                    return current;
+                }
+                Marks next = current.with(mark, nanos);
+                return mark == Mark.PROXY_HANDSHAKE_DONE ? next.withProxyWire(wire) : next;
+            });
         }
     }
 
@@ -143,15 +168,23 @@ final class PhaseTimer {
      * @param resolvesLocally whether its first hop is a host name resolved here
      * @param request         which request of the probe: 0 for the first, one more for each followed redirect
      * @param stamps          the readings by {@link Mark} ordinal, {@code Long.MIN_VALUE} where not reached
+     * @param proxyWireNanos  the proxy handshake's time on the wire: the sum, over its exchanges, of the span from the
+     *                        first bytes of a message handed to the socket until the read that brought the proxy's
+     *                        reply began (the client's work between a reply and its next message left out);
+     *                        {@code Long.MIN_VALUE} until the handshake is done
      */
     // Never shared: each change makes a copy, and no two are compared; a Mark's ordinal is its slot.
     @SuppressWarnings({"ArrayRecordComponent", "EnumOrdinal"})
-    record Marks(URI target, boolean resolvesLocally, int request, long[] stamps) {
+    record Marks(URI target, boolean resolvesLocally, int request, long[] stamps, long proxyWireNanos) {
+
+        private Marks withProxyWire(long nanos) {
+            return new Marks(target, resolvesLocally, request, stamps, nanos);
+        }
 
         private Marks with(Mark mark, long nanos) {
             long[] next = stamps.clone();
             next[mark.ordinal()] = nanos;
-            return new Marks(target, resolvesLocally, request, next);
+            return new Marks(target, resolvesLocally, request, next, proxyWireNanos);
         }
 
         /** Whether the request has reached {@code mark}. */
@@ -187,7 +220,21 @@ final class PhaseTimer {
                 throw new IllegalStateException("no RTT: the request to " + target + " has not reached " + end);
             }
             long dns = dnsMeasured() && reached(Mark.RESOLVED) ? at(Mark.RESOLVED) - at(Mark.RESOLVE_STARTED) : 0;
-            return dns + ready() - at(Mark.CONNECT_STARTED) + at(end) - at(Mark.REQUEST_WRITTEN);
+            return dns + untilReady() + at(end) - at(Mark.REQUEST_WRITTEN);
+        }
+
+        /**
+         * From the connect's start until the connection is ready for the request, the proxy handshake counted by its
+         * time on the wire when it was measured so: connect, then the handshake's exchanges, then the TLS handshake.
+         */
+        private long untilReady() {
+            if (!reached(Mark.PROXY_HANDSHAKE_DONE) || proxyWireNanos == UNSET) {
+                return ready() - at(Mark.CONNECT_STARTED);
+            }
+            long connect = at(Mark.CONNECTED) - at(Mark.CONNECT_STARTED);
+            long tls =
+                    reached(Mark.TLS_HANDSHAKE_DONE) ? at(Mark.TLS_HANDSHAKE_DONE) - at(Mark.PROXY_HANDSHAKE_DONE) : 0;
+            return connect + proxyWireNanos + tls;
         }
 
         /**
@@ -201,7 +248,7 @@ final class PhaseTimer {
                 throw new IllegalStateException("no RTT: the handshake with " + target + " is not done");
             }
             long dns = dnsMeasured() && reached(Mark.RESOLVED) ? at(Mark.RESOLVED) - at(Mark.RESOLVE_STARTED) : 0;
-            return dns + ready() - at(Mark.CONNECT_STARTED);
+            return dns + untilReady();
         }
 
         /** Whether the request reached the marks {@link #rttNanos} needs: its first bytes written and its end. */
@@ -228,7 +275,7 @@ final class PhaseTimer {
             return new ProbePhases(
                     dns,
                     span(at(Mark.CONNECT_STARTED), connected),
-                    span(connected, proxyDone),
+                    proxyDone != UNSET && proxyWireNanos != UNSET ? proxyWireNanos : span(connected, proxyDone),
                     span(tlsFrom, at(Mark.TLS_HANDSHAKE_DONE)),
                     span(at(Mark.REQUEST_WRITTEN), at(Mark.RESPONSE_HEADERS)));
         }

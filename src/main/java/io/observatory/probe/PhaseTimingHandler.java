@@ -82,9 +82,14 @@ final class PhaseTimingHandler extends ChannelDuplexHandler {
 
     @Override
     public void write(ChannelHandlerContext ctx, Object message, ChannelPromise promise) {
-        if (!requestWritten && message instanceof ByteBuf && ready(timer.marks())) {
-            requestWritten = true;
-            timer.stamp(Mark.REQUEST_WRITTEN);
+        if (!requestWritten && message instanceof ByteBuf) {
+            PhaseTimer.Marks marks = timer.marks();
+            if (ready(marks)) {
+                requestWritten = true;
+                timer.stamp(Mark.REQUEST_WRITTEN);
+            } else if (proxied && marks.reached(Mark.CONNECTED) && !marks.reached(Mark.PROXY_HANDSHAKE_DONE)) {
+                timer.handshakeWritten();
+            }
         }
         ctx.write(message, promise);
     }

@@ -12,7 +12,10 @@ import java.util.Map;
  * @param dnsNanos local name resolution of the first hop (the target when direct, the proxy otherwise); not measured
  *     when that hop is an IP literal or the proxy resolves the name
  * @param connectNanos TCP connect to the first hop
- * @param proxyHandshakeNanos SOCKS5 negotiation or HTTP CONNECT exchange, including the proxy's dial to the target
+ * @param proxyHandshakeNanos SOCKS5 negotiation or HTTP CONNECT exchange, including the proxy's dial to the target:
+ *     the sum of its exchanges on the wire, each from a message's first bytes handed to the socket until the read that
+ *     brought the proxy's reply began (the client's own work between a reply and its next message, such as the SOCKS5
+ *     authentication after the method reply, is not counted)
  * @param tlsNanos TLS handshake with the target
  * @param firstByteNanos from the request's first bytes handed to the socket until the read that completed the
  *     response headers (the server's time plus the transit both ways; curl's {@code time_starttransfer} minus its

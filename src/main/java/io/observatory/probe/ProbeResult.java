@@ -18,8 +18,9 @@ import org.jspecify.annotations.Nullable;
  *     which returns once the response headers are read, plus the body copy where Xray reads it) and compares with
  *     curl's {@code time_starttransfer}. Every boundary is a socket event stamped on the event loop before anything
  *     else reacts to it, so the client's own work is not counted: its setup (channel creation and registration, the
- *     hop from resolution to connect), building and encoding the request once the connection is ready, decoding the
- *     replies, and completing the probe (reactor operators, closing the connection). For a followed redirect, the
+ *     hop from resolution to connect), its work between the proxy's replies and its next handshake messages, building
+ *     and encoding the request once the connection is ready, decoding the replies, and completing the probe (reactor
+ *     operators, closing the connection). For a followed redirect, the
  *     final request's. For {@code tcp}: name resolution when measured and the connect; for {@code tls}: those and the
  *     handshake. On failure: the time from the probe's start until the failure was noticed
  * @param phases per-phase timings

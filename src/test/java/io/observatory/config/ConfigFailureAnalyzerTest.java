@@ -37,7 +37,7 @@ class ConfigFailureAnalyzerTest {
                 "observatory.burst.ping-config.timeout | 5x | "
                         + "a duration with units ns, us, µs, ms, s, m, h (e.g. 2h45m, 1.5s) or whole days (e.g. 1d)",
                 "observatory.outbounds[0].port | abc | a whole number",
-                "observatory.outbounds[0].protocol | ftp | one of direct, http, socks, tcp, tls",
+                "observatory.outbounds[0].protocol | ftp | one of direct, http, socks, tcp, tls, xray",
                 "observatory.standard.enable-concurrency | maybe | true or false",
                 "observatory.burst.ping-config.sampling | ten | a whole number",
                 "observatory.standard.healthy-threshold | two | a whole number",

@@ -27,6 +27,45 @@ class OutboundTest {
     }
 
     @Test
+    void bindWhenTcpOrTlsThenTheHandshakeNeedsAddressAndPortAndNothingOfAProxy() {
+        assertThat(rejected("tag=e", "protocol=tcp", "address=198.51.100.7"))
+                .isEqualTo("observatory.outbounds[0].port: (none) (expected: 1-65535)");
+        assertThat(rejected("tag=e", "protocol=tcp", "address=198.51.100.7", "port=443", "username=u", "password=p"))
+                .isEqualTo("observatory.outbounds[0].username: u (expected: nothing for protocol tcp, whose probe is"
+                        + " the handshake itself)");
+        assertThat(rejected("tag=e", "protocol=tcp", "address=198.51.100.7", "port=443", "sni=cdn.example.com"))
+                .isEqualTo("observatory.outbounds[0].sni: cdn.example.com (expected: nothing for protocol tcp: only a"
+                        + " tls outbound sends a server name)");
+        assertThat(rejected("tag=e", "protocol=tls", "address=198.51.100.7", "port=443", "sni=198.51.100.7"))
+                .isEqualTo("observatory.outbounds[0].sni: 198.51.100.7 (expected: a host name (an IP address is never"
+                        + " sent as a server name))");
+        assertThat(rejected("tag=e", "protocol=tls", "address=198.51.100.7", "port=443", "probe-url=http://x.test/"))
+                .isEqualTo("observatory.outbounds[0].probe-url: http://x.test/ (expected: nothing for protocol tls,"
+                        + " whose probe is the handshake itself)");
+        assertThat(rejected("tag=e", "protocol=xray"))
+                .isEqualTo("observatory.outbounds[0].protocol: XRAY (expected: one of direct, http, socks, tcp, tls"
+                        + " (xray is for mesh entry points; the outbounds of an Xray configuration are probed from"
+                        + " observatory.core.config-file))");
+    }
+
+    @Test
+    void bindWhenTlsThenServerNameIsTheSniElseAHostNameAddressAndTheProbeUrlNamesTheServer() {
+        Outbound named = Configs.of(outbound(0, "tag=e", "protocol=tls", "address=edge.example.com", "port=443"))
+                .outbounds()
+                .get(0);
+        Outbound byIp = Configs.of(
+                        outbound(0, "tag=e", "protocol=tls", "address=198.51.100.7", "port=443", "alpn=h2,http/1.1"))
+                .outbounds()
+                .get(0);
+
+        assertThat(named.serverName()).isEqualTo("edge.example.com");
+        assertThat(byIp.serverName()).isNull();
+        assertThat(byIp.alpn()).containsExactly("h2", "http/1.1");
+        assertThat(byIp.probeUrlOr(URI.create("http://ignored.test/"))).hasToString("tls://198.51.100.7:443");
+        assertThat(byIp.describe()).isEqualTo("tls 198.51.100.7:443");
+    }
+
+    @Test
     void describeWhenIpv6ProxyThenAddressInBrackets() {
         assertThat(new Outbound("v6", Protocol.HTTP, "2001:db8::5", 3128, null, null, null).describe())
                 .isEqualTo("http [2001:db8::5]:3128");
@@ -96,7 +135,7 @@ class OutboundTest {
     void bindWhenProtocolMissingThenErrorListsProtocols() {
         assertThat(rejected("tag=proxy_de", "address=10.0.0.5", "port=1080"))
                 .isEqualTo(
-                        "observatory.outbounds[0].protocol: (none) (expected: one of direct, http, socks, tcp, tls)");
+                        "observatory.outbounds[0].protocol: (none) (expected: one of direct, http, socks, tcp, tls, xray)");
     }
 
     @ParameterizedTest(name = "{0}")

@@ -37,7 +37,7 @@ class PropertyExpectationsTest {
         assertThat(PropertyExpectations.expected(ResolvableType.forClass(Double.class)))
                 .isEqualTo("a decimal number, e.g. 0.3");
         assertThat(PropertyExpectations.expected(ResolvableType.forClass(Protocol.class)))
-                .isEqualTo("one of direct, http, socks, tcp, tls");
+                .isEqualTo("one of direct, http, socks, tcp, tls, xray");
         assertThat(PropertyExpectations.expected(ResolvableType.forClassWithGenerics(List.class, String.class)))
                 .isEqualTo("a list of values");
         assertThat(PropertyExpectations.expected(

@@ -51,6 +51,42 @@ class PhaseTimerTest {
     }
 
     @Test
+    void rttWhenProxyHandshakeExchangesRecordedThenOnlyTheirTimeOnTheWireCountsNotTheClientsWorkBetweenThem() {
+        PhaseTimer proxiedTimer = new PhaseTimer(now::get, URI.create("https://probe.test/"), false);
+        PhaseTimer.ConnectionStamps proxied = proxiedTimer.connection();
+        now.set(10);
+        proxied.stamp(Mark.CONNECT_STARTED);
+        now.set(20);
+        proxied.stamp(Mark.CONNECTED);
+        proxied.handshakeWritten(); // SOCKS5 greeting
+        now.set(40);
+        proxied.readStarted(); // method reply
+        now.set(45);
+        proxied.handshakeWritten(); // RFC 1929 credentials, 5 of the client's own work later
+        now.set(70);
+        proxied.readStarted();
+        now.set(90);
+        proxied.handshakeWritten(); // CONNECT, 20 later
+        now.set(115);
+        proxied.readStarted();
+        now.set(118);
+        proxied.stampAtRead(Mark.PROXY_HANDSHAKE_DONE);
+        now.set(315);
+        proxied.stamp(Mark.TLS_HANDSHAKE_DONE);
+        now.set(350);
+        proxied.stamp(Mark.REQUEST_WRITTEN);
+        now.set(900);
+        proxied.readStarted();
+        proxied.stampAtRead(Mark.RESPONSE_HEADERS);
+
+        PhaseTimer.Marks marks = proxied.marks();
+        assertThat(marks.phases())
+                .as("three exchanges of 20, 25 and 25; the TLS handshake from the read that ended the proxy's")
+                .isEqualTo(new ProbePhases(N, 10, 70, 200, 550));
+        assertThat(marks.rttNanos(false)).isEqualTo(830);
+    }
+
+    @Test
     void rttWhenProxyAndTlsThenHandshakesCountedFromTheReadsThatEndedThem() {
         PhaseTimer proxiedTimer = new PhaseTimer(now::get, URI.create("https://probe.test/"), false);
         PhaseTimer.ConnectionStamps proxied = proxiedTimer.connection();
