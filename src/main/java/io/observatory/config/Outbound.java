@@ -95,7 +95,7 @@ public record Outbound(
         username = blankToNull(username);
         password = blankToNull(password);
         probeUrl = probeUrl == null || probeUrl.isBlank() ? null : probeUrl.strip();
-        sni = sni == null || sni.isBlank() ? null : sni.strip();
+        sni = sni == null || sni.isBlank() ? null : withoutTrailingDot(sni.strip());
         alpn = List.copyOf(alpn);
     }
 
@@ -268,6 +268,11 @@ public record Outbound(
         if (value != null && value.getBytes(StandardCharsets.UTF_8).length > 255) {
             problems.reject(property, "at most 255 bytes (UTF-8) for a SOCKS5 proxy (RFC 1929)");
         }
+    }
+
+    /** A fully qualified name's root dot ({@code example.com.}): an SNI host name is sent without it (RFC 6066). */
+    private static String withoutTrailingDot(String name) {
+        return name.endsWith(".") && name.length() > 1 ? name.substring(0, name.length() - 1) : name;
     }
 
     private static @Nullable String blankToNull(@Nullable String text) {

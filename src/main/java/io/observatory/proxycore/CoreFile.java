@@ -59,7 +59,34 @@ record CoreFile(
      * @param protocol its {@code protocol}, lower case
      * @param json     the whole object
      */
-    record CoreOutbound(String tag, String protocol, ObjectNode json) {}
+    record CoreOutbound(String tag, String protocol, ObjectNode json) {
+
+        /** Shorter strings of the object are left as they are: a protocol name, a network, an address family. */
+        private static final int SECRET_MIN_LENGTH = 6;
+
+        /**
+         * {@code message} (the core's reason for refusing this outbound) with every string of the object that is not
+         * its tag or protocol masked: the core quotes values such as a malformed VMess id, and those are secrets.
+         */
+        String masked(String message) {
+            List<String> values = new ArrayList<>();
+            collectStrings(json, values);
+            String masked = message;
+            for (String value : values) {
+                if (value.length() >= SECRET_MIN_LENGTH && !value.equals(tag) && !value.equalsIgnoreCase(protocol)) {
+                    masked = masked.replace(value, "******");
+                }
+            }
+            return masked;
+        }
+
+        private static void collectStrings(JsonNode node, List<String> values) {
+            if (node.isString()) {
+                values.add(node.asString());
+            }
+            node.forEach(child -> collectStrings(child, values));
+        }
+    }
 
     CoreFile {
         probed = List.copyOf(probed);

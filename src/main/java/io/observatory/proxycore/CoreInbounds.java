@@ -7,8 +7,10 @@ import java.net.ServerSocket;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The loopback SOCKS inbound of each outbound the core carries, by the outbound's tag: a port that was free when it
@@ -42,7 +44,20 @@ final class CoreInbounds {
 
     /** The inbound of {@code tag}, chosen the first time it is asked for. */
     synchronized Inbound of(String tag) {
-        return byTag.computeIfAbsent(tag, unused -> new Inbound(freePort(), user(), password()));
+        Inbound known = byTag.get(tag);
+        if (known != null) {
+            return known;
+        }
+        Set<Integer> taken = new HashSet<>();
+        byTag.values().forEach(inbound -> taken.add(inbound.port()));
+        int port = freePort();
+        // The kernel may hand out a port again once it is closed: never give two tags the same one.
+        for (int tries = 0; taken.contains(port) && tries < 100; tries++) {
+            port = freePort();
+        }
+        Inbound fresh = new Inbound(port, user(), password());
+        byTag.put(tag, fresh);
+        return fresh;
     }
 
     private String user() {

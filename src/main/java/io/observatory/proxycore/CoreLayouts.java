@@ -87,7 +87,13 @@ final class CoreLayouts {
             return new CoreLayout(
                     kept.outbounds(), kept.carried(), kept.config(), kept.command(), kept.observer(), problems);
         }
-        CoreLayout layout = compute(settings, read);
+        CoreLayout layout;
+        try {
+            layout = compute(settings, read);
+        } catch (RuntimeException e) {
+            // A port that cannot be found, an interrupted check: one line, and nothing carried until the next read.
+            return problem("observatory.core: " + e.getMessage() + "; no outbound is carried");
+        }
         last = new Cached(settings, digest, carried, layout);
         return layout;
     }
@@ -114,8 +120,11 @@ final class CoreLayouts {
                 candidates.add(outbound);
             }
         }
+        if (command == null) {
+            return new CoreLayout(Map.of(), Map.of(), "", null, read.observer(), problems);
+        }
         List<CoreOutbound> accepted = candidates;
-        if (command != null && !candidates.isEmpty()) {
+        if (!candidates.isEmpty()) {
             try {
                 accepted = accepted(command, settings, candidates, read, fileTags, problems);
             } catch (UncheckedIOException e) {
@@ -140,9 +149,7 @@ final class CoreLayouts {
                 carriedOutbounds.put(outbound.tag(), socks);
             }
         }
-        String config = command == null
-                ? ""
-                : CoreConfig.json(accepted, read.others(), read.transport(), inbounds::of, settings.logLevel());
+        String config = CoreConfig.json(accepted, read.others(), read.transport(), inbounds::of, settings.logLevel());
         return new CoreLayout(outbounds, carriedOutbounds, config, command, read.observer(), problems);
     }
 
@@ -163,7 +170,8 @@ final class CoreLayouts {
         }
         List<CoreOutbound> accepted = new ArrayList<>();
         for (CoreOutbound outbound : candidates) {
-            String alone = refusal(command, settings, List.of(outbound), read);
+            String refused = refusal(command, settings, List.of(outbound), read);
+            String alone = refused == null ? null : outbound.masked(refused);
             if (alone == null) {
                 accepted.add(outbound);
             } else if (fileTags.contains(outbound.tag())) {

@@ -36,25 +36,41 @@ final class CoreProcess {
     static final Duration STOP_GRACE = Duration.ofSeconds(5);
 
     private final List<String> command;
+    private final Path config;
+    private final String configText;
     private final Path pidFile;
     private final Scheduler scheduler;
     private final Duration firstDelay;
     private final Duration maxDelay;
     private Duration nextDelay;
-    private @Nullable Process process;
+    // volatile: read by kill() from any thread.
+    private volatile @Nullable Process process;
     private long startedNanos;
     private Scheduler.@Nullable Cancellable restart;
-    private boolean stopped;
+    // volatile: set by kill() from any thread.
+    private volatile boolean stopped;
 
     /**
      * @param command    the command line
+     * @param config     the configuration file the command names, written (mode 0600) before each start, so that a
+     *                   start after something removed it (a cleaned temporary directory) still finds it
+     * @param configText its content
      * @param pidFile    where the running core's PID is kept
      * @param scheduler  the supervisor's thread and clock: exits are handled and restarts timed on it
      * @param firstDelay the wait before the first restart
      * @param maxDelay   the longest wait between two restarts
      */
-    CoreProcess(List<String> command, Path pidFile, Scheduler scheduler, Duration firstDelay, Duration maxDelay) {
+    CoreProcess(
+            List<String> command,
+            Path config,
+            String configText,
+            Path pidFile,
+            Scheduler scheduler,
+            Duration firstDelay,
+            Duration maxDelay) {
         this.command = List.copyOf(command);
+        this.config = config;
+        this.configText = configText;
         this.pidFile = pidFile;
         this.scheduler = scheduler;
         this.firstDelay = firstDelay;
@@ -78,20 +94,40 @@ final class CoreProcess {
     @SuppressWarnings("FutureReturnValueIgnored")
     private void launch() {
         restart = null;
+        Process started;
         try {
-            Process started = new ProcessBuilder(command)
+            CoreFiles.writePrivate(config, configText);
+            started = new ProcessBuilder(command)
                     .redirectErrorStream(true)
                     .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
                     .start();
-            process = started;
-            startedNanos = scheduler.nanoTime();
-            Files.writeString(pidFile, Long.toString(started.pid()));
-            forwardOutput(started);
-            started.onExit().thenAccept(exited -> scheduler.execute(() -> exited(exited)));
-            log.info("core: started (pid {}): {}", started.pid(), String.join(" ", command));
-        } catch (IOException e) {
+        } catch (IOException | UncheckedIOException e) {
             log.error("core: cannot start {}: {}; next try in {}", command.get(0), e.getMessage(), format(nextDelay));
             scheduleRestart();
+            return;
+        }
+        process = started;
+        startedNanos = scheduler.nanoTime();
+        forwardOutput(started);
+        started.onExit().thenAccept(exited -> scheduler.execute(() -> exited(exited)));
+        log.info("core: started (pid {}): {}", started.pid(), String.join(" ", command));
+        try {
+            Files.writeString(pidFile, Long.toString(started.pid()));
+        } catch (IOException e) {
+            log.warn(
+                    "core: cannot write its PID file {} ({}): a core left behind by a killed service will not be"
+                            + " stopped at the next start",
+                    pidFile,
+                    e.toString());
+        }
+    }
+
+    /** Kills the core at once (SIGKILL), from any thread: when its own thread could not stop it in time. */
+    void kill() {
+        stopped = true;
+        Process running = process;
+        if (running != null) {
+            running.destroyForcibly();
         }
     }
 

@@ -6,6 +6,7 @@ import io.observatory.probe.XrayOutbounds;
 import io.observatory.reload.Reconfigurable;
 import io.observatory.reload.ReloadStage;
 import io.observatory.time.Scheduler;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,7 +46,8 @@ final class ProxyCoreSupervisor implements SmartLifecycle, Reconfigurable, XrayO
     private volatile boolean running;
     // Scheduler thread only.
     private @Nullable CoreLayout current;
-    private @Nullable CoreProcess process;
+    // Written on the scheduler's thread; read by stop() to kill a core its thread could not stop in time.
+    private volatile @Nullable CoreProcess process;
     private List<String> reported = List.of();
 
     /**
@@ -83,11 +85,11 @@ final class ProxyCoreSupervisor implements SmartLifecycle, Reconfigurable, XrayO
                 log.error("mesh entry point {}: its Xray outbound is {}; it is not probed", tag, e.getMessage());
             }
         });
-        ProxyCoreSettings now = settings;
         layouts.carry(parsed);
-        CoreLayout layout = section.layout(now);
+        CoreLayout layout = section.layout(settings);
         if (running) {
-            scheduler.execute(() -> apply(now));
+            // The settings in force when the task runs: a reload applied meanwhile is not undone.
+            scheduler.execute(() -> apply(settings));
         }
         return layout.carried();
     }
@@ -136,11 +138,19 @@ final class ProxyCoreSupervisor implements SmartLifecycle, Reconfigurable, XrayO
             }
             return;
         }
-        Path directory = CoreFiles.directory(next);
+        Path directory;
+        try {
+            directory = CoreFiles.directory(next);
+        } catch (UncheckedIOException e) {
+            log.error("core: not started: {}", e.getMessage());
+            current = null;
+            return;
+        }
         Path config = directory.resolve("core.json");
-        CoreFiles.writePrivate(config, layout.config());
         CoreProcess started = new CoreProcess(
                 command.run(config),
+                config,
+                layout.config(),
                 directory.resolve("core.pid"),
                 scheduler,
                 next.restartDelay(),
@@ -189,8 +199,16 @@ final class ProxyCoreSupervisor implements SmartLifecycle, Reconfigurable, XrayO
         try {
             stopped.get(STOP_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException | ExecutionException e) {
-            log.error("core: not stopped cleanly", e);
+            CoreProcess left = process;
+            log.error("core: not stopped in time by its thread; killing it", e);
+            if (left != null) {
+                left.kill();
+            }
         } catch (InterruptedException e) {
+            CoreProcess left = process;
+            if (left != null) {
+                left.kill();
+            }
             Thread.currentThread().interrupt();
         }
     }
@@ -200,7 +218,10 @@ final class ProxyCoreSupervisor implements SmartLifecycle, Reconfigurable, XrayO
         return running;
     }
 
-    /** Stopped before the observers and the servers (lower phases stop later), started after them. */
+    /**
+     * Started before the observers and the servers (a lower phase starts earlier), stopped after them, so their last
+     * probes still find the core. Its start is asynchronous: the first probes may come before the core listens.
+     */
     @Override
     public int getPhase() {
         return Integer.MAX_VALUE - 1000;

@@ -41,7 +41,7 @@ final class ConfigFileWatcher implements SmartLifecycle {
     private final List<Path> files;
     private final Function<ObservatoryConfig, List<Path>> sectionFiles;
     // The scheduler's: the configuration last applied, whose sections' files are watched too.
-    private ObservatoryConfig inForce;
+    private volatile ObservatoryConfig inForce;
     private final Duration interval;
     private final Scheduler scheduler;
     private final ConfigLoader loader;

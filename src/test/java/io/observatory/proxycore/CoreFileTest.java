@@ -1,6 +1,7 @@
 package io.observatory.proxycore;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -90,6 +91,49 @@ class CoreFileTest {
 
         CoreFile missing = CoreFile.read(dir.resolve("absent.json"), "observatory.core.config-file");
         assertThat(missing.problems()).singleElement().asString().contains("absent.json: cannot be read: ");
+    }
+
+    @Test
+    void maskedWhenTheCoreQuotesAValueOfTheObjectThenThatValueIsMaskedButNotTheTagOrProtocol() {
+        CoreFile.CoreOutbound outbound = CoreFile.outbound(
+                "s1/main",
+                "{\"protocol\": \"vmess\", \"settings\": {\"vnext\": [{\"address\": \"s1.example.net\","
+                        + " \"users\": [{\"id\": \"not-a-uuid-secret\"}]}]}}");
+
+        assertThat(outbound.masked("failed to build outbound s1/main (vmess) > common/uuid: invalid UUID:"
+                        + " not-a-uuid-secret at s1.example.net"))
+                .isEqualTo("failed to build outbound s1/main (vmess) > common/uuid: invalid UUID: ****** at ******");
+        assertThat(outbound.json().path("tag").asString()).isEqualTo("s1/main");
+    }
+
+    @Test
+    void directoryWhenItExistsButIsNotPrivateThenOneLineAndNoUse() throws IOException {
+        Path shared = Files.createDirectory(dir.resolve("shared"));
+        Files.setPosixFilePermissions(shared, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        ProxyCoreSettings settings = new ProxyCoreSettings(
+                "/usr/bin/v2ray",
+                "/dev/null",
+                ProxyCoreSettings.CommandLine.AUTO,
+                shared.toString(),
+                java.time.Duration.ofSeconds(1),
+                java.time.Duration.ofSeconds(30),
+                "warning");
+
+        assertThatThrownBy(() -> CoreFiles.directory(settings))
+                .hasMessageContaining("observatory.core.work-directory: " + shared + " is not a private directory")
+                .hasMessageContaining("with mode 0700; it is rwxr-xr-x");
+        Path fresh = dir.resolve("fresh");
+        ProxyCoreSettings made = new ProxyCoreSettings(
+                "/usr/bin/v2ray",
+                "/dev/null",
+                ProxyCoreSettings.CommandLine.AUTO,
+                fresh.toString(),
+                java.time.Duration.ofSeconds(1),
+                java.time.Duration.ofSeconds(30),
+                "warning");
+        assertThat(CoreFiles.directory(made)).isEqualTo(fresh);
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(fresh)))
+                .isEqualTo("rwx------");
     }
 
     @Test

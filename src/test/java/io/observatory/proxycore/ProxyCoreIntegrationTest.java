@@ -299,6 +299,7 @@ class ProxyCoreIntegrationTest {
         assertThat(output.getOut())
                 .contains("observatory.core.binary: " + dir.resolve("no-such-xray") + ": no such file (expected: the"
                         + " xray or v2ray executable); the outbounds of " + xrayConfig + " are not probed");
+        assertThat(observedTags()).as("no outbound that nothing could carry").isEmpty();
         assertThat(service.isRunning()).isTrue();
     }
 }

@@ -114,10 +114,7 @@ public final class MeshWitness {
     public void stop() {
         stopped = true;
         reports.execute(hubs::close);
-        XrayOutbounds carrier = core;
-        if (carrier != null) {
-            reports.execute(() -> carrier.carry(Map.of()));
-        }
+
         HostMetrics reading = metrics;
         if (reading != null) {
             reports.execute(reading::close);
