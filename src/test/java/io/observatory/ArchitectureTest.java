@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ArchitectureTest {
 
     /** The capabilities, each one package tree: everything beyond the core. */
-    private static final List<String> CAPABILITIES = List.of("mesh", "state", "page", "demo");
+    private static final List<String> CAPABILITIES = List.of("mesh", "state", "page", "demo", "proxycore");
 
     /** Packages protoc generates from {@code proto/}, which carry no package-info of ours. */
     private static final Set<String> GENERATED = Set.of(
@@ -55,12 +55,13 @@ class ArchitectureTest {
                 .dependOnClassesThat()
                 .resideInAnyPackage(capabilityTrees())
                 .because("the core reaches a capability only through its ports (ConfigSection, SnapshotPart,"
-                        + " Checkpoint, PartView, Reconfigurable, ForeignPrincipals), which the capability implements")
+                        + " Checkpoint, PartView, Reconfigurable, ForeignPrincipals, XrayOutbounds), which the"
+                        + " capability implements")
                 .check(MAIN);
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"mesh", "state", "page", "demo"})
+    @ValueSource(strings = {"mesh", "state", "page", "demo", "proxycore"})
     void capabilityWhenCompiledThenItImportsNoOtherCapability(String capability) {
         String[] others = CAPABILITIES.stream()
                 .filter(name -> !name.equals(capability))
