@@ -54,7 +54,12 @@ final class CoreCommand {
             throw new IllegalArgumentException(
                     binary + ": printed nothing for -version (expected: the xray or v2ray" + " executable)");
         }
-        boolean v2ray4 = version.output().strip().startsWith("V2Ray 4.");
+        String printed = version.output().strip();
+        if (!printed.startsWith("Xray") && !printed.startsWith("V2Ray")) {
+            throw new IllegalArgumentException(binary + ": printed neither Xray nor V2Ray for -version (expected: the"
+                    + " xray or v2ray executable, or command-line: run or config-flag for another core)");
+        }
+        boolean v2ray4 = printed.startsWith("V2Ray 4.");
         return new CoreCommand(binary, v2ray4 ? CommandLine.CONFIG_FLAG : CommandLine.RUN);
     }
 

@@ -26,9 +26,9 @@ import org.jspecify.annotations.Nullable;
  * ({@link CoreInbounds}, the same for the life of the process), writes the core's configuration, and has the core
  * check it ({@code -test}); when the core refuses it, checks each outbound alone and leaves out those it refuses, with
  * a line each naming the property, the file and the outbound. Outbounds a caller hands over as Xray objects (a mesh
- * witness's entry points, {@link #carry}) are carried beside the file's, under the caller's tags. The last layout is kept with the file's digest, so
- * that reading the same settings and file again (the binding of start-up, then the supervisor; a reload that changed
- * something else) runs no check. Thread-safe.
+ * witness's entry points, {@link #carry}) are carried beside the file's, under the caller's tags. The last layout is
+ * kept with the file's digest, so that reading the same settings and file again (the binding of start-up, then the
+ * supervisor; a reload that changed something else) runs no check. Thread-safe.
  */
 final class CoreLayouts {
 

@@ -158,7 +158,10 @@ final class CoreProcess {
         });
     }
 
-    /** Stops the core and any restart pending; returns once it has exited. Scheduler thread. */
+    /**
+     * Stops the core and any restart pending, and deletes its PID file and configuration; returns once it has exited.
+     * Scheduler thread.
+     */
     void stop() {
         stopped = true;
         Scheduler.Cancellable pending = restart;
@@ -171,9 +174,13 @@ final class CoreProcess {
         }
         try {
             Files.deleteIfExists(pidFile);
+            // It holds the inbounds' passwords: nothing needs it once the core is gone.
+            Files.deleteIfExists(config);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot delete the core's PID file " + pidFile, e);
+            throw new UncheckedIOException(
+                    "cannot delete the core's PID file or configuration in " + pidFile.getParent(), e);
         }
+        log.info("core: stopped");
     }
 
     /** A core whose PID is in the PID file and whose command line names this configuration: one left behind. */

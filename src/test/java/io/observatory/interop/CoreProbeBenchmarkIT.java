@@ -162,6 +162,12 @@ class CoreProbeBenchmarkIT {
                         median(viaCore, 2),
                         median(oursWindow, 3),
                         median(viaCore, 3));
+                // Stopped as an operator stops it, so that it stops its core (a SIGKILL would leave the core behind).
+                service.sigterm();
+                service.awaitExit(Duration.ofSeconds(30));
+                assertThat(core.isAlive())
+                        .as("the core stopped with the service")
+                        .isFalse();
             }
         }
     }
