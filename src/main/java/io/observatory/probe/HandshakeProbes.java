@@ -1,7 +1,6 @@
 package io.observatory.probe;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelOption;
 import io.netty.handler.ssl.ApplicationProtocolConfig;
@@ -50,14 +49,13 @@ final class HandshakeProbes {
     private final TrustManagerFactory trust;
     private final Cache<ContextKey, SslContext> contexts;
 
-    /** @param ticker the monotonic clock of the contexts' idle expiry */
-    HandshakeProbes(ProbeSettings settings, LoopResources loops, Ticker ticker) {
-        this.trust = TrustedCertificates.withExtra(settings.trustedCertificatesPath());
-        this.contexts = Caffeine.newBuilder()
-                .expireAfterAccess(ProbeClients.IDLE)
-                .ticker(ticker::nanoTime)
-                .executor(Runnable::run)
-                .build();
+    /**
+     * @param trust  the certificates a verified handshake trusts, the HTTPS probes' own
+     * @param ticker the monotonic clock of the contexts' idle expiry
+     */
+    HandshakeProbes(ProbeSettings settings, TrustManagerFactory trust, LoopResources loops, Ticker ticker) {
+        this.trust = trust;
+        this.contexts = ProbeClients.idleExpiring(ticker);
         InetSocketAddress source = settings.sourceSocketAddress();
         TcpClient client = TcpClient.create(ConnectionProvider.newConnection());
         this.base = (source == null ? client : client.bindAddress(() -> source))

@@ -219,8 +219,12 @@ final class PhaseTimer {
             if (!hasRtt(wholeBody)) {
                 throw new IllegalStateException("no RTT: the request to " + target + " has not reached " + end);
             }
-            long dns = dnsMeasured() && reached(Mark.RESOLVED) ? at(Mark.RESOLVED) - at(Mark.RESOLVE_STARTED) : 0;
-            return dns + untilReady() + at(end) - at(Mark.REQUEST_WRITTEN);
+            return resolution() + untilReady() + at(end) - at(Mark.REQUEST_WRITTEN);
+        }
+
+        /** Local name resolution when measured and finished, else 0. */
+        private long resolution() {
+            return dnsMeasured() && reached(Mark.RESOLVED) ? at(Mark.RESOLVED) - at(Mark.RESOLVE_STARTED) : 0;
         }
 
         /**
@@ -247,8 +251,7 @@ final class PhaseTimer {
             if (!reached(Mark.CONNECTED) || (secure() && !reached(Mark.TLS_HANDSHAKE_DONE))) {
                 throw new IllegalStateException("no RTT: the handshake with " + target + " is not done");
             }
-            long dns = dnsMeasured() && reached(Mark.RESOLVED) ? at(Mark.RESOLVED) - at(Mark.RESOLVE_STARTED) : 0;
-            return dns + untilReady();
+            return resolution() + untilReady();
         }
 
         /** Whether the request reached the marks {@link #rttNanos} needs: its first bytes written and its end. */

@@ -46,11 +46,18 @@ final class ProbeClients {
     private final Cache<Key, HttpClient> clients;
     private final Cache<FirstRequest, HttpClient.ResponseReceiver<?>> firstRequests;
 
-    /** @param ticker the monotonic clock of {@link #IDLE} */
-    ProbeClients(ProbeSettings settings, ProbeHeaders headers, LoopResources loops, Ticker ticker) {
+    /**
+     * @param trust  the certificates HTTPS probes trust (the JDK's and {@code observatory.probe.trusted-certificates})
+     * @param ticker the monotonic clock of {@link #IDLE}
+     */
+    ProbeClients(
+            ProbeSettings settings,
+            TrustManagerFactory trust,
+            ProbeHeaders headers,
+            LoopResources loops,
+            Ticker ticker) {
         this.clients = idleExpiring(ticker);
         this.firstRequests = idleExpiring(ticker);
-        TrustManagerFactory trust = TrustedCertificates.withExtra(settings.trustedCertificatesPath());
         this.tls = Http11SslContextSpec.forClient().configure(builder -> builder.trustManager(trust));
         InetSocketAddress source = settings.sourceSocketAddress();
         HttpClient client = HttpClient.create(ConnectionProvider.newConnection());
@@ -114,8 +121,11 @@ final class ProbeClients {
         return clients.get(key, this::build).request(HttpMethod.valueOf(method)).uri(url);
     }
 
-    /** Expiry work runs on the caller's thread (an event loop or the writer), a few entries per access. */
-    private static <K, V> Cache<K, V> idleExpiring(Ticker ticker) {
+    /**
+     * A cache whose entries go after {@link #IDLE} without use; expiry work runs on the caller's thread (an event loop
+     * or the writer), a few entries per access.
+     */
+    static <K, V> Cache<K, V> idleExpiring(Ticker ticker) {
         return Caffeine.newBuilder()
                 .expireAfterAccess(IDLE)
                 .ticker(ticker::nanoTime)

@@ -9,6 +9,7 @@ import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Objects;
+import javax.net.ssl.TrustManagerFactory;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 import reactor.netty.resources.LoopResources;
@@ -39,8 +40,10 @@ public final class ReactorNettyProber implements Prober {
      */
     public ReactorNettyProber(
             ProbeSettings settings, ProbeHeaders headers, LoopResources loops, Clock clock, Ticker ticker) {
-        this.clients = new ProbeClients(settings, headers, loops, ticker);
-        this.handshakes = new HandshakeProbes(settings, loops, ticker);
+        // Read once: the PEM file of observatory.probe.trusted-certificates serves HTTPS and tls probes alike.
+        TrustManagerFactory trust = TrustedCertificates.withExtra(settings.trustedCertificatesPath());
+        this.clients = new ProbeClients(settings, trust, headers, loops, ticker);
+        this.handshakes = new HandshakeProbes(settings, trust, loops, ticker);
         this.headers = headers;
         this.permits = new ProbePermits(settings.maxConcurrent());
         this.clock = clock;

@@ -138,10 +138,24 @@ record CoreFile(
      * @param property the property that names the file, for the problems' lines
      */
     static CoreFile read(Path path, String property) {
+        try {
+            return parse(path, Files.readString(path), property);
+        } catch (IOException e) {
+            return unreadable(path, property, e);
+        }
+    }
+
+    /** The file {@code path} that could not be read, as {@link #read} reports it. */
+    static CoreFile unreadable(Path path, String property, IOException e) {
+        return unusable(path, property + ": " + path + ": cannot be read: " + e);
+    }
+
+    /** The file {@code path} whose content is {@code text}, as {@link #read} reads it. */
+    static CoreFile parse(Path path, String text, String property) {
         String origin = property + ": " + path;
         JsonNode root;
         try {
-            root = JSON.readTree(Files.readString(path));
+            root = JSON.readTree(text);
         } catch (JacksonException e) {
             return unusable(
                     path,
@@ -149,8 +163,6 @@ record CoreFile(
                             + (e.getLocation() == null
                                     ? ""
                                     : " at line " + e.getLocation().getLineNr()));
-        } catch (IOException e) {
-            return unusable(path, origin + ": cannot be read: " + e);
         }
         if (root == null || !root.path("outbounds").isArray()) {
             return unusable(path, origin + ": no \"outbounds\" array (expected: an Xray or v2ray JSON configuration)");

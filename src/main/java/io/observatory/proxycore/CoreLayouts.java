@@ -9,11 +9,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +24,7 @@ import org.jspecify.annotations.Nullable;
  * check it ({@code -test}); when the core refuses it, checks each outbound alone and leaves out those it refuses, with
  * a line each naming the property, the file and the outbound. Outbounds a caller hands over as Xray objects (a mesh
  * witness's entry points, {@link #carry}) are carried beside the file's, under the caller's tags. The last layout is
- * kept with the file's digest, so that reading the same settings and file again (the binding of start-up, then the
+ * kept with the file's content, so that reading the same settings and file again (the binding of start-up, then the
  * supervisor; a reload that changed something else) runs no check. Thread-safe.
  */
 final class CoreLayouts {
@@ -39,7 +36,8 @@ final class CoreLayouts {
     private List<CoreOutbound> carried = List.of();
     private @Nullable Cached last;
 
-    private record Cached(ProxyCoreSettings settings, String digest, List<CoreOutbound> carried, CoreLayout layout) {}
+    /** The last layout and what it was worked out from: the file's content (a few KB), or why it could not be read. */
+    private record Cached(ProxyCoreSettings settings, String content, List<CoreOutbound> carried, CoreLayout layout) {}
 
     /**
      * Takes the outbounds a caller hands over as Xray objects ({@link ProxyCoreSupervisor#carry}), replacing the
@@ -69,15 +67,29 @@ final class CoreLayouts {
                 return problem(CONFIG_FILE + ": " + QuotedText.quote(location, 200) + ": not a path");
             }
         }
-        String digest = file == null ? "" : digest(file);
+        // Read once: its content is both what the cache compares and what is parsed.
+        String text = null;
+        IOException unreadable = null;
+        if (file != null) {
+            try {
+                text = Files.readString(file);
+            } catch (IOException e) {
+                unreadable = e;
+            }
+        }
+        String content = text != null ? text : unreadable != null ? "unreadable: " + unreadable : "";
         Cached cached = last;
         if (cached != null
                 && cached.settings().equals(settings)
-                && cached.digest().equals(digest)
+                && cached.content().equals(content)
                 && cached.carried().equals(carried)) {
             return cached.layout();
         }
-        CoreFile read = file == null ? CoreFile.NONE : CoreFile.read(file, CONFIG_FILE);
+        CoreFile read = file == null
+                ? CoreFile.NONE
+                : text != null
+                        ? CoreFile.parse(file, text, CONFIG_FILE)
+                        : CoreFile.unreadable(file, CONFIG_FILE, Objects.requireNonNull(unreadable, "unread"));
         if (!read.usable() && cached != null && cached.settings().equals(settings)) {
             // As a configuration file that breaks is rejected while the running one stays in force.
             CoreLayout kept = cached.layout();
@@ -94,7 +106,7 @@ final class CoreLayouts {
             // A port that cannot be found, an interrupted check: one line, and nothing carried until the next read.
             return problem("observatory.core: " + e.getMessage() + "; no outbound is carried");
         }
-        last = new Cached(settings, digest, carried, layout);
+        last = new Cached(settings, content, carried, layout);
         return layout;
     }
 
@@ -206,16 +218,5 @@ final class CoreLayouts {
 
     private static CoreLayout problem(String line) {
         return new CoreLayout(Map.of(), Map.of(), "", null, Map.of(), List.of(line));
-    }
-
-    /** The file's SHA-256, or a marker of why it cannot be read (so that a file that comes back is read again). */
-    private static String digest(Path file) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
-        } catch (IOException e) {
-            return "unreadable: " + e;
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
-        }
     }
 }

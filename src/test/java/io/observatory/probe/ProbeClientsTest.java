@@ -32,7 +32,8 @@ class ProbeClientsTest {
     }
 
     private static ProbeClients newClients() {
-        return new ProbeClients(new ProbeSettings(1, null, Map.of(), null), HEADERS, loops, TIME);
+        return new ProbeClients(
+                new ProbeSettings(1, null, Map.of(), null), TrustedCertificates.withExtra(null), HEADERS, loops, TIME);
     }
 
     @AfterAll

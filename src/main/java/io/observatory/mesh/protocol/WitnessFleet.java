@@ -50,9 +50,20 @@ public record WitnessFleet(
             this(server, entryPoint, outbound, null);
         }
 
-        /** The same entry point reached through {@code carried}. */
+        /**
+         * The same entry point reached through {@code carried} (SOCKS5 to a proxy core's inbound), with its own probe
+         * URL if it has one.
+         */
         public Target through(Outbound carried) {
-            return new Target(server, entryPoint, carried, xrayOutbound);
+            Outbound via = new Outbound(
+                    outbound.tag(),
+                    carried.protocol(),
+                    carried.address(),
+                    carried.port(),
+                    carried.username(),
+                    carried.password(),
+                    outbound.probeUrl());
+            return new Target(server, entryPoint, via, xrayOutbound);
         }
 
         /** Never prints the Xray outbound object. */

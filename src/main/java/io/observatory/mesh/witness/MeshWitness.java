@@ -201,16 +201,7 @@ public final class MeshWitness {
             if (target.xrayOutbound() == null) {
                 targets.put(tag, target);
             } else if (via != null) {
-                targets.put(
-                        tag,
-                        target.through(new Outbound(
-                                tag,
-                                via.protocol(),
-                                via.address(),
-                                via.port(),
-                                via.username(),
-                                via.password(),
-                                target.outbound().probeUrl())));
+                targets.put(tag, target.through(via));
             }
         });
         return new WitnessFleet(
