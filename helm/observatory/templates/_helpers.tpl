@@ -268,6 +268,7 @@ and secretEnv entry from its Secret (secretKeyRef), then extraEnv. A YAML list.
 {{- define "observatory.env" -}}
 {{- $secret := include "observatory.fullname" . }}
 {{- $env := list (dict "name" "JAVA_TOOL_OPTIONS" "value" .Values.jvm.toolOptions) }}
+{{- $env = concat $env (include "observatory.incidentEnv" (list . .Values.state.enabled) | fromYamlArray) }}
 {{- range $holder := include "observatory.credentialed" . | fromYamlArray }}
 {{- range $credential := list "USERNAME" "PASSWORD" }}
 {{- $name := printf "%s_%s" $holder.env $credential }}
@@ -303,6 +304,7 @@ extraEnv. A YAML list.
 */}}
 {{- define "observatory.witnessEnv" -}}
 {{- $env := list (dict "name" "JAVA_TOOL_OPTIONS" "value" .Values.jvm.toolOptions) }}
+{{- $env = concat $env (include "observatory.incidentEnv" (list . false) | fromYamlArray) }}
 {{- $env = append $env (dict "name" "OBSERVATORY_MESH_WITNESS_NAME" "valueFrom" (dict "fieldRef" (dict "fieldPath" "spec.nodeName"))) }}
 {{- toYaml (concat $env (include "observatory.secretEnv" . | fromYamlArray) .Values.extraEnv) }}
 {{- end }}
@@ -714,4 +716,18 @@ Where the warm-restart state volume is mounted, and observatory.state.directory 
 */}}
 {{- define "observatory.stateDir" -}}
 /var/lib/observatory
+{{- end }}
+
+{{/*
+The incidents' settings as EnvVars: OBSERVATORY_INCIDENTS_ENABLED, and SPRING_DATASOURCE_URL (incidents.databaseUrl, or
+an SQLite file in the state volume when the pods mount it, else in /tmp: the root filesystem is read-only). A YAML list.
+Arguments: the root context and whether the pods mount the state volume.
+*/}}
+{{- define "observatory.incidentEnv" -}}
+{{- $root := index . 0 }}
+{{- $url := $root.Values.incidents.databaseUrl }}
+{{- if not $url }}
+{{- $url = printf "jdbc:sqlite:%s/observatory.db" (index . 1 | ternary (include "observatory.stateDir" $root) "/tmp") }}
+{{- end }}
+{{- toYaml (list (dict "name" "OBSERVATORY_INCIDENTS_ENABLED" "value" (toString $root.Values.incidents.enabled)) (dict "name" "SPRING_DATASOURCE_URL" "value" $url)) }}
 {{- end }}

@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ArchitectureTest {
 
     /** The capabilities, each one package tree: everything beyond the core. */
-    private static final List<String> CAPABILITIES = List.of("mesh", "state", "page", "demo", "proxycore");
+    private static final List<String> CAPABILITIES = List.of("mesh", "state", "page", "demo", "proxycore", "incident");
 
     /** Packages protoc generates from {@code proto/}, which carry no package-info of ours. */
     private static final Set<String> GENERATED = Set.of(
@@ -61,7 +61,7 @@ class ArchitectureTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"mesh", "state", "page", "demo", "proxycore"})
+    @ValueSource(strings = {"mesh", "state", "page", "demo", "proxycore", "incident"})
     void capabilityWhenCompiledThenItImportsNoOtherCapability(String capability) {
         String[] others = CAPABILITIES.stream()
                 .filter(name -> !name.equals(capability))

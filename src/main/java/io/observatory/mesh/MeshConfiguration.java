@@ -4,12 +4,15 @@ import io.observatory.config.ConfigSection;
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.mesh.config.MeshSettings;
 import io.observatory.mesh.hub.MeshHub;
+import io.observatory.mesh.hub.MeshView;
 import io.observatory.mesh.hub.ReportCheckpoint;
 import io.observatory.mesh.protocol.HubLinks;
+import io.observatory.mesh.view.MeshConditions;
 import io.observatory.mesh.witness.MeshWitnessRuntime;
 import io.observatory.probe.Prober;
 import io.observatory.probe.XrayOutbounds;
 import io.observatory.snapshot.Checkpoint;
+import io.observatory.snapshot.ConditionSource;
 import io.observatory.snapshot.ObservationUpdater;
 import io.observatory.time.ExecutorScheduler;
 import io.observatory.time.Scheduler;
@@ -73,6 +76,12 @@ public class MeshConfiguration {
     }
 
     /** A hub's witness reports, kept across a restart when warm restart is on. */
+    /** The hub's bad states, for incidents; NO_DATA only once {@code no-data-after} has passed since the start. */
+    @Bean
+    ConditionSource<MeshView> meshConditions(Clock clock) {
+        return new MeshConditions(clock.instant());
+    }
+
     @Bean
     Checkpoint meshReportCheckpoint(MeshHub hub) {
         return new ReportCheckpoint(hub);

@@ -282,7 +282,10 @@ class ObservatoryChartTest {
                     .containsEntry("memory", new Quantity("512Mi"))
                     .containsKey("cpu");
             assertThat(manifest.env())
-                    .containsEntry("JAVA_TOOL_OPTIONS", "-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError");
+                    .containsEntry("JAVA_TOOL_OPTIONS", "-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError")
+                    .as("incidents in an SQLite file on the one writable volume of a read-only root")
+                    .containsEntry("OBSERVATORY_INCIDENTS_ENABLED", "true")
+                    .containsEntry("SPRING_DATASOURCE_URL", "jdbc:sqlite:/tmp/observatory.db");
         }
 
         @Test
@@ -770,6 +773,16 @@ class ObservatoryChartTest {
                     .filteredOn(mount -> mount.getName().equals("state"))
                     .extracting(VolumeMount::getMountPath)
                     .containsExactly("/var/lib/observatory");
+            assertThat(manifest.env())
+                    .as("the incidents kept with the state, across container restarts")
+                    .containsEntry("SPRING_DATASOURCE_URL", "jdbc:sqlite:/var/lib/observatory/observatory.db");
+            assertThat(Manifest.render(Map.of(
+                                    "state.enabled",
+                                    "true",
+                                    "incidents.databaseUrl",
+                                    "jdbc:postgresql://postgres:5432/observatory"))
+                            .env())
+                    .containsEntry("SPRING_DATASOURCE_URL", "jdbc:postgresql://postgres:5432/observatory");
             Volume state = pod.getVolumes().stream()
                     .filter(volume -> volume.getName().equals("state"))
                     .findFirst()

@@ -66,6 +66,7 @@ class DenyByDefaultIntegrationTest {
             "observatory.v1.ObservatoryService", Set.of("GetObservation", "WatchObservation", "ListAvailable", "Pick"),
             "xray.core.app.observatory.command.ObservatoryService", Set.of("GetOutboundStatus"),
             "observatory.mesh.v1.MeshService", Set.of("GetMesh", "WatchMesh", "ListRoute"),
+            "observatory.v1.IncidentService", Set.of("ListIncidents", "WatchIncidents"),
             "grpc.health.v1.Health", Set.of("Check", "Watch"),
             "grpc.reflection.v1.ServerReflection", Set.of("ServerReflectionInfo"));
 

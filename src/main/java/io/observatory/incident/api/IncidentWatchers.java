@@ -1,0 +1,178 @@
+package io.observatory.incident.api;
+
+import io.grpc.stub.ServerCallStreamObserver;
+import io.observatory.api.v1.OpenIncidents;
+import io.observatory.api.v1.WatchIncidentsResponse;
+import io.observatory.incident.Incident;
+import io.observatory.incident.IncidentEvent;
+import io.observatory.incident.store.IncidentStore;
+import io.observatory.stream.Budget;
+import io.observatory.stream.Events;
+import io.observatory.stream.GrpcOutlet;
+import io.observatory.stream.Pump;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.event.ContextClosedEvent;
+
+/**
+ * The open {@code WatchIncidents} streams. Each hears the store's batches on the store thread and sends them through
+ * its {@link Pump} with a bounded event queue ({@link Events}, {@value #CAPACITY} events): a client that lets more
+ * pile up gets the open incidents instead ({@code resync}), never a silent gap. Messages are built and sent on one
+ * {@code incident-watch} thread or gRPC's on-ready callback, never on the store thread. What a stream sent counts
+ * against the server's bound of unread answers until its transport is ready again. Costs one queue of at most
+ * {@value #CAPACITY} events per stream.
+ */
+final class IncidentWatchers implements ApplicationListener<ContextClosedEvent>, DisposableBean {
+
+    /** The events one stream may have queued before they collapse into the list of open incidents. */
+    static final int CAPACITY = 1024;
+
+    private final IncidentStore store;
+    private final Budget budget;
+    private final ExecutorService delivery = Executors.newSingleThreadExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "incident-watch");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private final Set<Stream> streams = ConcurrentHashMap.newKeySet();
+    private volatile boolean closing;
+
+    /** @param budget bounds the bytes sent to clients that have not taken them yet, shared with the other answers */
+    IncidentWatchers(IncidentStore store, Budget budget) {
+        this.store = store;
+        this.budget = budget;
+    }
+
+    /** Opens a stream: the open incidents whose subject starts with {@code prefix}, then their events. */
+    void watch(ServerCallStreamObserver<WatchIncidentsResponse> call, String prefix) {
+        Stream stream = new Stream(call, prefix);
+        streams.add(stream);
+        if (closing) {
+            streams.remove(stream);
+            stream.end();
+            return;
+        }
+        stream.subscribe(store.watch(stream::start, stream::recorded));
+    }
+
+    /** Completes every stream as the context closes, before the gRPC server stops. */
+    @Override
+    public void onApplicationEvent(ContextClosedEvent event) {
+        closing = true;
+        for (Stream stream : List.copyOf(streams)) {
+            streams.remove(stream);
+            stream.end();
+        }
+    }
+
+    /** Lets the streams' last messages go out (briefly), then stops the delivery thread. */
+    @Override
+    public void destroy() throws InterruptedException {
+        delivery.shutdown();
+        if (!delivery.awaitTermination(1, TimeUnit.SECONDS)) {
+            delivery.shutdownNow();
+        }
+    }
+
+    /** One stream. */
+    private final class Stream {
+
+        private final String prefix;
+        private final Events<WatchIncidentsResponse> backlog = new Events<>(CAPACITY);
+        private final Pump<WatchIncidentsResponse> pump;
+        private final AtomicReference<@Nullable Runnable> unsubscribe = new AtomicReference<>();
+
+        Stream(ServerCallStreamObserver<WatchIncidentsResponse> call, String prefix) {
+            this.prefix = prefix;
+            GrpcOutlet<WatchIncidentsResponse> outlet = new GrpcOutlet<>(call);
+            this.pump = new Pump<>(
+                    outlet,
+                    backlog,
+                    delivery,
+                    new Pump.Limits<>(
+                            budget,
+                            WatchIncidentsResponse::getSerializedSize,
+                            false,
+                            "incident event",
+                            "the incident event could not be sent"),
+                    System::nanoTime,
+                    ended -> {
+                        streams.remove(this);
+                        unsubscribe();
+                    });
+            outlet.connect(pump, () -> {
+                streams.remove(this);
+                unsubscribe();
+            });
+        }
+
+        /** On the store thread: the open incidents now. */
+        void start(List<Incident> open) {
+            backlog.offer(openIncidents(open, false));
+            pump.offered();
+        }
+
+        /** On the store thread: one recorded batch, or the open incidents after it when the queue would overflow. */
+        void recorded(IncidentStore.Recorded batch) {
+            List<Supplier<WatchIncidentsResponse>> events = new ArrayList<>();
+            for (IncidentEvent event : batch.events()) {
+                Incident incident = event.incident();
+                if (incident.subject().startsWith(prefix)) {
+                    events.add(() -> event.type() == IncidentEvent.Type.OPENED
+                            ? WatchIncidentsResponse.newBuilder()
+                                    .setOpened(IncidentProtos.incident(incident))
+                                    .build()
+                            : WatchIncidentsResponse.newBuilder()
+                                    .setResolved(IncidentProtos.incident(incident))
+                                    .build());
+                }
+            }
+            if (!events.isEmpty()) {
+                backlog.offer(events, openIncidents(batch.open(), true));
+                pump.offered();
+            }
+        }
+
+        private Supplier<WatchIncidentsResponse> openIncidents(List<Incident> open, boolean resync) {
+            return () -> {
+                OpenIncidents.Builder message = OpenIncidents.newBuilder().setResync(resync);
+                open.stream()
+                        .filter(incident -> incident.subject().startsWith(prefix))
+                        .forEach(incident -> message.addIncidents(IncidentProtos.incident(incident)));
+                return WatchIncidentsResponse.newBuilder()
+                        .setOpenIncidents(message)
+                        .build();
+            };
+        }
+
+        /** Keeps the subscription to the store, cancelling it at once when the stream has already ended. */
+        void subscribe(Runnable cancel) {
+            unsubscribe.set(cancel);
+            if (pump.ended()) {
+                unsubscribe();
+            }
+        }
+
+        void unsubscribe() {
+            Runnable cancel = unsubscribe.getAndSet(null);
+            if (cancel != null) {
+                cancel.run();
+            }
+        }
+
+        void end() {
+            unsubscribe();
+            pump.end(null);
+        }
+    }
+}

@@ -1,0 +1,390 @@
+package io.observatory.incident.store;
+
+import io.observatory.incident.Incident;
+import io.observatory.incident.IncidentEvent;
+import io.observatory.incident.Transition;
+import io.observatory.time.Scheduler;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.flywaydb.core.api.FlywayException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessException;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.NonTransientDataAccessException;
+
+/**
+ * Records the tracker's transitions in the database on its own thread, so that no write ever blocks the writer.
+ * Transitions wait in a bounded queue ({@code observatory.incidents.queue}); a full queue drops the newest and counts
+ * it. Each drain migrates the schema first (once), reads the incidents left open by an earlier run (once, handed to
+ * {@code restored}), then records up to {@value #BATCH} transitions per transaction and tells the listeners what the
+ * database decided.
+ *
+ * <p>A database that cannot be reached (down, restarting, a lost connection) keeps the queue: the drain is retried
+ * after 1 s, doubling up to {@link #MAX_BACKOFF}, the outage logged once when it starts and once when it ends. A batch
+ * the database refuses for its content is recorded one transition at a time, and each refused one is dropped with an
+ * ERROR, so one bad row never blocks the rest. Resolved incidents older than {@code retention} are deleted every
+ * {@link #PRUNE_INTERVAL}.
+ *
+ * <p>Keeps every open incident in memory (about 500 bytes each) for the watchers' first message; a queued transition
+ * is about 400 bytes, so the default bound of 10,000 holds about 4 MB.
+ */
+public final class IncidentStore {
+
+    /** The most transitions recorded in one transaction. */
+    static final int BATCH = 256;
+
+    /** The longest wait between two attempts while the database cannot be reached. */
+    static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
+
+    /** How often resolved incidents past the retention are deleted. */
+    static final Duration PRUNE_INTERVAL = Duration.ofHours(1);
+
+    private static final Duration FIRST_BACKOFF = Duration.ofSeconds(1);
+    private static final Logger log = LoggerFactory.getLogger(IncidentStore.class);
+
+    private final IncidentRepository repository;
+    private final Scheduler thread;
+    private final Clock clock;
+    private final int capacity;
+    private final Duration retention;
+    private Consumer<List<Incident>> restored = open -> {};
+    private final List<Consumer<IncidentEvent>> listeners = new CopyOnWriteArrayList<>();
+    private final List<Consumer<Recorded>> watchers = new CopyOnWriteArrayList<>();
+    private final Object lock = new Object();
+    // Guarded by lock.
+    private final ArrayDeque<Transition> queue = new ArrayDeque<>();
+    private boolean drainScheduled;
+    private boolean dropping;
+    private final AtomicLong dropped = new AtomicLong();
+    private final AtomicLong recorded = new AtomicLong();
+    // The store thread only, but read by gauges.
+    private volatile boolean reachable;
+    private volatile int openCount;
+    // The store thread only.
+    private final Map<String, Incident> open = new LinkedHashMap<>();
+    private boolean migrated;
+    private boolean restoreDone;
+    private Duration backoff = FIRST_BACKOFF;
+    private boolean outage;
+    private boolean stopped;
+
+    /**
+     * @param repository the table
+     * @param thread     the store's own thread ({@code incident-store}), where every database call runs
+     * @param clock      the retention's clock
+     * @param capacity   the most transitions queued while the database is slow or down, positive
+     * @param retention  how long a resolved incident is kept
+     */
+    public IncidentStore(
+            IncidentRepository repository, Scheduler thread, Clock clock, int capacity, Duration retention) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("capacity: " + capacity + " (expected: > 0)");
+        }
+        this.repository = repository;
+        this.thread = thread;
+        this.clock = clock;
+        this.capacity = capacity;
+        this.retention = retention;
+    }
+
+    /**
+     * Migrates, restores and prunes now, and prunes every {@link #PRUNE_INTERVAL} after.
+     *
+     * @param restored hears, once, the incidents an earlier run left open, on the store thread: it must hand them to
+     *                 the writer, not block
+     */
+    public void start(Consumer<List<Incident>> restored) {
+        thread.execute(() -> this.restored = restored);
+        scheduleDrain(Duration.ZERO);
+        thread.schedule(Duration.ZERO, this::prune);
+    }
+
+    /** Stops draining; what is still queued stays unrecorded (the next start's tracker sees the same states). */
+    public void stop() {
+        thread.execute(() -> stopped = true);
+    }
+
+    /**
+     * Queues one transition; never blocks. Any thread (the writer).
+     *
+     * @return false when the queue was full and it was dropped
+     */
+    public boolean offer(Transition transition) {
+        synchronized (lock) {
+            if (queue.size() >= capacity) {
+                dropped.incrementAndGet();
+                if (!dropping) {
+                    dropping = true;
+                    log.warn(
+                            "incident queue full ({} transitions waiting for the database): dropping new ones until"
+                                    + " it drains; see observatory_incidents_dropped_total",
+                            capacity);
+                }
+                return false;
+            }
+            queue.addLast(transition);
+        }
+        scheduleDrain(Duration.ZERO);
+        return true;
+    }
+
+    /** Tells {@code listener} every event from now on, on the store thread, in order; it must not block. */
+    public void listen(Consumer<IncidentEvent> listener) {
+        listeners.add(listener);
+    }
+
+    /**
+     * On the store thread: {@code start} gets the open incidents now, then {@code recorded} each later batch of events
+     * with the open incidents after it, so that nothing is missed or seen twice. Both must be quick.
+     *
+     * @return stops the batches
+     */
+    public Runnable watch(Consumer<List<Incident>> start, Consumer<Recorded> recorded) {
+        thread.execute(() -> {
+            start.accept(List.copyOf(open.values()));
+            watchers.add(recorded);
+        });
+        return () -> watchers.remove(recorded);
+    }
+
+    /**
+     * One batch the database recorded.
+     *
+     * @param events what changed, in order
+     * @param open   every open incident after it, oldest first
+     */
+    public record Recorded(List<IncidentEvent> events, List<Incident> open) {
+
+        public Recorded {
+            events = List.copyOf(events);
+            open = List.copyOf(open);
+        }
+    }
+
+    /** Transitions waiting to be recorded. */
+    public int queued() {
+        synchronized (lock) {
+            return queue.size();
+        }
+    }
+
+    /** Transitions dropped because the queue was full, since the start. */
+    public long dropped() {
+        return dropped.get();
+    }
+
+    /** Transitions recorded, since the start. */
+    public long recorded() {
+        return recorded.get();
+    }
+
+    /** Incidents open, as last read or recorded. */
+    public int openCount() {
+        return openCount;
+    }
+
+    /** Whether the last attempt reached the database. */
+    public boolean reachable() {
+        return reachable;
+    }
+
+    private void scheduleDrain(Duration delay) {
+        synchronized (lock) {
+            if (drainScheduled) {
+                return;
+            }
+            drainScheduled = true;
+        }
+        thread.schedule(delay, this::drain);
+    }
+
+    private void drain() {
+        synchronized (lock) {
+            drainScheduled = false;
+        }
+        if (stopped) {
+            return;
+        }
+        try {
+            prepare();
+            for (List<Transition> batch = peek(); !batch.isEmpty(); batch = peek()) {
+                record(batch);
+            }
+            recovered();
+        } catch (DataAccessException | FlywayException e) {
+            failed(e);
+        }
+    }
+
+    /**
+     * A batch the database refused for its content is recorded one transition at a time; anything else is an outage,
+     * retried after the backoff.
+     */
+    private void failed(RuntimeException e) {
+        RuntimeException cause = e;
+        if (migrated && restoreDone && refused(e)) {
+            try {
+                recordOneByOne();
+                scheduleDrain(Duration.ZERO);
+                return;
+            } catch (DataAccessException again) {
+                cause = again;
+            }
+        }
+        unreachable(cause);
+        scheduleDrain(backoff);
+        Duration doubled = backoff.multipliedBy(2);
+        backoff = doubled.compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : doubled;
+    }
+
+    /** Migrates and restores, each once. */
+    private void prepare() {
+        if (!migrated) {
+            repository.migrate();
+            migrated = true;
+        }
+        if (!restoreDone) {
+            List<Incident> stored = repository.open();
+            restoreDone = true;
+            stored.forEach(incident -> open.put(incident.id(), incident));
+            openCount = open.size();
+            if (!stored.isEmpty()) {
+                log.info(
+                        "{} incidents still open from an earlier run; kept open while their subjects stay bad",
+                        stored.size());
+            }
+            restored.accept(stored);
+        }
+    }
+
+    private List<Transition> peek() {
+        synchronized (lock) {
+            List<Transition> batch = new ArrayList<>(Math.min(BATCH, queue.size()));
+            for (Transition transition : queue) {
+                if (batch.size() == BATCH) {
+                    break;
+                }
+                batch.add(transition);
+            }
+            return batch;
+        }
+    }
+
+    private void record(List<Transition> batch) {
+        List<IncidentEvent> events = repository.apply(batch);
+        synchronized (lock) {
+            for (int i = 0; i < batch.size(); i++) {
+                queue.pollFirst();
+            }
+            if (dropping && queue.size() < capacity / 2) {
+                dropping = false;
+                log.info("incident queue draining ({} waiting); {} dropped so far", queue.size(), dropped.get());
+            }
+        }
+        recorded.addAndGet(batch.size());
+        publish(events);
+    }
+
+    /** After a batch the database refused for its content: records each alone, dropping the refused ones. */
+    private void recordOneByOne() {
+        for (Transition transition : peek()) {
+            try {
+                record(List.of(transition));
+            } catch (DataAccessException e) {
+                if (!refused(e)) {
+                    throw e;
+                }
+                synchronized (lock) {
+                    queue.remove(transition);
+                }
+                dropped.incrementAndGet();
+                log.error(
+                        "incident transition of {} refused by the database, dropped: {}",
+                        transition.subject(),
+                        e.getMostSpecificCause().getMessage());
+            }
+        }
+    }
+
+    private void publish(List<IncidentEvent> events) {
+        for (IncidentEvent event : events) {
+            Incident incident = event.incident();
+            if (incident.open()) {
+                open.put(incident.id(), incident);
+            } else {
+                open.remove(incident.id());
+            }
+            for (Consumer<IncidentEvent> listener : listeners) {
+                try {
+                    listener.accept(event);
+                } catch (RuntimeException e) {
+                    log.error("incident listener {} failed; the others still hear the event", listener, e);
+                }
+            }
+        }
+        openCount = open.size();
+        if (!events.isEmpty() && !watchers.isEmpty()) {
+            Recorded batch = new Recorded(events, List.copyOf(open.values()));
+            for (Consumer<Recorded> watcher : watchers) {
+                try {
+                    watcher.accept(batch);
+                } catch (RuntimeException e) {
+                    log.error("incident watcher {} failed; the others still hear the batch", watcher, e);
+                }
+            }
+        }
+    }
+
+    private void prune() {
+        if (stopped) {
+            return;
+        }
+        thread.schedule(PRUNE_INTERVAL, this::prune);
+        if (!migrated) {
+            return;
+        }
+        try {
+            int deleted = repository.prune(clock.instant().minus(retention));
+            if (deleted > 0) {
+                log.info("{} incidents resolved more than {} ago deleted", deleted, retention);
+            }
+        } catch (DataAccessException e) {
+            unreachable(e);
+        }
+    }
+
+    /** Whether the database refused the content (a constraint, a value), rather than could not be reached. */
+    private static boolean refused(Exception e) {
+        return e instanceof NonTransientDataAccessException && !(e instanceof DataAccessResourceFailureException);
+    }
+
+    private void unreachable(Exception e) {
+        reachable = false;
+        if (!outage) {
+            outage = true;
+            log.warn(
+                    "incident database unreachable, {} transitions queued (up to {}), retrying: {}",
+                    queued(),
+                    capacity,
+                    e.getMessage());
+        }
+    }
+
+    private void recovered() {
+        reachable = true;
+        backoff = FIRST_BACKOFF;
+        if (outage) {
+            outage = false;
+            log.info("incident database reachable again; queued transitions recorded");
+        }
+    }
+}
