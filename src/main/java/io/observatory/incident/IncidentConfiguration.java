@@ -5,10 +5,17 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.observatory.config.ConfigSection;
 import io.observatory.config.ObservatoryConfig;
+import io.observatory.incident.history.HistoryKeeper;
+import io.observatory.incident.history.IncidentHistory;
+import io.observatory.incident.history.IncidentPage;
+import io.observatory.incident.notify.NotificationSettings;
+import io.observatory.incident.notify.Notifications;
 import io.observatory.incident.store.IncidentRepository;
 import io.observatory.incident.store.IncidentStore;
+import io.observatory.management.PartView;
 import io.observatory.snapshot.ConditionSource;
 import io.observatory.snapshot.ObservationStore;
+import io.observatory.snapshot.ObservationUpdater;
 import io.observatory.time.ExecutorScheduler;
 import io.observatory.time.Scheduler;
 import io.observatory.time.Ticker;
@@ -33,6 +40,12 @@ public class IncidentConfiguration {
     @Bean
     static ConfigSection<IncidentSettings> incidentConfigSection() {
         return IncidentSettings.SECTION;
+    }
+
+    /** {@code observatory.notifications}, bound whether incidents are on or off. */
+    @Bean
+    static ConfigSection<NotificationSettings> notificationConfigSection() {
+        return NotificationSettings.SECTION;
     }
 
     /** The tracker, the store and the API, unless {@code observatory.incidents.enabled: false}. */
@@ -78,12 +91,17 @@ public class IncidentConfiguration {
          */
         @Bean
         SmartLifecycle incidentLifecycle(
-                IncidentStore store, IncidentTracker tracker, ObservationStore observations, Scheduler writer) {
+                IncidentStore store,
+                IncidentTracker tracker,
+                HistoryKeeper history,
+                ObservationStore observations,
+                Scheduler writer) {
             return new SmartLifecycle() {
                 private volatile @Nullable Runnable unwatch;
 
                 @Override
                 public void start() {
+                    history.start();
                     store.start(open -> writer.execute(() -> tracker.restore(open)));
                     unwatch = observations.watch(tracker::start, tracker::update);
                 }
@@ -103,6 +121,29 @@ public class IncidentConfiguration {
                     return unwatch != null;
                 }
             };
+        }
+
+        /** The last 90 days of incidents, read from the database and followed, as the snapshot's part. */
+        @Bean
+        HistoryKeeper incidentHistory(
+                IncidentRepository repository,
+                IncidentStore store,
+                Scheduler writer,
+                ObservationUpdater updater,
+                Clock clock) {
+            return new HistoryKeeper(repository, store, writer, updater, clock);
+        }
+
+        /** The incidents' panel of the status page and member of {@code /actuator/observatory}. */
+        @Bean
+        PartView<IncidentHistory> incidentPage() {
+            return new IncidentPage();
+        }
+
+        /** The e-mail, webhook and Alertmanager channels of {@code observatory.notifications}. */
+        @Bean(destroyMethod = "close")
+        Notifications notifications(ObservatoryConfig config, IncidentStore store, Clock clock, Ticker ticker) {
+            return new Notifications(config.section(NotificationSettings.SECTION), store, clock, ticker);
         }
 
         /**

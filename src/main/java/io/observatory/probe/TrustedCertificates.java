@@ -16,7 +16,7 @@ import javax.net.ssl.X509TrustManager;
 import org.jspecify.annotations.Nullable;
 
 /** Builds the trust anchors for probe TLS: the JDK's default trust store plus optional extra PEM certificates. */
-final class TrustedCertificates {
+public final class TrustedCertificates {
 
     private TrustedCertificates() {}
 
@@ -26,7 +26,7 @@ final class TrustedCertificates {
      * @param extraPem PEM file with one or more X.509 certificates (private CAs, test certificates), or {@code null}
      * @throws IllegalStateException if the file cannot be read or holds no certificate
      */
-    static TrustManagerFactory withExtra(@Nullable Path extraPem) {
+    public static TrustManagerFactory withExtra(@Nullable Path extraPem) {
         try {
             TrustManagerFactory jdk = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             jdk.init((KeyStore) null);

@@ -35,8 +35,14 @@ public final class Redaction {
     /** Keys whose values hold credentials though their names do not say so: a mesh entry point's Xray outbound. */
     private static final Set<String> SECRET_KEYS = Set.of("outbound");
 
-    private static final Set<String> NOT_SECRET_KEYS =
-            Set.of("token-file", "token-env", "require-for-reads", "xray-reads-open", "token-over-plaintext");
+    private static final Set<String> NOT_SECRET_KEYS = Set.of(
+            "token-file",
+            "token-env",
+            "password-file",
+            "secret-file",
+            "require-for-reads",
+            "xray-reads-open",
+            "token-over-plaintext");
 
     /** Group 1 runs to the first {@code :} of the authority; the match ends at the last {@code @} of the authority. */
     private static final Pattern USER_INFO_PASSWORD = Pattern.compile("^([^/?#]*://[^/?#:]*:)[^/?#]+@");
@@ -64,7 +70,8 @@ public final class Redaction {
     /**
      * Returns {@code true} when a property of this name holds a secret whose value must not be printed, e.g.
      * {@code observatory.outbounds[0].password} or {@code observatory.probe.headers[Authorization]}; {@code false}
-     * for {@code observatory.passive.*} and for any {@code token-file}, {@code token-env} and the switches about
+     * for {@code observatory.passive.*} and for any {@code token-file}, {@code password-file}, {@code secret-file},
+     * {@code token-env} and the switches about
      * tokens ({@code require-for-reads}, {@code xray-reads-open}, {@code token-over-plaintext}), which say where a
      * token is or how it may travel rather than hold it.
      */

@@ -387,6 +387,7 @@ class ObservatoryChartTest {
                             "Deployment",
                             "PodDisruptionBudget",
                             "ServiceMonitor",
+                            "PrometheusRule",
                             "NetworkPolicy");
             assertThat(manifest.one(Deployment.class).getSpec().getReplicas()).isEqualTo(2);
             assertThat(manifest.container().getImage())
@@ -615,6 +616,18 @@ class ObservatoryChartTest {
                             .getSpec()
                             .getSelector()
                             .getMatchLabels());
+        }
+
+        @Test
+        void prometheusRuleWhenEnabledThenTheChartsRulesFileAsItIs() {
+            GenericKubernetesResource rule = manifest.generic("PrometheusRule");
+            Map<String, Object> spec = rule.get("spec");
+
+            assertThat(rule.getApiVersion()).isEqualTo("monitoring.coreos.com/v1");
+            assertThat(rule.getMetadata().getLabels()).containsEntry("release", "prometheus");
+            assertThat(spec)
+                    .as("the rules promtool tests, their {{ $labels }} left to Prometheus")
+                    .isEqualTo(parseYaml(read(Path.of("helm/observatory/rules/observatory-alerts.yaml"))));
         }
 
         @Test

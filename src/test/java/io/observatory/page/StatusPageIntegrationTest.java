@@ -151,12 +151,19 @@ class StatusPageIntegrationTest {
     }
 
     @Test
-    void panelsWhenListedThenTheMeshPanelWithItsScriptAndStyleOpenAsThePage() {
+    void panelsWhenListedThenTheCapabilitiesPanelsWithTheirScriptsAndStylesOpenAsThePage() {
         assertThat(JsonPath.parse(get("/status/assets/panels.json").body()).<List<String>>read("$"))
-                .containsExactly("mesh");
-        assertThat(get("/status/assets/panels/mesh/panel.js").body()).contains("export function render(");
-        assertThat(get("/status/assets/panels/mesh/panel.css").headers().firstValue("Content-Type"))
-                .hasValueSatisfying(type -> assertThat(type).startsWith("text/css"));
+                .containsExactlyInAnyOrder("mesh", "incidents");
+        for (String panel : List.of("mesh", "incidents")) {
+            assertThat(get("/status/assets/panels/" + panel + "/panel.js").body())
+                    .as(panel)
+                    .contains("export function render(");
+            assertThat(get("/status/assets/panels/" + panel + "/panel.css")
+                            .headers()
+                            .firstValue("Content-Type"))
+                    .as(panel)
+                    .hasValueSatisfying(type -> assertThat(type).startsWith("text/css"));
+        }
     }
 
     @Test

@@ -6,6 +6,8 @@ import io.observatory.config.ObservatoryConfig;
 import io.observatory.config.ObservatoryConfigBinder;
 import io.observatory.config.StandardObserverSettings;
 import io.observatory.health.ExpectedStatus;
+import io.observatory.incident.IncidentSettings;
+import io.observatory.incident.notify.NotificationSettings;
 import io.observatory.mesh.config.MeshSettings;
 import io.observatory.state.StateSettings;
 import java.io.IOException;
@@ -29,7 +31,8 @@ import org.springframework.core.io.ByteArrayResource;
 public final class Configs {
 
     /** The capabilities' sections, as the running service registers them. */
-    public static final List<ConfigSection<?>> SECTIONS = List.of(MeshSettings.SECTION, StateSettings.SECTION);
+    public static final List<ConfigSection<?>> SECTIONS = List.of(
+            MeshSettings.SECTION, StateSettings.SECTION, IncidentSettings.SECTION, NotificationSettings.SECTION);
 
     private static final ObservatoryConfigBinder BINDER = new ObservatoryConfigBinder(SECTIONS, name -> null);
 

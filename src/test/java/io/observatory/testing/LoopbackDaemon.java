@@ -132,6 +132,11 @@ public final class LoopbackDaemon implements AutoCloseable {
         }
     }
 
+    /** Whether the program is still running. */
+    public boolean alive() {
+        return process.isAlive();
+    }
+
     /**
      * Returns the CPU time (user plus system) the program has used so far, in nanoseconds, at the kernel's clock-tick
      * resolution (10 ms on Debian).

@@ -58,7 +58,12 @@ class RedactionTest {
         "observatory.mesh.witness.token, true",
         "observatory.mesh.witness.token-file, false",
         "observatory.mesh.witness.token-over-plaintext, false",
-        "observatory.mesh.hub.witnesses[0].token-env, false"
+        "observatory.mesh.hub.witnesses[0].token-env, false",
+        "observatory.notifications.email.password, true",
+        "observatory.notifications.email.password-file, false",
+        "observatory.notifications.webhooks[0].secret, true",
+        "observatory.notifications.webhooks[0].secret-file, false",
+        "observatory.notifications.webhooks[0].token, true"
     })
     void isSecretNameWhenPropertyThenPasswordsTokensAndKeysAreSecret(String name, boolean secret) {
         assertThat(Redaction.isSecretName(name)).isEqualTo(secret);

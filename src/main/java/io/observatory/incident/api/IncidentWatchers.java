@@ -10,6 +10,7 @@ import io.observatory.stream.Budget;
 import io.observatory.stream.Events;
 import io.observatory.stream.GrpcOutlet;
 import io.observatory.stream.Pump;
+import io.observatory.stream.Subscription;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -17,9 +18,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
-import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.event.ContextClosedEvent;
@@ -90,7 +89,7 @@ final class IncidentWatchers implements ApplicationListener<ContextClosedEvent>,
         private final String prefix;
         private final Events<WatchIncidentsResponse> backlog = new Events<>(CAPACITY);
         private final Pump<WatchIncidentsResponse> pump;
-        private final AtomicReference<@Nullable Runnable> unsubscribe = new AtomicReference<>();
+        private final Subscription subscription = new Subscription();
 
         Stream(ServerCallStreamObserver<WatchIncidentsResponse> call, String prefix) {
             this.prefix = prefix;
@@ -157,17 +156,11 @@ final class IncidentWatchers implements ApplicationListener<ContextClosedEvent>,
 
         /** Keeps the subscription to the store, cancelling it at once when the stream has already ended. */
         void subscribe(Runnable cancel) {
-            unsubscribe.set(cancel);
-            if (pump.ended()) {
-                unsubscribe();
-            }
+            subscription.set(cancel, pump);
         }
 
         void unsubscribe() {
-            Runnable cancel = unsubscribe.getAndSet(null);
-            if (cancel != null) {
-                cancel.run();
-            }
+            subscription.cancel();
         }
 
         void end() {

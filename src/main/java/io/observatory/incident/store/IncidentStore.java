@@ -3,6 +3,7 @@ package io.observatory.incident.store;
 import io.observatory.incident.Incident;
 import io.observatory.incident.IncidentEvent;
 import io.observatory.incident.Transition;
+import io.observatory.time.Backoff;
 import io.observatory.time.Scheduler;
 import java.time.Clock;
 import java.time.Duration;
@@ -17,9 +18,11 @@ import java.util.function.Consumer;
 import org.flywaydb.core.api.FlywayException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.core.NestedRuntimeException;
 import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.NonTransientDataAccessException;
+import org.springframework.transaction.TransactionException;
 
 /**
  * Records the tracker's transitions in the database on its own thread, so that no write ever blocks the writer.
@@ -28,7 +31,8 @@ import org.springframework.dao.NonTransientDataAccessException;
  * {@code restored}), then records up to {@value #BATCH} transitions per transaction and tells the listeners what the
  * database decided.
  *
- * <p>A database that cannot be reached (down, restarting, a lost connection) keeps the queue: the drain is retried
+ * <p>A database that cannot be reached (down, restarting, a lost connection; a {@link DataAccessException} that is no
+ * refusal of the content, a {@link TransactionException}, a {@link FlywayException}) keeps the queue: the drain is retried
  * after 1 s, doubling up to {@link #MAX_BACKOFF}, the outage logged once when it starts and once when it ends. A batch
  * the database refuses for its content is recorded one transition at a time, and each refused one is dropped with an
  * ERROR, so one bad row never blocks the rest. Resolved incidents older than {@code retention} are deleted every
@@ -59,6 +63,8 @@ public final class IncidentStore {
     private Consumer<List<Incident>> restored = open -> {};
     private final List<Consumer<IncidentEvent>> listeners = new CopyOnWriteArrayList<>();
     private final List<Consumer<Recorded>> watchers = new CopyOnWriteArrayList<>();
+    // The store thread only: what runs once the database is prepared.
+    private final List<Runnable> whenPrepared = new ArrayList<>();
     private final Object lock = new Object();
     // Guarded by lock.
     private final ArrayDeque<Transition> queue = new ArrayDeque<>();
@@ -73,7 +79,7 @@ public final class IncidentStore {
     private final Map<String, Incident> open = new LinkedHashMap<>();
     private boolean migrated;
     private boolean restoreDone;
-    private Duration backoff = FIRST_BACKOFF;
+    private final Backoff backoff = new Backoff(FIRST_BACKOFF, MAX_BACKOFF);
     private boolean outage;
     private boolean stopped;
 
@@ -170,6 +176,29 @@ public final class IncidentStore {
         }
     }
 
+    /**
+     * Runs {@code task} on the store thread once the schema is migrated and the open incidents restored, before any
+     * transition is recorded: at once when that is done already. A task that fails is logged; it does not stop the
+     * store.
+     */
+    public void whenPrepared(Runnable task) {
+        thread.execute(() -> {
+            if (restoreDone) {
+                runLogged(task);
+            } else {
+                whenPrepared.add(task);
+            }
+        });
+    }
+
+    private static void runLogged(Runnable task) {
+        try {
+            task.run();
+        } catch (RuntimeException e) {
+            log.error("incident store: a task after preparation failed", e);
+        }
+    }
+
     /** Transitions waiting to be recorded. */
     public int queued() {
         synchronized (lock) {
@@ -220,7 +249,7 @@ public final class IncidentStore {
                 record(batch);
             }
             recovered();
-        } catch (DataAccessException | FlywayException e) {
+        } catch (DataAccessException | TransactionException | FlywayException e) {
             failed(e);
         }
     }
@@ -236,14 +265,12 @@ public final class IncidentStore {
                 recordOneByOne();
                 scheduleDrain(Duration.ZERO);
                 return;
-            } catch (DataAccessException again) {
+            } catch (DataAccessException | TransactionException again) {
                 cause = again;
             }
         }
         unreachable(cause);
-        scheduleDrain(backoff);
-        Duration doubled = backoff.multipliedBy(2);
-        backoff = doubled.compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : doubled;
+        scheduleDrain(backoff.next());
     }
 
     /** Migrates and restores, each once. */
@@ -263,6 +290,8 @@ public final class IncidentStore {
                         stored.size());
             }
             restored.accept(stored);
+            whenPrepared.forEach(IncidentStore::runLogged);
+            whenPrepared.clear();
         }
     }
 
@@ -357,7 +386,7 @@ public final class IncidentStore {
             if (deleted > 0) {
                 log.info("{} incidents resolved more than {} ago deleted", deleted, retention);
             }
-        } catch (DataAccessException e) {
+        } catch (DataAccessException | TransactionException e) {
             unreachable(e);
         }
     }
@@ -375,13 +404,13 @@ public final class IncidentStore {
                     "incident database unreachable, {} transitions queued (up to {}), retrying: {}",
                     queued(),
                     capacity,
-                    e.getMessage());
+                    (e instanceof NestedRuntimeException nested ? nested.getMostSpecificCause() : e).getMessage());
         }
     }
 
     private void recovered() {
         reachable = true;
-        backoff = FIRST_BACKOFF;
+        backoff.reset();
         if (outage) {
             outage = false;
             log.info("incident database reachable again; queued transitions recorded");

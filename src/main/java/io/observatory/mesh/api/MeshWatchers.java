@@ -9,6 +9,7 @@ import io.observatory.snapshot.ObservationStore;
 import io.observatory.stream.GrpcOutlet;
 import io.observatory.stream.Latest;
 import io.observatory.stream.Pump;
+import io.observatory.stream.Subscription;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -108,7 +109,7 @@ public class MeshWatchers implements ApplicationListener<ContextClosedEvent>, Di
 
         private final Latest<GetMeshResponse> backlog = new Latest<>();
         private final Pump<GetMeshResponse> pump;
-        private final AtomicReference<@Nullable Runnable> unsubscribe = new AtomicReference<>();
+        private final Subscription subscription = new Subscription();
         private @Nullable MeshJudgement sentJudgement;
         private boolean first = true;
 
@@ -148,17 +149,11 @@ public class MeshWatchers implements ApplicationListener<ContextClosedEvent>, Di
 
         /** Keeps the subscription to the store, cancelling it at once when the stream has already ended. */
         void subscribe(Runnable cancel) {
-            unsubscribe.set(cancel);
-            if (pump.ended()) {
-                unsubscribe();
-            }
+            subscription.set(cancel, pump);
         }
 
         void unsubscribe() {
-            Runnable cancel = unsubscribe.getAndSet(null);
-            if (cancel != null) {
-                cancel.run();
-            }
+            subscription.cancel();
         }
 
         void end() {

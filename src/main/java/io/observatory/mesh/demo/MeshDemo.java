@@ -271,6 +271,8 @@ class MeshDemo implements SmartLifecycle, ApplicationListener<GrpcServerStartedE
                         "--server.port=0",
                         "--server.address=127.0.0.1",
                         "--management.endpoints.web.exposure.include=health",
+                        // The hub keeps and tells the story's incidents; a witness has none of its own.
+                        "--observatory.incidents.enabled=false",
                         "--observatory.mesh.witness.name=" + name,
                         "--observatory.mesh.witness.checks[0].tcp=127.0.0.1:" + (servicePort + index),
                         "--observatory.mesh.witness.hubs[0]=127.0.0.1:" + hubPort,

@@ -1,0 +1,90 @@
+package io.observatory.incident.notify;
+
+import io.observatory.probe.TrustedCertificates;
+import jakarta.mail.MessagingException;
+import jakarta.mail.internet.MimeMessage;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.time.Clock;
+import java.util.Properties;
+import javax.net.ssl.SSLContext;
+import org.jspecify.annotations.Nullable;
+import org.springframework.mail.javamail.JavaMailSenderImpl;
+import org.springframework.mail.javamail.MimeMessageHelper;
+
+/**
+ * Notices as e-mail over SMTP, with Spring's {@link JavaMailSenderImpl}: one message per notice to every recipient,
+ * a plain-text and an HTML part ({@link NoticeText}). With {@code starttls} (the default) the connection must be
+ * upgraded before the login, and the server's certificate is verified against its host name; the password is read
+ * from its file at each message, so a rotated one needs no restart.
+ */
+final class EmailChannel implements Channel {
+
+    private final NotificationSettings.Email settings;
+    private final Clock clock;
+    private final JavaMailSenderImpl sender = new JavaMailSenderImpl();
+
+    /** @throws IllegalStateException when {@code ca-file} holds no certificate */
+    EmailChannel(NotificationSettings.Email settings, Clock clock) {
+        this.settings = settings;
+        this.clock = clock;
+        sender.setHost(settings.host());
+        sender.setPort(settings.port());
+        sender.setDefaultEncoding(StandardCharsets.UTF_8.name());
+        Properties properties = sender.getJavaMailProperties();
+        String timeout = Long.toString(settings.timeout().toMillis());
+        properties.put("mail.smtp.connectiontimeout", timeout);
+        properties.put("mail.smtp.timeout", timeout);
+        properties.put("mail.smtp.writetimeout", timeout);
+        properties.put("mail.smtp.auth", Boolean.toString(settings.username() != null));
+        properties.put("mail.smtp.starttls.enable", Boolean.toString(settings.starttls()));
+        properties.put("mail.smtp.starttls.required", Boolean.toString(settings.starttls()));
+        properties.put("mail.smtp.ssl.checkserveridentity", "true");
+        if (settings.caFile() != null) {
+            properties.put("mail.smtp.ssl.socketFactory", socketFactory(Path.of(settings.caFile())));
+        }
+        if (settings.username() != null) {
+            sender.setUsername(settings.username());
+        }
+    }
+
+    @Override
+    public String name() {
+        return NotificationSettings.EMAIL;
+    }
+
+    @Override
+    public void send(Notice notice) throws MessagingException, IOException {
+        String password = password();
+        if (password != null) {
+            sender.setPassword(password);
+        }
+        MimeMessage message = sender.createMimeMessage();
+        MimeMessageHelper helper = new MimeMessageHelper(message, true, StandardCharsets.UTF_8.name());
+        helper.setFrom(java.util.Objects.requireNonNull(settings.from(), "checked"));
+        helper.setTo(settings.to().toArray(String[]::new));
+        helper.setSubject(NoticeText.subject(notice));
+        helper.setText(NoticeText.plain(notice, clock.instant()), NoticeText.html(notice, clock.instant()));
+        sender.send(message);
+    }
+
+    private @Nullable String password() throws IOException {
+        if (settings.passwordFile() != null) {
+            return Files.readString(Path.of(settings.passwordFile())).strip();
+        }
+        return settings.password();
+    }
+
+    private static javax.net.ssl.SSLSocketFactory socketFactory(Path caFile) {
+        try {
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(null, TrustedCertificates.withExtra(caFile).getTrustManagers(), null);
+            return context.getSocketFactory();
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("cannot trust the certificates of " + caFile + ": " + e, e);
+        }
+    }
+}
