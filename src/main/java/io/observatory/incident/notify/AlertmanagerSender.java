@@ -47,7 +47,7 @@ final class AlertmanagerSender {
     private static final Duration FIRST_BACKOFF = Duration.ofSeconds(1);
     private static final Logger log = LoggerFactory.getLogger(AlertmanagerSender.class);
 
-    private final NotificationSettings.Alertmanager settings;
+    private final AlertmanagerSettings settings;
     private final URI alerts;
     private final Scheduler thread;
     private final Clock clock;
@@ -63,7 +63,7 @@ final class AlertmanagerSender {
     private boolean stopped;
     private @Nullable Runnable unwatch;
 
-    AlertmanagerSender(NotificationSettings.Alertmanager settings, Scheduler thread, Clock clock) {
+    AlertmanagerSender(AlertmanagerSettings settings, Scheduler thread, Clock clock) {
         this.settings = settings;
         this.alerts = URI.create(
                 java.util.Objects.requireNonNull(settings.url(), "checked").replaceAll("/+$", "") + "/api/v2/alerts");

@@ -23,12 +23,12 @@ import org.springframework.mail.javamail.MimeMessageHelper;
  */
 final class EmailChannel implements Channel {
 
-    private final NotificationSettings.Email settings;
+    private final EmailSettings settings;
     private final Clock clock;
     private final JavaMailSenderImpl sender = new JavaMailSenderImpl();
 
     /** @throws IllegalStateException when {@code ca-file} holds no certificate */
-    EmailChannel(NotificationSettings.Email settings, Clock clock) {
+    EmailChannel(EmailSettings settings, Clock clock) {
         this.settings = settings;
         this.clock = clock;
         sender.setHost(settings.host());

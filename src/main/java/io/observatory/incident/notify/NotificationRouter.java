@@ -4,7 +4,6 @@ import io.observatory.incident.Incident;
 import io.observatory.incident.IncidentEvent;
 import io.observatory.incident.notify.Notice.Change;
 import io.observatory.incident.notify.Notice.Entry;
-import io.observatory.incident.notify.NotificationSettings.Route;
 import io.observatory.time.Scheduler;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -96,7 +95,7 @@ final class NotificationRouter {
         if (settings.routes().isEmpty()) {
             return true;
         }
-        for (Route route : settings.routes()) {
+        for (NotificationRoute route : settings.routes()) {
             if (route.channels().contains(channel)
                     && (route.subjects().isEmpty()
                             || route.subjects().stream().anyMatch(incident.subject()::startsWith))

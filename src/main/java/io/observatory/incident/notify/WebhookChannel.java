@@ -2,7 +2,6 @@ package io.observatory.incident.notify;
 
 import io.observatory.incident.Incident;
 import io.observatory.incident.notify.Notice.Entry;
-import io.observatory.incident.notify.NotificationSettings.Webhook;
 import io.observatory.text.QuotedText;
 import java.io.IOException;
 import java.net.URI;
@@ -47,12 +46,12 @@ final class WebhookChannel implements Channel {
     /** Discord refuses longer content. */
     private static final int DISCORD_LIMIT = 2000;
 
-    private final Webhook settings;
+    private final WebhookSettings settings;
     private final Clock clock;
     private final HttpClient client;
     private final JsonMapper json = JsonMapper.builder().build();
 
-    WebhookChannel(Webhook settings, Clock clock) {
+    WebhookChannel(WebhookSettings settings, Clock clock) {
         this.settings = settings;
         this.clock = clock;
         this.client = HttpClient.newBuilder()

@@ -44,9 +44,8 @@ class NotificationRouterTest {
     void acceptWhenRoutesThenEachChannelHearsItsOwn() {
         NotificationRouter router = router(settings(
                 List.of(
-                        new NotificationSettings.Route(
-                                List.of("tg"), List.of("server/"), List.of("BLOCKED"), List.of()),
-                        new NotificationSettings.Route(List.of("email"), List.of(), List.of(), List.of("critical"))),
+                        new NotificationRoute(List.of("tg"), List.of("server/"), List.of("BLOCKED"), List.of()),
+                        new NotificationRoute(List.of("email"), List.of(), List.of(), List.of("critical"))),
                 Duration.ZERO,
                 true));
 
@@ -111,14 +110,13 @@ class NotificationRouterTest {
         };
     }
 
-    private static NotificationSettings settings(
-            List<NotificationSettings.Route> routes, Duration repeat, boolean recovery) {
+    private static NotificationSettings settings(List<NotificationRoute> routes, Duration repeat, boolean recovery) {
         return new NotificationSettings(
                 null,
-                List.of(new NotificationSettings.Webhook(
+                List.of(new WebhookSettings(
                         "tg",
                         null,
-                        NotificationSettings.Webhook.Format.TELEGRAM,
+                        WebhookSettings.Format.TELEGRAM,
                         null,
                         null,
                         "t",

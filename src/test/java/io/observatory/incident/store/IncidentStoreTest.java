@@ -7,11 +7,14 @@ import io.observatory.incident.Incident;
 import io.observatory.incident.IncidentEvent;
 import io.observatory.incident.TestDatabases;
 import io.observatory.incident.Transition;
+import io.observatory.testing.FakeScheduler;
 import io.observatory.testing.PostgresServer;
 import io.observatory.time.ExecutorScheduler;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
@@ -70,6 +73,50 @@ class IncidentStoreTest {
                 .containsOnlyOnce("incident database reachable again")
                 .containsOnlyOnce("incident queue full (5 transitions waiting for the database)");
         assertThat(events).allSatisfy(event -> assertThat(event.ours()).isTrue());
+    }
+
+    @Test
+    void pruneWhenAnHourPassesThenResolvedIncidentsPastTheRetentionAreDeleted() throws Exception {
+        FakeScheduler fake = new FakeScheduler();
+        Instant start = Instant.parse("2026-12-03T12:00:00Z");
+        Clock clock = new Clock() {
+            @Override
+            public ZoneId getZone() {
+                return ZoneOffset.UTC;
+            }
+
+            @Override
+            public Clock withZone(ZoneId zone) {
+                return this;
+            }
+
+            @Override
+            public Instant instant() {
+                return start.plusNanos(fake.nanoTime());
+            }
+        };
+        IncidentRepository repository = new IncidentRepository(databases.pool(databases.newUrl("sqlite")));
+        IncidentStore store = new IncidentStore(repository, fake, clock, 100, Duration.ofDays(90));
+        store.start(open -> {});
+        store.offer(IncidentRepositoryTest.open("outbound/old", "UNHEALTHY", start.minus(Duration.ofDays(91))));
+        store.offer(new Transition.Resolve(
+                "outbound/old", "UNHEALTHY", start.minus(Duration.ofDays(90)).plusSeconds(1800), "now healthy"));
+        store.offer(IncidentRepositoryTest.open("outbound/new", "UNHEALTHY", start.minus(Duration.ofDays(1))));
+        fake.runDue();
+        assertThat(repository.list(all()))
+                .as("resolved 89 days 23.5 hours ago: kept")
+                .hasSize(2);
+
+        fake.advance(IncidentStore.PRUNE_INTERVAL);
+
+        assertThat(repository.list(all()))
+                .as("an hour on, past the 90 days: deleted; the open one stays")
+                .extracting(Incident::subject)
+                .containsExactly("outbound/new");
+    }
+
+    private static IncidentQuery all() {
+        return new IncidentQuery("", IncidentQuery.State.ANY, null, null, null, 100);
     }
 
     @Test

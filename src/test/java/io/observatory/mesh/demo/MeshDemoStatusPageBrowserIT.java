@@ -146,6 +146,14 @@ class MeshDemoStatusPageBrowserIT {
                 .containsExactly("badge stale");
         awaitCaption("s3", "blocked by a checker");
         browser.screenshot("status-page-mesh-demo-blocked");
+        awaitScene(driver -> browser.attributes("#incidents tr[data-subject='server/s3'] span.kind", "class")
+                .contains("kind critical"));
+        assertThat(browser.attributes("#incidents tr[data-subject]", "data-subject"))
+                .as("each server's incidents of the story so far, with their availability and strip")
+                .contains("server/s1", "server/s3", "server/s4");
+        assertThat(browser.text("#incidents tr[data-subject='server/s3'] span.kind"))
+                .isEqualTo("BLOCKED");
+        browser.screenshot("status-page-mesh-demo-incidents");
 
         assertThat(browser.sameDocument()).as("no reload").isTrue();
     }
