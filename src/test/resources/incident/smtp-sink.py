@@ -3,7 +3,8 @@
 message it accepts, as received, to DIR/<n>.eml (the envelope's sender and recipients in DIR/<n>.envelope).
 
 With --cert and --key it offers STARTTLS and requires it before anything else; with --user and --password it
-requires that login (AUTH PLAIN or LOGIN, only over TLS). Stops on SIGTERM.
+requires that login (AUTH PLAIN or LOGIN, only over TLS). A recipient nobody@<anything> is refused for good (550).
+Stops on SIGTERM.
 """
 import argparse
 import pathlib
@@ -20,6 +21,12 @@ class Sink:
         self.directory = pathlib.Path(directory)
         self.count = 0
         self.lock = threading.Lock()
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if address.startswith("nobody@"):
+            return "550 5.1.1 no such user here"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
 
     async def handle_DATA(self, server, session, envelope):
         with self.lock:

@@ -237,12 +237,11 @@ public final class IncidentTracker {
 
     private void enter(String source, Map<String, Held> subjects, Condition condition, Instant now) {
         Held held = subjects.get(condition.subject());
-        if (held != null && held.kind().equals(condition.kind())) {
-            if (held.restored()) {
-                subjects.put(condition.subject(), new Held(held.kind(), false));
-            }
+        if (held != null && held.kind().equals(condition.kind()) && !held.restored()) {
             return;
         }
+        // A restored incident seen bad again is opened once more: the database answers that it is open (not ours, no
+        // message), or opens it anew if a transition queued before the restore had resolved it meanwhile.
         subjects.put(condition.subject(), new Held(condition.kind(), false));
         sink.accept(new Transition.Open(condition, source, now));
     }

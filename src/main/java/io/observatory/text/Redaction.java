@@ -35,6 +35,9 @@ public final class Redaction {
     /** Keys whose values hold credentials though their names do not say so: a mesh entry point's Xray outbound. */
     private static final Set<String> SECRET_KEYS = Set.of("outbound");
 
+    /** Properties whose values are credentials by where they are: a webhook's URL (Slack's and Discord's hold a key). */
+    private static final Pattern SECRET_PATHS = Pattern.compile("observatory\\.notifications\\.webhooks\\[\\d+]\\.url");
+
     private static final Set<String> NOT_SECRET_KEYS = Set.of(
             "token-file",
             "token-env",
@@ -79,6 +82,7 @@ public final class Redaction {
         String name = propertyName.toLowerCase(Locale.ROOT);
         String key = name.substring(name.lastIndexOf('.') + 1);
         return SECRET_KEYS.contains(key)
+                || SECRET_PATHS.matcher(name).matches()
                 || (!NOT_SECRET_KEYS.contains(key) && SECRET_NAME.matcher(name).find());
     }
 }

@@ -63,7 +63,9 @@ class RedactionTest {
         "observatory.notifications.email.password-file, false",
         "observatory.notifications.webhooks[0].secret, true",
         "observatory.notifications.webhooks[0].secret-file, false",
-        "observatory.notifications.webhooks[0].token, true"
+        "observatory.notifications.webhooks[0].token, true",
+        "observatory.notifications.webhooks[3].url, true",
+        "observatory.notifications.alertmanager.url, false"
     })
     void isSecretNameWhenPropertyThenPasswordsTokensAndKeysAreSecret(String name, boolean secret) {
         assertThat(Redaction.isSecretName(name)).isEqualTo(secret);

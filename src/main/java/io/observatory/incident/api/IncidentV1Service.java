@@ -1,6 +1,7 @@
 package io.observatory.incident.api;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.Timestamp;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
@@ -20,7 +21,10 @@ import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
+import org.springframework.transaction.TransactionException;
 
 /**
  * {@code observatory.v1.IncidentService}. {@code ListIncidents} reads the database on the {@code incident-read}
@@ -33,6 +37,12 @@ final class IncidentV1Service extends IncidentServiceGrpc.IncidentServiceImplBas
     static final int MAX_PREFIX_BYTES = 256;
 
     private static final int DEFAULT_PAGE_SIZE = 100;
+
+    /** A Timestamp's range: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z. */
+    private static final long MIN_SECONDS = -62_135_596_800L;
+
+    private static final long MAX_SECONDS = 253_402_300_799L;
+    private static final Logger log = LoggerFactory.getLogger(IncidentV1Service.class);
 
     private final IncidentRepository repository;
     private final Executor reads;
@@ -89,11 +99,19 @@ final class IncidentV1Service extends IncidentServiceGrpc.IncidentServiceImplBas
         try {
             page = repository.list(new IncidentQuery(
                     query.subjectPrefix(), query.state(), query.from(), query.to(), query.after(), query.limit() + 1));
-        } catch (DataAccessException e) {
+        } catch (DataAccessException | TransactionException e) {
+            // The driver's words (hosts, users) are for the log, not for a reader who may be anyone.
+            log.warn(
+                    "ListIncidents: incident database unavailable: {}",
+                    e.getMostSpecificCause().getMessage());
             responses.onError(Status.UNAVAILABLE
-                    .withDescription("incident database unavailable: "
-                            + e.getMostSpecificCause().getMessage())
+                    .withDescription("incident database unavailable; retry later")
                     .asRuntimeException());
+            return;
+        } catch (RuntimeException e) {
+            log.error("ListIncidents failed", e);
+            responses.onError(
+                    Status.INTERNAL.withDescription("listing incidents failed").asRuntimeException());
             return;
         }
         ListIncidentsResponse.Builder response = ListIncidentsResponse.newBuilder();
@@ -122,8 +140,8 @@ final class IncidentV1Service extends IncidentServiceGrpc.IncidentServiceImplBas
         if (prefix.getBytes(StandardCharsets.UTF_8).length > MAX_PREFIX_BYTES) {
             throw new IllegalArgumentException(prefixTooLong(prefix));
         }
-        Instant from = request.hasStartTime() ? IncidentProtos.instant(request.getStartTime()) : null;
-        Instant to = request.hasEndTime() ? IncidentProtos.instant(request.getEndTime()) : null;
+        Instant from = request.hasStartTime() ? time("start_time", request.getStartTime()) : null;
+        Instant to = request.hasEndTime() ? time("end_time", request.getEndTime()) : null;
         if (from != null && to != null && !from.isBefore(to)) {
             throw new IllegalArgumentException("end_time: " + to + " (expected: after start_time " + from + ")");
         }
@@ -136,6 +154,21 @@ final class IncidentV1Service extends IncidentServiceGrpc.IncidentServiceImplBas
                         "state: " + request.getStateValue() + " (expected: 0 any, 1 open, 2 resolved)");
         };
         return new IncidentQuery(prefix, state, from, to, position(request.getPageToken()), size);
+    }
+
+    /**
+     * A request's time, within what a Timestamp may hold (years 1-9999, as protobuf's {@code Timestamps.isValid} says)
+     * and so within the database's milliseconds.
+     */
+    private static Instant time(String field, Timestamp timestamp) {
+        if (timestamp.getSeconds() < MIN_SECONDS
+                || timestamp.getSeconds() > MAX_SECONDS
+                || timestamp.getNanos() < 0
+                || timestamp.getNanos() > 999_999_999) {
+            throw new IllegalArgumentException(field + ": " + timestamp.getSeconds() + " s " + timestamp.getNanos()
+                    + " ns (expected: a time from 0001-01-01 to 9999-12-31, nanos 0-999999999)");
+        }
+        return IncidentProtos.instant(timestamp);
     }
 
     private static String prefixTooLong(String prefix) {

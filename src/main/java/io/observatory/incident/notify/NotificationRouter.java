@@ -41,16 +41,20 @@ final class NotificationRouter {
 
     /** Hears a recorded event, on the store thread; hands it to the router's thread. */
     void accept(IncidentEvent event) {
-        if (event.ours() && !channels.isEmpty()) {
+        if (!channels.isEmpty()) {
             thread.execute(() -> route(event));
         }
     }
 
+    /** Any replica's resolution ends this one's repeats; only this replica's events are told. */
     private void route(IncidentEvent event) {
         Incident incident = event.incident();
         Scheduler.Cancellable repeat = repeats.remove(incident.id());
         if (repeat != null) {
             repeat.cancel();
+        }
+        if (!event.ours()) {
+            return;
         }
         if (event.type() == IncidentEvent.Type.OPENED) {
             scheduleRepeat(incident);

@@ -68,7 +68,14 @@ final class WebhookChannel implements Channel {
     @Override
     public void send(Notice notice) throws IOException, InterruptedException, Undeliverable {
         byte[] body = json.writeValueAsBytes(body(notice, clock.instant()));
-        URI target = settings.target(secret(settings.token(), settings.tokenFile()));
+        URI target;
+        try {
+            target = settings.target(secret(settings.token(), settings.tokenFile()));
+        } catch (IllegalArgumentException e) {
+            // Not the exception's message: it holds the URL, and a Telegram URL holds the bot's token.
+            throw new Undeliverable("its URL is not valid with the token of token/token-file (expected: a bot token"
+                    + " of letters, digits, ':', '-' and '_')");
+        }
         HttpRequest.Builder request = HttpRequest.newBuilder(target)
                 .timeout(settings.timeout())
                 .header("Content-Type", "application/json")

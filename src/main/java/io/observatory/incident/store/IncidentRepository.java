@@ -8,6 +8,7 @@ import io.observatory.snapshot.Condition.Severity;
 import io.observatory.snapshot.Condition.Vantage;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -20,9 +21,12 @@ import java.util.UUID;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
+import tools.jackson.core.JacksonException;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -37,8 +41,15 @@ public final class IncidentRepository {
     /** Flyway's history table, named for this service so that it can share a database. */
     static final String HISTORY_TABLE = "observatory_incident_schema_history";
 
+    /**
+     * How far apart two replicas may judge the same transition: their clocks and their probes' timing. An incident
+     * another replica opened within it after this replica's opening is the same period.
+     */
+    static final Duration REPLICA_SKEW = Duration.ofSeconds(30);
+
     private static final String COLUMNS =
             "id, subject, source, kind, severity, reason, labels, evidence, opened_at, resolved_at, resolution";
+    private static final Logger log = LoggerFactory.getLogger(IncidentRepository.class);
     private static final TypeReference<Map<String, String>> LABELS = new TypeReference<>() {};
     private static final TypeReference<List<Vantage>> EVIDENCE = new TypeReference<>() {};
 
@@ -118,7 +129,11 @@ public final class IncidentRepository {
         Map<String, Object> params = new HashMap<>();
         if (!query.subjectPrefix().isEmpty()) {
             sql.append(" AND substr(subject, 1, :prefixLength) = :prefix");
-            params.put("prefixLength", query.subjectPrefix().length());
+            // Both databases count characters (code points), as codePointCount does; String.length counts UTF-16 units.
+            params.put(
+                    "prefixLength",
+                    query.subjectPrefix()
+                            .codePointCount(0, query.subjectPrefix().length()));
             params.put("prefix", query.subjectPrefix());
         }
         switch (query.state()) {
@@ -211,9 +226,10 @@ public final class IncidentRepository {
             return;
         }
         jdbc.sql("SELECT " + COLUMNS + " FROM incident WHERE subject = :subject AND kind = :kind"
-                        + " AND resolved_at IS NOT NULL ORDER BY opened_at DESC LIMIT 1")
+                        + " AND resolved_at IS NOT NULL AND opened_at <= :at ORDER BY opened_at DESC LIMIT 1")
                 .param("subject", resolve.subject())
                 .param("kind", resolve.kind())
+                .param("at", at.toEpochMilli())
                 .query(this::incident)
                 .optional()
                 .ifPresent(other -> events.add(new IncidentEvent(IncidentEvent.Type.RESOLVED, other, false)));
@@ -230,14 +246,16 @@ public final class IncidentRepository {
     }
 
     /**
-     * An incident of {@code kind} that was still open at {@code at}: another replica recorded this period and has
-     * resolved it already (this replica lags behind it).
+     * An incident of {@code kind} still open at {@code at}, or opened up to {@link #REPLICA_SKEW} after it: another
+     * replica recorded this period and has resolved it already (this replica lags behind it, or judged a moment
+     * earlier and records later).
      */
     private Optional<Incident> covering(String subject, String kind, Instant at) {
         return jdbc.sql("SELECT " + COLUMNS + " FROM incident WHERE subject = :subject AND kind = :kind"
-                        + " AND opened_at <= :at AND resolved_at >= :at ORDER BY opened_at DESC LIMIT 1")
+                        + " AND opened_at <= :latest AND resolved_at >= :at ORDER BY opened_at DESC LIMIT 1")
                 .param("subject", subject)
                 .param("kind", kind)
+                .param("latest", at.plus(REPLICA_SKEW).toEpochMilli())
                 .param("at", at.toEpochMilli())
                 .query(this::incident)
                 .optional();
@@ -260,11 +278,27 @@ public final class IncidentRepository {
                 row.getString("kind"),
                 severity(row.getString("severity")),
                 row.getString("reason"),
-                json.readValue(row.getString("labels"), LABELS),
-                json.readValue(row.getString("evidence"), EVIDENCE),
+                stored(row.getString("labels"), LABELS, Map.of()),
+                stored(row.getString("evidence"), EVIDENCE, List.of()),
                 Instant.ofEpochMilli(row.getLong("opened_at")),
                 open ? null : Instant.ofEpochMilli(resolvedAt),
                 Objects.requireNonNullElse(row.getString("resolution"), ""));
+    }
+
+    /**
+     * A JSON column as stored; one this version cannot read (written by a newer one, or damaged) reads as
+     * {@code empty}, so that one row cannot stop the store or a list.
+     */
+    private <T> T stored(@Nullable String text, TypeReference<T> type, T empty) {
+        if (text == null) {
+            return empty;
+        }
+        try {
+            return json.readValue(text, type);
+        } catch (JacksonException e) {
+            log.warn("incident column not readable, shown empty: {}", e.getOriginalMessage());
+            return empty;
+        }
     }
 
     /** A stored severity; one this version does not know (written by a newer one) reads as critical. */

@@ -15,13 +15,11 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
-import org.flywaydb.core.api.FlywayException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.NestedRuntimeException;
 import org.springframework.dao.DataAccessException;
-import org.springframework.dao.DataAccessResourceFailureException;
-import org.springframework.dao.NonTransientDataAccessException;
+import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.transaction.TransactionException;
 
 /**
@@ -31,8 +29,8 @@ import org.springframework.transaction.TransactionException;
  * {@code restored}), then records up to {@value #BATCH} transitions per transaction and tells the listeners what the
  * database decided.
  *
- * <p>A database that cannot be reached (down, restarting, a lost connection; a {@link DataAccessException} that is no
- * refusal of the content, a {@link TransactionException}, a {@link FlywayException}) keeps the queue: the drain is retried
+ * <p>A database that cannot take a write (down, restarting, a lost connection, a full or read-only disk: any failure
+ * but an integrity violation) keeps the queue: the drain is retried
  * after 1 s, doubling up to {@link #MAX_BACKOFF}, the outage logged once when it starts and once when it ends. A batch
  * the database refuses for its content is recorded one transition at a time, and each refused one is dropped with an
  * ERROR, so one bad row never blocks the rest. Resolved incidents older than {@code retention} are deleted every
@@ -149,17 +147,22 @@ public final class IncidentStore {
     }
 
     /**
-     * On the store thread: {@code start} gets the open incidents now, then {@code recorded} each later batch of events
-     * with the open incidents after it, so that nothing is missed or seen twice. Both must be quick.
+     * On the store thread, once the open incidents of an earlier run are read (at once when they are): {@code start}
+     * gets the open incidents, then {@code recorded} each later batch of events with the open incidents after it, so
+     * that nothing is missed or seen twice. Both must be quick.
      *
-     * @return stops the batches
+     * @return stops the batches, after whatever the store thread has queued (a stop before the start is not missed)
      */
     public Runnable watch(Consumer<List<Incident>> start, Consumer<Recorded> recorded) {
-        thread.execute(() -> {
+        Runnable subscribe = () -> {
             start.accept(List.copyOf(open.values()));
             watchers.add(recorded);
+        };
+        whenPrepared(subscribe);
+        return () -> thread.execute(() -> {
+            whenPrepared.remove(subscribe);
+            watchers.remove(recorded);
         });
-        return () -> watchers.remove(recorded);
     }
 
     /**
@@ -249,7 +252,9 @@ public final class IncidentStore {
                 record(batch);
             }
             recovered();
-        } catch (DataAccessException | TransactionException | FlywayException e) {
+        } catch (RuntimeException e) {
+            // The database's and the driver's failures, and anything else a row or the pool may throw: the drain
+            // must be retried, or no incident would be recorded again.
             failed(e);
         }
     }
@@ -265,7 +270,7 @@ public final class IncidentStore {
                 recordOneByOne();
                 scheduleDrain(Duration.ZERO);
                 return;
-            } catch (DataAccessException | TransactionException again) {
+            } catch (RuntimeException again) {
                 cause = again;
             }
         }
@@ -344,14 +349,22 @@ public final class IncidentStore {
         }
     }
 
-    private void publish(List<IncidentEvent> events) {
-        for (IncidentEvent event : events) {
+    /**
+     * Tells the listeners and watchers what changed; an opening of an incident already known open here (the
+     * database's answer to a restored incident seen bad again) changes nothing and is not told.
+     */
+    private void publish(List<IncidentEvent> recorded) {
+        List<IncidentEvent> events = new ArrayList<>(recorded.size());
+        for (IncidentEvent event : recorded) {
             Incident incident = event.incident();
             if (incident.open()) {
-                open.put(incident.id(), incident);
+                if (open.put(incident.id(), incident) != null && !event.ours()) {
+                    continue;
+                }
             } else {
                 open.remove(incident.id());
             }
+            events.add(event);
             for (Consumer<IncidentEvent> listener : listeners) {
                 try {
                     listener.accept(event);
@@ -391,9 +404,13 @@ public final class IncidentStore {
         }
     }
 
-    /** Whether the database refused the content (a constraint, a value), rather than could not be reached. */
+    /**
+     * Whether the database refused the content (a constraint, a value too long), rather than could not take it: only
+     * an integrity violation. SQLite's errors carry no SQLState and arrive uncategorised, and a read-only or full
+     * database is no fault of the row, so everything else is an outage and keeps the queue.
+     */
     private static boolean refused(Exception e) {
-        return e instanceof NonTransientDataAccessException && !(e instanceof DataAccessResourceFailureException);
+        return e instanceof DataIntegrityViolationException;
     }
 
     private void unreachable(Exception e) {

@@ -17,7 +17,8 @@ class NotificationSettingsTest {
     @Test
     void bindWhenWebhookUrlIsNotHttpThenOneLine() {
         assertThat(Configs.rejection("notifications.webhooks[0].name=ops", "notifications.webhooks[0].url=ftp://x/y"))
-                .isEqualTo("observatory.notifications.webhooks[0].url: ftp://x/y (expected: an http or https URL with a"
+                .as("a webhook's URL is a credential (Slack's and Discord's hold a key): masked")
+                .isEqualTo("observatory.notifications.webhooks[0].url: ****** (expected: an http or https URL with a"
                         + " host, e.g. https://hooks.example.com/x)");
     }
 

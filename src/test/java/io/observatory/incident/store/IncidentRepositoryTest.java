@@ -138,6 +138,25 @@ class IncidentRepositoryTest {
 
     @ParameterizedTest
     @FieldSource("KINDS")
+    void openWhenAnotherReplicaRecordedThePeriodAlreadyThenAdoptedNotStoredTwice(String kind) throws Exception {
+        IncidentRepository repository = repository(databases.newUrl(kind));
+        repository.apply(List.of(
+                open("server/s4", "BLOCKED", T0.plusSeconds(5)),
+                new Transition.Resolve("server/s4", "BLOCKED", T0.plusSeconds(60), "recovered")));
+
+        List<IncidentEvent> lagging = repository.apply(List.of(
+                open("server/s4", "BLOCKED", T0),
+                new Transition.Resolve("server/s4", "BLOCKED", T0.plusSeconds(58), "recovered")));
+
+        assertThat(lagging)
+                .as("a replica that judged 5 s earlier and records later: the same period, not ours")
+                .extracting(event -> event.type() + " " + event.ours())
+                .containsExactly("OPENED false", "RESOLVED false");
+        assertThat(repository.list(all())).hasSize(1);
+    }
+
+    @ParameterizedTest
+    @FieldSource("KINDS")
     void listWhenFilteredAndPagedThenNewestFirstWithinTheRange(String kind) throws Exception {
         IncidentRepository repository = repository(databases.newUrl(kind));
         List<Transition> story = new ArrayList<>();
