@@ -35,8 +35,9 @@ public final class ServiceProcess implements AutoCloseable {
     }
 
     /**
-     * Starts the service with {@code --logging.structured.format.console=ecs} and {@code args}; standard output and
-     * standard error go to one temporary file, deleted by {@link #close()}.
+     * Starts the service with {@code --logging.structured.format.console=ecs} and {@code args}, and the build's
+     * {@code spring.datasource.url} (its incidents under {@code target/}); standard output and standard error go to one
+     * temporary file, deleted by {@link #close()}.
      */
     public static ServiceProcess start(List<String> args) throws IOException {
         return start(List.of(), args);
@@ -46,6 +47,11 @@ public final class ServiceProcess implements AutoCloseable {
     public static ServiceProcess start(List<String> jvmOptions, List<String> args) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        String database = System.getProperty("spring.datasource.url");
+        if (database != null) {
+            // The build's own: a new database per service under target/, not observatory.db in the checkout.
+            command.add("-Dspring.datasource.url=" + database);
+        }
         command.addAll(jvmOptions);
         command.addAll(List.of(
                 "-cp",
