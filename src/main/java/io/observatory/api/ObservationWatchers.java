@@ -4,13 +4,10 @@ import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.observatory.api.v1.WatchObservationResponse;
 import io.observatory.snapshot.ObservationStore;
+import io.observatory.stream.StreamRegistry;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -34,12 +31,8 @@ public class ObservationWatchers implements ApplicationListener<ContextClosedEve
     static final int DELIVERY_THREADS = 2;
 
     private final ObservationStore store;
-    private final ExecutorService delivery;
     private final UnreadAnswers budget;
-    private final Set<WatchStream> streams = ConcurrentHashMap.newKeySet();
-    // volatile: set by the thread closing the context, read by gRPC threads opening streams after they registered
-    // their stream, so every stream is either ended by the closing thread or sees the flag and ends itself.
-    private volatile boolean shuttingDown;
+    private final StreamRegistry<WatchStream> streams = new StreamRegistry<>("watch-delivery", DELIVERY_THREADS);
 
     ObservationWatchers(ObservationStore store) {
         this(store, new UnreadAnswers(Long.MAX_VALUE));
@@ -50,12 +43,6 @@ public class ObservationWatchers implements ApplicationListener<ContextClosedEve
     ObservationWatchers(ObservationStore store, UnreadAnswers budget) {
         this.store = store;
         this.budget = budget;
-        AtomicInteger threads = new AtomicInteger();
-        this.delivery = Executors.newFixedThreadPool(DELIVERY_THREADS, runnable -> {
-            Thread thread = new Thread(runnable, "watch-delivery-" + threads.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        });
     }
 
     /**
@@ -72,13 +59,11 @@ public class ObservationWatchers implements ApplicationListener<ContextClosedEve
         AtomicReference<Runnable> unsubscribe = new AtomicReference<>(() -> {});
         Runnable stop =
                 () -> Objects.requireNonNull(unsubscribe.get(), "set at once").run();
-        WatchStream stream = new WatchStream(call, tagPrefixes, BUFFERED_EVENTS, delivery, budget, ended -> {
+        WatchStream stream = new WatchStream(call, tagPrefixes, BUFFERED_EVENTS, streams.delivery(), budget, ended -> {
             streams.remove(ended);
             stop.run();
         });
-        streams.add(stream);
-        if (shuttingDown) {
-            streams.remove(stream);
+        if (!streams.add(stream)) {
             stream.end();
             return;
         }
@@ -102,16 +87,12 @@ public class ObservationWatchers implements ApplicationListener<ContextClosedEve
 
     @Override
     public void onApplicationEvent(ContextClosedEvent event) {
-        shuttingDown = true;
-        for (WatchStream stream : List.copyOf(streams)) {
-            stream.end();
-            streams.remove(stream);
-        }
+        streams.endAll(WatchStream::end);
     }
 
-    /** Stops the delivery threads; streams were ended when the context closed. */
+    /** Lets the streams' last messages go out (briefly), then stops the delivery threads. */
     @Override
-    public void destroy() {
-        delivery.shutdownNow();
+    public void destroy() throws InterruptedException {
+        streams.stop(Duration.ofSeconds(1));
     }
 }

@@ -8,16 +8,12 @@ import io.observatory.incident.IncidentEvent;
 import io.observatory.incident.store.IncidentStore;
 import io.observatory.stream.Budget;
 import io.observatory.stream.Events;
-import io.observatory.stream.GrpcOutlet;
+import io.observatory.stream.GrpcWatch;
 import io.observatory.stream.Pump;
-import io.observatory.stream.Subscription;
+import io.observatory.stream.StreamRegistry;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.ApplicationListener;
@@ -38,13 +34,7 @@ final class IncidentWatchers implements ApplicationListener<ContextClosedEvent>,
 
     private final IncidentStore store;
     private final Budget budget;
-    private final ExecutorService delivery = Executors.newSingleThreadExecutor(runnable -> {
-        Thread thread = new Thread(runnable, "incident-watch");
-        thread.setDaemon(true);
-        return thread;
-    });
-    private final Set<Stream> streams = ConcurrentHashMap.newKeySet();
-    private volatile boolean closing;
+    private final StreamRegistry<Stream> streams = new StreamRegistry<>("incident-watch", 1);
 
     /** @param budget bounds the bytes sent to clients that have not taken them yet, shared with the other answers */
     IncidentWatchers(IncidentStore store, Budget budget) {
@@ -55,32 +45,23 @@ final class IncidentWatchers implements ApplicationListener<ContextClosedEvent>,
     /** Opens a stream: the open incidents whose subject starts with {@code prefix}, then their events. */
     void watch(ServerCallStreamObserver<WatchIncidentsResponse> call, String prefix) {
         Stream stream = new Stream(call, prefix);
-        streams.add(stream);
-        if (closing) {
-            streams.remove(stream);
-            stream.end();
+        if (!streams.add(stream)) {
+            stream.watch.end(null);
             return;
         }
-        stream.subscribe(store.watch(stream::start, stream::recorded));
+        stream.watch.subscribe(store.watch(stream::start, stream::recorded));
     }
 
     /** Completes every stream as the context closes, before the gRPC server stops. */
     @Override
     public void onApplicationEvent(ContextClosedEvent event) {
-        closing = true;
-        for (Stream stream : List.copyOf(streams)) {
-            streams.remove(stream);
-            stream.end();
-        }
+        streams.endAll(stream -> stream.watch.end(null));
     }
 
     /** Lets the streams' last messages go out (briefly), then stops the delivery thread. */
     @Override
     public void destroy() throws InterruptedException {
-        delivery.shutdown();
-        if (!delivery.awaitTermination(1, TimeUnit.SECONDS)) {
-            delivery.shutdownNow();
-        }
+        streams.stop(Duration.ofSeconds(1));
     }
 
     /** One stream. */
@@ -88,37 +69,27 @@ final class IncidentWatchers implements ApplicationListener<ContextClosedEvent>,
 
         private final String prefix;
         private final Events<WatchIncidentsResponse> backlog = new Events<>(CAPACITY);
-        private final Pump<WatchIncidentsResponse> pump;
-        private final Subscription subscription = new Subscription();
+        private final GrpcWatch<WatchIncidentsResponse> watch;
 
         Stream(ServerCallStreamObserver<WatchIncidentsResponse> call, String prefix) {
             this.prefix = prefix;
-            GrpcOutlet<WatchIncidentsResponse> outlet = new GrpcOutlet<>(call);
-            this.pump = new Pump<>(
-                    outlet,
+            this.watch = new GrpcWatch<>(
+                    call,
                     backlog,
-                    delivery,
+                    streams.delivery(),
                     new Pump.Limits<>(
                             budget,
                             WatchIncidentsResponse::getSerializedSize,
                             false,
                             "incident event",
                             "the incident event could not be sent"),
-                    System::nanoTime,
-                    ended -> {
-                        streams.remove(this);
-                        unsubscribe();
-                    });
-            outlet.connect(pump, () -> {
-                streams.remove(this);
-                unsubscribe();
-            });
+                    () -> streams.remove(this));
         }
 
         /** On the store thread: the open incidents now. */
         void start(List<Incident> open) {
             backlog.offer(openIncidents(open, false));
-            pump.offered();
+            watch.offered();
         }
 
         /** On the store thread: one recorded batch, or the open incidents after it when the queue would overflow. */
@@ -138,7 +109,7 @@ final class IncidentWatchers implements ApplicationListener<ContextClosedEvent>,
             }
             if (!events.isEmpty()) {
                 backlog.offer(events, openIncidents(batch.open(), true));
-                pump.offered();
+                watch.offered();
             }
         }
 
@@ -152,20 +123,6 @@ final class IncidentWatchers implements ApplicationListener<ContextClosedEvent>,
                         .setOpenIncidents(message)
                         .build();
             };
-        }
-
-        /** Keeps the subscription to the store, cancelling it at once when the stream has already ended. */
-        void subscribe(Runnable cancel) {
-            subscription.set(cancel, pump);
-        }
-
-        void unsubscribe() {
-            subscription.cancel();
-        }
-
-        void end() {
-            unsubscribe();
-            pump.end(null);
         }
     }
 }

@@ -6,16 +6,11 @@ import io.observatory.mesh.api.v1.GetMeshResponse;
 import io.observatory.mesh.hub.MeshView;
 import io.observatory.mesh.judge.MeshJudgement;
 import io.observatory.snapshot.ObservationStore;
-import io.observatory.stream.GrpcOutlet;
+import io.observatory.stream.GrpcWatch;
 import io.observatory.stream.Latest;
 import io.observatory.stream.Pump;
-import io.observatory.stream.Subscription;
-import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
+import io.observatory.stream.StreamRegistry;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.DisposableBean;
@@ -41,15 +36,9 @@ import org.springframework.stereotype.Component;
 public class MeshWatchers implements ApplicationListener<ContextClosedEvent>, DisposableBean {
 
     private final ObservationStore store;
-    private final ExecutorService delivery = Executors.newSingleThreadExecutor(runnable -> {
-        Thread thread = new Thread(runnable, "mesh-watch");
-        thread.setDaemon(true);
-        return thread;
-    });
-    private final Set<Stream> streams = ConcurrentHashMap.newKeySet();
+    private final StreamRegistry<Stream> streams = new StreamRegistry<>("mesh-watch", 1);
     // The message of the latest view built, shared by every stream; replaced whole by whichever thread builds.
     private final AtomicReference<@Nullable Built> built = new AtomicReference<>();
-    private volatile boolean shuttingDown;
 
     private final UnreadAnswers budget;
 
@@ -62,31 +51,22 @@ public class MeshWatchers implements ApplicationListener<ContextClosedEvent>, Di
     /** Opens a stream: the whole view now, then each view whose judgement changed. */
     void watch(ServerCallStreamObserver<GetMeshResponse> call) {
         Stream stream = new Stream(call);
-        streams.add(stream);
-        if (shuttingDown) {
-            streams.remove(stream);
-            stream.end();
+        if (!streams.add(stream)) {
+            stream.watch.end(null);
             return;
         }
-        stream.subscribe(store.watchPart(MeshView.PART, stream::offer));
+        stream.watch.subscribe(store.watchPart(MeshView.PART, stream::offer));
     }
 
     @Override
     public void onApplicationEvent(ContextClosedEvent event) {
-        shuttingDown = true;
-        for (Stream stream : List.copyOf(streams)) {
-            streams.remove(stream);
-            stream.end();
-        }
+        streams.endAll(stream -> stream.watch.end(null));
     }
 
     /** Lets the streams' last messages and completions go out (briefly), then stops the delivery thread. */
     @Override
     public void destroy() throws InterruptedException {
-        delivery.shutdown();
-        if (!delivery.awaitTermination(1, TimeUnit.SECONDS)) {
-            delivery.shutdownNow();
-        }
+        streams.stop(Duration.ofSeconds(1));
     }
 
     /** The message of {@code view}, built once for all streams (a 100 × 100 mesh's is about 380 KB). */
@@ -104,36 +84,26 @@ public class MeshWatchers implements ApplicationListener<ContextClosedEvent>, Di
     /** A view and its message. */
     private record Built(MeshView view, GetMeshResponse message) {}
 
-    /** One stream: its pump, and the judgement sent last (writer only). */
+    /** One stream: its call, and the judgement sent last (writer only). */
     private final class Stream {
 
         private final Latest<GetMeshResponse> backlog = new Latest<>();
-        private final Pump<GetMeshResponse> pump;
-        private final Subscription subscription = new Subscription();
+        private final GrpcWatch<GetMeshResponse> watch;
         private @Nullable MeshJudgement sentJudgement;
         private boolean first = true;
 
         Stream(ServerCallStreamObserver<GetMeshResponse> call) {
-            GrpcOutlet<GetMeshResponse> outlet = new GrpcOutlet<>(call);
-            this.pump = new Pump<>(
-                    outlet,
+            this.watch = new GrpcWatch<>(
+                    call,
                     backlog,
-                    delivery,
+                    streams.delivery(),
                     new Pump.Limits<>(
                             budget,
                             GetMeshResponse::getSerializedSize,
                             true,
                             "view",
                             "the mesh view could not be sent"),
-                    System::nanoTime,
-                    ended -> {
-                        streams.remove(this);
-                        unsubscribe();
-                    });
-            outlet.connect(pump, () -> {
-                streams.remove(this);
-                unsubscribe();
-            });
+                    () -> streams.remove(this));
         }
 
         /** On the writer: keeps {@code view} when it is the first or its judgement changed. */
@@ -144,21 +114,7 @@ public class MeshWatchers implements ApplicationListener<ContextClosedEvent>, Di
             first = false;
             sentJudgement = view.judgement();
             backlog.offer(() -> message(view));
-            pump.offered();
-        }
-
-        /** Keeps the subscription to the store, cancelling it at once when the stream has already ended. */
-        void subscribe(Runnable cancel) {
-            subscription.set(cancel, pump);
-        }
-
-        void unsubscribe() {
-            subscription.cancel();
-        }
-
-        void end() {
-            unsubscribe();
-            pump.end(null);
+            watch.offered();
         }
     }
 }
