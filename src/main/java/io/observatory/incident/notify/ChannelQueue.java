@@ -1,11 +1,11 @@
 package io.observatory.incident.notify;
 
+import io.observatory.incident.DrainQueue;
 import io.observatory.time.Backoff;
 import io.observatory.time.Scheduler;
 import java.time.Duration;
-import java.util.ArrayDeque;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,15 +27,9 @@ final class ChannelQueue {
 
     private final Channel channel;
     private final Scheduler thread;
-    private final int capacity;
-    private final Object lock = new Object();
-    // Guarded by lock.
-    private final ArrayDeque<Notice> queue = new ArrayDeque<>();
-    private boolean drainScheduled;
-    private boolean full;
+    private final DrainQueue<Notice> queue;
     private final AtomicLong sent = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
-    private final AtomicLong dropped = new AtomicLong();
     // The channel's thread only.
     private final Backoff backoff = new Backoff(FIRST_BACKOFF, MAX_BACKOFF);
     private int failedAttempts;
@@ -49,27 +43,19 @@ final class ChannelQueue {
     ChannelQueue(Channel channel, Scheduler thread, int capacity) {
         this.channel = channel;
         this.thread = thread;
-        this.capacity = capacity;
+        this.queue = new DrainQueue<>(
+                new DrainQueue.Words(
+                        channel.name() + ": queue",
+                        "notices waiting to go out",
+                        "observatory_notifications_dropped_total"),
+                capacity,
+                thread,
+                this::drain);
     }
 
     /** Queues {@code notice}; never blocks. Any thread. */
     void offer(Notice notice) {
-        synchronized (lock) {
-            if (queue.size() >= capacity) {
-                dropped.incrementAndGet();
-                if (!full) {
-                    full = true;
-                    log.warn(
-                            "{}: {} notices wait already; dropping new ones until they go out"
-                                    + " (observatory_notifications_dropped_total)",
-                            channel.name(),
-                            capacity);
-                }
-                return;
-            }
-            queue.addLast(notice);
-        }
-        schedule(Duration.ZERO);
+        queue.offer(notice);
     }
 
     /** Stops sending; what is queued stays unsent. */
@@ -82,9 +68,7 @@ final class ChannelQueue {
     }
 
     int queued() {
-        synchronized (lock) {
-            return queue.size();
-        }
+        return queue.size();
     }
 
     long sent() {
@@ -96,51 +80,23 @@ final class ChannelQueue {
     }
 
     long dropped() {
-        return dropped.get();
-    }
-
-    private void schedule(Duration delay) {
-        synchronized (lock) {
-            if (drainScheduled) {
-                return;
-            }
-            drainScheduled = true;
-        }
-        thread.schedule(delay, this::drain);
+        return queue.dropped();
     }
 
     private void drain() {
-        synchronized (lock) {
-            drainScheduled = false;
-        }
-        for (Notice notice = peek(); notice != null && !stopped; notice = peek()) {
+        for (List<Notice> head = queue.head(1); !head.isEmpty() && !stopped; head = queue.head(1)) {
+            Notice notice = head.get(0);
             try {
                 channel.send(notice);
                 sent.incrementAndGet();
                 delivered();
+                queue.removeHead(1);
             } catch (Channel.Undeliverable e) {
-                dropped.incrementAndGet();
+                queue.drop(notice);
                 log.error("{}: notice refused, dropped: {}", channel.name(), e.getMessage());
             } catch (Exception e) {
                 failed(e);
                 return;
-            }
-            remove();
-        }
-    }
-
-    private @Nullable Notice peek() {
-        synchronized (lock) {
-            return queue.peekFirst();
-        }
-    }
-
-    /** Removes the notice at the head, just sent or dropped: only this thread removes. */
-    private void remove() {
-        synchronized (lock) {
-            queue.pollFirst();
-            if (full && queue.size() < capacity / 2 + 1) {
-                full = false;
             }
         }
     }
@@ -154,7 +110,7 @@ final class ChannelQueue {
                     e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage(),
                     queued());
         }
-        schedule(backoff.next());
+        queue.schedule(backoff.next());
     }
 
     private void delivered() {

@@ -1,5 +1,6 @@
 package io.observatory.incident.store;
 
+import io.observatory.incident.DrainQueue;
 import io.observatory.incident.Incident;
 import io.observatory.incident.IncidentEvent;
 import io.observatory.incident.Transition;
@@ -7,7 +8,6 @@ import io.observatory.time.Backoff;
 import io.observatory.time.Scheduler;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -56,19 +56,13 @@ public final class IncidentStore {
     private final IncidentRepository repository;
     private final Scheduler thread;
     private final Clock clock;
-    private final int capacity;
     private final Duration retention;
     private Consumer<List<Incident>> restored = open -> {};
     private final List<Consumer<IncidentEvent>> listeners = new CopyOnWriteArrayList<>();
     private final List<Consumer<Recorded>> watchers = new CopyOnWriteArrayList<>();
     // The store thread only: what runs once the database is prepared.
     private final List<Runnable> whenPrepared = new ArrayList<>();
-    private final Object lock = new Object();
-    // Guarded by lock.
-    private final ArrayDeque<Transition> queue = new ArrayDeque<>();
-    private boolean drainScheduled;
-    private boolean dropping;
-    private final AtomicLong dropped = new AtomicLong();
+    private final DrainQueue<Transition> queue;
     private final AtomicLong recorded = new AtomicLong();
     // The store thread only, but read by gauges.
     private volatile boolean reachable;
@@ -90,14 +84,18 @@ public final class IncidentStore {
      */
     public IncidentStore(
             IncidentRepository repository, Scheduler thread, Clock clock, int capacity, Duration retention) {
-        if (capacity < 1) {
-            throw new IllegalArgumentException("capacity: " + capacity + " (expected: > 0)");
-        }
         this.repository = repository;
         this.thread = thread;
         this.clock = clock;
-        this.capacity = capacity;
         this.retention = retention;
+        this.queue = new DrainQueue<>(
+                new DrainQueue.Words(
+                        "incident queue",
+                        "transitions waiting for the database",
+                        "observatory_incidents_dropped_total"),
+                capacity,
+                thread,
+                this::drain);
     }
 
     /**
@@ -108,7 +106,7 @@ public final class IncidentStore {
      */
     public void start(Consumer<List<Incident>> restored) {
         thread.execute(() -> this.restored = restored);
-        scheduleDrain(Duration.ZERO);
+        queue.schedule(Duration.ZERO);
         thread.schedule(Duration.ZERO, this::prune);
     }
 
@@ -123,22 +121,7 @@ public final class IncidentStore {
      * @return false when the queue was full and it was dropped
      */
     public boolean offer(Transition transition) {
-        synchronized (lock) {
-            if (queue.size() >= capacity) {
-                dropped.incrementAndGet();
-                if (!dropping) {
-                    dropping = true;
-                    log.warn(
-                            "incident queue full ({} transitions waiting for the database): dropping new ones until"
-                                    + " it drains; see observatory_incidents_dropped_total",
-                            capacity);
-                }
-                return false;
-            }
-            queue.addLast(transition);
-        }
-        scheduleDrain(Duration.ZERO);
-        return true;
+        return queue.offer(transition);
     }
 
     /** Tells {@code listener} every event from now on, on the store thread, in order; it must not block. */
@@ -204,14 +187,12 @@ public final class IncidentStore {
 
     /** Transitions waiting to be recorded. */
     public int queued() {
-        synchronized (lock) {
-            return queue.size();
-        }
+        return queue.size();
     }
 
     /** Transitions dropped because the queue was full, since the start. */
     public long dropped() {
-        return dropped.get();
+        return queue.dropped();
     }
 
     /** Transitions recorded, since the start. */
@@ -229,26 +210,13 @@ public final class IncidentStore {
         return reachable;
     }
 
-    private void scheduleDrain(Duration delay) {
-        synchronized (lock) {
-            if (drainScheduled) {
-                return;
-            }
-            drainScheduled = true;
-        }
-        thread.schedule(delay, this::drain);
-    }
-
     private void drain() {
-        synchronized (lock) {
-            drainScheduled = false;
-        }
         if (stopped) {
             return;
         }
         try {
             prepare();
-            for (List<Transition> batch = peek(); !batch.isEmpty(); batch = peek()) {
+            for (List<Transition> batch = queue.head(BATCH); !batch.isEmpty(); batch = queue.head(BATCH)) {
                 record(batch);
             }
             recovered();
@@ -268,14 +236,14 @@ public final class IncidentStore {
         if (migrated && restoreDone && refused(e)) {
             try {
                 recordOneByOne();
-                scheduleDrain(Duration.ZERO);
+                queue.schedule(Duration.ZERO);
                 return;
             } catch (RuntimeException again) {
                 cause = again;
             }
         }
         unreachable(cause);
-        scheduleDrain(backoff.next());
+        queue.schedule(backoff.next());
     }
 
     /** Migrates and restores, each once. */
@@ -300,47 +268,23 @@ public final class IncidentStore {
         }
     }
 
-    private List<Transition> peek() {
-        synchronized (lock) {
-            List<Transition> batch = new ArrayList<>(Math.min(BATCH, queue.size()));
-            for (Transition transition : queue) {
-                if (batch.size() == BATCH) {
-                    break;
-                }
-                batch.add(transition);
-            }
-            return batch;
-        }
-    }
-
     private void record(List<Transition> batch) {
         List<IncidentEvent> events = repository.apply(batch);
-        synchronized (lock) {
-            for (int i = 0; i < batch.size(); i++) {
-                queue.pollFirst();
-            }
-            if (dropping && queue.size() < capacity / 2) {
-                dropping = false;
-                log.info("incident queue draining ({} waiting); {} dropped so far", queue.size(), dropped.get());
-            }
-        }
+        queue.removeHead(batch.size());
         recorded.addAndGet(batch.size());
         publish(events);
     }
 
     /** After a batch the database refused for its content: records each alone, dropping the refused ones. */
     private void recordOneByOne() {
-        for (Transition transition : peek()) {
+        for (Transition transition : queue.head(BATCH)) {
             try {
                 record(List.of(transition));
             } catch (DataAccessException e) {
                 if (!refused(e)) {
                     throw e;
                 }
-                synchronized (lock) {
-                    queue.remove(transition);
-                }
-                dropped.incrementAndGet();
+                queue.drop(transition);
                 log.error(
                         "incident transition of {} refused by the database, dropped: {}",
                         transition.subject(),
@@ -420,7 +364,7 @@ public final class IncidentStore {
             log.warn(
                     "incident database unreachable, {} transitions queued (up to {}), retrying: {}",
                     queued(),
-                    capacity,
+                    queue.capacity(),
                     (e instanceof NestedRuntimeException nested ? nested.getMostSpecificCause() : e).getMessage());
         }
     }
