@@ -22,12 +22,16 @@ public final class StatusPageSession implements AutoCloseable {
 
     /**
      * Starts the service with {@code arguments} (command-line style, e.g. {@code --spring.profiles.active=demo}) on
-     * port 0 for gRPC and HTTP, then the browser; the service is closed again when the browser cannot start.
+     * port 0 for gRPC and HTTP unless they name the port, then the browser; the service is closed again when the
+     * browser cannot start.
      */
     public static StatusPageSession start(String... arguments) {
         List<String> all = new ArrayList<>(List.of(arguments));
-        all.add("--spring.grpc.server.port=0");
-        all.add("--server.port=0");
+        for (String port : List.of("--spring.grpc.server.port=", "--server.port=")) {
+            if (all.stream().noneMatch(argument -> argument.startsWith(port))) {
+                all.add(port + "0");
+            }
+        }
         ConfigurableApplicationContext service =
                 new SpringApplicationBuilder(ObservatoryApplication.class).run(all.toArray(String[]::new));
         try {
