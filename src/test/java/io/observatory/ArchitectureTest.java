@@ -22,7 +22,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ArchitectureTest {
 
     /** The capabilities, each one package tree: everything beyond the core. */
-    private static final List<String> CAPABILITIES = List.of("mesh", "state", "page", "demo", "proxycore", "incident");
+    private static final List<String> CAPABILITIES =
+            List.of("mesh", "state", "page", "demo", "proxycore", "incident", "xds", "haproxy");
 
     /** Packages protoc generates from {@code proto/}, which carry no package-info of ours. */
     private static final Set<String> GENERATED = Set.of(

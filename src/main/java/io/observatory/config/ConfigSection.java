@@ -33,6 +33,15 @@ public interface ConfigSection<T> {
     }
 
     /**
+     * Named groups of the observed outbounds that a balancer may be given as one, by name (a mesh hub's routes, as
+     * {@code route/<route>} with the entry points of the servers each serves), each with its tags in configuration
+     * order. None by default.
+     */
+    default Map<String, List<String>> groups(T settings) {
+        return Map.of();
+    }
+
+    /**
      * The observer the section's source defines (an Xray configuration file's {@code observatory} block), as
      * properties relative to {@code observatory}, e.g. {@code standard.probe-url} or
      * {@code burst.subject-selector[0]}: used only when the operator configured no observer, bound after every other

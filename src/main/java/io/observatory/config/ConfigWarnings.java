@@ -100,9 +100,7 @@ final class ConfigWarnings {
             return;
         }
         InetAddress source = bound.getAddress();
-        URI observerUrl = config.standard() != null
-                ? config.standard().probeUri()
-                : config.burst() != null ? config.burst().pingConfig().destinationUri() : null;
+        URI observerUrl = config.observerUrl();
         List<String> unreachable = new ArrayList<>();
         for (Outbound outbound : config.observedOutbounds()) {
             String host = outbound.proxied()

@@ -1,5 +1,6 @@
 package io.observatory.config;
 
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,24 +18,30 @@ public final class ObservatoryConfig {
     private final CoreSettings core;
     private final Map<String, Object> sections;
     private final List<Outbound> observedOutbounds;
+    private final Map<String, List<String>> groups;
 
     /**
      * @param core     the core's settings
      * @param sections each section's settings by key, in registration order
      * @param added    the outbounds the sections add to the observation, in section and configuration order
+     * @param groups   the named groups of observed outbounds the sections define
      */
-    ObservatoryConfig(CoreSettings core, Map<String, Object> sections, List<Outbound> added) {
+    ObservatoryConfig(
+            CoreSettings core, Map<String, Object> sections, List<Outbound> added, Map<String, List<String>> groups) {
         this.core = Objects.requireNonNull(core, "core");
         this.sections = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(sections));
         List<Outbound> all = new ArrayList<>(core.outbounds().size() + added.size());
         all.addAll(core.outbounds());
         all.addAll(added);
         this.observedOutbounds = List.copyOf(all);
+        Map<String, List<String>> copied = new LinkedHashMap<>();
+        groups.forEach((name, tags) -> copied.put(name, List.copyOf(tags)));
+        this.groups = java.util.Collections.unmodifiableMap(copied);
     }
 
     /** A configuration of the core's settings alone, without any capability section. */
     public static ObservatoryConfig of(CoreSettings core) {
-        return new ObservatoryConfig(core, Map.of(), List.of());
+        return new ObservatoryConfig(core, Map.of(), List.of(), Map.of());
     }
 
     /** The core's settings. */
@@ -68,6 +75,28 @@ public final class ObservatoryConfig {
      */
     public List<Outbound> observedOutbounds() {
         return observedOutbounds;
+    }
+
+    /**
+     * The named groups of observed outbounds a balancer may be given as one (on a mesh hub, each route as
+     * {@code route/<route>}: the entry points of the servers it serves), in section and configuration order; tags in
+     * configuration order.
+     */
+    public Map<String, List<String>> outboundGroups() {
+        return groups;
+    }
+
+    /**
+     * The observer's probe URL, which outbounds without their own probe: {@code standard.probe-url} or
+     * {@code burst.ping-config.destination}; {@code null} without an observer.
+     */
+    public @Nullable URI observerUrl() {
+        StandardObserverSettings standard = core.standard();
+        if (standard != null) {
+            return standard.probeUri();
+        }
+        BurstObserverSettings burst = core.burst();
+        return burst != null ? burst.pingConfig().destinationUri() : null;
     }
 
     /** {@code observatory.outbounds}. */

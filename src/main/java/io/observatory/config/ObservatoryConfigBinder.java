@@ -167,11 +167,13 @@ public final class ObservatoryConfigBinder implements AutoCloseable {
                     environment, core, bound, sectionKeys, sectionNames, validators, observerWarnings);
         }
         Map<String, Outbound> added = new LinkedHashMap<>();
+        Map<String, List<String>> groups = new LinkedHashMap<>();
         for (ConfigSection<?> section : sections) {
             added.putAll(outbounds(section, bound.get(section.key())));
+            groups.putAll(groups(section, bound.get(section.key())));
         }
         rejectClashes(core, added);
-        ObservatoryConfig config = new ObservatoryConfig(core, bound, List.copyOf(added.values()));
+        ObservatoryConfig config = new ObservatoryConfig(core, bound, List.copyOf(added.values()), groups);
         List<String> warnings = new ArrayList<>(ConfigWarnings.of(config, sections, set::contains));
         warnings.addAll(observerWarnings);
         for (ConfigSection<?> section : sections) {
@@ -279,6 +281,11 @@ public final class ObservatoryConfigBinder implements AutoCloseable {
     @SuppressWarnings("unchecked") // bound from section.type(), so of the section's type
     private static <T> Map<String, Outbound> outbounds(ConfigSection<T> section, @Nullable Object settings) {
         return settings == null ? Map.of() : section.outbounds((T) settings);
+    }
+
+    @SuppressWarnings("unchecked") // bound from section.type(), so of the section's type
+    private static <T> Map<String, List<String>> groups(ConfigSection<T> section, @Nullable Object settings) {
+        return settings == null ? Map.of() : section.groups((T) settings);
     }
 
     @SuppressWarnings("unchecked") // bound from section.type(), so of the section's type

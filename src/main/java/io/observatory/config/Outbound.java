@@ -46,6 +46,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param allowInsecure for a tls outbound: whether the handshake succeeds whatever the certificate (expired,
  *                    self-signed, another name), as Xray's {@code allowInsecure}: for servers whose certificate is not
  *                    the point (Reality, self-signed camouflage). Default: false, the certificate is verified
+ * @param endpoint    where balancers reading the verdicts (xDS, HAProxy's agent) send this outbound's traffic, as
+ *                    {@code host:port} (e.g. {@code 10.0.0.5:443}, {@code [::1]:8080}); blank means none. Default: the
+ *                    proxy's or server's address and port; for direct, its probe URL's host and port; for xray, none
  */
 public record Outbound(
         @NotBlank(message = "a non-blank tag")
@@ -63,7 +66,8 @@ public record Outbound(
         @Nullable @HttpUrl String probeUrl,
         @Nullable String sni,
         @DefaultValue List<String> alpn,
-        boolean allowInsecure)
+        boolean allowInsecure,
+        @Nullable String endpoint)
         implements Checked {
 
     /** What a valid protocol looks like, for messages. */
@@ -97,6 +101,22 @@ public record Outbound(
         probeUrl = probeUrl == null || probeUrl.isBlank() ? null : probeUrl.strip();
         sni = sni == null || sni.isBlank() ? null : withoutTrailingDot(sni.strip());
         alpn = List.copyOf(alpn);
+        endpoint = endpoint == null || endpoint.isBlank() ? null : endpoint.strip();
+    }
+
+    /** An outbound without an explicit balancer endpoint. */
+    public Outbound(
+            String tag,
+            Protocol protocol,
+            @Nullable String address,
+            @Nullable Integer port,
+            @Nullable String username,
+            @Nullable String password,
+            @Nullable String probeUrl,
+            @Nullable String sni,
+            List<String> alpn,
+            boolean allowInsecure) {
+        this(tag, protocol, address, port, username, password, probeUrl, sni, alpn, allowInsecure, null);
     }
 
     /** An outbound of the probe-URL protocols (direct, http, socks): no SNI, no ALPN, certificates verified. */
@@ -108,7 +128,7 @@ public record Outbound(
             @Nullable String username,
             @Nullable String password,
             @Nullable String probeUrl) {
-        this(tag, protocol, address, port, username, password, probeUrl, null, List.of(), false);
+        this(tag, protocol, address, port, username, password, probeUrl, null, List.of(), false, null);
     }
 
     /** Returns a direct outbound without credentials or probe URL. */
@@ -118,6 +138,9 @@ public record Outbound(
 
     @Override
     public void check(Problems problems) {
+        if (endpoint != null && HostPort.parse(endpoint) == null) {
+            problems.reject("endpoint", HostPort.EXPECTED);
+        }
         if (protocol != Protocol.TLS && protocol != null) {
             String name = protocol.name().toLowerCase(Locale.ROOT);
             rejectIfSet(problems, "sni", sni, String.format(Locale.ROOT, TLS_ONLY, name, "a server name"));
@@ -212,6 +235,34 @@ public record Outbound(
                         || DOTTED_DIGITS.matcher(address).matches()
                 ? null
                 : address;
+    }
+
+    /**
+     * Where balancers send this outbound's traffic: its {@code endpoint}; else the proxy's or server's address and
+     * port; for direct, the host and port of its probe URL, else of {@code observerUrl} (80 or 443 by scheme when the
+     * URL has none); {@code null} for xray without an endpoint, or a URL without a host.
+     *
+     * @param observerUrl the observer's probe URL, for a direct outbound without its own; {@code null} when none
+     */
+    public @Nullable HostPort balancerEndpoint(@Nullable URI observerUrl) {
+        if (endpoint != null) {
+            return HostPort.parse(endpoint);
+        }
+        if (protocol == Protocol.XRAY) {
+            return null;
+        }
+        if (protocol != Protocol.DIRECT) {
+            return address == null || port == null ? null : new HostPort(address, port);
+        }
+        URI url = probeUrl != null ? URI.create(probeUrl) : observerUrl;
+        if (url == null || url.getHost() == null) {
+            return null;
+        }
+        String host = url.getHost().startsWith("[")
+                ? url.getHost().substring(1, url.getHost().length() - 1)
+                : url.getHost();
+        int port = url.getPort() > 0 ? url.getPort() : "https".equalsIgnoreCase(url.getScheme()) ? 443 : 80;
+        return new HostPort(host, port);
     }
 
     /** Returns {@code true} when proxy credentials are configured. */

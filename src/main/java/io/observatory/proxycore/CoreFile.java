@@ -61,6 +61,24 @@ record CoreFile(
      */
     record CoreOutbound(String tag, String protocol, ObjectNode json) {
 
+        /**
+         * The server this outbound dials, {@code host:port}, as balancers should reach it: the first of
+         * {@code settings.vnext} (VMess, VLESS) or {@code settings.servers} (Trojan, Shadowsocks, SOCKS, HTTP), IPv6
+         * in brackets; {@code null} when the object names none.
+         */
+        @Nullable
+        String server() {
+            for (String list : List.of("vnext", "servers")) {
+                JsonNode first = json.path("settings").path(list).path(0);
+                String address = first.path("address").asString("");
+                int port = first.path("port").asInt(0);
+                if (!address.isBlank() && port > 0 && port <= 65_535) {
+                    return (address.indexOf(':') >= 0 ? "[" + address + "]" : address) + ":" + port;
+                }
+            }
+            return null;
+        }
+
         /** Shorter strings of the object are left as they are: a protocol name, a network, an address family. */
         private static final int SECRET_MIN_LENGTH = 6;
 

@@ -154,7 +154,11 @@ final class CoreLayouts {
                     inbound.port(),
                     inbound.user(),
                     inbound.password(),
-                    null);
+                    null,
+                    null,
+                    List.of(),
+                    false,
+                    outbound.server());
             if (fileTags.contains(outbound.tag())) {
                 outbounds.put(CONFIG_FILE + " (outbound " + QuotedText.quote(outbound.tag(), 64) + ")", socks);
             } else {

@@ -30,6 +30,12 @@ public enum ReloadStage {
      */
     FEEDERS,
 
+    /**
+     * What balancers read of the verdicts (xDS's clusters and endpoints): after the outbounds and the sources, whose
+     * groups they serve.
+     */
+    BALANCERS,
+
     /** Warm restart: last, as it only needs the configuration in force for its next write of the state file. */
     PERSISTENCE
 }

@@ -1,21 +1,12 @@
 package io.observatory.detectionlab;
 
+import io.observatory.testing.HaproxyProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.StandardProtocolFamily;
-import java.net.UnixDomainSocketAddress;
-import java.nio.ByteBuffer;
-import java.nio.channels.Channels;
-import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * HAProxy as the reference health checker: {@code haproxy -db} (foreground, one process) in the root namespace with
@@ -42,16 +33,11 @@ final class HaproxyChecker implements AutoCloseable {
     }
 
     private static final String BACKEND = "targets";
-    private static final int TAIL_LINES = 30;
 
-    private final Process process;
-    private final Path socket;
-    private final Path log;
+    private final HaproxyProcess process;
 
-    private HaproxyChecker(Process process, Path socket, Path log) {
+    private HaproxyChecker(HaproxyProcess process) {
         this.process = process;
-        this.socket = socket;
-        this.log = log;
     }
 
     /**
@@ -75,14 +61,12 @@ final class HaproxyChecker implements AutoCloseable {
             Duration fastInterval,
             Duration timeout)
             throws IOException {
-        Path socket = workDir.resolve("haproxy.sock");
-        Path log = workDir.resolve("haproxy.log");
         StringBuilder config = new StringBuilder()
                 .append("global\n")
                 .append("  nbthread 1\n")
-                .append("  stats socket ")
-                .append(socket)
-                .append(" mode 600 level admin\n")
+                .append("  ")
+                .append(HaproxyProcess.statsSocket(workDir))
+                .append('\n')
                 .append("defaults\n")
                 .append("  mode http\n")
                 .append("  option log-health-checks\n")
@@ -122,14 +106,7 @@ final class HaproxyChecker implements AutoCloseable {
                 .append(' ')
                 .append(address)
                 .append('\n'));
-        Path file = workDir.resolve("haproxy.cfg");
-        Files.writeString(file, config);
-        Process process = new ProcessBuilder("haproxy", "-db", "-f", file.toString())
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
-        process.getOutputStream().close();
-        return new HaproxyChecker(process, socket, log);
+        return new HaproxyChecker(HaproxyProcess.start(workDir, config.toString()));
     }
 
     long pid() {
@@ -137,7 +114,7 @@ final class HaproxyChecker implements AutoCloseable {
     }
 
     boolean alive() {
-        return process.isAlive();
+        return process.alive();
     }
 
     /**
@@ -148,69 +125,25 @@ final class HaproxyChecker implements AutoCloseable {
      */
     Map<String, ServerStat> servers() {
         Map<String, ServerStat> servers = new LinkedHashMap<>();
-        if (!Files.exists(socket)) {
-            return servers;
-        }
-        String csv = command("show stat");
-        List<String> lines = csv.lines().toList();
-        if (lines.isEmpty() || !lines.get(0).startsWith("# ")) {
-            throw new IllegalStateException("show stat answered " + csv);
-        }
-        List<String> header = Arrays.asList(lines.get(0).substring(2).split(",", -1));
-        int proxy = header.indexOf("pxname");
-        int name = header.indexOf("svname");
-        int status = header.indexOf("status");
-        int checkStatus = header.indexOf("check_status");
-        int failed = header.indexOf("chkfail");
-        int downs = header.indexOf("chkdown");
-        for (String line : lines.subList(1, lines.size())) {
-            String[] fields = line.split(",", -1);
-            if (fields.length == header.size() && fields[proxy].equals(BACKEND) && !fields[name].equals("BACKEND")) {
-                servers.put(
-                        fields[name],
+        process.servers(BACKEND)
+                .forEach((name, columns) -> servers.put(
+                        name,
                         new ServerStat(
-                                fields[status],
-                                fields[checkStatus],
-                                Long.parseLong(fields[failed]),
-                                Long.parseLong(fields[downs])));
-            }
-        }
+                                columns.get("status"),
+                                columns.get("check_status"),
+                                Long.parseLong(columns.get("chkfail")),
+                                Long.parseLong(columns.get("chkdown")))));
         return servers;
-    }
-
-    /** One command on the stats socket; HAProxy answers and closes the connection (non-interactive mode). */
-    private String command(String command) {
-        try (SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX)) {
-            channel.connect(UnixDomainSocketAddress.of(socket));
-            channel.write(ByteBuffer.wrap((command + "\n").getBytes(StandardCharsets.US_ASCII)));
-            return new String(Channels.newInputStream(channel).readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException("HAProxy stats socket " + socket + ": " + command, e);
-        }
     }
 
     /** E.g. {@code haproxy (pid 4711, exited 1)}, with the last lines of its log. */
     String describeWithLog() {
-        String state = process.isAlive() ? "running" : "exited " + process.exitValue();
-        List<String> lines;
-        try {
-            lines = Files.readAllLines(log);
-        } catch (IOException e) {
-            lines = List.of("(cannot read " + log + ": " + e + ")");
-        }
-        return "haproxy (pid " + process.pid() + ", " + state + "), last lines of " + log + ":\n"
-                + String.join("\n", lines.subList(Math.max(0, lines.size() - TAIL_LINES), lines.size()));
+        return process.describeWithLog();
     }
 
     /** SIGTERM (HAProxy's hard stop), up to 5 s, then SIGKILL. */
     @Override
     public void close() throws InterruptedException {
-        if (!process.isAlive()) {
-            return;
-        }
-        process.destroy();
-        if (!process.waitFor(5, TimeUnit.SECONDS)) {
-            process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
-        }
+        process.close();
     }
 }

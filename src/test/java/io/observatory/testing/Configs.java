@@ -5,11 +5,13 @@ import io.observatory.config.InvalidConfigException;
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.config.ObservatoryConfigBinder;
 import io.observatory.config.StandardObserverSettings;
+import io.observatory.haproxy.HaproxyAgentSettings;
 import io.observatory.health.ExpectedStatus;
 import io.observatory.incident.IncidentSettings;
 import io.observatory.incident.notify.NotificationSettings;
 import io.observatory.mesh.config.MeshSettings;
 import io.observatory.state.StateSettings;
+import io.observatory.xds.XdsSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -32,7 +34,12 @@ public final class Configs {
 
     /** The capabilities' sections, as the running service registers them. */
     public static final List<ConfigSection<?>> SECTIONS = List.of(
-            MeshSettings.SECTION, StateSettings.SECTION, IncidentSettings.SECTION, NotificationSettings.SECTION);
+            MeshSettings.SECTION,
+            StateSettings.SECTION,
+            IncidentSettings.SECTION,
+            NotificationSettings.SECTION,
+            XdsSettings.SECTION,
+            HaproxyAgentSettings.SECTION);
 
     private static final ObservatoryConfigBinder BINDER = new ObservatoryConfigBinder(SECTIONS, name -> null);
 

@@ -7,6 +7,7 @@ import io.observatory.config.Problems;
 import io.observatory.mesh.judge.MeshFleet;
 import io.observatory.mesh.judge.MeshRules;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -129,6 +130,22 @@ public record MeshSettings(
                 }
             }
             return outbounds;
+        }
+
+        /** Each route of a hub's fleet as {@code route/<route>}: the entry points of the servers it serves. */
+        @Override
+        public Map<String, List<String>> groups(MeshSettings settings) {
+            HubSettings hub = settings.hub();
+            if (hub == null) {
+                return Map.of();
+            }
+            Map<String, List<String>> routes = new LinkedHashMap<>();
+            for (FleetServerSettings server : hub.servers()) {
+                List<String> tags = routes.computeIfAbsent("route/" + server.route(), route -> new ArrayList<>());
+                server.entryPoints()
+                        .forEach(entry -> tags.add(entry.outbound(server.name()).tag()));
+            }
+            return routes;
         }
 
         @Override

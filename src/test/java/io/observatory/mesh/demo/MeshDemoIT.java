@@ -3,9 +3,11 @@ package io.observatory.mesh.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.envoyproxy.envoy.config.core.v3.Node;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.StreamObserver;
+import io.observatory.config.ObservatoryConfig;
 import io.observatory.mesh.api.v1.GetMeshResponse;
 import io.observatory.mesh.api.v1.MeshServiceGrpc;
 import io.observatory.mesh.api.v1.MeshStatus;
@@ -14,7 +16,9 @@ import io.observatory.mesh.api.v1.WatchMeshRequest;
 import io.observatory.mesh.api.v1.WitnessStatus;
 import io.observatory.mesh.hub.MeshHub;
 import io.observatory.mesh.judge.MeshJudgement;
+import io.observatory.testing.AdsClient;
 import io.observatory.testing.Browser;
+import io.observatory.testing.HaproxyProcess;
 import io.observatory.testing.LoopbackDaemon;
 import io.observatory.testing.NotificationReceivers;
 import io.observatory.testing.StatusPageSession;
@@ -29,12 +33,17 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
@@ -61,7 +70,9 @@ import org.springframework.context.ConfigurableApplicationContext;
  * the demo's configuration says, here to real receivers on other ports: the BLOCKED scene's e-mail reaches an SMTP
  * server (aiosmtpd) naming the checker, the server and the suggestion to change its IP address, its alert reaches
  * Alertmanager and resolves when the scene ends, and the demo's own webhook log shows the deliveries. A screenshot of
- * each scene is kept in {@code target/browser-artifacts/}. One run of the demo for both views, about 75 s, so it runs
+ * each scene is kept in {@code target/browser-artifacts/}. Debian's HAProxy, one server per entry point with the agent
+ * check of {@code docs/examples/haproxy.cfg}, takes a server out of rotation with the hub and brings it back; the route
+ * {@code eu} is served over xDS as the cluster {@code route/eu}. One run of the demo for both views, about 75 s, so it runs
  * with the interop profile ({@code .ci/run}), not with every build.
  */
 @ExtendWith(OutputCaptureExtension.class)
@@ -84,9 +95,17 @@ class MeshDemoIT {
     private Browser browser;
     private ConfigurableApplicationContext demo;
     private ManagedChannel channel;
+    private HaproxyProcess haproxy;
+    private ScheduledExecutorService poller;
 
     @AfterEach
     void stop() throws Exception {
+        if (poller != null) {
+            poller.shutdownNow();
+        }
+        if (haproxy != null) {
+            haproxy.close();
+        }
         if (channel != null) {
             channel.shutdownNow();
         }
@@ -107,6 +126,10 @@ class MeshDemoIT {
                 "--server.port=" + LoopbackDaemon.freePort(),
                 "--spring.datasource.url=jdbc:sqlite:" + dir.resolve("observatory.db")));
         args.addAll(receivers.serviceArgs());
+        int agentPort = LoopbackDaemon.freePort();
+        args.add("--observatory.haproxy-agent.port=" + agentPort);
+        args.add("--observatory.haproxy-agent.address=127.0.0.1");
+        args.add("--observatory.xds.enabled=true");
         session = StatusPageSession.start(args.toArray(String[]::new));
         demo = session.service();
         int grpcPort = Integer.parseInt(
@@ -114,6 +137,20 @@ class MeshDemoIT {
         channel = NettyChannelBuilder.forAddress(new InetSocketAddress("127.0.0.1", grpcPort))
                 .usePlaintext()
                 .build();
+        // HAProxy with one server per entry point, each following the hub's verdict through the agent port.
+        Map<String, String> entryPoints = new LinkedHashMap<>();
+        demo.getBean(ObservatoryConfig.class).observedOutbounds().stream()
+                .filter(outbound -> outbound.tag().endsWith("/main"))
+                .forEach(outbound -> entryPoints.put(outbound.tag(), "127.0.0.1:" + outbound.port()));
+        haproxy = HaproxyProcess.start(dir, HaproxyProcess.docsConfig(dir, entryPoints, agentPort));
+        Set<String> haproxySaw = ConcurrentHashMap.newKeySet();
+        poller = Executors.newSingleThreadScheduledExecutor();
+        poller.scheduleWithFixedDelay(
+                () -> haproxy.servers("proxies")
+                        .forEach((server, columns) -> haproxySaw.add(server + " " + columns.get("status"))),
+                0,
+                100,
+                TimeUnit.MILLISECONDS);
         // What the stream showed within the first 75 s of the demo: every scene, though the browser may take longer.
         Instant deadline = Instant.now().plusSeconds(75);
         Set<String> seen = ConcurrentHashMap.newKeySet();
@@ -215,6 +252,13 @@ class MeshDemoIT {
 
         assertThat(browser.sameDocument()).as("no reload").isTrue();
 
+        assertThat(AdsClient.endpoints(channel, Node.newBuilder().setId("demo").build(), "route/eu"))
+                .as("the route eu over xDS: its servers' entry points")
+                .containsOnlyKeys(entryPoints.get("s1/main"), entryPoints.get("s2/main"));
+        assertThat(haproxySaw)
+                .as("HAProxy took s4 out of rotation with the hub, and s1 when its self-check failed")
+                .contains("s4_main DOWN (agent)", "s1_main DOWN (agent)", "s4_main UP");
+
         await().atMost(Duration.ofSeconds(5))
                 .pollInterval(Duration.ofMillis(250))
                 .untilAsserted(() -> assertThat(seen)
@@ -234,6 +278,9 @@ class MeshDemoIT {
             assertThat(last.getServersList())
                     .allSatisfy(server ->
                             assertThat(server.getEntryPoints(0).getMarksList()).isEmpty());
+            assertThat(haproxy.servers("proxies").values())
+                    .as("HAProxy's servers back in rotation")
+                    .allSatisfy(columns -> assertThat(columns.get("status")).isEqualTo("UP"));
             assertThat(last.getWitnessesList())
                     .allSatisfy(witness -> assertThat(witness.getReliable()).isTrue());
         });

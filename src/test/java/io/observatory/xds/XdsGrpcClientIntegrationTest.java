@@ -1,0 +1,254 @@
+package io.observatory.xds;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.envoyproxy.envoy.config.bootstrap.v3.Bootstrap;
+import io.envoyproxy.envoy.config.cluster.v3.Cluster;
+import io.envoyproxy.envoy.config.core.v3.HealthStatus;
+import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
+import io.envoyproxy.envoy.service.discovery.v3.AggregatedDiscoveryServiceGrpc;
+import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
+import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
+import io.grpc.CallOptions;
+import io.grpc.Grpc;
+import io.grpc.InsecureChannelCredentials;
+import io.grpc.InsecureServerCredentials;
+import io.grpc.ManagedChannel;
+import io.grpc.MethodDescriptor;
+import io.grpc.Server;
+import io.grpc.ServerServiceDefinition;
+import io.grpc.stub.ClientCalls;
+import io.grpc.stub.ServerCalls;
+import io.grpc.stub.StreamObserver;
+import io.observatory.ObservatoryApplication;
+import io.observatory.testing.AdsClient;
+import io.observatory.testing.RecordingHttpServer;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * grpc-java's own proxyless xDS client ({@code grpc-xds}) dialling {@code xds:///backends} with the bootstrap file of
+ * {@code docs/examples/grpc-xds-bootstrap.json}, pointed at the service: its calls spread over three real gRPC backends
+ * while their health endpoints answer; when one backend's health endpoint fails, its verdict turns UNHEALTHY and the
+ * client's calls stop reaching it, although its gRPC server still answers; when it heals, they reach it again. While
+ * nothing a client sees changes, no new snapshot is set.
+ */
+class XdsGrpcClientIntegrationTest {
+
+    private static final MethodDescriptor.Marshaller<String> TEXT = new MethodDescriptor.Marshaller<>() {
+        @Override
+        public InputStream stream(String value) {
+            return new ByteArrayInputStream(value.getBytes(StandardCharsets.UTF_8));
+        }
+
+        @Override
+        public String parse(InputStream stream) {
+            try {
+                return new String(stream.readAllBytes(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    };
+
+    /** The backends' one method: answers its backend's name. */
+    private static final MethodDescriptor<String, String> WHO = MethodDescriptor.<String, String>newBuilder()
+            .setType(MethodDescriptor.MethodType.UNARY)
+            .setFullMethodName("test.Backend/Who")
+            .setRequestMarshaller(TEXT)
+            .setResponseMarshaller(TEXT)
+            .build();
+
+    @TempDir
+    static Path dir;
+
+    private static final List<Server> backends = new ArrayList<>();
+    private static final List<RecordingHttpServer> health = new ArrayList<>();
+    private static ConfigurableApplicationContext service;
+    private static int grpcPort;
+    private static ManagedChannel channel;
+
+    @AfterAll
+    static void stop() {
+        if (channel != null) {
+            channel.shutdownNow();
+        }
+        if (service != null) {
+            service.close();
+        }
+        backends.forEach(Server::shutdownNow);
+        health.forEach(RecordingHttpServer::close);
+    }
+
+    /** Three backends, each with its health endpoint, and the service serving them as the cluster {@code backends}. */
+    @BeforeAll
+    static void start() throws Exception {
+        List<String> args = new ArrayList<>(List.of(
+                "--spring.grpc.server.port=0",
+                "--server.port=0",
+                "--observatory.standard.subject-selector[0]=b",
+                "--observatory.standard.probe-interval=200ms",
+                "--observatory.standard.timeout=1s",
+                "--observatory.standard.expected-status=200-299",
+                "--observatory.xds.enabled=true",
+                "--observatory.xds.clusters[0].name=backends",
+                "--observatory.xds.clusters[0].selector[0]=b"));
+        for (int i = 0; i < 3; i++) {
+            String name = "b" + (i + 1);
+            Server backend = Grpc.newServerBuilderForPort(0, InsecureServerCredentials.create())
+                    .addService(ServerServiceDefinition.builder("test.Backend")
+                            .addMethod(WHO, ServerCalls.asyncUnaryCall((request, response) -> {
+                                response.onNext(name);
+                                response.onCompleted();
+                            }))
+                            .build())
+                    .build()
+                    .start();
+            backends.add(backend);
+            RecordingHttpServer endpoint = RecordingHttpServer.start();
+            health.add(endpoint);
+            String outbound = "--observatory.outbounds[" + i + "].";
+            args.add(outbound + "tag=" + name);
+            args.add(outbound + "protocol=direct");
+            args.add(outbound + "probe-url=" + endpoint.url() + "/healthz");
+            args.add(outbound + "endpoint=127.0.0.1:" + backend.getPort());
+        }
+        service = new SpringApplicationBuilder(ObservatoryApplication.class).run(args.toArray(String[]::new));
+        grpcPort = Integer.parseInt(
+                Objects.requireNonNull(service.getEnvironment().getProperty("local.grpc.server.port"), "gRPC port"));
+    }
+
+    @Test
+    void grpcClientWhenABackendTurnsUnhealthyThenItsCallsStopReachingItUntilItHeals() throws Exception {
+        String bootstrap = Files.readString(Path.of("docs/examples/grpc-xds-bootstrap.json"))
+                .replace("observatory.example:9090", "127.0.0.1:" + grpcPort);
+        Path file = Files.writeString(dir.resolve("bootstrap.json"), bootstrap);
+        System.setProperty("io.grpc.xds.bootstrap", file.toString());
+        channel = Grpc.newChannelBuilder("xds:///backends", InsecureChannelCredentials.create())
+                .build();
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> calls(30).containsAll(Set.of("b1", "b2", "b3")));
+        XdsPublisher publisher = service.getBean(XdsPublisher.class);
+        long snapshots = publisher.snapshots();
+        await().during(Duration.ofSeconds(2))
+                .atMost(Duration.ofSeconds(3))
+                .until(() -> publisher.snapshots() == snapshots);
+
+        health.get(1).answer(503);
+        await().atMost(Duration.ofSeconds(15)).until(() -> !calls(30).contains("b2"));
+        assertThat(direct(backends.get(1)))
+                .as("b2's gRPC server still answers: the client left it for its verdict")
+                .isEqualTo("b2");
+        assertThat(calls(60)).containsOnly("b1", "b3");
+
+        health.get(1).answer(200);
+        await().atMost(Duration.ofSeconds(15)).until(() -> calls(30).contains("b2"));
+    }
+
+    /**
+     * Envoy's requests as {@code docs/examples/envoy.yaml} makes them (its node, its EDS cluster {@code backends} over
+     * ADS on the cluster {@code observatory}), state of the world and delta, answered with the three endpoints and their
+     * health; the bootstrap itself parses as Envoy's {@code Bootstrap}.
+     */
+    @Test
+    void envoyWhenItAsksAsTheDocsBootstrapSaysThenItGetsTheEndpointsWithTheirHealth() throws Exception {
+        Bootstrap envoy = EnvoyBootstrap.read(Path.of("docs/examples/envoy.yaml"));
+        Cluster eds = envoy.getStaticResources().getClustersList().stream()
+                .filter(cluster -> cluster.getName().equals("backends"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(eds.getType()).isEqualTo(Cluster.DiscoveryType.EDS);
+        assertThat(eds.getEdsClusterConfig().getEdsConfig().hasAds()).isTrue();
+        String control = envoy.getDynamicResources()
+                .getAdsConfig()
+                .getGrpcServices(0)
+                .getEnvoyGrpc()
+                .getClusterName();
+        Cluster observatory = envoy.getStaticResources().getClustersList().stream()
+                .filter(cluster -> cluster.getName().equals(control))
+                .findFirst()
+                .orElseThrow();
+        assertThat(observatory
+                        .getLoadAssignment()
+                        .getEndpoints(0)
+                        .getLbEndpoints(0)
+                        .getEndpoint()
+                        .getAddress()
+                        .getSocketAddress()
+                        .getPortValue())
+                .as("the docs point Envoy at the gRPC port")
+                .isEqualTo(9090);
+
+        ManagedChannel ads = Grpc.newChannelBuilder("127.0.0.1:" + grpcPort, InsecureChannelCredentials.create())
+                .build();
+        try {
+            assertThat(AdsClient.endpoints(ads, envoy.getNode(), eds.getName()))
+                    .containsOnlyKeys(backends.stream()
+                            .map(b -> "127.0.0.1:" + b.getPort())
+                            .toArray(String[]::new))
+                    .doesNotContainValue(HealthStatus.UNHEALTHY);
+
+            BlockingQueue<DeltaDiscoveryResponse> delta = new LinkedBlockingQueue<>();
+            StreamObserver<DeltaDiscoveryRequest> deltaRequests =
+                    AggregatedDiscoveryServiceGrpc.newStub(ads).deltaAggregatedResources(AdsClient.collect(delta));
+            deltaRequests.onNext(DeltaDiscoveryRequest.newBuilder()
+                    .setNode(envoy.getNode())
+                    .setTypeUrl(AdsClient.ENDPOINTS)
+                    .addResourceNamesSubscribe(eds.getName())
+                    .build());
+            DeltaDiscoveryResponse deltaResponse = delta.poll(10, TimeUnit.SECONDS);
+            assertThat(deltaResponse).as("a delta answer").isNotNull();
+            assertThat(deltaResponse.getResources(0).getName()).isEqualTo("backends");
+            assertThat(AdsClient.endpoints(
+                            deltaResponse.getResources(0).getResource().unpack(ClusterLoadAssignment.class)))
+                    .hasSize(3);
+            deltaRequests.onCompleted();
+        } finally {
+            ads.shutdownNow();
+        }
+    }
+
+    /** The backends {@code count} calls through the xDS channel reached. */
+    private static Set<String> calls(int count) {
+        Set<String> reached = new HashSet<>();
+        for (int i = 0; i < count; i++) {
+            reached.add(ClientCalls.blockingUnaryCall(
+                    channel, WHO, CallOptions.DEFAULT.withDeadlineAfter(5, TimeUnit.SECONDS), ""));
+        }
+        return reached;
+    }
+
+    /** What {@code backend} answers a call made to it directly, without xDS. */
+    private static String direct(Server backend) {
+        ManagedChannel direct = Grpc.newChannelBuilder(
+                        "127.0.0.1:" + backend.getPort(), InsecureChannelCredentials.create())
+                .build();
+        try {
+            return ClientCalls.blockingUnaryCall(
+                    direct, WHO, CallOptions.DEFAULT.withDeadlineAfter(5, TimeUnit.SECONDS), "");
+        } finally {
+            direct.shutdownNow();
+        }
+    }
+}
