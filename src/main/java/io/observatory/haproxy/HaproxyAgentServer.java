@@ -13,6 +13,7 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,8 +30,8 @@ import reactor.netty.tcp.TcpServer;
  * HAProxy's agent check expects. Never touches the writer: each answer reads the published observation. A connection
  * that sends no line within {@code timeout} is closed without an answer (HAProxy then keeps the server's state), and
  * the first such connection is logged, since an {@code agent-send} without its trailing {@code \n} looks like that.
- * Serves any number of HAProxy processes at once on Netty's event loop; costs a few hundred bytes per open
- * connection, for at most {@code timeout}.
+ * Serves many HAProxy processes at once on Netty's event loop, at most {@code max-connections} connections open;
+ * costs a few hundred bytes per open connection, for at most {@code timeout}.
  */
 final class HaproxyAgentServer implements SmartLifecycle {
 
@@ -41,6 +42,8 @@ final class HaproxyAgentServer implements SmartLifecycle {
     private final Map<String, Counter> answers = new ConcurrentHashMap<>();
     private final MeterRegistry meters;
     private final AtomicBoolean silentLogged = new AtomicBoolean();
+    private final AtomicBoolean refusedLogged = new AtomicBoolean();
+    private final AtomicInteger open = new AtomicInteger();
     private volatile @Nullable DisposableServer server;
 
     HaproxyAgentServer(HaproxyAgentSettings settings, ObservationStore store, MeterRegistry meters) {
@@ -55,8 +58,16 @@ final class HaproxyAgentServer implements SmartLifecycle {
         server = TcpServer.create()
                 .host(settings.address())
                 .port(port)
-                .doOnConnection(connection -> connection.addHandlerLast(
-                        "agent-line", new LineBasedFrameDecoder(AgentAnswers.MAX_TAG + 2, true, true)))
+                .doOnConnection(connection -> {
+                    connection.onDispose(open::decrementAndGet);
+                    if (open.incrementAndGet() > settings.maxConnections()) {
+                        refused();
+                        connection.dispose();
+                        return;
+                    }
+                    connection.addHandlerLast(
+                            "agent-line", new LineBasedFrameDecoder(AgentAnswers.MAX_TAG + 2, true, true));
+                })
                 .handle(this::serve)
                 .bindNow();
         log.info("HAProxy agent listening on {}:{}", settings.address(), port);
@@ -91,8 +102,19 @@ final class HaproxyAgentServer implements SmartLifecycle {
         }
     }
 
+    private void refused() {
+        count("refused");
+        if (refusedLogged.compareAndSet(false, true)) {
+            log.warn(
+                    "HAProxy agent: {} connections open, closing new ones until some end (see"
+                            + " observatory.haproxy-agent.max-connections); counted in"
+                            + " observatory_haproxy_agent_answers_total{answer=\"refused\"}",
+                    settings.maxConnections());
+        }
+    }
+
     private void count(String answer) {
-        String word = "none".equals(answer) ? "none" : AgentAnswers.word(answer);
+        String word = "none".equals(answer) || "refused".equals(answer) ? answer : AgentAnswers.word(answer);
         answers.computeIfAbsent(
                         word,
                         key -> Counter.builder("observatory_haproxy_agent_answers_total")

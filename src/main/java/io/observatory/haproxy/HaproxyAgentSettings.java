@@ -20,6 +20,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                Default: 0.0.0.0 (every interface)
  * @param timeout how long a connection may take to send its request line before it is closed without an answer,
  *                10ms-1m; HAProxy sends it at once. Default: 1s
+ * @param maxConnections the most connections open at once, 1-65535; one beyond them is closed at once (HAProxy then
+ *                keeps the server's state) and counted. Each HAProxy process holds one per server for a moment every
+ *                {@code agent-inter}. Default: 1024
  */
 @ConfigurationProperties("observatory.haproxy-agent")
 public record HaproxyAgentSettings(
@@ -32,7 +35,10 @@ public record HaproxyAgentSettings(
         @DefaultValue("1s")
         @DurationMin(millis = 10, message = TIMEOUT_EXPECTED)
         @DurationMax(minutes = 1, message = TIMEOUT_EXPECTED)
-        Duration timeout) {
+        Duration timeout,
+
+        @DefaultValue("1024") @Range(min = 1, max = 65_535, message = "1-65535")
+        int maxConnections) {
 
     /** The agent's section of the configuration; it takes effect at start-up only. */
     public static final ConfigSection<HaproxyAgentSettings> SECTION = new ConfigSection<>() {
@@ -48,7 +54,7 @@ public record HaproxyAgentSettings(
 
         @Override
         public List<String> startUpOnly() {
-            return List.of("port", "address", "timeout");
+            return List.of("port", "address", "timeout", "max-connections");
         }
     };
 

@@ -1,13 +1,11 @@
 package io.observatory.xds;
 
 import io.envoyproxy.controlplane.cache.v3.SimpleCache;
+import io.envoyproxy.controlplane.server.DefaultExecutorGroup;
 import io.envoyproxy.controlplane.server.V3DiscoveryServer;
-import io.envoyproxy.envoy.service.cluster.v3.ClusterDiscoveryServiceGrpc;
-import io.envoyproxy.envoy.service.discovery.v3.AggregatedDiscoveryServiceGrpc;
-import io.envoyproxy.envoy.service.endpoint.v3.EndpointDiscoveryServiceGrpc;
-import io.envoyproxy.envoy.service.listener.v3.ListenerDiscoveryServiceGrpc;
-import io.envoyproxy.envoy.service.route.v3.RouteDiscoveryServiceGrpc;
+import io.envoyproxy.controlplane.server.serializer.CachedProtoResourcesSerializer;
 import io.grpc.BindableService;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -82,45 +80,49 @@ public class XdsConfiguration {
             return Reconfigurable.at(ReloadStage.BALANCERS, publisher::reconfigure);
         }
 
-        /** The discovery services: every method a read, open unless the API requires a credential for reads. */
+        /**
+         * The discovery server. Each resource is packed once per snapshot for every client
+         * ({@link CachedProtoResourcesSerializer}): a 10,000-endpoint load assignment is about 300 KB, which 100
+         * clients would otherwise each serialize anew.
+         */
         @Bean
         V3DiscoveryServer xdsServer(SimpleCache<String> xdsCache, XdsStreams streams) {
-            return new V3DiscoveryServer(List.of(streams), xdsCache);
+            return new V3DiscoveryServer(
+                    List.of(streams),
+                    new SubsetWatcher(xdsCache),
+                    new DefaultExecutorGroup(),
+                    new CachedProtoResourcesSerializer());
         }
 
         @Bean
         BindableService xdsAggregatedService(ApiGuard guard, V3DiscoveryServer server) {
-            return guard.guard(
-                    server.getAggregatedDiscoveryServiceImpl(),
-                    ServiceAccess.readsOnly(AggregatedDiscoveryServiceGrpc.getServiceDescriptor()));
+            return readsOnly(guard, server.getAggregatedDiscoveryServiceImpl());
         }
 
         @Bean
         BindableService xdsClusterService(ApiGuard guard, V3DiscoveryServer server) {
-            return guard.guard(
-                    server.getClusterDiscoveryServiceImpl(),
-                    ServiceAccess.readsOnly(ClusterDiscoveryServiceGrpc.getServiceDescriptor()));
+            return readsOnly(guard, server.getClusterDiscoveryServiceImpl());
         }
 
         @Bean
         BindableService xdsEndpointService(ApiGuard guard, V3DiscoveryServer server) {
-            return guard.guard(
-                    server.getEndpointDiscoveryServiceImpl(),
-                    ServiceAccess.readsOnly(EndpointDiscoveryServiceGrpc.getServiceDescriptor()));
+            return readsOnly(guard, server.getEndpointDiscoveryServiceImpl());
         }
 
         @Bean
         BindableService xdsListenerService(ApiGuard guard, V3DiscoveryServer server) {
-            return guard.guard(
-                    server.getListenerDiscoveryServiceImpl(),
-                    ServiceAccess.readsOnly(ListenerDiscoveryServiceGrpc.getServiceDescriptor()));
+            return readsOnly(guard, server.getListenerDiscoveryServiceImpl());
         }
 
         @Bean
         BindableService xdsRouteService(ApiGuard guard, V3DiscoveryServer server) {
+            return readsOnly(guard, server.getRouteDiscoveryServiceImpl());
+        }
+
+        /** Every method of {@code service} a read: open unless the API requires a credential for reads. */
+        private static BindableService readsOnly(ApiGuard guard, BindableService service) {
             return guard.guard(
-                    server.getRouteDiscoveryServiceImpl(),
-                    ServiceAccess.readsOnly(RouteDiscoveryServiceGrpc.getServiceDescriptor()));
+                    service, ServiceAccess.readsOnly(service.bindService().getServiceDescriptor()));
         }
 
         /** Starts following the verdicts with the rest of the service; stops first. */
@@ -151,7 +153,8 @@ public class XdsConfiguration {
         }
 
         /**
-         * {@code observatory_xds_streams}, {@code observatory_xds_snapshots} and the build timer
+         * {@code observatory_xds_streams}, {@code observatory_xds_rejected_total}, {@code observatory_xds_snapshots} and
+         * the build timer
          * {@code observatory_xds_snapshot_build}: one series each.
          */
         @Bean
@@ -159,6 +162,9 @@ public class XdsConfiguration {
             return registry -> {
                 Gauge.builder("observatory_xds_streams", streams, XdsStreams::open)
                         .description("Open xDS streams (ADS and the per-type services, state of the world and delta)")
+                        .register(registry);
+                FunctionCounter.builder("observatory_xds_rejected", streams, XdsStreams::rejected)
+                        .description("Answers xDS clients rejected (NACKs): they keep their previous resources")
                         .register(registry);
                 Gauge.builder("observatory_xds_snapshots", publisher, XdsPublisher::snapshots)
                         .description("xDS snapshots set since the start: one per change a client sees")

@@ -1,5 +1,6 @@
 package io.observatory.xds;
 
+import com.google.common.net.InetAddresses;
 import io.envoyproxy.controlplane.cache.v3.SimpleCache;
 import io.envoyproxy.controlplane.cache.v3.Snapshot;
 import io.envoyproxy.envoy.config.cluster.v3.Cluster;
@@ -134,6 +135,7 @@ final class XdsPublisher {
         thread.execute(this::build);
     }
 
+    @SuppressWarnings("ReferenceEquality") // whether a newer configuration or observation arrived meanwhile: identity
     private void build() {
         long start = System.nanoTime();
         Set<String> tags;
@@ -142,15 +144,14 @@ final class XdsPublisher {
             buildScheduled = false;
             observation = latest;
             config = nextConfig;
-            nextConfig = null;
             tags = Set.copyOf(changed);
             changed.clear();
         }
-        boolean clustersChanged = false;
+        boolean clustersChanged = snapshots.get() == 0;
         boolean endpointsChanged = false;
         if (config != null) {
             List<Plan> next = plans(config);
-            clustersChanged = !next.stream()
+            clustersChanged |= !next.stream()
                     .map(Plan::name)
                     .toList()
                     .equals(plans.stream().map(Plan::name).toList());
@@ -161,6 +162,16 @@ final class XdsPublisher {
             for (Plan plan : plans) {
                 plan.rebuild(observation);
                 endpointsChanged |= !plan.assignment.equals(before.get(plan.name));
+            }
+            synchronized (lock) {
+                if (nextConfig == config) {
+                    nextConfig = null;
+                }
+                if (latest != observation) {
+                    // The writer filtered what it published meanwhile by the outbounds served before this
+                    // configuration: read every newly served one again.
+                    changed.addAll(served);
+                }
             }
         } else {
             Map<Plan, List<Member>> touched = new LinkedHashMap<>();
@@ -183,6 +194,13 @@ final class XdsPublisher {
             }
             publish();
             buildNanos.accept(System.nanoTime() - start);
+        }
+        boolean again;
+        synchronized (lock) {
+            again = !changed.isEmpty() || nextConfig != null;
+        }
+        if (again) {
+            schedule();
         }
     }
 
@@ -265,7 +283,7 @@ final class XdsPublisher {
         final boolean rttWeights;
         final List<Member> members = new ArrayList<>();
         final List<String> withoutEndpoint = new ArrayList<>();
-        final LbEndpoint[] endpoints;
+        final @Nullable LbEndpoint[] endpoints;
         ClusterLoadAssignment assignment;
 
         Plan(String name, boolean rttWeights, List<Outbound> outbounds, @Nullable URI observerUrl) {
@@ -273,7 +291,7 @@ final class XdsPublisher {
             this.rttWeights = rttWeights;
             for (Outbound outbound : outbounds) {
                 HostPort endpoint = outbound.balancerEndpoint(observerUrl);
-                if (endpoint == null) {
+                if (endpoint == null || !InetAddresses.isInetAddress(endpoint.host())) {
                     withoutEndpoint.add(outbound.tag());
                 } else {
                     members.add(new Member(this, members.size(), outbound.tag(), endpoint));
@@ -290,8 +308,8 @@ final class XdsPublisher {
         void warnUnreachable() {
             if (!withoutEndpoint.isEmpty()) {
                 log.warn(
-                        "xds cluster {}: {} outbounds have no endpoint to send traffic to and are left out (set"
-                                + " their endpoint): {}",
+                        "xds cluster {}: {} outbounds have no IP address to send traffic to and are left out (xDS"
+                                + " clients take IP addresses only: set their endpoint to ip:port): {}",
                         name,
                         withoutEndpoint.size(),
                         withoutEndpoint.size() > 10 ? withoutEndpoint.subList(0, 10) + " …" : withoutEndpoint);
@@ -301,7 +319,18 @@ final class XdsPublisher {
         /** Builds every endpoint and the assignment from {@code observation}. */
         void rebuild(@Nullable Observation observation) {
             refresh(observation, members);
-            assignment = XdsResources.assignment(name, List.of(endpoints));
+            assignment = assignment();
+        }
+
+        /** The served endpoints: every member the observation has (one it no longer has is being removed). */
+        private ClusterLoadAssignment assignment() {
+            List<LbEndpoint> served = new ArrayList<>(endpoints.length);
+            for (LbEndpoint endpoint : endpoints) {
+                if (endpoint != null) {
+                    served.add(endpoint);
+                }
+            }
+            return XdsResources.assignment(name, served);
         }
 
         /**
@@ -337,7 +366,7 @@ final class XdsPublisher {
                 }
             }
             if (changed) {
-                assignment = XdsResources.assignment(name, List.of(endpoints));
+                assignment = assignment();
             }
             return changed;
         }

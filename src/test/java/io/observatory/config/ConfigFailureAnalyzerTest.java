@@ -16,7 +16,7 @@ class ConfigFailureAnalyzerTest {
 
     private static final String UNIT = "(expected: a duration with a unit, e.g. 10s, 1.5s, 2h45m, 300ms)";
     private static final String OUTBOUND_KEYS =
-            "tag, protocol, address, port, username, password, probe-url, sni, alpn, allow-insecure";
+            "tag, protocol, address, port, username, password, probe-url, sni, alpn, allow-insecure, endpoint";
     /** The keys of {@code observatory.standard} in declaration order, as the one-line reports list them. */
     static final String STANDARD_KEYS = "subject-selector, probe-url, probe-interval, enable-concurrency, "
             + "expected-status, healthy-threshold, unhealthy-threshold, schedule, timeout, connect-timeout, initial-jitter, "

@@ -54,7 +54,7 @@ class PropertyExpectationsTest {
                         + "timeout, http-method)",
                 "observatory.outbounds[2].secret | x | observatory.outbounds[2].secret: ****** (expected: a known "
                         + "property of observatory.outbounds[2]: tag, protocol, address, port, username, password, "
-                        + "probe-url, sni, alpn, allow-insecure)",
+                        + "probe-url, sni, alpn, allow-insecure, endpoint)",
                 "observatory.standard.probe-interval.x | 1 | observatory.standard.probe-interval.x: 1 (expected: no such "
                         + "property; check the spelling)",
                 "observatory.availability.healthy-and-unknown.x | 1 | observatory.availability.healthy-and-unknown.x: 1 "

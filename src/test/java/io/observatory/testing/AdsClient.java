@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /** Envoy's first EDS request over ADS (state of the world), made by hand: what a cluster's endpoints are now. */
 public final class AdsClient {
@@ -24,15 +25,17 @@ public final class AdsClient {
     private AdsClient() {}
 
     /**
-     * The endpoints of {@code cluster} as the server's first answer gives them, each {@code host:port} with its health.
+     * The endpoints of {@code cluster} as the server's first answer gives them, each {@code host:port} with its health;
+     * none when the answer holds no such cluster.
      *
      * @throws AssertionError when no answer comes within 10 s
      */
     public static Map<String, HealthStatus> endpoints(Channel channel, Node node, String cluster)
             throws InterruptedException, InvalidProtocolBufferException {
         BlockingQueue<DiscoveryResponse> answers = new LinkedBlockingQueue<>();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
         StreamObserver<DiscoveryRequest> requests =
-                AggregatedDiscoveryServiceGrpc.newStub(channel).streamAggregatedResources(collect(answers));
+                AggregatedDiscoveryServiceGrpc.newStub(channel).streamAggregatedResources(collect(answers, failure));
         try {
             requests.onNext(DiscoveryRequest.newBuilder()
                     .setNode(node)
@@ -41,9 +44,11 @@ public final class AdsClient {
                     .build());
             DiscoveryResponse answer = answers.poll(10, TimeUnit.SECONDS);
             if (answer == null) {
-                throw new AssertionError("no EDS answer for " + cluster + " within 10 s");
+                throw new AssertionError("no EDS answer for " + cluster + " within 10 s", failure.get());
             }
-            return endpoints(answer.getResources(0).unpack(ClusterLoadAssignment.class));
+            return answer.getResourcesCount() == 0
+                    ? Map.of()
+                    : endpoints(answer.getResources(0).unpack(ClusterLoadAssignment.class));
         } finally {
             requests.onCompleted();
         }
@@ -68,8 +73,8 @@ public final class AdsClient {
         return endpoints;
     }
 
-    /** A stream observer that queues what it hears. */
-    public static <T> StreamObserver<T> collect(BlockingQueue<T> into) {
+    /** A stream observer that queues what it hears, and keeps in {@code failure} why its stream failed. */
+    public static <T> StreamObserver<T> collect(BlockingQueue<T> into, AtomicReference<Throwable> failure) {
         return new StreamObserver<>() {
             @Override
             public void onNext(T value) {
@@ -77,7 +82,9 @@ public final class AdsClient {
             }
 
             @Override
-            public void onError(Throwable t) {}
+            public void onError(Throwable t) {
+                failure.set(t);
+            }
 
             @Override
             public void onCompleted() {}

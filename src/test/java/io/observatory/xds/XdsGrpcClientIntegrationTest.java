@@ -10,25 +10,15 @@ import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.service.discovery.v3.AggregatedDiscoveryServiceGrpc;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DeltaDiscoveryResponse;
-import io.grpc.CallOptions;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
-import io.grpc.InsecureServerCredentials;
 import io.grpc.ManagedChannel;
-import io.grpc.MethodDescriptor;
 import io.grpc.Server;
-import io.grpc.ServerServiceDefinition;
-import io.grpc.stub.ClientCalls;
-import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
 import io.observatory.ObservatoryApplication;
 import io.observatory.testing.AdsClient;
+import io.observatory.testing.NamedBackend;
 import io.observatory.testing.RecordingHttpServer;
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -40,6 +30,7 @@ import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -55,30 +46,6 @@ import org.springframework.context.ConfigurableApplicationContext;
  * nothing a client sees changes, no new snapshot is set.
  */
 class XdsGrpcClientIntegrationTest {
-
-    private static final MethodDescriptor.Marshaller<String> TEXT = new MethodDescriptor.Marshaller<>() {
-        @Override
-        public InputStream stream(String value) {
-            return new ByteArrayInputStream(value.getBytes(StandardCharsets.UTF_8));
-        }
-
-        @Override
-        public String parse(InputStream stream) {
-            try {
-                return new String(stream.readAllBytes(), StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-    };
-
-    /** The backends' one method: answers its backend's name. */
-    private static final MethodDescriptor<String, String> WHO = MethodDescriptor.<String, String>newBuilder()
-            .setType(MethodDescriptor.MethodType.UNARY)
-            .setFullMethodName("test.Backend/Who")
-            .setRequestMarshaller(TEXT)
-            .setResponseMarshaller(TEXT)
-            .build();
 
     @TempDir
     static Path dir;
@@ -116,15 +83,7 @@ class XdsGrpcClientIntegrationTest {
                 "--observatory.xds.clusters[0].selector[0]=b"));
         for (int i = 0; i < 3; i++) {
             String name = "b" + (i + 1);
-            Server backend = Grpc.newServerBuilderForPort(0, InsecureServerCredentials.create())
-                    .addService(ServerServiceDefinition.builder("test.Backend")
-                            .addMethod(WHO, ServerCalls.asyncUnaryCall((request, response) -> {
-                                response.onNext(name);
-                                response.onCompleted();
-                            }))
-                            .build())
-                    .build()
-                    .start();
+            Server backend = NamedBackend.start(name);
             backends.add(backend);
             RecordingHttpServer endpoint = RecordingHttpServer.start();
             health.add(endpoint);
@@ -203,22 +162,31 @@ class XdsGrpcClientIntegrationTest {
         ManagedChannel ads = Grpc.newChannelBuilder("127.0.0.1:" + grpcPort, InsecureChannelCredentials.create())
                 .build();
         try {
-            assertThat(AdsClient.endpoints(ads, envoy.getNode(), eds.getName()))
-                    .containsOnlyKeys(backends.stream()
-                            .map(b -> "127.0.0.1:" + b.getPort())
-                            .toArray(String[]::new))
-                    .doesNotContainValue(HealthStatus.UNHEALTHY);
+            String[] addresses =
+                    backends.stream().map(b -> "127.0.0.1:" + b.getPort()).toArray(String[]::new);
+            await().atMost(Duration.ofSeconds(15))
+                    .untilAsserted(() -> assertThat(AdsClient.endpoints(ads, envoy.getNode(), eds.getName()))
+                            .containsOnlyKeys(addresses)
+                            .containsValues(HealthStatus.HEALTHY)
+                            .doesNotContainValue(HealthStatus.UNHEALTHY)
+                            .doesNotContainValue(HealthStatus.UNKNOWN));
+            assertThat(AdsClient.endpoints(ads, envoy.getNode(), "no-such-cluster"))
+                    .as("a name Observatory does not serve: an answer without it, not silence")
+                    .isEmpty();
 
             BlockingQueue<DeltaDiscoveryResponse> delta = new LinkedBlockingQueue<>();
-            StreamObserver<DeltaDiscoveryRequest> deltaRequests =
-                    AggregatedDiscoveryServiceGrpc.newStub(ads).deltaAggregatedResources(AdsClient.collect(delta));
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            StreamObserver<DeltaDiscoveryRequest> deltaRequests = AggregatedDiscoveryServiceGrpc.newStub(ads)
+                    .deltaAggregatedResources(AdsClient.collect(delta, failure));
             deltaRequests.onNext(DeltaDiscoveryRequest.newBuilder()
                     .setNode(envoy.getNode())
                     .setTypeUrl(AdsClient.ENDPOINTS)
                     .addResourceNamesSubscribe(eds.getName())
                     .build());
             DeltaDiscoveryResponse deltaResponse = delta.poll(10, TimeUnit.SECONDS);
-            assertThat(deltaResponse).as("a delta answer").isNotNull();
+            assertThat(deltaResponse)
+                    .as("a delta answer (stream failure: %s)", failure.get())
+                    .isNotNull();
             assertThat(deltaResponse.getResources(0).getName()).isEqualTo("backends");
             assertThat(AdsClient.endpoints(
                             deltaResponse.getResources(0).getResource().unpack(ClusterLoadAssignment.class)))
@@ -233,8 +201,7 @@ class XdsGrpcClientIntegrationTest {
     private static Set<String> calls(int count) {
         Set<String> reached = new HashSet<>();
         for (int i = 0; i < count; i++) {
-            reached.add(ClientCalls.blockingUnaryCall(
-                    channel, WHO, CallOptions.DEFAULT.withDeadlineAfter(5, TimeUnit.SECONDS), ""));
+            reached.add(NamedBackend.call(channel));
         }
         return reached;
     }
@@ -245,8 +212,7 @@ class XdsGrpcClientIntegrationTest {
                         "127.0.0.1:" + backend.getPort(), InsecureChannelCredentials.create())
                 .build();
         try {
-            return ClientCalls.blockingUnaryCall(
-                    direct, WHO, CallOptions.DEFAULT.withDeadlineAfter(5, TimeUnit.SECONDS), "");
+            return NamedBackend.call(direct);
         } finally {
             direct.shutdownNow();
         }
