@@ -46,9 +46,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param allowInsecure for a tls outbound: whether the handshake succeeds whatever the certificate (expired,
  *                    self-signed, another name), as Xray's {@code allowInsecure}: for servers whose certificate is not
  *                    the point (Reality, self-signed camouflage). Default: false, the certificate is verified
- * @param endpoint    where balancers reading the verdicts (xDS, HAProxy's agent) send this outbound's traffic, as
- *                    {@code host:port} (e.g. {@code 10.0.0.5:443}, {@code [::1]:8080}); blank means none. Default: the
- *                    proxy's or server's address and port; for direct, its probe URL's host and port; for xray, none
+ * @param endpoint    where xDS clients (Envoy, proxyless gRPC) send this outbound's traffic, as {@code host:port} with
+ *                    an IP address for xDS (e.g. {@code 10.0.0.5:443}, {@code [::1]:8080}); blank means none. Default:
+ *                    the proxy's or server's address and port; for direct, the host and port of its probe URL (its own,
+ *                    else the observer's); for xray, none
  */
 public record Outbound(
         @NotBlank(message = "a non-blank tag")

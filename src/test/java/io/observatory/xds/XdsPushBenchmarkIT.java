@@ -5,14 +5,19 @@ import static io.observatory.testing.Percentiles.percentile;
 import static io.observatory.testing.SyntheticStatuses.status;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.protobuf.CodedInputStream;
 import io.envoyproxy.envoy.config.core.v3.HealthStatus;
 import io.envoyproxy.envoy.config.core.v3.Node;
 import io.envoyproxy.envoy.config.endpoint.v3.ClusterLoadAssignment;
 import io.envoyproxy.envoy.service.discovery.v3.AggregatedDiscoveryServiceGrpc;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryRequest;
 import io.envoyproxy.envoy.service.discovery.v3.DiscoveryResponse;
+import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
+import io.grpc.MethodDescriptor;
+import io.grpc.protobuf.ProtoUtils;
+import io.grpc.stub.ClientCalls;
 import io.grpc.stub.StreamObserver;
 import io.observatory.api.RunningServiceTest;
 import io.observatory.api.v1.ObservatoryServiceGrpc;
@@ -23,6 +28,9 @@ import io.observatory.snapshot.OutboundStatus;
 import io.observatory.testing.AdsClient;
 import io.observatory.testing.ObserverOutput;
 import io.observatory.time.ExecutorScheduler;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.util.ArrayList;
@@ -70,6 +78,32 @@ class XdsPushBenchmarkIT extends RunningServiceTest {
         registry.add("observatory.xds.clusters[0].selector[0]", () -> "proxy_");
     }
 
+    /**
+     * ADS as the clients call it: each answer is read whole off the wire, and parsed with its resources' bytes aliased
+     * rather than copied, so that 100 clients in the service's own JVM take less of its two cores.
+     */
+    private static final MethodDescriptor<DiscoveryRequest, DiscoveryResponse> ADS =
+            AggregatedDiscoveryServiceGrpc.getStreamAggregatedResourcesMethod().toBuilder(
+                            ProtoUtils.marshaller(DiscoveryRequest.getDefaultInstance()),
+                            new MethodDescriptor.Marshaller<DiscoveryResponse>() {
+                                @Override
+                                public InputStream stream(DiscoveryResponse value) {
+                                    return value.toByteString().newInput();
+                                }
+
+                                @Override
+                                public DiscoveryResponse parse(InputStream stream) {
+                                    try {
+                                        CodedInputStream in = CodedInputStream.newInstance(stream.readAllBytes());
+                                        in.enableAliasing(true);
+                                        return DiscoveryResponse.parseFrom(in);
+                                    } catch (IOException e) {
+                                        throw new UncheckedIOException(e);
+                                    }
+                                }
+                            })
+                    .build();
+
     private static String tag(int i) {
         return String.format("proxy_%05d", i);
     }
@@ -104,8 +138,8 @@ class XdsPushBenchmarkIT extends RunningServiceTest {
             Node node = Node.newBuilder().setId("bench-" + i).build();
             boolean checks = i == 0;
             AtomicReference<StreamObserver<DiscoveryRequest>> requests = new AtomicReference<>();
-            requests.set(AggregatedDiscoveryServiceGrpc.newStub(client)
-                    .streamAggregatedResources(new StreamObserver<>() {
+            requests.set(ClientCalls.asyncBidiStreamingCall(
+                    client.newCall(ADS, CallOptions.DEFAULT), new StreamObserver<DiscoveryResponse>() {
                         private boolean first = true;
 
                         @Override
