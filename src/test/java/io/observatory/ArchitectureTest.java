@@ -62,7 +62,7 @@ class ArchitectureTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"mesh", "state", "page", "demo", "proxycore", "incident"})
+    @ValueSource(strings = {"mesh", "state", "page", "demo", "proxycore", "incident", "xds", "haproxy"})
     void capabilityWhenCompiledThenItImportsNoOtherCapability(String capability) {
         String[] others = CAPABILITIES.stream()
                 .filter(name -> !name.equals(capability))

@@ -108,6 +108,10 @@ class XdsGrpcClientIntegrationTest {
                 .build();
 
         await().atMost(Duration.ofSeconds(20)).until(() -> calls(30).containsAll(Set.of("b1", "b2", "b3")));
+        XdsStreams streams = service.getBean(XdsStreams.class);
+        await().atMost(Duration.ofSeconds(5))
+                .alias("the client's one ADS stream, in observatory_xds_streams")
+                .until(() -> streams.open() == 1);
         XdsPublisher publisher = service.getBean(XdsPublisher.class);
         long snapshots = publisher.snapshots();
         await().during(Duration.ofSeconds(2))
