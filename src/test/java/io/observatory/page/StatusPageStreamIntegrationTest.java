@@ -104,11 +104,13 @@ class StatusPageStreamIntegrationTest {
         System.out.printf(
                 "live stream: %d changes in %.1f s, %d outbounds events to the reading client%n",
                 changes, seconds, events);
-        // One tick of slack at each end: the client reads lines in chunks, so an event sent just before the window
-        // may be counted in it; without batching the ten-outbound rounds would make about 100 events a second.
+        // One tick of slack at each end, and one more: the client reads lines in chunks, so an event sent just before
+        // the window may be counted in it, and with the other test JVM on the same two cores a tick delayed past the
+        // window's start arrives inside it; without batching the ten-outbound rounds would make about 100 events a
+        // second.
         assertThat(events)
                 .as("half its page changes every 250 ms: at most one event each")
-                .isBetween(2, (int) Math.ceil(seconds * PageStreams.BATCHES_PER_SECOND) + 2);
+                .isBetween(2, (int) Math.ceil(seconds * PageStreams.BATCHES_PER_SECOND) + 3);
         assertThat(lines)
                 .filteredOn(line -> line.startsWith("data:"))
                 .allSatisfy(data ->
