@@ -4,23 +4,18 @@ import static io.observatory.testing.Percentiles.millis;
 import static io.observatory.testing.Percentiles.percentile;
 import static org.awaitility.Awaitility.await;
 
-import io.grpc.Grpc;
-import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
-import io.grpc.Server;
 import io.observatory.ObservatoryApplication;
 import io.observatory.health.HealthState;
 import io.observatory.snapshot.ObservationStore;
 import io.observatory.snapshot.OutboundEvent;
+import io.observatory.testing.CheckedBackends;
 import io.observatory.testing.HaproxyProcess;
 import io.observatory.testing.LoopbackDaemon;
 import io.observatory.testing.NamedBackend;
-import io.observatory.testing.RecordingHttpServer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -52,8 +47,7 @@ class BalancerReactionBenchmarkIT {
     @TempDir
     Path dir;
 
-    private final List<Server> backends = new ArrayList<>();
-    private final List<RecordingHttpServer> health = new ArrayList<>();
+    private CheckedBackends backends;
     private ConfigurableApplicationContext service;
     private ManagedChannel channel;
     private HaproxyProcess haproxy;
@@ -71,8 +65,9 @@ class BalancerReactionBenchmarkIT {
         if (service != null) {
             service.close();
         }
-        backends.forEach(Server::shutdownNow);
-        health.forEach(RecordingHttpServer::close);
+        if (backends != null) {
+            backends.close();
+        }
     }
 
     @Test
@@ -90,22 +85,12 @@ class BalancerReactionBenchmarkIT {
                 "--observatory.xds.clusters[0].selector[0]=b",
                 "--observatory.haproxy-agent.port=" + agent,
                 "--observatory.haproxy-agent.address=127.0.0.1"));
-        Map<String, String> servers = new LinkedHashMap<>();
-        for (int i = 0; i < 3; i++) {
-            String name = "b" + (i + 1);
-            backends.add(NamedBackend.start(name));
-            RecordingHttpServer endpoint = RecordingHttpServer.start();
-            health.add(endpoint);
-            String outbound = "--observatory.outbounds[" + i + "].";
-            args.add(outbound + "tag=" + name);
-            args.add(outbound + "protocol=direct");
-            args.add(outbound + "probe-url=" + endpoint.url() + "/healthz");
-            args.add(outbound + "endpoint=127.0.0.1:" + backends.get(i).getPort());
-            servers.put(name, endpoint.url().substring("http://".length()));
-        }
+        backends = CheckedBackends.start(3);
+        args.addAll(backends.outboundArgs());
+        Map<String, String> servers = backends.healthAddresses();
         service = new SpringApplicationBuilder(ObservatoryApplication.class).run(args.toArray(String[]::new));
-        String grpcPort =
-                Objects.requireNonNull(service.getEnvironment().getProperty("local.grpc.server.port"), "gRPC port");
+        int grpcPort = Integer.parseInt(
+                Objects.requireNonNull(service.getEnvironment().getProperty("local.grpc.server.port"), "gRPC port"));
 
         AtomicLong published = new AtomicLong();
         service.getBean(ObservationStore.class).watch(start -> {}, update -> {
@@ -120,13 +105,7 @@ class BalancerReactionBenchmarkIT {
                 + "    server b2 " + servers.get("b2") + " check inter 200ms fall 1 rise 1\n";
         haproxy = HaproxyProcess.start(dir, HaproxyProcess.docsConfig(dir, servers, agent) + own);
 
-        Path bootstrap = Files.writeString(
-                dir.resolve("bootstrap.json"),
-                Files.readString(Path.of("docs/examples/grpc-xds-bootstrap.json"))
-                        .replace("observatory.example:9090", "127.0.0.1:" + grpcPort));
-        System.setProperty("io.grpc.xds.bootstrap", bootstrap.toString());
-        channel = Grpc.newChannelBuilder("xds:///backends", InsecureChannelCredentials.create())
-                .build();
+        channel = CheckedBackends.xdsChannel(dir, grpcPort, "backends");
         AtomicLong lastB2 = new AtomicLong();
         Thread client = new Thread(
                 () -> {
@@ -149,7 +128,7 @@ class BalancerReactionBenchmarkIT {
         for (int i = 0; i < FAULTS; i++) {
             published.set(0);
             long fault = System.nanoTime();
-            health.get(1).answer(503);
+            backends.health(1).answer(503);
             long agentDown = 0;
             long ownDown = 0;
             while (agentDown == 0 || ownDown == 0 || published.get() == 0) {
@@ -175,7 +154,7 @@ class BalancerReactionBenchmarkIT {
             agentFromFault[i] = agentDown - fault;
             ownFromFault[i] = ownDown - fault;
 
-            health.get(1).answer(200);
+            backends.health(1).answer(200);
             long healed = System.nanoTime();
             await().atMost(Duration.ofSeconds(30)).until(() -> allUp() && lastB2.get() > healed);
         }

@@ -17,9 +17,8 @@ import io.grpc.Server;
 import io.grpc.stub.StreamObserver;
 import io.observatory.ObservatoryApplication;
 import io.observatory.testing.AdsClient;
+import io.observatory.testing.CheckedBackends;
 import io.observatory.testing.NamedBackend;
-import io.observatory.testing.RecordingHttpServer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,8 +49,7 @@ class XdsGrpcClientIntegrationTest {
     @TempDir
     static Path dir;
 
-    private static final List<Server> backends = new ArrayList<>();
-    private static final List<RecordingHttpServer> health = new ArrayList<>();
+    private static CheckedBackends backends;
     private static ConfigurableApplicationContext service;
     private static int grpcPort;
     private static ManagedChannel channel;
@@ -64,8 +62,9 @@ class XdsGrpcClientIntegrationTest {
         if (service != null) {
             service.close();
         }
-        backends.forEach(Server::shutdownNow);
-        health.forEach(RecordingHttpServer::close);
+        if (backends != null) {
+            backends.close();
+        }
     }
 
     /** Three backends, each with its health endpoint, and the service serving them as the cluster {@code backends}. */
@@ -81,18 +80,8 @@ class XdsGrpcClientIntegrationTest {
                 "--observatory.xds.enabled=true",
                 "--observatory.xds.clusters[0].name=backends",
                 "--observatory.xds.clusters[0].selector[0]=b"));
-        for (int i = 0; i < 3; i++) {
-            String name = "b" + (i + 1);
-            Server backend = NamedBackend.start(name);
-            backends.add(backend);
-            RecordingHttpServer endpoint = RecordingHttpServer.start();
-            health.add(endpoint);
-            String outbound = "--observatory.outbounds[" + i + "].";
-            args.add(outbound + "tag=" + name);
-            args.add(outbound + "protocol=direct");
-            args.add(outbound + "probe-url=" + endpoint.url() + "/healthz");
-            args.add(outbound + "endpoint=127.0.0.1:" + backend.getPort());
-        }
+        backends = CheckedBackends.start(3);
+        args.addAll(backends.outboundArgs());
         service = new SpringApplicationBuilder(ObservatoryApplication.class).run(args.toArray(String[]::new));
         grpcPort = Integer.parseInt(
                 Objects.requireNonNull(service.getEnvironment().getProperty("local.grpc.server.port"), "gRPC port"));
@@ -100,12 +89,7 @@ class XdsGrpcClientIntegrationTest {
 
     @Test
     void grpcClientWhenABackendTurnsUnhealthyThenItsCallsStopReachingItUntilItHeals() throws Exception {
-        String bootstrap = Files.readString(Path.of("docs/examples/grpc-xds-bootstrap.json"))
-                .replace("observatory.example:9090", "127.0.0.1:" + grpcPort);
-        Path file = Files.writeString(dir.resolve("bootstrap.json"), bootstrap);
-        System.setProperty("io.grpc.xds.bootstrap", file.toString());
-        channel = Grpc.newChannelBuilder("xds:///backends", InsecureChannelCredentials.create())
-                .build();
+        channel = CheckedBackends.xdsChannel(dir, grpcPort, "backends");
 
         await().atMost(Duration.ofSeconds(20)).until(() -> calls(30).containsAll(Set.of("b1", "b2", "b3")));
         XdsStreams streams = service.getBean(XdsStreams.class);
@@ -118,14 +102,14 @@ class XdsGrpcClientIntegrationTest {
                 .atMost(Duration.ofSeconds(3))
                 .until(() -> publisher.snapshots() == snapshots);
 
-        health.get(1).answer(503);
+        backends.health(1).answer(503);
         await().atMost(Duration.ofSeconds(15)).until(() -> !calls(30).contains("b2"));
-        assertThat(direct(backends.get(1)))
+        assertThat(direct(backends.backend(1)))
                 .as("b2's gRPC server still answers: the client left it for its verdict")
                 .isEqualTo("b2");
         assertThat(calls(60)).containsOnly("b1", "b3");
 
-        health.get(1).answer(200);
+        backends.health(1).answer(200);
         await().atMost(Duration.ofSeconds(15)).until(() -> calls(30).contains("b2"));
     }
 
@@ -166,8 +150,9 @@ class XdsGrpcClientIntegrationTest {
         ManagedChannel ads = Grpc.newChannelBuilder("127.0.0.1:" + grpcPort, InsecureChannelCredentials.create())
                 .build();
         try {
-            String[] addresses =
-                    backends.stream().map(b -> "127.0.0.1:" + b.getPort()).toArray(String[]::new);
+            String[] addresses = backends.backends().stream()
+                    .map(b -> "127.0.0.1:" + b.getPort())
+                    .toArray(String[]::new);
             await().atMost(Duration.ofSeconds(15))
                     .untilAsserted(() -> assertThat(AdsClient.endpoints(ads, envoy.getNode(), eds.getName()))
                             .containsOnlyKeys(addresses)
