@@ -159,6 +159,7 @@ final class PageStreams {
                 if (stream.pump.stalledFor(stallLimit)) {
                     stream.drop();
                 } else {
+                    stream.outboundsDue = true;
                     stream.pump.ready();
                 }
             }
@@ -201,6 +202,9 @@ final class PageStreams {
         private final Map<String, Object> partSeen = new HashMap<>();
         private final Map<String, Long> partSentAt = new HashMap<>();
         private long lastEventAt;
+        // Set by each tick, cleared when the rows are looked at: a subscriber's demand between ticks sends the parts
+        // and keep-alives due but never a second outbounds event in one interval.
+        private boolean outboundsDue = true;
         private @Nullable ServerSentEvent<String> putBack;
 
         /** @param opened when the stream opened, on the page's ticker */
@@ -243,7 +247,7 @@ final class PageStreams {
             long now = page.nanoTime();
             Observation observation = history.observation();
             return putBack == null
-                    && observation == seen
+                    && (observation == seen || !outboundsDue)
                     && views.stream().noneMatch(view -> partDue(view, observation, now))
                     && now - lastEventAt < KEEP_ALIVE.toNanos();
         }
@@ -255,7 +259,8 @@ final class PageStreams {
             ServerSentEvent<String> event = putBack;
             putBack = null;
             Observation observation = history.observation();
-            if (event == null && observation != seen) {
+            if (event == null && outboundsDue && observation != seen) {
+                outboundsDue = false;
                 OutboundPage batch = batch(observation);
                 if (batch != null) {
                     event = ServerSentEvent.builder(json.writeValueAsString(batch))

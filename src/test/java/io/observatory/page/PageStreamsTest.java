@@ -175,6 +175,22 @@ class PageStreamsTest {
     }
 
     @Test
+    void streamWhenTheClientAsksForOneEventAtATimeAsItReadsThenStillAtMostFourEventsASecond() {
+        start("a");
+        TestSubscriber<ServerSentEvent<String>> client = open(everything(), 1);
+
+        for (int millis = 0; millis < 1_000; millis += 10) {
+            observe(alive("a", millis + 1));
+            client.request(1);
+            time.advance(Duration.ofMillis(10));
+        }
+
+        assertThat(events(client, "outbounds"))
+                .as("each demand between two looks sends nothing: the snapshot and one event per 250 ms")
+                .hasSize(1 + PageStreams.BATCHES_PER_SECOND);
+    }
+
+    @Test
     void streamWhenAnOutboundOutsideThePageChangesThenOnlyTheCountsAndNothingForNewEvidenceAlone() {
         start("a", "b", "c", "d");
         observe(alive("a", 5), alive("b", 5), alive("c", 5), alive("d", 5));
