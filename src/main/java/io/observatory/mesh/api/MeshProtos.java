@@ -12,6 +12,7 @@ import io.observatory.mesh.api.v1.GetFleetResponse;
 import io.observatory.mesh.api.v1.GetMeshResponse;
 import io.observatory.mesh.api.v1.MeshProbe;
 import io.observatory.mesh.api.v1.MeshStatus;
+import io.observatory.mesh.api.v1.PathKey;
 import io.observatory.mesh.api.v1.PathReport;
 import io.observatory.mesh.api.v1.PathStatus;
 import io.observatory.mesh.api.v1.ReportRequest;
@@ -49,6 +50,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -292,81 +295,185 @@ final class MeshProtos {
         return Duration.ofMillis(Math.max(1, millis));
     }
 
-    /** The whole view. */
+    /** The whole view, with the matrix. */
     static GetMeshResponse view(MeshView view) {
+        return view(view, true).build();
+    }
+
+    /**
+     * The whole view: every server, witness and route, and with {@code paths} the matrix. O(servers + witnesses),
+     * plus O(paths) with the matrix.
+     */
+    static GetMeshResponse.Builder view(MeshView view, boolean paths) {
         GetMeshResponse.Builder mesh = GetMeshResponse.newBuilder();
-        Map<String, MeshFleet.Server> servers = new HashMap<>();
-        view.fleet().servers().forEach(server -> servers.put(server.name(), server));
+        Map<String, MeshFleet.Server> servers = servers(view);
         for (ServerVerdict verdict : view.judgement().servers()) {
-            ServerStatus.Builder server = ServerStatus.newBuilder()
-                    .setName(verdict.name())
-                    .setRoute(verdict.route())
-                    .setStatus(
-                            MeshStatus.valueOf("MESH_STATUS_" + verdict.status().name()))
-                    .setVoters(verdict.voters())
-                    .setReason(verdict.reason())
-                    .setInRotation(verdict.inRotation());
-            MeshFleet.Server fleetServer =
-                    Objects.requireNonNull(servers.get(verdict.name()), "a verdict of the fleet");
-            for (String entryPoint : fleetServer.entryPoints()) {
-                EntryPointStatus.Builder entry =
-                        EntryPointStatus.newBuilder().setName(entryPoint).setTag(fleetServer.tag(entryPoint));
-                PairCut cut = verdict.pairCuts().get(entryPoint);
-                if (cut != null) {
-                    entry.addMarks("PAIR_CUT")
-                            .setReason("pair cut: " + cut.reason())
-                            .setRanked(cut.ranked());
-                }
-                server.addEntryPoints(entry);
-            }
-            MeshView.Metrics metrics = view.metrics().get(verdict.name());
-            if (metrics != null) {
-                server.setMetrics(MetricsProtos.message(metrics.metrics()))
-                        .setMetricsTime(ObservationProtos.timestamp(metrics.reportTime()))
-                        .setMetricsStale(metrics.stale());
-            }
-            mesh.addServers(server);
+            mesh.addServers(server(view, verdict, servers));
         }
-        Map<String, MeshFleet.Witness> witnesses = new HashMap<>();
-        view.fleet().witnesses().forEach(witness -> witnesses.put(witness.name(), witness));
+        Map<String, MeshFleet.Witness> witnesses = witnesses(view);
         for (WitnessStanding standing : view.judgement().witnesses()) {
-            MeshFleet.Witness witness =
-                    Objects.requireNonNull(witnesses.get(standing.name()), "a witness of the fleet");
-            WitnessStatus.Builder status = WitnessStatus.newBuilder()
-                    .setName(standing.name())
-                    .setSite(standing.site())
-                    .setServer(witness.server() == null ? "" : witness.server())
-                    .setChecker(standing.checker())
-                    .setReliable(standing.reliable())
-                    .setShare(standing.share())
-                    .setNeighbours(standing.neighbours())
-                    .setReason(standing.reason());
-            Instant last = view.lastReports().get(standing.name());
-            if (last != null) {
-                status.setLastReportTime(ObservationProtos.timestamp(last));
-            }
-            mesh.addWitnesses(status);
+            mesh.addWitnesses(witness(view, standing, witnesses));
         }
-        for (MeshView.Path path : view.paths()) {
-            PathStreak streak = path.streak();
-            PathStatus.Builder cell = PathStatus.newBuilder()
-                    .setWitness(path.witness())
-                    .setServer(streak.server())
-                    .setEntryPoint(streak.entryPoint())
-                    .setFailures(streak.failures())
-                    .setSuccesses(streak.successes())
-                    .setLastSuccess(streak.last().success())
-                    .setLastError(streak.last().error())
-                    .setLastRttNanos(streak.last().rttNanos())
-                    .setReportTime(ObservationProtos.timestamp(path.reportTime()));
-            if (streak.last().errorKind() != null) {
-                cell.setLastErrorKind(ProbeErrorKind.valueOf(
-                        "PROBE_ERROR_KIND_" + streak.last().errorKind().name()));
+        if (paths) {
+            for (MeshView.Path path : view.paths()) {
+                mesh.addPaths(cell(path.witness(), path.streak(), path.reportTime()));
             }
-            mesh.addPaths(cell);
         }
         view.judgement().routes().forEach(route -> mesh.addRoutes(route(route)));
-        return mesh.build();
+        return mesh;
+    }
+
+    /**
+     * What changed from {@code from} to {@code to}, for a client that holds {@code from}: the servers whose verdict
+     * or entry points changed, the witnesses whose standing or place in the fleet changed, the routes whose servers
+     * changed, and with {@code paths} the cells whose streak or report changed; and what left. Servers, witnesses and
+     * routes are compared by reference first (an unchanged verdict is the same object from one judgement to the
+     * next), so this costs O(servers + witnesses) comparisons and builds only what changed; with {@code paths},
+     * O(cells of the witnesses that reported since).
+     */
+    static GetMeshResponse.Builder changes(MeshView from, MeshView to, boolean paths) {
+        GetMeshResponse.Builder mesh = GetMeshResponse.newBuilder();
+        Map<String, MeshFleet.Server> servers = servers(to);
+        Map<String, MeshFleet.Server> serversBefore = servers(from);
+        Map<String, ServerVerdict> verdictsBefore = new HashMap<>();
+        from.judgement().servers().forEach(verdict -> verdictsBefore.put(verdict.name(), verdict));
+        for (ServerVerdict verdict : to.judgement().servers()) {
+            if (!verdict.equals(verdictsBefore.remove(verdict.name()))
+                    || !Objects.equals(servers.get(verdict.name()), serversBefore.get(verdict.name()))) {
+                mesh.addServers(server(to, verdict, servers));
+            }
+        }
+        mesh.addAllRemovedServers(new TreeSet<>(verdictsBefore.keySet()));
+        Map<String, MeshFleet.Witness> witnesses = witnesses(to);
+        Map<String, MeshFleet.Witness> witnessesBefore = witnesses(from);
+        Map<String, WitnessStanding> standingsBefore = new HashMap<>();
+        from.judgement().witnesses().forEach(standing -> standingsBefore.put(standing.name(), standing));
+        for (WitnessStanding standing : to.judgement().witnesses()) {
+            if (!standing.equals(standingsBefore.remove(standing.name()))
+                    || !Objects.equals(witnesses.get(standing.name()), witnessesBefore.get(standing.name()))) {
+                mesh.addWitnesses(witness(to, standing, witnesses));
+            }
+        }
+        mesh.addAllRemovedWitnesses(new TreeSet<>(standingsBefore.keySet()));
+        Map<String, RouteServing> routesBefore = new HashMap<>();
+        from.judgement().routes().forEach(route -> routesBefore.put(route.route(), route));
+        for (RouteServing route : to.judgement().routes()) {
+            if (!route.equals(routesBefore.remove(route.route()))) {
+                mesh.addRoutes(route(route));
+            }
+        }
+        mesh.addAllRemovedRoutes(new TreeSet<>(routesBefore.keySet()));
+        if (paths) {
+            changedCells(from, to, mesh);
+        }
+        return mesh;
+    }
+
+    /** The cells of {@code to} that {@code from} did not have as they are, and the cells that went. */
+    @SuppressWarnings(
+            "ReferenceEquality") // a witness's streaks are the list of its report: another report, another list
+    private static void changedCells(MeshView from, MeshView to, GetMeshResponse.Builder mesh) {
+        Set<String> reported = new TreeSet<>(to.streaks().keySet());
+        reported.addAll(from.streaks().keySet());
+        for (String witness : reported) {
+            List<PathStreak> before = from.streaks().getOrDefault(witness, List.of());
+            List<PathStreak> after = to.streaks().getOrDefault(witness, List.of());
+            Instant at = to.lastReports().get(witness);
+            if (before == after && Objects.equals(at, from.lastReports().get(witness))) {
+                continue;
+            }
+            Map<String, PathStreak> gone = new TreeMap<>();
+            before.forEach(streak -> gone.put(streak.server() + "/" + streak.entryPoint(), streak));
+            for (PathStreak streak : after) {
+                gone.remove(streak.server() + "/" + streak.entryPoint());
+                if (at != null) {
+                    mesh.addPaths(cell(witness, streak, at));
+                }
+            }
+            gone.values()
+                    .forEach(streak -> mesh.addRemovedPaths(PathKey.newBuilder()
+                            .setWitness(witness)
+                            .setServer(streak.server())
+                            .setEntryPoint(streak.entryPoint())));
+        }
+    }
+
+    private static Map<String, MeshFleet.Server> servers(MeshView view) {
+        Map<String, MeshFleet.Server> servers = new HashMap<>();
+        view.fleet().servers().forEach(server -> servers.put(server.name(), server));
+        return servers;
+    }
+
+    private static Map<String, MeshFleet.Witness> witnesses(MeshView view) {
+        Map<String, MeshFleet.Witness> witnesses = new HashMap<>();
+        view.fleet().witnesses().forEach(witness -> witnesses.put(witness.name(), witness));
+        return witnesses;
+    }
+
+    private static ServerStatus server(MeshView view, ServerVerdict verdict, Map<String, MeshFleet.Server> servers) {
+        ServerStatus.Builder server = ServerStatus.newBuilder()
+                .setName(verdict.name())
+                .setRoute(verdict.route())
+                .setStatus(MeshStatus.valueOf("MESH_STATUS_" + verdict.status().name()))
+                .setVoters(verdict.voters())
+                .setReason(verdict.reason())
+                .setInRotation(verdict.inRotation());
+        MeshFleet.Server fleetServer = Objects.requireNonNull(servers.get(verdict.name()), "a verdict of the fleet");
+        for (String entryPoint : fleetServer.entryPoints()) {
+            EntryPointStatus.Builder entry =
+                    EntryPointStatus.newBuilder().setName(entryPoint).setTag(fleetServer.tag(entryPoint));
+            PairCut cut = verdict.pairCuts().get(entryPoint);
+            if (cut != null) {
+                entry.addMarks("PAIR_CUT")
+                        .setReason("pair cut: " + cut.reason())
+                        .setRanked(cut.ranked());
+            }
+            server.addEntryPoints(entry);
+        }
+        MeshView.Metrics metrics = view.metrics().get(verdict.name());
+        if (metrics != null) {
+            server.setMetrics(MetricsProtos.message(metrics.metrics()))
+                    .setMetricsTime(ObservationProtos.timestamp(metrics.reportTime()))
+                    .setMetricsStale(metrics.stale());
+        }
+        return server.build();
+    }
+
+    private static WitnessStatus witness(
+            MeshView view, WitnessStanding standing, Map<String, MeshFleet.Witness> witnesses) {
+        MeshFleet.Witness witness = Objects.requireNonNull(witnesses.get(standing.name()), "a witness of the fleet");
+        WitnessStatus.Builder status = WitnessStatus.newBuilder()
+                .setName(standing.name())
+                .setSite(standing.site())
+                .setServer(witness.server() == null ? "" : witness.server())
+                .setChecker(standing.checker())
+                .setReliable(standing.reliable())
+                .setShare(standing.share())
+                .setNeighbours(standing.neighbours())
+                .setReason(standing.reason());
+        Instant last = view.lastReports().get(standing.name());
+        if (last != null) {
+            status.setLastReportTime(ObservationProtos.timestamp(last));
+        }
+        return status.build();
+    }
+
+    private static PathStatus cell(String witness, PathStreak streak, Instant reportTime) {
+        PathStatus.Builder cell = PathStatus.newBuilder()
+                .setWitness(witness)
+                .setServer(streak.server())
+                .setEntryPoint(streak.entryPoint())
+                .setFailures(streak.failures())
+                .setSuccesses(streak.successes())
+                .setLastSuccess(streak.last().success())
+                .setLastError(streak.last().error())
+                .setLastRttNanos(streak.last().rttNanos())
+                .setReportTime(ObservationProtos.timestamp(reportTime));
+        if (streak.last().errorKind() != null) {
+            cell.setLastErrorKind(ProbeErrorKind.valueOf(
+                    "PROBE_ERROR_KIND_" + streak.last().errorKind().name()));
+        }
+        return cell.build();
     }
 
     /** One route's servers. */

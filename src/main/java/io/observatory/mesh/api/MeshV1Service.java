@@ -54,7 +54,7 @@ public final class MeshV1Service extends MeshServiceGrpc.MeshServiceImplBase {
         if (notHub(responses)) {
             return;
         }
-        watchers.watch((ServerCallStreamObserver<GetMeshResponse>) responses);
+        watchers.watch((ServerCallStreamObserver<GetMeshResponse>) responses, request.getIncludePaths());
     }
 
     /**

@@ -4,7 +4,6 @@ import io.grpc.stub.ServerCallStreamObserver;
 import io.observatory.api.UnreadAnswers;
 import io.observatory.mesh.api.v1.GetMeshResponse;
 import io.observatory.mesh.hub.MeshView;
-import io.observatory.mesh.judge.MeshJudgement;
 import io.observatory.snapshot.ObservationStore;
 import io.observatory.stream.GrpcWatch;
 import io.observatory.stream.Latest;
@@ -19,18 +18,20 @@ import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.stereotype.Component;
 
 /**
- * The open {@code WatchMesh} streams. Each hears the view on the writer when its judgement changes and sends the
- * latest one when the transport is ready, through its {@link Pump} with a conflating backlog ({@link Latest}): a slow
- * client skips views, never falls behind, and holds at most one pending view (a view is the whole state). Messages
- * are built once per view for every stream, and sent on one {@code mesh-watch} thread or gRPC's on-ready callback. On
- * shutdown (the context closing, before the gRPC server stops) every stream is completed.
+ * The open {@code WatchMesh} streams. Each hears the view on the writer when its judgement changes (with the matrix:
+ * when the view changes) and sends, when the transport is ready, the whole view the first time and then what changed
+ * since the view it sent last ({@link MeshProtos#changes}), through its {@link Pump} with a conflating backlog
+ * ({@link Latest}): a slow client gets the changes of several views merged in one message, never falls behind, and
+ * holds at most one pending message. Messages are numbered along each stream ({@code version}, {@code base_version});
+ * a message is built once for every stream that is at the same view, on one {@code mesh-watch} thread or gRPC's
+ * on-ready callback. On shutdown (the context closing, before the gRPC server stops) every stream is completed.
  *
- * <p>What a stream sent counts against the server's bound of answers its clients have not read yet
- * ({@link UnreadAnswers}, shared with the unary answers and {@code WatchObservation}) until its transport is ready
- * again: a stream whose view would exceed it ends with {@code RESOURCE_EXHAUSTED} (a later view too: waiting would
- * leave the client on a stale view until the judgement changes again), and its client watches again. A 100 × 100
- * mesh's view is about 380 KB, so a few hundred streams that read nothing would otherwise hold a small heap's direct
- * memory.
+ * <p>A change costs O(servers + witnesses) reference comparisons and carries only what changed: one server's verdict,
+ * its route and the standings that moved with it, a few hundred bytes at any fleet size; the first message is the
+ * whole view (about 300 bytes a server, 100 a witness, and with the matrix 60 bytes a cell). What a stream sent
+ * counts against the server's bound of answers its clients have not read yet ({@link UnreadAnswers}, shared with the
+ * unary answers and {@code WatchObservation}) until its transport is ready again: a stream whose next message would
+ * exceed it ends with {@code RESOURCE_EXHAUSTED}, and its client watches again.
  */
 @Component
 public class MeshWatchers implements ApplicationListener<ContextClosedEvent>, DisposableBean {
@@ -48,9 +49,13 @@ public class MeshWatchers implements ApplicationListener<ContextClosedEvent>, Di
         this.budget = budget;
     }
 
-    /** Opens a stream: the whole view now, then each view whose judgement changed. */
-    void watch(ServerCallStreamObserver<GetMeshResponse> call) {
-        Stream stream = new Stream(call);
+    /**
+     * Opens a stream: the whole view now, then what changed each time the judgement changes.
+     *
+     * @param paths whether the stream carries the matrix too (and a message after every report)
+     */
+    void watch(ServerCallStreamObserver<GetMeshResponse> call, boolean paths) {
+        Stream stream = new Stream(call, paths);
         if (!streams.add(stream)) {
             stream.watch.end(null);
             return;
@@ -69,30 +74,40 @@ public class MeshWatchers implements ApplicationListener<ContextClosedEvent>, Di
         streams.stop(Duration.ofSeconds(1));
     }
 
-    /** The message of {@code view}, built once for all streams (a 100 × 100 mesh's is about 380 KB). */
+    /**
+     * The message that brings a client from {@code from} to {@code to} ({@code from} null: the whole of {@code to}),
+     * without its version numbers; built once for every stream making the same step.
+     */
     @SuppressWarnings("ReferenceEquality") // each view is published once: the same view is the same reference
-    private GetMeshResponse message(MeshView view) {
+    private GetMeshResponse message(@Nullable MeshView from, MeshView to, boolean paths) {
         Built last = built.get();
-        if (last != null && last.view() == view) {
+        if (last != null && last.from() == from && last.to() == to && last.paths() == paths) {
             return last.message();
         }
-        Built next = new Built(view, MeshProtos.view(view));
-        built.set(next);
-        return next.message();
+        GetMeshResponse message =
+                (from == null ? MeshProtos.view(to, paths) : MeshProtos.changes(from, to, paths)).build();
+        built.set(new Built(from, to, paths, message));
+        return message;
     }
 
-    /** A view and its message. */
-    private record Built(MeshView view, GetMeshResponse message) {}
+    /** A step from one view to another and its message. */
+    private record Built(@Nullable MeshView from, MeshView to, boolean paths, GetMeshResponse message) {}
 
-    /** One stream: its call, and the judgement sent last (writer only). */
+    /** One stream: its call, what it was offered last (writer) and what it sent last (whoever sends). */
     private final class Stream {
 
         private final Latest<GetMeshResponse> backlog = new Latest<>();
         private final GrpcWatch<GetMeshResponse> watch;
-        private @Nullable MeshJudgement sentJudgement;
-        private boolean first = true;
+        private final boolean paths;
+        private @Nullable Object offered;
+        // Read and written only where a message is taken, one thread at a time (the pump's): the view the client
+        // holds and its version. A taken message is sent or ends the stream (later refusals end it), so the client
+        // holds what was taken.
+        private @Nullable MeshView sent;
+        private long version;
 
-        Stream(ServerCallStreamObserver<GetMeshResponse> call) {
+        Stream(ServerCallStreamObserver<GetMeshResponse> call, boolean paths) {
+            this.paths = paths;
             this.watch = new GrpcWatch<>(
                     call,
                     backlog,
@@ -106,15 +121,26 @@ public class MeshWatchers implements ApplicationListener<ContextClosedEvent>, Di
                     () -> streams.remove(this));
         }
 
-        /** On the writer: keeps {@code view} when it is the first or its judgement changed. */
+        /** On the writer: keeps {@code view} when it is the first or its judgement (with the matrix: it) changed. */
+        @SuppressWarnings("ReferenceEquality") // each view is published once: another view is another reference
         void offer(MeshView view) {
-            if (!first && view.judgement().equals(sentJudgement)) {
+            Object offering = paths ? view : view.judgement();
+            if (offered != null && (paths ? offered == view : offered.equals(offering))) {
                 return;
             }
-            first = false;
-            sentJudgement = view.judgement();
-            backlog.offer(() -> message(view));
+            offered = offering;
+            backlog.offer(() -> take(view));
             watch.offered();
+        }
+
+        private GetMeshResponse take(MeshView view) {
+            GetMeshResponse message = message(sent, view, paths).toBuilder()
+                    .setVersion(version + 1)
+                    .setBaseVersion(sent == null ? 0 : version)
+                    .build();
+            sent = view;
+            version++;
+            return message;
         }
     }
 }

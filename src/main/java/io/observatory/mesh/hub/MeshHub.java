@@ -4,10 +4,13 @@ import io.observatory.config.ObservatoryConfig;
 import io.observatory.mesh.config.MeshSettings;
 import io.observatory.mesh.hub.MeshLedger.Outcome;
 import io.observatory.mesh.hub.MeshLedger.Report;
+import io.observatory.mesh.judge.IncrementalMeshJudge;
+import io.observatory.mesh.judge.MeshEvidence;
 import io.observatory.mesh.judge.MeshFleet;
 import io.observatory.mesh.judge.MeshJudge;
 import io.observatory.mesh.judge.MeshJudgement;
 import io.observatory.mesh.judge.MeshRules;
+import io.observatory.mesh.protocol.PathStreak;
 import io.observatory.mesh.protocol.ServerMetrics;
 import io.observatory.reload.Reconfigurable;
 import io.observatory.reload.ReloadStage;
@@ -30,14 +33,17 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The hub (mesh role {@code hub} or {@code hub-and-witness}): takes the witnesses' reports into the
- * {@link MeshLedger}, judges the fleet ({@link MeshJudge}) after every accepted report and every
- * {@link #JUDGE_INTERVAL} (so NO_DATA comes and goes with time alone), and publishes the {@link MeshView} with each
- * entry point's state as the snapshot's {@link MeshView#PART}, in one publication. Every verdict is recomputed from the
- * latest data, so each heals by itself; every replica of a hub given the same reports computes the same view.
- * Writer-confined but for {@link #settings()}, which any thread reads.
+ * {@link MeshLedger}, judges the fleet after every accepted report and every {@link #JUDGE_INTERVAL} (so NO_DATA
+ * comes and goes with time alone), and publishes the {@link MeshView} with each entry point's state as the snapshot's
+ * {@link MeshView#PART}, in one publication. The judgement is {@link MeshJudge}'s, kept by an
+ * {@link IncrementalMeshJudge} that judges again only what a report or the passing time touched; every verdict still
+ * follows from the latest data alone, so each heals by itself, and every replica of a hub given the same reports
+ * computes the same view. Writer-confined but for {@link #settings()}, which any thread reads.
  *
- * <p>Cost per judgement: one pass over the ledger's streaks and the fleet, a few milliseconds for 100 witnesses of a
- * 100-server fleet; reports arriving while a judgement is queued share it.
+ * <p>Cost per report of a witness probing n entry points: O(n) to judge it, O(servers + witnesses) to build and
+ * publish the view when anything changed, and at most once a second one pass over the matrix for the entry points'
+ * RTTs ({@link MeshMarks}); reports arriving while a judgement is queued share it. A fleet change judges everything
+ * again: O(paths).
  */
 public final class MeshHub implements Reconfigurable {
 
@@ -56,6 +62,8 @@ public final class MeshHub implements Reconfigurable {
     private MeshFleet fleet;
     private MeshRules rules;
     private final MeshLedger ledger;
+    private IncrementalMeshJudge judging;
+    private final MeshMarks marks = new MeshMarks();
     // When the hub took each held report, on the wall clock: read once per report, so that a judgement of unchanged
     // evidence builds a view equal to the last one (derived again from the ticker at each judgement, the times moved
     // by the microseconds between two clock reads, and every tick published a new view).
@@ -78,6 +86,7 @@ public final class MeshHub implements Reconfigurable {
         this.fleet = initial.fleet();
         this.rules = initial.rules();
         this.ledger = new MeshLedger(fleet, rules.noDataAfter());
+        this.judging = new IncrementalMeshJudge(fleet, new MeshEvidence(List.of(), List.of()), rules);
     }
 
     /** The view in the current snapshot; any thread. */
@@ -132,6 +141,7 @@ public final class MeshHub implements Reconfigurable {
                     : Outcome.REFUSED_UNKNOWN_WITNESS;
             if (recorded == Outcome.ACCEPTED) {
                 receivedAt.put(witness, clock.instant());
+                judgeLater(witness);
                 if (!judgementQueued) {
                     judgementQueued = true;
                     writer.execute(this::judge);
@@ -175,6 +185,7 @@ public final class MeshHub implements Reconfigurable {
             long ageNanos = Math.max(0, Duration.between(held.receivedAt(), now).toNanos());
             if (ledger.record(held.witness(), held.report(), nowNanos - ageNanos) == Outcome.ACCEPTED) {
                 receivedAt.put(held.witness(), held.receivedAt());
+                judgeLater(held.witness());
                 taken++;
             }
         }
@@ -198,6 +209,8 @@ public final class MeshHub implements Reconfigurable {
         rules = mesh.rules();
         ledger.fleetChanged(fleet, rules.noDataAfter());
         receivedAt.keySet().retainAll(ledger.reports().keySet());
+        judging = new IncrementalMeshJudge(
+                fleet, ledger.evidence().holding(view().judgement().votes()), rules);
         if (stopped) {
             return;
         }
@@ -229,6 +242,13 @@ public final class MeshHub implements Reconfigurable {
         }
     }
 
+    /** Hands the incremental judge {@code witness}'s report as the ledger now holds it; writer only. */
+    private void judgeLater(String witness) {
+        MeshLedger.Received received =
+                Objects.requireNonNull(ledger.reports().get(witness), "a report the ledger just took");
+        judging.report(witness, MeshLedger.selfReport(witness, received), MeshLedger.streaks(witness, received));
+    }
+
     /** When the hub took the report it holds of {@code witness}, which it has one of; writer only. */
     private Instant receivedAt(String witness) {
         return Objects.requireNonNull(receivedAt.get(witness), "kept with each report the ledger holds");
@@ -238,18 +258,13 @@ public final class MeshHub implements Reconfigurable {
         judgementQueued = false;
         MeshView previous = view();
         long nowNanos = writer.nanoTime();
-        MeshJudgement judgement = MeshJudge.judge(
-                fleet, ledger.evidence().holding(previous.judgement().votes()), rules, nowNanos);
+        MeshJudgement judgement = judging.judge(nowNanos);
         Map<String, Instant> lastReports = new HashMap<>();
-        List<MeshView.Path> paths = new ArrayList<>();
+        Map<String, List<PathStreak>> streaks = new HashMap<>();
         ledger.reports().forEach((witness, received) -> {
-            Instant at = receivedAt(witness);
-            lastReports.put(witness, at);
-            received.report().streaks().forEach(streak -> paths.add(new MeshView.Path(witness, streak, at)));
+            lastReports.put(witness, receivedAt(witness));
+            streaks.put(witness, received.report().streaks());
         });
-        paths.sort(Comparator.comparing(MeshView.Path::witness)
-                .thenComparing(path -> path.streak().server())
-                .thenComparing(path -> path.streak().entryPoint()));
         Map<String, List<MeshView.Transition>> history = new HashMap<>();
         fleet.servers().forEach(server -> {
             List<MeshView.Transition> kept = previous.transitions().get(server.name());
@@ -257,8 +272,11 @@ public final class MeshHub implements Reconfigurable {
                 history.put(server.name(), kept);
             }
         });
-        MeshView view = new MeshView(fleet, rules, judgement, lastReports, paths, metrics(nowNanos), history);
+        MeshView view = new MeshView(fleet, rules, judgement, lastReports, streaks, metrics(nowNanos), history);
         if (view.equals(previous)) {
+            if (marks.remeasure(previous, nowNanos)) {
+                updater.publish(MeshView.PART, previous, marks.of(previous, nowNanos));
+            }
             return;
         }
         Map<String, List<String>> changes = transitions.log(previous.judgement(), judgement);
@@ -271,9 +289,9 @@ public final class MeshHub implements Reconfigurable {
                         server,
                         List.copyOf(kept.subList(Math.max(0, kept.size() - MeshView.TRANSITIONS), kept.size())));
             });
-            view = new MeshView(fleet, rules, judgement, lastReports, paths, view.metrics(), history);
+            view = new MeshView(fleet, rules, judgement, lastReports, streaks, view.metrics(), history);
         }
-        updater.publish(MeshView.PART, view, MeshMarks.of(view));
+        updater.publish(MeshView.PART, view, marks.of(view, nowNanos));
     }
 
     /** By server, the newest metrics its witnesses reported, stale when older than {@code no-data-after}. */

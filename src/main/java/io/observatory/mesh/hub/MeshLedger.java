@@ -239,24 +239,37 @@ public final class MeshLedger {
         return Collections.unmodifiableMap(held);
     }
 
-    /** The latest self-report of every witness that reported, and its streaks. */
+    /** The latest self-report of every witness that reported, and its streaks: O(paths). */
     public MeshEvidence evidence() {
         List<MeshEvidence.SelfReport> selfReports = new ArrayList<>(held.size());
         List<MeshEvidence.Streak> streaks = new ArrayList<>();
         held.forEach((witness, entry) -> {
-            selfReports.add(new MeshEvidence.SelfReport(
-                    witness, entry.receivedAtNanos(), entry.report().failingCheck()));
-            entry.report()
-                    .streaks()
-                    .forEach(streak -> streaks.add(new MeshEvidence.Streak(
-                            witness,
-                            streak.server(),
-                            streak.entryPoint(),
-                            streak.failures(),
-                            streak.successes(),
-                            entry.receivedAtNanos(streak))));
+            selfReports.add(selfReport(witness, entry));
+            streaks.addAll(streaks(witness, entry));
         });
         return new MeshEvidence(selfReports, streaks);
+    }
+
+    /** What {@code witness}'s held report says of its own server. */
+    static MeshEvidence.SelfReport selfReport(String witness, Received entry) {
+        return new MeshEvidence.SelfReport(
+                witness, entry.receivedAtNanos(), entry.report().failingCheck());
+    }
+
+    /** The streaks of {@code witness}'s held report, each with the receive time of the report behind it. */
+    static List<MeshEvidence.Streak> streaks(String witness, Received entry) {
+        List<MeshEvidence.Streak> streaks =
+                new ArrayList<>(entry.report().streaks().size());
+        entry.report()
+                .streaks()
+                .forEach(streak -> streaks.add(new MeshEvidence.Streak(
+                        witness,
+                        streak.server(),
+                        streak.entryPoint(),
+                        streak.failures(),
+                        streak.successes(),
+                        entry.receivedAtNanos(streak))));
+        return streaks;
     }
 
     /** {@code report} with only the streaks that name entry points of the fleet: what a report may make the hub hold. */

@@ -5,8 +5,10 @@ import io.observatory.mesh.judge.MeshFleet;
 import io.observatory.mesh.judge.MeshJudgement.PairCut;
 import io.observatory.mesh.judge.MeshJudgement.RouteServing;
 import io.observatory.mesh.judge.MeshJudgement.ServerVerdict;
+import io.observatory.mesh.protocol.PathStreak;
 import io.observatory.snapshot.OutboundStatus;
 import io.observatory.snapshot.SourceHealth;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,20 +26,44 @@ import org.jspecify.annotations.Nullable;
  * HEALTHY; a pair cut (on an OK or NO_DATA server) and a BLOCKED server its route cannot do without are DEGRADED;
  * NO_DATA is UNKNOWN (silence is not a verdict); out of rotation is UNHEALTHY, except for the servers a route in
  * panic serves anyway (none of its servers is in rotation), which are DEGRADED and alive, so that balancers reading
- * the v1, health or Xray APIs fail open as {@code ListRoute} does. Pure; one pass over the servers and the matrix.
+ * the v1, health or Xray APIs fail open as {@code ListRoute} does.
+ *
+ * <p>The state follows every judgement; the measurement behind it (the median of the witnesses' last RTTs to the
+ * entry point, when one last reached it, when one last tried) is taken again at most once per
+ * {@link #MEASURE_INTERVAL}: it is one pass over the whole matrix (a million paths at 1,000 × 1,000), while a
+ * judgement costs O(servers). Writer-confined. Holds per entry point its last measurement and mark.
  */
 final class MeshMarks {
 
-    private MeshMarks() {}
+    /** How often the measurements are taken again from the matrix, at most. */
+    static final Duration MEASURE_INTERVAL = Duration.ofSeconds(1);
 
-    /** The mark of every entry point of the fleet, by tag {@code <server>/<entry>}. */
-    static Map<String, SourceHealth> of(MeshView view) {
-        Map<String, List<MeshView.Path>> pathsByTag = new HashMap<>();
-        view.paths()
-                .forEach(path -> pathsByTag
-                        .computeIfAbsent(
-                                path.streak().server() + "/" + path.streak().entryPoint(), tag -> new ArrayList<>())
-                        .add(path));
+    /** An entry point's measurement: median RTT in milliseconds, when last reached, when last tried. */
+    private record Rtt(
+            long delayMillis,
+            @Nullable Instant lastSeen,
+            @Nullable Instant lastTry) {
+
+        static final Rtt NONE = new Rtt(OutboundStatus.DEAD_DELAY_MILLIS, null, null);
+    }
+
+    private Map<String, Rtt> measured = Map.of();
+    private @Nullable MeshView measuredView;
+    private long measuredAtNanos;
+
+    /**
+     * The mark of every entry point of the fleet, by tag {@code <server>/<entry>}: O(entry points), plus one pass
+     * over the matrix when the last measurement is {@link #MEASURE_INTERVAL} old.
+     *
+     * @param nowNanos now on the writer's ticker
+     */
+    @SuppressWarnings("ReferenceEquality") // a fleet change builds a new fleet: its entry points are measured at once
+    Map<String, SourceHealth> of(MeshView view, long nowNanos) {
+        if (measuredView == null || view.fleet() != measuredView.fleet() || remeasure(view, nowNanos)) {
+            measured = measure(view);
+            measuredView = view;
+            measuredAtNanos = nowNanos;
+        }
         Map<String, MeshFleet.Server> servers = new HashMap<>();
         view.fleet().servers().forEach(server -> servers.put(server.name(), server));
         Set<String> servedInPanic = new HashSet<>();
@@ -54,11 +80,53 @@ final class MeshMarks {
                         mark(
                                 verdict,
                                 verdict.pairCuts().get(entryPoint),
-                                pathsByTag.getOrDefault(tag, List.of()),
+                                measured.getOrDefault(tag, Rtt.NONE),
                                 servedInPanic.contains(verdict.name())));
             }
         }
         return marks;
+    }
+
+    /**
+     * Whether the measurements are of an older matrix than {@code view}'s and {@link #MEASURE_INTERVAL} old: the
+     * marks of {@code view} would then change although its judgement did not.
+     */
+    @SuppressWarnings("ReferenceEquality") // each view is published once: another view is another reference
+    boolean remeasure(MeshView view, long nowNanos) {
+        return view != measuredView && nowNanos - measuredAtNanos >= MEASURE_INTERVAL.toNanos();
+    }
+
+    /** Every entry point's measurement from the matrix: one pass over it. */
+    private static Map<String, Rtt> measure(MeshView view) {
+        Map<String, List<Long>> rtts = new HashMap<>();
+        Map<String, Instant> lastSeen = new HashMap<>();
+        Map<String, Instant> lastTry = new HashMap<>();
+        view.streaks().forEach((witness, streaks) -> {
+            Instant at = view.lastReports().get(witness);
+            if (at == null) {
+                return;
+            }
+            for (PathStreak streak : streaks) {
+                String tag = streak.server() + "/" + streak.entryPoint();
+                lastTry.merge(tag, at, MeshMarks::later);
+                if (streak.last().success()) {
+                    rtts.computeIfAbsent(tag, t -> new ArrayList<>())
+                            .add(streak.last().rttNanos());
+                    lastSeen.merge(tag, at, MeshMarks::later);
+                }
+            }
+        });
+        Map<String, Rtt> measured = new HashMap<>();
+        lastTry.forEach((tag, tried) -> {
+            List<Long> reached = rtts.get(tag);
+            long delay = OutboundStatus.DEAD_DELAY_MILLIS;
+            if (reached != null) {
+                reached.sort(null);
+                delay = reached.get(reached.size() / 2) / 1_000_000;
+            }
+            measured.put(tag, new Rtt(delay, lastSeen.get(tag), tried));
+        });
+        return measured;
     }
 
     /** A status as log lines and details write it, e.g. {@code unreachable_from_servers(2)}, {@code no_data}. */
@@ -67,8 +135,7 @@ final class MeshMarks {
         return verdict.voters() > 0 ? word + "(" + verdict.voters() + ")" : word;
     }
 
-    private static SourceHealth mark(
-            ServerVerdict verdict, @Nullable PairCut pairCut, List<MeshView.Path> paths, boolean panic) {
+    private static SourceHealth mark(ServerVerdict verdict, @Nullable PairCut pairCut, Rtt rtt, boolean panic) {
         boolean inRotation = verdict.inRotation() || panic;
         boolean degraded = pairCut != null && pairCut.ranked();
         HealthState state = switch (verdict.status()) {
@@ -83,26 +150,14 @@ final class MeshMarks {
                 + (panic && !verdict.inRotation()
                         ? "; served in panic: no server of route " + verdict.route() + " is in rotation"
                         : "");
-        List<Long> rtts = new ArrayList<>();
-        Instant lastSeen = null;
-        Instant lastTry = null;
-        for (MeshView.Path path : paths) {
-            lastTry = later(lastTry, path.reportTime());
-            if (path.streak().last().success()) {
-                rtts.add(path.streak().last().rttNanos());
-                lastSeen = later(lastSeen, path.reportTime());
-            }
-        }
-        rtts.sort(null);
-        long delay = rtts.isEmpty() ? OutboundStatus.DEAD_DELAY_MILLIS : rtts.get(rtts.size() / 2) / 1_000_000;
         return new SourceHealth(
                 MeshView.PART.name(),
                 state,
                 detail,
-                new SourceHealth.Measurement(inRotation, delay, lastSeen, lastTry));
+                new SourceHealth.Measurement(inRotation, rtt.delayMillis(), rtt.lastSeen(), rtt.lastTry()));
     }
 
-    private static Instant later(@Nullable Instant a, Instant b) {
-        return a == null || b.isAfter(a) ? b : a;
+    private static Instant later(Instant a, Instant b) {
+        return b.isAfter(a) ? b : a;
     }
 }

@@ -7,6 +7,8 @@ import io.observatory.mesh.protocol.PathStreak;
 import io.observatory.mesh.protocol.ServerMetrics;
 import io.observatory.snapshot.SnapshotPart;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -15,14 +17,16 @@ import java.util.Set;
 /**
  * What a hub knows of the mesh at one moment, as every reader reads it: the fleet, the verdicts, and the evidence
  * behind them. Immutable; published whole by the writer as the snapshot's part {@link #PART}, with the states of the
- * entry points, so that a reader sees the view and the outbounds of one publication. Costs one {@link Path}
- * per (witness, entry point) reported: 10,000 for 100 witnesses of a 100-server fleet, about 1 MB.
+ * entry points, so that a reader sees the view and the outbounds of one publication. Holds each witness's last
+ * streaks as the ledger holds them (one list per witness, shared, not copied), so building a view costs
+ * O(witnesses + servers), not O(paths); the matrix as one list ({@link #paths()}) is built on demand.
  *
  * @param fleet       the servers and witnesses
  * @param rules       the rules the judgement followed
  * @param judgement   every server's verdict, every witness's standing, every route's servers
  * @param lastReports when the hub last took a report from each witness that sent one (hub wall clock)
- * @param paths       the witness × entry-point matrix, by witness then server and entry point
+ * @param streaks     the witness × entry-point matrix: by witness, the streaks of its last report (entry points
+ *                    of the fleet only)
  * @param metrics     by server, the metrics its witness reported last (about 100 bytes a server)
  * @param transitions by server, its last {@value #TRANSITIONS} transitions and those of its entry points, oldest
  *                    first (each with its reason, which lists the voters: about 3 KB a server of a 10-witness fleet,
@@ -33,7 +37,7 @@ public record MeshView(
         MeshRules rules,
         MeshJudgement judgement,
         Map<String, Instant> lastReports,
-        List<Path> paths,
+        Map<String, List<PathStreak>> streaks,
         Map<String, Metrics> metrics,
         Map<String, List<Transition>> transitions) {
 
@@ -55,7 +59,7 @@ public record MeshView(
                 MeshRules.DEFAULTS,
                 new MeshJudgement(List.of(), List.of(), List.of(), Set.of()),
                 Map.of(),
-                List.of(),
+                Map.of(),
                 Map.of(),
                 Map.of());
         PART = new SnapshotPart<>("mesh", MeshView.class, EMPTY);
@@ -66,9 +70,28 @@ public record MeshView(
         Objects.requireNonNull(rules, "rules");
         Objects.requireNonNull(judgement, "judgement");
         lastReports = Map.copyOf(lastReports);
-        paths = List.copyOf(paths);
+        streaks = Map.copyOf(streaks);
         metrics = Map.copyOf(metrics);
         transitions = Map.copyOf(transitions);
+    }
+
+    /**
+     * The matrix as one list, by witness then server and entry point, each cell with its report's time (a witness
+     * without a report time has no cell). Built on each call: O(paths × log paths), for answers and pages, not for
+     * every judgement.
+     */
+    public List<Path> paths() {
+        List<Path> paths = new ArrayList<>();
+        streaks.forEach((witness, reported) -> {
+            Instant at = lastReports.get(witness);
+            if (at != null) {
+                reported.forEach(streak -> paths.add(new Path(witness, streak, at)));
+            }
+        });
+        paths.sort(Comparator.comparing(Path::witness)
+                .thenComparing(path -> path.streak().server())
+                .thenComparing(path -> path.streak().entryPoint()));
+        return paths;
     }
 
     /**

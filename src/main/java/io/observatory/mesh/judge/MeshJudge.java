@@ -130,26 +130,27 @@ public final class MeshJudge {
         List<WitnessStanding> standings = new ArrayList<>();
         Set<String> reliable = new HashSet<>();
         for (Witness witness : witnesses.values()) {
+            Set<String> against = votedAgainst.getOrDefault(witness.name(), Set.of());
             WitnessStanding standing = standing(
                     witness,
-                    probed.getOrDefault(witness.name(), Set.of()),
-                    votedAgainst.getOrDefault(witness.name(), Set.of()),
-                    sitesAgainst,
+                    probed.getOrDefault(witness.name(), Set.of()).size(),
+                    against.size(),
+                    against.stream()
+                            .filter(server ->
+                                    sitesAgainst.getOrDefault(server, Set.of()).size() == 1)
+                            .count(),
                     rules);
             if (standing.reliable()) {
                 reliable.add(witness.name());
             }
             standings.add(standing);
         }
-        Set<String> checkerServers = witnesses.values().stream()
-                .filter(witness -> witness.checker() && witness.server() != null)
-                .map(Witness::server)
-                .collect(Collectors.toSet());
+        Set<String> checkerServers = checkerServers(fleet);
         Map<String, List<Streak>> countedVotes = new HashMap<>();
         Map<String, List<Streak>> allVotes = new HashMap<>();
         for (Streak vote : votes) {
             allVotes.computeIfAbsent(vote.server(), s -> new ArrayList<>()).add(vote);
-            if (counts(vote, witnesses, reliable, checkerServers)) {
+            if (counts(vote, witness(witnesses, vote), reliable.contains(vote.witness()), checkerServers)) {
                 countedVotes
                         .computeIfAbsent(vote.server(), s -> new ArrayList<>())
                         .add(vote);
@@ -174,24 +175,14 @@ public final class MeshJudge {
     }
 
     /**
-     * Whether {@code witness} is reliable: a checker always is; any other fails fewer than all of its neighbours
-     * (when it has two or more), and no more than {@code unreliable-share} of them with no other site failing them.
+     * {@code witness}'s standing: a checker is always reliable; any other fails fewer than all of its neighbours (when
+     * it has two or more), and no more than {@code unreliable-share} of them with no other site failing them.
      *
-     * @param probed       its neighbours
-     * @param votedAgainst the neighbours it votes against
-     * @param sitesAgainst per server, the sites of every witness that votes against it
+     * @param neighbours the servers it probes (see the class comment)
+     * @param against    the neighbours it votes against
+     * @param alone      of those, the ones no witness of another site votes against
      */
-    private static WitnessStanding standing(
-            Witness witness,
-            Set<String> probed,
-            Set<String> votedAgainst,
-            Map<String, Set<String>> sitesAgainst,
-            MeshRules rules) {
-        int neighbours = probed.size();
-        int against = votedAgainst.size();
-        long alone = votedAgainst.stream()
-                .filter(server -> sitesAgainst.getOrDefault(server, Set.of()).size() == 1)
-                .count();
+    static WitnessStanding standing(Witness witness, int neighbours, int against, long alone, MeshRules rules) {
         String reason = "";
         if (!witness.checker() && neighbours >= 2 && against == neighbours) {
             reason = "cannot reach any of the " + neighbours + " neighbours it probes";
@@ -208,11 +199,31 @@ public final class MeshJudge {
                 reason);
     }
 
-    /** Whether {@code vote} counts towards a verdict and ranks its mark: see the class comment. */
-    private static boolean counts(
-            Streak vote, Map<String, Witness> witnesses, Set<String> reliable, Set<String> checkerServers) {
-        return reliable.contains(vote.witness())
-                && (witness(witnesses, vote).checker() || !checkerServers.contains(vote.server()));
+    /**
+     * Whether {@code vote} by {@code voter} counts towards a verdict and ranks its mark: its witness is reliable, and
+     * is a checker or votes against a server no checker runs on (see the class comment).
+     */
+    static boolean counts(Streak vote, Witness voter, boolean reliable, Set<String> checkerServers) {
+        return reliable && (voter.checker() || !checkerServers.contains(vote.server()));
+    }
+
+    /** The servers a checker runs on. */
+    static Set<String> checkerServers(MeshFleet fleet) {
+        return fleet.witnesses().stream()
+                .filter(witness -> witness.checker() && witness.server() != null)
+                .map(Witness::server)
+                .collect(Collectors.toSet());
+    }
+
+    /**
+     * The newer of two self-reports of one server: the later received, the smaller witness name when both came at
+     * once (so that the choice does not depend on the order the reports are looked at).
+     */
+    static SelfReport newer(SelfReport a, SelfReport b) {
+        if (a.receivedAtNanos() != b.receivedAtNanos()) {
+            return a.receivedAtNanos() > b.receivedAtNanos() ? a : b;
+        }
+        return a.witness().compareTo(b.witness()) <= 0 ? a : b;
     }
 
     /** Per server, its witnesses' newest self-report that is not older than {@code no-data-after}. */
@@ -226,7 +237,7 @@ public final class MeshJudge {
                     || nowNanos - report.receivedAtNanos() > rules.noDataAfter().toNanos()) {
                 continue;
             }
-            latest.merge(witness.server(), report, (a, b) -> a.receivedAtNanos() >= b.receivedAtNanos() ? a : b);
+            latest.merge(witness.server(), report, MeshJudge::newer);
         }
         return latest;
     }
@@ -235,7 +246,7 @@ public final class MeshJudge {
      * @param counted the votes against {@code server} that count (see {@link #counts})
      * @param all     every vote against {@code server}, counted or not
      */
-    private static ServerVerdict verdict(
+    static ServerVerdict verdict(
             Server server,
             @Nullable SelfReport selfReport,
             List<Streak> counted,
@@ -352,7 +363,7 @@ public final class MeshJudge {
     }
 
     /** BLOCKED servers are in rotation exactly when no other server of their route is. */
-    private static List<ServerVerdict> withBlockedServedAlone(List<ServerVerdict> verdicts) {
+    static List<ServerVerdict> withBlockedServedAlone(List<ServerVerdict> verdicts) {
         Set<String> routesWithOthers = verdicts.stream()
                 .filter(ServerVerdict::inRotation)
                 .map(ServerVerdict::route)
@@ -376,25 +387,31 @@ public final class MeshJudge {
         verdicts.forEach(verdict ->
                 byRoute.computeIfAbsent(verdict.route(), r -> new ArrayList<>()).add(verdict));
         List<RouteServing> routes = new ArrayList<>();
-        byRoute.forEach((route, members) -> {
-            List<ServerVerdict> served =
-                    members.stream().filter(ServerVerdict::inRotation).toList();
-            boolean panic = served.isEmpty();
-            if (panic) {
-                int best = members.stream().mapToInt(MeshJudge::rank).min().orElseThrow();
-                served = members.stream()
-                        .filter(verdict -> rank(verdict) == best)
-                        .toList();
-            }
-            routes.add(new RouteServing(
-                    route,
-                    served.stream()
-                            .sorted(Comparator.comparing(ServerVerdict::demoted).thenComparing(ServerVerdict::name))
-                            .map(ServerVerdict::name)
-                            .toList(),
-                    panic));
-        });
+        byRoute.forEach((route, members) -> routes.add(route(route, members)));
         return routes;
+    }
+
+    /**
+     * What {@code route} serves: its members in rotation, else (panic) its best-ranked members.
+     *
+     * @param members the route's verdicts, at least one, BLOCKED ones already kept or not by
+     *                {@link #withBlockedServedAlone}
+     */
+    static RouteServing route(String route, List<ServerVerdict> members) {
+        List<ServerVerdict> served =
+                members.stream().filter(ServerVerdict::inRotation).toList();
+        boolean panic = served.isEmpty();
+        if (panic) {
+            int best = members.stream().mapToInt(MeshJudge::rank).min().orElseThrow();
+            served = members.stream().filter(verdict -> rank(verdict) == best).toList();
+        }
+        return new RouteServing(
+                route,
+                served.stream()
+                        .sorted(Comparator.comparing(ServerVerdict::demoted).thenComparing(ServerVerdict::name))
+                        .map(ServerVerdict::name)
+                        .toList(),
+                panic);
     }
 
     /**

@@ -6,11 +6,14 @@ import io.observatory.mesh.judge.MeshEvidence;
 import io.observatory.mesh.judge.MeshFleet;
 import io.observatory.mesh.judge.MeshJudgement;
 import io.observatory.mesh.protocol.LastProbe;
+import io.observatory.mesh.protocol.PathStreak;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.PropertyNamingStrategies.SnakeCaseStrategy;
@@ -56,14 +59,24 @@ record MeshCard(
                 .map(MeshFleet.Witness::name)
                 .collect(Collectors.toSet());
         Set<MeshEvidence.Path> votes = view.judgement().votes();
-        List<Path> reachedBy = view.paths().stream()
-                .filter(path -> path.streak().server().equals(name))
-                .map(path -> Path.of(path, votes))
-                .toList();
-        List<Path> reaches = view.paths().stream()
-                .filter(path -> witnessesOnIt.contains(path.witness()))
-                .map(path -> Path.of(path, votes))
-                .toList();
+        List<Path> reachedBy = new ArrayList<>();
+        List<Path> reaches = new ArrayList<>();
+        new TreeMap<>(view.streaks()).forEach((witness, streaks) -> {
+            Instant at = view.lastReports().get(witness);
+            if (at == null) {
+                return;
+            }
+            for (PathStreak streak : streaks) {
+                if (streak.server().equals(name)) {
+                    reachedBy.add(Path.of(new MeshView.Path(witness, streak, at), votes));
+                }
+                if (witnessesOnIt.contains(witness)) {
+                    reaches.add(Path.of(new MeshView.Path(witness, streak, at), votes));
+                }
+            }
+        });
+        reachedBy.sort(Comparator.comparing(Path::witness).thenComparing(Path::tag));
+        reaches.sort(Comparator.comparing(Path::witness).thenComparing(Path::tag));
         List<MeshView.Transition> transitions =
                 new ArrayList<>(view.transitions().getOrDefault(name, List.of()));
         Collections.reverse(transitions);

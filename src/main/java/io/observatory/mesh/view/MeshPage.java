@@ -22,7 +22,10 @@ import tools.jackson.databind.annotation.JsonNaming;
  * words, the witnesses whose last report is older than {@code no-data-after} ({@code stale}), and the witness ×
  * entry point matrix, each cell with the witness's streaks against the entry point and whether the hub counts it
  * as a vote. About 100 bytes per cell (plus its error's reason while it fails) and 200 per server and witness:
- * about 1 MB for 100 witnesses of 100 servers, which is why the stream sends it at most once a second.
+ * about 1 MB for 100 witnesses of 100 servers, which is why the stream sends it at most once a second. A larger
+ * matrix ({@value #MATRIX_MAX_CELLS} cells and more; a million at 1,000 × 1,000) is left out, its size said in
+ * {@code matrixCells}: no page draws it readably, and each server's card ({@code GET /status/api/mesh/servers/<name>})
+ * has its rows and column.
  *
  * @param now      the hub's wall clock, unix milliseconds
  * @param streak   failed probes in a row that make a vote ({@code observatory.mesh.hub.streak})
@@ -33,7 +36,9 @@ import tools.jackson.databind.annotation.JsonNaming;
  *                 {@code pair cut — unreachable from some of your servers}, or {@code ok (marked by an unreliable
  *                 witness)} when no mark ranks it
  * @param stale    the witnesses that have not reported within {@code no-data-after} (or never have), in fleet order
- * @param cells    what each witness last reported about each entry point it probes, by witness then entry point
+ * @param cells    what each witness last reported about each entry point it probes, by witness then entry point;
+ *                 empty when the matrix has more than {@value #MATRIX_MAX_CELLS} cells
+ * @param matrixCells how many cells the matrix has, drawn or not
  */
 @JsonNaming(SnakeCaseStrategy.class)
 record MeshPage(
@@ -42,7 +47,11 @@ record MeshPage(
         @JsonUnwrapped MeshJson view,
         Map<String, String> captions,
         List<String> stale,
-        List<Cell> cells) {
+        List<Cell> cells,
+        int matrixCells) {
+
+    /** The largest matrix the page draws: a 100-server fleet's with 100 witnesses. */
+    static final int MATRIX_MAX_CELLS = 10_000;
 
     /** The page's view of {@code view}, under the rules it was judged by, at {@code now}. */
     static MeshPage of(MeshView view, Instant now) {
@@ -56,26 +65,31 @@ record MeshPage(
                 .map(MeshJson.Witness::name)
                 .toList();
         Set<MeshEvidence.Path> votes = view.judgement().votes();
-        List<Cell> cells = view.paths().stream()
-                .map(path -> {
-                    LastProbe last = path.streak().last();
-                    return new Cell(
-                            path.witness(),
-                            path.streak().server() + "/" + path.streak().entryPoint(),
-                            path.streak().failures(),
-                            path.streak().successes(),
-                            votes.contains(new MeshEvidence.Path(
+        int matrixCells = view.streaks().values().stream().mapToInt(List::size).sum();
+        List<Cell> cells = matrixCells > MATRIX_MAX_CELLS
+                ? List.of()
+                : view.paths().stream()
+                        .map(path -> {
+                            LastProbe last = path.streak().last();
+                            return new Cell(
                                     path.witness(),
-                                    path.streak().server(),
-                                    path.streak().entryPoint())),
-                            last.success(),
-                            last.errorKind() == null ? null : last.errorKind().label(),
-                            last.error().isEmpty() ? null : last.error(),
-                            last.success() ? last.rttNanos() / 1_000 : null,
-                            path.reportTime().toEpochMilli());
-                })
-                .toList();
-        return new MeshPage(now.toEpochMilli(), rules.streak(), json, captions, stale, cells);
+                                    path.streak().server() + "/" + path.streak().entryPoint(),
+                                    path.streak().failures(),
+                                    path.streak().successes(),
+                                    votes.contains(new MeshEvidence.Path(
+                                            path.witness(),
+                                            path.streak().server(),
+                                            path.streak().entryPoint())),
+                                    last.success(),
+                                    last.errorKind() == null
+                                            ? null
+                                            : last.errorKind().label(),
+                                    last.error().isEmpty() ? null : last.error(),
+                                    last.success() ? last.rttNanos() / 1_000 : null,
+                                    path.reportTime().toEpochMilli());
+                        })
+                        .toList();
+        return new MeshPage(now.toEpochMilli(), rules.streak(), json, captions, stale, cells, matrixCells);
     }
 
     /** A server's caption, in the words of a fleet monitor's operator. */

@@ -7,6 +7,8 @@ import io.grpc.Status;
 import io.observatory.api.UnreadAnswers;
 import io.observatory.config.ObservatoryConfig;
 import io.observatory.mesh.api.v1.GetMeshResponse;
+import io.observatory.mesh.api.v1.RouteStatus;
+import io.observatory.mesh.api.v1.ServerStatus;
 import io.observatory.mesh.config.MeshSettings;
 import io.observatory.mesh.hub.MeshHub;
 import io.observatory.mesh.hub.MeshView;
@@ -61,7 +63,7 @@ class MeshWatchersTest {
                 .isTrue();
         FakeServerCall<GetMeshResponse> refused = new FakeServerCall<>();
 
-        watchers.watch(refused);
+        watchers.watch(refused, false);
         writer.runDue();
 
         await().until(() -> refused.error() != null);
@@ -74,7 +76,7 @@ class MeshWatchersTest {
         budget.release(2);
         FakeServerCall<GetMeshResponse> served = new FakeServerCall<>();
         served.notReadyAfterEachMessage();
-        watchers.watch(served);
+        watchers.watch(served, false);
         writer.runDue();
 
         await().until(() -> served.messages().size() == 1);
@@ -91,16 +93,58 @@ class MeshWatchersTest {
         return hub.view();
     }
 
+    /** The size of a stream's first message of {@code view} with the matrix: the whole view, version 1. */
+    private static long firstMessageSize(MeshView view) {
+        return MeshProtos.view(view).toBuilder().setVersion(1).build().getSerializedSize();
+    }
+
     /** Opens {@code call}'s stream and waits until its first view was sent. */
     private void watchUntilTheFirstView(MeshWatchers reading, FakeServerCall<GetMeshResponse> call) {
-        reading.watch(call);
+        reading.watch(call, true);
         writer.runDue();
         await().until(() -> call.messages().size() == 1);
     }
 
     @Test
+    void watchWhenTheFleetGrowsAndShrinksThenTheWholeViewFirstAndThenOnlyWhatChangedEachNamingItsBase() {
+        judged();
+        FakeServerCall<GetMeshResponse> call = new FakeServerCall<>();
+        watchers(new UnreadAnswers(1 << 20)).watch(call, false);
+        writer.runDue();
+        await().until(() -> call.messages().size() == 1);
+        GetMeshResponse whole = call.messages().get(0);
+        assertThat(whole.getServersList()).extracting(ServerStatus::getName).containsExactly("s1", "s2");
+        assertThat(whole.getWitnessesCount()).isEqualTo(2);
+        assertThat(whole.getPathsList()).as("no matrix unless asked for").isEmpty();
+        assertThat(whole.getVersion()).isEqualTo(1);
+        assertThat(whole.getBaseVersion()).as("the whole view").isZero();
+
+        ObservatoryConfig grown = Configs.yaml(FLEET.replace(
+                "    witnesses:",
+                "      - { name: s3, route: nl, entry-points: [ { name: main, protocol: direct } ] }\n    witnesses:"));
+        writer.execute(() -> hub.reconfigure(grown));
+        writer.runDue();
+        await().until(() -> call.messages().size() == 2);
+        GetMeshResponse added = call.messages().get(1);
+        assertThat(added.getServersList()).extracting(ServerStatus::getName).containsExactly("s3");
+        assertThat(added.getRoutesList()).extracting(RouteStatus::getRoute).containsExactly("nl");
+        assertThat(added.getWitnessesList()).as("no standing moved").isEmpty();
+        assertThat(added.getVersion()).isEqualTo(2);
+        assertThat(added.getBaseVersion()).isEqualTo(1);
+
+        writer.execute(() -> hub.reconfigure(config));
+        writer.runDue();
+        await().until(() -> call.messages().size() == 3);
+        GetMeshResponse removed = call.messages().get(2);
+        assertThat(removed.getServersList()).isEmpty();
+        assertThat(removed.getRemovedServersList()).containsExactly("s3");
+        assertThat(removed.getRemovedRoutesList()).containsExactly("nl");
+        assertThat(removed.getBaseVersion()).isEqualTo(2);
+    }
+
+    @Test
     void watchWhenTheClientTakesAViewThenItsBytesGoBackOnTheNextOnReadyEvenWithNoViewPending() {
-        long size = MeshProtos.view(judged()).getSerializedSize();
+        long size = firstMessageSize(judged());
         UnreadAnswers roomy = new UnreadAnswers(10 * size);
         FakeServerCall<GetMeshResponse> call = new FakeServerCall<>();
         call.notReadyAfterEachMessage();
@@ -114,12 +158,12 @@ class MeshWatchersTest {
 
     @Test
     void watchWhenTheBudgetRefusesALaterViewThenTheStreamEndsRatherThanStayOnAStaleView() {
-        long size = MeshProtos.view(judged()).getSerializedSize();
+        long size = firstMessageSize(judged());
         UnreadAnswers tight = new UnreadAnswers(size + 1);
         FakeServerCall<GetMeshResponse> call = new FakeServerCall<>();
         watchUntilTheFirstView(watchers(tight), call);
-        assertThat(tight.tryHold(1))
-                .as("another call's answer, not read by its client")
+        assertThat(tight.tryHold(size))
+                .as("another call's answer, not read by its client, leaving one byte")
                 .isTrue();
 
         ObservatoryConfig grown = Configs.yaml(FLEET.replace(
@@ -132,12 +176,12 @@ class MeshWatchersTest {
         assertThat(call.error().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
         assertThat(call.error().getDescription()).contains("this stream's next view of ");
         assertThat(call.messages()).hasSize(1);
-        assertThat(tight.unreadBytes()).as("the other call's byte only").isEqualTo(1);
+        assertThat(tight.unreadBytes()).as("the other call's bytes only").isEqualTo(size);
     }
 
     @Test
     void watchWhenTheClientCancelsThenWhatItsStreamHeldGoesBack() {
-        long size = MeshProtos.view(judged()).getSerializedSize();
+        long size = firstMessageSize(judged());
         UnreadAnswers roomy = new UnreadAnswers(10 * size);
         FakeServerCall<GetMeshResponse> call = new FakeServerCall<>();
         call.notReadyAfterEachMessage();

@@ -114,9 +114,15 @@ class MeshJudgeTest {
         return this;
     }
 
+    /** Judges from scratch, and checks that the hub's incremental judge starting from the same evidence agrees. */
     private MeshJudgement judge() {
-        return MeshJudge.judge(
-                new MeshFleet(servers, witnesses), new MeshEvidence(selfReports, streaks, held), rules, NOW);
+        MeshFleet fleet = new MeshFleet(servers, witnesses);
+        MeshEvidence evidence = new MeshEvidence(selfReports, streaks, held);
+        MeshJudgement judgement = MeshJudge.judge(fleet, evidence, rules, NOW);
+        assertThat(new IncrementalMeshJudge(fleet, evidence, rules).judge(NOW))
+                .as("the incremental judge")
+                .isEqualTo(judgement);
+        return judgement;
     }
 
     private ServerVerdict server(String name) {

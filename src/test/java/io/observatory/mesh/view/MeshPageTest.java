@@ -16,6 +16,8 @@ import io.observatory.mesh.protocol.PathStreak;
 import io.observatory.probe.ProbeError;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -56,24 +58,20 @@ class MeshPageTest {
                 RULES,
                 judgement,
                 Map.of("w1", NOW.minusSeconds(1), "w2", NOW.minusSeconds(5)),
-                List.of(
-                        new MeshView.Path(
-                                "w1",
-                                new PathStreak(
-                                        "s2",
-                                        "main",
-                                        3,
-                                        0,
-                                        new LastProbe(
-                                                false,
-                                                ProbeError.Kind.CONNECTION_REFUSED,
-                                                "connection refused by 127.0.0.1:18192",
-                                                0)),
-                                NOW.minusSeconds(1)),
-                        new MeshView.Path(
-                                "w2",
-                                new PathStreak("s1", "main", 0, 4, new LastProbe(true, null, "", 2_500_000)),
-                                NOW.minusSeconds(5))),
+                Map.of(
+                        "w1",
+                        List.of(new PathStreak(
+                                "s2",
+                                "main",
+                                3,
+                                0,
+                                new LastProbe(
+                                        false,
+                                        ProbeError.Kind.CONNECTION_REFUSED,
+                                        "connection refused by 127.0.0.1:18192",
+                                        0))),
+                        "w2",
+                        List.of(new PathStreak("s1", "main", 0, 4, new LastProbe(true, null, "", 2_500_000)))),
                 Map.of(),
                 Map.of());
     }
@@ -146,6 +144,31 @@ class MeshPageTest {
                 null);
 
         assertThat(MeshPage.caption(server)).isEqualTo(caption);
+    }
+
+    @Test
+    void ofWhenTheMatrixHasMoreCellsThanAPageDrawsThenNoCellsAndTheirCount() {
+        MeshView small = view();
+        List<PathStreak> row = new ArrayList<>();
+        for (int server = 0; server < 100; server++) {
+            row.add(new PathStreak("s" + server, "main", 0, 5, new LastProbe(true, null, "", 1_000_000)));
+        }
+        Map<String, List<PathStreak>> streaks = new HashMap<>();
+        Map<String, Instant> lastReports = new HashMap<>();
+        for (int witness = 0; witness <= 100; witness++) {
+            streaks.put("w" + witness, row);
+            lastReports.put("w" + witness, NOW);
+        }
+        MeshView large =
+                new MeshView(small.fleet(), small.rules(), small.judgement(), lastReports, streaks, Map.of(), Map.of());
+
+        MeshPage page = MeshPage.of(large, NOW);
+
+        assertThat(page.matrixCells()).isEqualTo(10_100);
+        assertThat(page.cells())
+                .as("more than %d cells", MeshPage.MATRIX_MAX_CELLS)
+                .isEmpty();
+        assertThat(MeshPage.of(small, NOW).matrixCells()).isEqualTo(2);
     }
 
     @Test

@@ -57,6 +57,15 @@ export function render(section, view, helpers) {
     if (route.panic) panic.append(text('span', 'panic', 'PANIC: none in rotation, serving the best'));
     return tr;
   }));
+  if (view.cells.length === 0 && view.matrix_cells > 0) {
+    const tr = document.createElement('tr');
+    const td = text('td', 'matrix-omitted', 'The matrix has ' + view.matrix_cells.toLocaleString('en')
+      + ' cells, too many to draw: a server\'s card lists who reaches it and whom it reaches.');
+    tr.append(td);
+    section.querySelector('#matrix').replaceChildren(tr);
+    if (open !== null) showCard(section, helpers);
+    return;
+  }
   const entries = view.servers.flatMap((server) => server.entry_points.map((entry) => ({ server, entry })));
   const cells = new Map(view.cells.map((c) => [c.witness + ' ' + c.tag, c]));
   const head = document.createElement('tr');
