@@ -125,8 +125,9 @@ public final class ObservationUpdater implements Reconfigurable, StatusSink {
      * Publishes a capability's part of the snapshot and its health source's states of the outbounds together, so
      * that every reader sees both or neither (the mesh's view of its fleet and the states of a hub's entry points).
      * {@code states} is the source's whole opinion, by tag: an outbound it leaves out has none any more (UNKNOWN),
-     * and one that is not in the observation is skipped. Re-judges the outbounds whose source state changed:
-     * O(outbounds the source has an opinion of, before or now). Writer only.
+     * and one that is not in the observation is skipped. Re-judges only the outbounds whose source state changed
+     * (a state equal to the one the outbound has is no change): O(outbounds the source has an opinion of, before or
+     * now) comparisons, and a verdict for each changed one. Writer only.
      *
      * @param part   the capability's part, whose name is its health source's
      * @param value  the part's new value
@@ -142,10 +143,23 @@ public final class ObservationUpdater implements Reconfigurable, StatusSink {
                         + " (expected: source " + part.name() + ")");
             }
         });
+        Observation current = store.current();
         Set<String> marked = new HashSet<>();
-        states.keySet().stream().filter(tags::contains).forEach(marked::add);
+        Map<String, SourceHealth> changed = new HashMap<>();
+        states.forEach((tag, state) -> {
+            if (tags.contains(tag)) {
+                marked.add(tag);
+                if (!current.get(tag)
+                        .map(health -> health.sources().contains(state))
+                        .orElse(false)) {
+                    changed.put(tag, state);
+                }
+            }
+        });
         Set<String> before = sourceTags.put(part.name(), marked);
-        refresh(new Update(Map.of(), new SourceChange(part, value, before == null ? Set.of() : before, states)));
+        Set<String> left = new HashSet<>(before == null ? Set.of() : before);
+        left.removeAll(marked);
+        refresh(new Update(Map.of(), new SourceChange(part, value, left, changed)));
     }
 
     /**

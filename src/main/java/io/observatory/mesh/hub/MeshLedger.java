@@ -124,6 +124,9 @@ public final class MeshLedger {
     private final Map<String, Map<String, Carry>> carries = new HashMap<>();
     private Set<String> witnesses;
     private Set<String> entryPoints;
+    // By server name, the fleet's own strings: the server's name and each entry point's. A kept streak names them,
+    // not the strings of the report it came in, so the ledger holds one copy of each name however many reports.
+    private Map<String, FleetNames> names;
     private long staleAfterNanos;
 
     /**
@@ -134,6 +137,7 @@ public final class MeshLedger {
     public MeshLedger(MeshFleet fleet, Duration staleAfter) {
         this.witnesses = witnessNames(fleet);
         this.entryPoints = entryPointTags(fleet);
+        this.names = names(fleet);
         this.staleAfterNanos = staleAfter.toNanos();
     }
 
@@ -227,6 +231,7 @@ public final class MeshLedger {
         staleAfterNanos = staleAfter.toNanos();
         witnesses = witnessNames(fleet);
         entryPoints = entryPointTags(fleet);
+        names = names(fleet);
         held.keySet().retainAll(witnesses);
         held.replaceAll((witness, entry) ->
                 new Received(inFleet(entry.report()), entry.receivedAtNanos(), entry.carriedAtNanos()));
@@ -272,12 +277,40 @@ public final class MeshLedger {
         return streaks;
     }
 
-    /** {@code report} with only the streaks that name entry points of the fleet: what a report may make the hub hold. */
+    /**
+     * {@code report} with only the streaks that name entry points of the fleet, naming them with the fleet's strings:
+     * what a report may make the hub hold. One map lookup per streak and entry point, no string built.
+     */
+    @SuppressWarnings("ReferenceEquality") // already the fleet's own strings: the streak is kept as it is
     private Report inFleet(Report report) {
-        List<PathStreak> kept = report.streaks().stream()
-                .filter(streak -> entryPoints.contains(tag(streak)))
-                .toList();
-        return kept.size() == report.streaks().size() ? report : report.withStreaks(kept);
+        List<PathStreak> kept = new ArrayList<>(report.streaks().size());
+        boolean same = true;
+        for (PathStreak streak : report.streaks()) {
+            FleetNames server = names.get(streak.server());
+            String entry = server == null ? null : server.entries().get(streak.entryPoint());
+            if (server == null || entry == null) {
+                same = false;
+            } else if (streak.server() == server.name() && streak.entryPoint() == entry) {
+                kept.add(streak);
+            } else {
+                same = false;
+                kept.add(new PathStreak(server.name(), entry, streak.failures(), streak.successes(), streak.last()));
+            }
+        }
+        return same ? report : report.withStreaks(kept);
+    }
+
+    /** A server's name and its entry points' names, as the fleet spells them. */
+    private record FleetNames(String name, Map<String, String> entries) {}
+
+    private static Map<String, FleetNames> names(MeshFleet fleet) {
+        Map<String, FleetNames> names = new HashMap<>();
+        fleet.servers().forEach(server -> {
+            Map<String, String> entries = new HashMap<>();
+            server.entryPoints().forEach(entry -> entries.put(entry, entry));
+            names.put(server.name(), new FleetNames(server.name(), entries));
+        });
+        return names;
     }
 
     private static String tag(PathStreak streak) {

@@ -10,10 +10,9 @@ import io.observatory.snapshot.OutboundStatus;
 import io.observatory.snapshot.SourceHealth;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -48,6 +47,7 @@ final class MeshMarks {
     }
 
     private Map<String, Rtt> measured = Map.of();
+    private Map<String, Marked> marked = Map.of();
     private @Nullable MeshView measuredView;
     private long measuredAtNanos;
 
@@ -71,21 +71,32 @@ final class MeshMarks {
                 .filter(RouteServing::panic)
                 .forEach(route -> servedInPanic.addAll(route.servers()));
         Map<String, SourceHealth> marks = new HashMap<>();
+        Map<String, Marked> nowMarked = new HashMap<>();
         for (ServerVerdict verdict : view.judgement().servers()) {
             MeshFleet.Server server = Objects.requireNonNull(servers.get(verdict.name()), "a verdict of the fleet");
+            boolean panic = servedInPanic.contains(verdict.name());
             for (String entryPoint : server.entryPoints()) {
                 String tag = server.tag(entryPoint);
-                marks.put(
-                        tag,
-                        mark(
-                                verdict,
-                                verdict.pairCuts().get(entryPoint),
-                                measured.getOrDefault(tag, Rtt.NONE),
-                                servedInPanic.contains(verdict.name())));
+                Rtt rtt = measured.getOrDefault(tag, Rtt.NONE);
+                Marked before = marked.get(tag);
+                Marked mark =
+                        before != null && before.verdict() == verdict && before.rtt() == rtt && before.panic() == panic
+                                ? before
+                                : new Marked(
+                                        verdict,
+                                        rtt,
+                                        panic,
+                                        mark(verdict, verdict.pairCuts().get(entryPoint), rtt, panic));
+                nowMarked.put(tag, mark);
+                marks.put(tag, mark.health());
             }
         }
+        marked = nowMarked;
         return marks;
     }
+
+    /** An entry point's mark and what it was made of, compared by reference: a verdict the judge kept is the same. */
+    private record Marked(ServerVerdict verdict, Rtt rtt, boolean panic, SourceHealth health) {}
 
     /**
      * Whether the measurements are of an older matrix than {@code view}'s and {@link #MEASURE_INTERVAL} old: the
@@ -96,37 +107,65 @@ final class MeshMarks {
         return view != measuredView && nowNanos - measuredAtNanos >= MEASURE_INTERVAL.toNanos();
     }
 
-    /** Every entry point's measurement from the matrix: one pass over it. */
+    /**
+     * Every entry point's measurement from the matrix: one pass over it, looking each path's entry point up by server
+     * and entry (no string built per path), the RTTs gathered in primitive arrays.
+     */
     private static Map<String, Rtt> measure(MeshView view) {
-        Map<String, List<Long>> rtts = new HashMap<>();
-        Map<String, Instant> lastSeen = new HashMap<>();
-        Map<String, Instant> lastTry = new HashMap<>();
+        Map<String, Map<String, Gathered>> byServer = new HashMap<>();
+        view.fleet().servers().forEach(server -> {
+            Map<String, Gathered> entries = new HashMap<>();
+            server.entryPoints().forEach(entry -> entries.put(entry, new Gathered()));
+            byServer.put(server.name(), entries);
+        });
         view.streaks().forEach((witness, streaks) -> {
             Instant at = view.lastReports().get(witness);
             if (at == null) {
                 return;
             }
             for (PathStreak streak : streaks) {
-                String tag = streak.server() + "/" + streak.entryPoint();
-                lastTry.merge(tag, at, MeshMarks::later);
-                if (streak.last().success()) {
-                    rtts.computeIfAbsent(tag, t -> new ArrayList<>())
-                            .add(streak.last().rttNanos());
-                    lastSeen.merge(tag, at, MeshMarks::later);
+                Map<String, Gathered> entries = byServer.get(streak.server());
+                Gathered gathered = entries == null ? null : entries.get(streak.entryPoint());
+                if (gathered != null) {
+                    gathered.add(at, streak);
                 }
             }
         });
         Map<String, Rtt> measured = new HashMap<>();
-        lastTry.forEach((tag, tried) -> {
-            List<Long> reached = rtts.get(tag);
-            long delay = OutboundStatus.DEAD_DELAY_MILLIS;
-            if (reached != null) {
-                reached.sort(null);
-                delay = reached.get(reached.size() / 2) / 1_000_000;
+        byServer.forEach((server, entries) -> entries.forEach((entry, gathered) -> {
+            if (gathered.lastTry != null) {
+                measured.put(server + "/" + entry, gathered.rtt());
             }
-            measured.put(tag, new Rtt(delay, lastSeen.get(tag), tried));
-        });
+        }));
         return measured;
+    }
+
+    /** One entry point's paths as a pass over the matrix meets them. */
+    private static final class Gathered {
+
+        private long[] rtts = new long[16];
+        private int reached;
+        private @Nullable Instant lastSeen;
+        private @Nullable Instant lastTry;
+
+        void add(Instant at, PathStreak streak) {
+            lastTry = lastTry == null ? at : later(lastTry, at);
+            if (streak.last().success()) {
+                if (reached == rtts.length) {
+                    rtts = Arrays.copyOf(rtts, reached * 2);
+                }
+                rtts[reached++] = streak.last().rttNanos();
+                lastSeen = lastSeen == null ? at : later(lastSeen, at);
+            }
+        }
+
+        Rtt rtt() {
+            if (reached == 0) {
+                return new Rtt(OutboundStatus.DEAD_DELAY_MILLIS, lastSeen, lastTry);
+            }
+            Arrays.sort(rtts, 0, reached);
+            return new Rtt(rtts[reached / 2] / 1_000_000, lastSeen, lastTry);
+        }
     }
 
     /** A status as log lines and details write it, e.g. {@code unreachable_from_servers(2)}, {@code no_data}. */

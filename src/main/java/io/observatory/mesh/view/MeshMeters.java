@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.BaseUnits;
 import io.observatory.mesh.hub.MeshView;
+import io.observatory.mesh.judge.MeshFleet;
 import io.observatory.mesh.judge.MeshJudgement.RouteServing;
 import io.observatory.mesh.judge.MeshJudgement.ServerVerdict;
 import io.observatory.mesh.judge.MeshJudgement.WitnessStanding;
@@ -82,6 +83,8 @@ class MeshMeters {
     private final Map<String, List<Meter>> witnesses = new HashMap<>();
     private final Map<String, List<Meter>> routes = new HashMap<>();
     private final Map<String, List<Meter>> extras = new HashMap<>();
+    // The fleet whose servers, witnesses and routes have gauges: a view of the same fleet changes none of them.
+    private @Nullable MeshFleet followedFleet;
 
     MeshMeters(ObservationStore store, MeterRegistry registry) {
         this.store = store;
@@ -89,8 +92,37 @@ class MeshMeters {
         store.watchPart(MeshView.PART, this::follow);
     }
 
-    @SuppressWarnings("EnumOrdinal") // the status gauge is documented by MeshStatus's order, best to worst
+    @SuppressWarnings("ReferenceEquality") // a reload builds a new fleet: the same fleet is the same reference
     private void follow(MeshView view) {
+        if (view.fleet() != followedFleet) {
+            followFleet(view);
+            followedFleet = view.fleet();
+        }
+        Set<String> extraKeys = new HashSet<>();
+        for (ServerVerdict verdict : view.judgement().servers()) {
+            MeshView.Metrics metrics = view.metrics().get(verdict.name());
+            for (ServerMetrics.Extra extra : metrics == null
+                    ? List.<ServerMetrics.Extra>of()
+                    : metrics.metrics().extra()) {
+                String name = verdict.name();
+                String series = extra.name();
+                String key = name + "\n" + verdict.route() + "\n" + series;
+                extraKeys.add(key);
+                extras.computeIfAbsent(
+                        key,
+                        unused -> List.of(gauge(
+                                SERVER_EXTRA,
+                                "A series the server's witness read from a local exporter",
+                                Tags.of("server", name, "route", verdict.route(), "series", series),
+                                now -> extra(now, name, series))));
+            }
+        }
+        forgetAllBut(extras, extraKeys);
+    }
+
+    /** The gauges of the servers, witnesses and routes of {@code view}'s fleet, which only a reload changes. */
+    @SuppressWarnings("EnumOrdinal") // the status gauge is documented by MeshStatus's order, best to worst
+    private void followFleet(MeshView view) {
         Set<String> serverKeys = new HashSet<>();
         for (ServerVerdict verdict : view.judgement().servers()) {
             String name = verdict.name();
@@ -195,26 +227,6 @@ class MeshMeters {
                             Tags.of("route", route),
                             now -> orNaN(route(now, route), found -> found.panic() ? 1 : 0))));
         }
-        Set<String> extraKeys = new HashSet<>();
-        for (ServerVerdict verdict : view.judgement().servers()) {
-            MeshView.Metrics metrics = view.metrics().get(verdict.name());
-            for (ServerMetrics.Extra extra : metrics == null
-                    ? List.<ServerMetrics.Extra>of()
-                    : metrics.metrics().extra()) {
-                String name = verdict.name();
-                String series = extra.name();
-                String key = name + "\n" + verdict.route() + "\n" + series;
-                extraKeys.add(key);
-                extras.computeIfAbsent(
-                        key,
-                        unused -> List.of(gauge(
-                                SERVER_EXTRA,
-                                "A series the server's witness read from a local exporter",
-                                Tags.of("server", name, "route", verdict.route(), "series", series),
-                                now -> extra(now, name, series))));
-            }
-        }
-        forgetAllBut(extras, extraKeys);
         forgetAllBut(servers, serverKeys);
         forgetAllBut(witnesses, witnessKeys);
         forgetAllBut(routes, routeKeys);
