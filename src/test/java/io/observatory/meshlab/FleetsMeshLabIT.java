@@ -8,21 +8,26 @@ import io.observatory.api.v1.HealthState;
 import io.observatory.mesh.api.v1.EntryPointStatus;
 import io.observatory.mesh.api.v1.GetMeshResponse;
 import io.observatory.mesh.api.v1.MeshStatus;
+import io.observatory.mesh.api.v1.PathStatus;
 import io.observatory.mesh.api.v1.ServerStatus;
 import io.observatory.mesh.api.v1.WitnessStatus;
+import io.observatory.mesh.judge.MeshFleet;
+import io.observatory.mesh.judge.WitnessAssignment;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 
 /**
  * The fleets operators run, under real network faults (see {@link MeshLabFleet} for the lab): three servers s1-s3 in
  * one route {@code r} at sites de, nl, fr, first without a checker, then with w1 a checker; then five servers, s1 and
- * s2 in one country (site ru). The hub's fleet changes by its file, as an operator changes it, while the five
- * witnesses keep running (w4 and w5 are refused while they are not in the fleet, and report as soon as they are).
+ * s2 in one country (site ru); then the same five with {@code assignment: k-per-server}, two witnesses per server. The
+ * hub's fleet changes by its file, as an operator changes it, while the five witnesses keep running (w4 and w5 are
+ * refused while they are not in the fleet, and report as soon as they are).
  */
 class FleetsMeshLabIT extends MeshLabFleet {
 
@@ -30,6 +35,8 @@ class FleetsMeshLabIT extends MeshLabFleet {
     private static final Fleet THREE_WITH_CHECKER = new Fleet(THREE.sites(), THREE.routes(), Set.of(1));
     private static final Fleet FIVE_ONE_COUNTRY =
             new Fleet(List.of("ru", "ru", "fr", "us", "nl"), List.of("r", "r", "r", "r", "r"), Set.of());
+    private static final Fleet FIVE_TWO_PER_SERVER =
+            new Fleet(List.of("de", "nl", "fr", "us", "pl"), List.of("r", "r", "r", "r", "r"), Set.of(), 2);
 
     @Override
     Fleet initialFleet() {
@@ -207,16 +214,8 @@ class FleetsMeshLabIT extends MeshLabFleet {
         try (NetworkFault blocked = fault(
                 "5 servers: s5 blocked in the country of s1 and s2 (site ru)",
                 dropIncoming(namespace(5), "ip saddr { " + address(1) + ", " + address(2) + " }" + entryPort()))) {
-            Duration detected = until(
-                    start,
-                    PATIENCE,
-                    "s5 UNREACHABLE_FROM_SERVERS",
-                    mesh -> server(mesh, "s5").getStatus() == MeshStatus.MESH_STATUS_UNREACHABLE_FROM_SERVERS,
-                    othersOk("s5"));
-            hold(HOLD, "s5 blocked in ru", othersOk("s5"));
-            ServerStatus s5 = server(mesh(), "s5");
-            assertThat(s5.getVoters()).isEqualTo(2);
-            assertThat(s5.getReason())
+            Duration detected = s5UnreachableFrom(start, "s5 blocked in ru", List.of("w1", "w2"));
+            assertThat(server(mesh(), "s5").getReason())
                     .startsWith("cannot reach s5/main: w1 (site ru) streak ")
                     .contains(", w2 (site ru) streak ");
             assertThat(route("r").getServersList()).containsExactly("s1", "s2", "s3", "s4");
@@ -233,6 +232,77 @@ class FleetsMeshLabIT extends MeshLabFleet {
 
     @Test
     @Order(6)
+    void fiveServersProbedTwoEachWhenS5IsCutFromBothOfItsWitnessesThenUnreachableFromThem()
+            throws InterruptedException, IOException {
+        changeFleet(FIVE_TWO_PER_SERVER);
+        GetMeshResponse assigned = mesh();
+        MeshFleet judged = new MeshFleet(
+                assigned.getServersList().stream()
+                        .map(server -> new MeshFleet.Server(server.getName(), server.getRoute(), List.of("main")))
+                        .toList(),
+                assigned.getWitnessesList().stream()
+                        .map(witness -> new MeshFleet.Witness(
+                                witness.getName(), witness.getSite(), witness.getServer(), witness.getChecker()))
+                        .toList());
+        WitnessAssignment expected = WitnessAssignment.perServer(judged, 2);
+        for (ServerStatus server : assigned.getServersList()) {
+            assertThat(assigned.getPathsList().stream()
+                            .filter(path -> path.getServer().equals(server.getName()))
+                            .map(PathStatus::getWitness)
+                            .sorted()
+                            .toList())
+                    .as("the witnesses that report on %s: the two the hub handed it", server.getName())
+                    .isEqualTo(expected.witnessesOf(server.getName()));
+        }
+        List<String> probers = expected.witnessesOf("s5");
+        String from = probers.stream()
+                .map(witness -> address(Integer.parseInt(witness.substring(1))))
+                .collect(Collectors.joining(", "));
+        long start = System.nanoTime();
+        try (NetworkFault cut = fault(
+                "5 servers, 2 witnesses each: s5 cut from its two, " + probers,
+                dropIncoming(namespace(5), "ip saddr { " + from + " }" + entryPort()))) {
+            Duration detected = s5UnreachableFrom(start, "s5 cut from its witnesses", probers);
+            assertThat(mesh().getWitnessesList())
+                    .as("each voter fails one of the few neighbours it is assigned: a share, not all")
+                    .allSatisfy(witness -> assertThat(witness.getReliable())
+                            .as(witness.getName())
+                            .isTrue());
+            awaitVerdict("s5/main", HealthState.HEALTH_STATE_UNHEALTHY, false);
+
+            Duration healed = heal(cut);
+            record(
+                    cut,
+                    "s5 UNREACHABLE_FROM_SERVERS(2) from the 2 witnesses assigned to it, in " + bounded(detected),
+                    healed,
+                    detected);
+        }
+    }
+
+    /**
+     * Waits until s5 is UNREACHABLE_FROM_SERVERS by the votes of {@code voters} (two), every other server OK
+     * meanwhile, and holds it for {@link #HOLD}.
+     *
+     * @return how long it took from {@code start}
+     */
+    private Duration s5UnreachableFrom(long start, String holding, List<String> voters) throws InterruptedException {
+        Duration detected = until(
+                start,
+                PATIENCE,
+                "s5 UNREACHABLE_FROM_SERVERS",
+                mesh -> server(mesh, "s5").getStatus() == MeshStatus.MESH_STATUS_UNREACHABLE_FROM_SERVERS,
+                othersOk("s5"));
+        hold(HOLD, holding, othersOk("s5"));
+        ServerStatus s5 = server(mesh(), "s5");
+        assertThat(s5.getVoters()).isEqualTo(2);
+        assertThat(s5.getReason())
+                .startsWith("cannot reach s5/main: " + voters.get(0) + " (site ")
+                .contains(", " + voters.get(1) + " (site ");
+        return detected;
+    }
+
+    @Test
+    @Order(7)
     void fleetWhenEveryFaultHasEndedThenEveryWitnessAliveAndTheFleetHealthy() throws InterruptedException {
         awaitHealed("after every fault");
         assertThat(mesh().getServersCount()).isEqualTo(5);

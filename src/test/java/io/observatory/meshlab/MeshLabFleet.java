@@ -115,8 +115,14 @@ abstract class MeshLabFleet {
      * @param sites    the site of each witness, w1 first; its length is the fleet's size
      * @param routes   the route of each server, s1 first, as many as sites
      * @param checkers the numbers of the witnesses that are checkers
+     * @param perServer with {@code assignment: k-per-server}, the witnesses per server; 0 for the default, full
      */
-    record Fleet(List<String> sites, List<String> routes, Set<Integer> checkers) {
+    record Fleet(List<String> sites, List<String> routes, Set<Integer> checkers, int perServer) {
+
+        /** A fleet whose witnesses all probe every other server. */
+        Fleet(List<String> sites, List<String> routes, Set<Integer> checkers) {
+            this(sites, routes, checkers, 0);
+        }
 
         Fleet {
             sites = List.copyOf(sites);
@@ -129,6 +135,11 @@ abstract class MeshLabFleet {
 
         int size() {
             return sites.size();
+        }
+
+        /** The paths of the matrix once every witness reported: each server's witnesses, none probing its own. */
+        int paths() {
+            return size() * (perServer == 0 ? size() - 1 : Math.min(perServer, size() - 1));
         }
     }
 
@@ -292,7 +303,13 @@ abstract class MeshLabFleet {
 
     /** Writes {@code next} to the hub's fleet file (renamed into place, so the hub never reads half of it). */
     void writeFleet(Fleet next) throws IOException {
-        StringBuilder yaml = new StringBuilder("observatory:\n  mesh:\n    hub:\n      servers:\n");
+        StringBuilder yaml = new StringBuilder("observatory:\n  mesh:\n    hub:\n");
+        if (next.perServer() > 0) {
+            yaml.append("      assignment: k-per-server\n      witnesses-per-server: ")
+                    .append(next.perServer())
+                    .append('\n');
+        }
+        yaml.append("      servers:\n");
         for (int n = 1; n <= next.size(); n++) {
             yaml.append("        - name: s").append(n).append('\n');
             yaml.append("          route: ").append(next.routes().get(n - 1)).append('\n');
@@ -439,7 +456,7 @@ abstract class MeshLabFleet {
                                 && server.getInRotation()
                                 && server.getEntryPoints(0).getMarksCount() == 0)
                 && mesh.getWitnessesList().stream().allMatch(WitnessStatus::getReliable)
-                && mesh.getPathsCount() == servers() * (servers() - 1)
+                && mesh.getPathsCount() == fleet.paths()
                 && mesh.getPathsList().stream().allMatch(path -> path.getLastSuccess() && path.getFailures() == 0);
     }
 

@@ -33,7 +33,7 @@ final class LocalHub implements HubLink {
         return settings.witnesses().stream()
                 .filter(candidate -> candidate.name().equals(witness))
                 .findFirst()
-                .map(known -> MeshProtos.witnessFleet(MeshProtos.fleet(settings, known)));
+                .map(known -> MeshProtos.witnessFleet(MeshProtos.fleet(settings, known, hub.assignment())));
     }
 
     @Override

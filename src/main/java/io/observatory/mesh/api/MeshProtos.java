@@ -32,6 +32,7 @@ import io.observatory.mesh.judge.MeshJudgement.PairCut;
 import io.observatory.mesh.judge.MeshJudgement.RouteServing;
 import io.observatory.mesh.judge.MeshJudgement.ServerVerdict;
 import io.observatory.mesh.judge.MeshJudgement.WitnessStanding;
+import io.observatory.mesh.judge.WitnessAssignment;
 import io.observatory.mesh.protocol.LastProbe;
 import io.observatory.mesh.protocol.PathStreak;
 import io.observatory.mesh.protocol.ServerMetrics;
@@ -76,7 +77,15 @@ final class MeshProtos {
     private MeshProtos() {}
 
     /** The fleet as witness {@code witness} is to probe it. */
-    static GetFleetResponse fleet(HubSettings settings, FleetWitnessSettings witness) {
+    /**
+     * What witness {@code witness} is handed: itself, how to probe and report, and the servers it probes (its
+     * {@code assignment}) with its own server, which it reports on but does not probe.
+     */
+    static GetFleetResponse fleet(HubSettings settings, FleetWitnessSettings witness, WitnessAssignment assignment) {
+        Set<String> handed = assignment.full() ? null : new HashSet<>(assignment.serversOf(witness.name()));
+        if (handed != null && witness.server() != null) {
+            handed.add(witness.server());
+        }
         GetFleetResponse.Builder fleet = GetFleetResponse.newBuilder()
                 .setWitness(WitnessIdentity.newBuilder()
                         .setName(witness.name())
@@ -89,6 +98,9 @@ final class MeshProtos {
                         .setTimeoutMillis(settings.probe().timeout().toMillis()))
                 .setReportIntervalMillis(settings.reportInterval().toMillis());
         settings.servers().forEach(server -> {
+            if (handed != null && !handed.contains(server.name())) {
+                return;
+            }
             Server.Builder message = Server.newBuilder().setName(server.name()).setRoute(server.route());
             for (EntryPointSettings entry : server.entryPoints()) {
                 EntryPoint.Builder entryPoint = EntryPoint.newBuilder()

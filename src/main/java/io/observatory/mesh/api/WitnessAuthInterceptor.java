@@ -17,14 +17,20 @@ import io.observatory.mesh.config.HubSettings;
 import io.observatory.mesh.config.MeshSettings;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,6 +68,11 @@ public final class WitnessAuthInterceptor implements ServerInterceptor {
     private final boolean trustClientCertificates;
     // Replaced whole on reload; every call reads it without locking.
     private volatile Credentials current;
+    // The witness each known token digest was matched with: a token seen before is checked against its one witness's
+    // instead of every witness's (10,000 constant-time comparisons a call at 10,000 witnesses). At most twice the
+    // witnesses; keyed by an HMAC under a random key of this process, so it holds no token.
+    private final Map<String, String> matched = new ConcurrentHashMap<>();
+    private final SecretKeySpec digestKey = new SecretKeySpec(randomKey(), "HmacSHA256");
     private final RefusalEpisodes episodes = new RefusalEpisodes(log, MAX_EPISODES);
 
     /**
@@ -166,6 +177,12 @@ public final class WitnessAuthInterceptor implements ServerInterceptor {
             return new Identified(null, MISSING);
         }
         String presented = bearer.token();
+        String digest = digest(presented);
+        String remembered = matched.get(digest);
+        ApiToken rememberedToken = remembered == null ? null : known.byWitness().get(remembered);
+        if (rememberedToken != null && rememberedToken.matches(presented)) {
+            return new Identified(remembered, "");
+        }
         String match = null;
         // Every token is compared, so the time taken does not say which witness's token was close.
         for (Credentials.Token token : known.byToken()) {
@@ -173,7 +190,31 @@ public final class WitnessAuthInterceptor implements ServerInterceptor {
                 match = token.witness();
             }
         }
-        return match != null ? new Identified(match, "") : new Identified(null, UNKNOWN);
+        if (match == null) {
+            return new Identified(null, UNKNOWN);
+        }
+        if (matched.size() > 2 * known.byToken().size()) {
+            matched.clear(); // tokens rotated away: what they matched is forgotten
+        }
+        matched.put(digest, match);
+        return new Identified(match, "");
+    }
+
+    private static byte[] randomKey() {
+        byte[] key = new byte[32];
+        new SecureRandom().nextBytes(key);
+        return key;
+    }
+
+    /** The presented token's HMAC-SHA256 under this process's random key, hex: a map key that holds no token. */
+    private String digest(String presented) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(digestKey);
+            return HexFormat.of().formatHex(mac.doFinal(presented.getBytes(StandardCharsets.UTF_8)));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256, which every Java runtime has", e);
+        }
     }
 
     private static String host(@Nullable SocketAddress address) {
@@ -188,12 +229,26 @@ public final class WitnessAuthInterceptor implements ServerInterceptor {
      * @param hub       whether this instance is a hub at all
      * @param byToken   each token-holding witness with its token
      * @param bySubject witness name by certificate subject CN
+     * @param byWitness each token-holding witness's token, by witness name
      */
-    public record Credentials(boolean hub, List<Token> byToken, Map<String, String> bySubject) {
+    public record Credentials(
+            boolean hub, List<Token> byToken, Map<String, String> bySubject, Map<String, ApiToken> byWitness) {
 
         public Credentials {
             byToken = List.copyOf(byToken);
             bySubject = Map.copyOf(bySubject);
+            byWitness = Map.copyOf(byWitness);
+        }
+
+        /** Credentials with {@code byWitness} derived from {@code byToken}. */
+        public Credentials(boolean hub, List<Token> byToken, Map<String, String> bySubject) {
+            this(hub, byToken, bySubject, byWitness(byToken));
+        }
+
+        private static Map<String, ApiToken> byWitness(List<Token> byToken) {
+            Map<String, ApiToken> tokens = new HashMap<>();
+            byToken.forEach(token -> tokens.put(token.witness(), token.token()));
+            return tokens;
         }
 
         /** A witness and its token. */

@@ -47,7 +47,7 @@ public final class WitnessV1Service extends WitnessServiceGrpc.WitnessServiceImp
                     .asRuntimeException());
             return;
         }
-        responses.onNext(MeshProtos.fleet(settings, witness));
+        responses.onNext(MeshProtos.fleet(settings, witness, hub.assignment()));
         responses.onCompleted();
     }
 

@@ -4,6 +4,7 @@ import io.observatory.config.Checked;
 import io.observatory.config.Problems;
 import io.observatory.mesh.judge.MeshFleet;
 import io.observatory.mesh.judge.MeshRules;
+import io.observatory.mesh.judge.WitnessAssignment;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Min;
@@ -34,6 +35,12 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param noDataAfter     how long without a self-report makes a server's status NO_DATA, a positive duration.
  *                        Default: 3 × report-interval
  * @param probe           how witnesses probe the entry points
+ * @param assignment      which servers each witness probes: {@code full} (every server but its own) or
+ *                        {@code k-per-server} ({@code witnesses-per-server} witnesses per server, of as many sites as
+ *                        there are, plus the checkers; {@link WitnessAssignment}). Default: full up to
+ *                        100 servers ({@code FULL_UP_TO}), k-per-server above
+ * @param witnessesPerServer with {@code k-per-server}, how many witnesses probe each server besides the checkers, at
+ *                        least 1. Default: 5
  */
 public record HubSettings(
         @DefaultValue List<FleetServerSettings> servers,
@@ -53,8 +60,21 @@ public record HubSettings(
         @Nullable @DurationMin(nanos = 0, inclusive = false, message = "a positive duration")
         Duration noDataAfter,
 
-        @DefaultValue @NestedConfigurationProperty MeshProbeSettings probe)
+        @DefaultValue @NestedConfigurationProperty MeshProbeSettings probe,
+        @Nullable Assignment assignment,
+        @DefaultValue("5") @Min(value = 1, message = ">= 1") int witnessesPerServer)
         implements Checked {
+
+    /** The largest fleet whose witnesses all probe every server unless {@code assignment} says otherwise. */
+    public static final int FULL_UP_TO = 100;
+
+    /** Which servers each witness probes. */
+    public enum Assignment {
+        /** Every server but its own: N² probes an interval. */
+        FULL,
+        /** {@code witnesses-per-server} witnesses per server, plus the checkers: N × k probes an interval. */
+        K_PER_SERVER
+    }
 
     public HubSettings {
         servers = List.copyOf(servers);
@@ -86,6 +106,21 @@ public record HubSettings(
                         .map(witness -> new MeshFleet.Witness(
                                 witness.name(), witness.site(), witness.server(), witness.checker()))
                         .toList());
+    }
+
+    /** The assignment in force: as set, else full up to {@value #FULL_UP_TO} servers and k-per-server above. */
+    public Assignment assignmentInForce() {
+        if (assignment != null) {
+            return assignment;
+        }
+        return servers.size() <= FULL_UP_TO ? Assignment.FULL : Assignment.K_PER_SERVER;
+    }
+
+    /** Which servers each witness of {@code fleet} (this section's) probes: O(servers × witnesses) for k-per-server. */
+    public WitnessAssignment witnessAssignment(MeshFleet fleet) {
+        return assignmentInForce() == Assignment.FULL
+                ? WitnessAssignment.full(fleet)
+                : WitnessAssignment.perServer(fleet, witnessesPerServer);
     }
 
     /** The section of witness {@code index}, e.g. {@code observatory.mesh.hub.witnesses[2]}, for run-time messages. */

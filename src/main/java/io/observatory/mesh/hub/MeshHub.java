@@ -1,6 +1,7 @@
 package io.observatory.mesh.hub;
 
 import io.observatory.config.ObservatoryConfig;
+import io.observatory.mesh.config.HubSettings;
 import io.observatory.mesh.config.MeshSettings;
 import io.observatory.mesh.hub.MeshLedger.Outcome;
 import io.observatory.mesh.hub.MeshLedger.Report;
@@ -10,6 +11,7 @@ import io.observatory.mesh.judge.MeshFleet;
 import io.observatory.mesh.judge.MeshJudge;
 import io.observatory.mesh.judge.MeshJudgement;
 import io.observatory.mesh.judge.MeshRules;
+import io.observatory.mesh.judge.WitnessAssignment;
 import io.observatory.mesh.protocol.PathStreak;
 import io.observatory.mesh.protocol.ServerMetrics;
 import io.observatory.reload.Reconfigurable;
@@ -58,6 +60,7 @@ public final class MeshHub implements Reconfigurable {
     private final MeshTransitionLog transitions = new MeshTransitionLog();
     // volatile: replaced on the writer, read by gRPC threads for GetFleet.
     private volatile MeshSettings settings;
+    private volatile WitnessAssignment assignment;
     // Writer state below.
     private MeshFleet fleet;
     private MeshRules rules;
@@ -87,6 +90,18 @@ public final class MeshHub implements Reconfigurable {
         this.rules = initial.rules();
         this.ledger = new MeshLedger(fleet, rules.noDataAfter());
         this.judging = new IncrementalMeshJudge(fleet, new MeshEvidence(List.of(), List.of()), rules);
+        this.assignment = assignment(initial, fleet);
+    }
+
+    /** Which servers each witness probes under {@code settings}' hub, {@code full} when it has none. */
+    private static WitnessAssignment assignment(MeshSettings settings, MeshFleet fleet) {
+        HubSettings hub = settings.hub();
+        return hub == null ? WitnessAssignment.full(fleet) : hub.witnessAssignment(fleet);
+    }
+
+    /** Which servers each witness probes, as {@code GetFleet} hands them out; any thread. */
+    public WitnessAssignment assignment() {
+        return assignment;
     }
 
     /** The view in the current snapshot; any thread. */
@@ -104,13 +119,16 @@ public final class MeshHub implements Reconfigurable {
         writer.execute(() -> {
             if (settings.role().hub() && tick == null && !stopped) {
                 log.info(
-                        "mesh hub: {} servers ({} entry points), {} witnesses; streak {}, quorum {}{}, unreliable"
+                        "mesh hub: {} servers ({} entry points), {} witnesses ({}); streak {}, quorum {}{}, unreliable"
                                 + " share {}, no data after {}",
                         fleet.servers().size(),
                         fleet.servers().stream()
                                 .mapToInt(server -> server.entryPoints().size())
                                 .sum(),
                         fleet.witnesses().size(),
+                        assignment.full()
+                                ? "each probes every other server"
+                                : "each server probed by " + assignment.perServer() + " of them and the checkers",
                         rules.streak(),
                         rules.quorum(),
                         rules.quorumSites() == 0 ? "" : " of " + rules.quorumSites() + " sites",
@@ -207,6 +225,7 @@ public final class MeshHub implements Reconfigurable {
         settings = mesh;
         fleet = mesh.fleet();
         rules = mesh.rules();
+        assignment = assignment(mesh, fleet);
         ledger.fleetChanged(fleet, rules.noDataAfter());
         receivedAt.keySet().retainAll(ledger.reports().keySet());
         judging = new IncrementalMeshJudge(

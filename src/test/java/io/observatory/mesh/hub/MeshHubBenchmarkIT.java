@@ -19,6 +19,8 @@ import io.grpc.stub.StreamObserver;
 import io.observatory.ServiceProcess;
 import io.observatory.api.v1.ProbeErrorKind;
 import io.observatory.mesh.api.v1.EntryPointStatus;
+import io.observatory.mesh.api.v1.GetFleetRequest;
+import io.observatory.mesh.api.v1.GetFleetResponse;
 import io.observatory.mesh.api.v1.GetMeshResponse;
 import io.observatory.mesh.api.v1.MeshServiceGrpc;
 import io.observatory.mesh.api.v1.MeshStatus;
@@ -31,16 +33,15 @@ import io.observatory.mesh.api.v1.WatchMeshRequest;
 import io.observatory.mesh.api.v1.WitnessServiceGrpc;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -56,19 +57,23 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Benchmark harness of a mesh hub at fleet size (the issue's "100 witnesses × 100 servers reporting every 10 s"): the
- * hub runs in its own JVM ({@link ServiceProcess}, so its CPU time and heap are its own), configured with 100 servers
- * of one SOCKS entry point each at a documentation address (the hub probes nothing: no observer is configured) and
- * 100 witnesses, each on one server with its own bearer token file. This JVM plays the 100 witnesses: each has its own
- * gRPC connection and token and sends its whole state (a passing self-check and a path for each of the other 99
- * servers) every report interval, the witnesses' phases spread evenly over the interval. After a warm-up (every
+ * Benchmark harness of a mesh hub at fleet size (by default 1,000 witnesses × 1,000 servers reporting every 10 s, a
+ * million paths; {@code bench/run} runs it again at 10,000 with {@code k-per-server}): the hub runs in its own JVM
+ * ({@link ServiceProcess}, so its CPU time and heap are its own), configured with the servers, one SOCKS entry point
+ * each at a documentation address (the hub probes nothing: no observer is configured), and the witnesses, each on one
+ * server with its own bearer token file. This JVM plays the witnesses: each has its own token (and its own gRPC
+ * connection up to 1,000 of them), asks GetFleet which servers to probe, and sends its whole state (a passing
+ * self-check and a path for each server it probes) every report interval, the witnesses' phases spread evenly over the
+ * interval. After a warm-up (every
  * server OK in WatchMesh, then {@code benchmark.mesh.warmup-seconds}) the steady window measures:
  * <ul>
  *   <li>the hub process's CPU share over the window (CPU time / wall time / cores), its CPU time per report, and the
@@ -85,26 +90,31 @@ import org.junit.jupiter.api.io.TempDir;
  *       parse the stream's first message (the whole view, without the matrix);
  *   <li>the size of each change's WatchMesh message (the goal: at most 10 KB at any fleet size), beside the whole view's.
  * </ul>
- * Sizes and times come from system properties: {@code -Dbenchmark.mesh.witnesses=100}, {@code .servers=100},
- * {@code .sites=10}, {@code .report-interval-seconds=10}, {@code .warmup-seconds=15}, {@code .steady-seconds=60},
+ * Sizes and times come from system properties: {@code -Dbenchmark.mesh.witnesses=1000}, {@code .servers=1000},
+ * {@code .sites=20}, {@code .report-interval-seconds=10}, {@code .warmup-seconds=15}, {@code .steady-seconds=60},
  * {@code .changes=100}, {@code .watchers=1} (WatchMesh streams; with more, also the latency until all have the
- * change), {@code .hub-jvm-options=-Xmx512m}. About 100 s with the defaults. Asserts only correctness (every change
+ * change), {@code .hub-jvm-options=-Xmx1g}, {@code .assignment=full} (or {@code k-per-server}: each witness reports
+ * the servers GetFleet hands it), {@code .witnesses-per-server=5}, {@code .connections} (gRPC connections the witnesses
+ * share, one each up to 1,000). About 2 minutes with the defaults, 6 at 10,000 servers. Asserts only correctness (every change
  * is the next WatchMesh message with the right status and marks, every other server keeps its status, no other
  * message, every report answered), never a speed.
  */
 class MeshHubBenchmarkIT {
 
-    private static final int WITNESSES = Integer.getInteger("benchmark.mesh.witnesses", 100);
-    private static final int SERVERS = Integer.getInteger("benchmark.mesh.servers", 100);
-    private static final int SITES = Integer.getInteger("benchmark.mesh.sites", 10);
+    private static final int WITNESSES = Integer.getInteger("benchmark.mesh.witnesses", 1_000);
+    private static final int SERVERS = Integer.getInteger("benchmark.mesh.servers", 1_000);
+    private static final int SITES = Integer.getInteger("benchmark.mesh.sites", 20);
     private static final Duration REPORT_INTERVAL =
             Duration.ofSeconds(Integer.getInteger("benchmark.mesh.report-interval-seconds", 10));
     private static final Duration WARM_UP = Duration.ofSeconds(Integer.getInteger("benchmark.mesh.warmup-seconds", 15));
     private static final Duration STEADY = Duration.ofSeconds(Integer.getInteger("benchmark.mesh.steady-seconds", 60));
     private static final int CHANGES = Integer.getInteger("benchmark.mesh.changes", 100);
     private static final int WATCHERS = Integer.getInteger("benchmark.mesh.watchers", 1);
+    private static final String ASSIGNMENT = System.getProperty("benchmark.mesh.assignment", "full");
+    private static final int PER_SERVER = Integer.getInteger("benchmark.mesh.witnesses-per-server", 5);
+    private static final int CONNECTIONS = Integer.getInteger("benchmark.mesh.connections", Math.min(WITNESSES, 1_000));
     private static final List<String> HUB_JVM_OPTIONS =
-            List.of(System.getProperty("benchmark.mesh.hub-jvm-options", "-Xmx512m")
+            List.of(System.getProperty("benchmark.mesh.hub-jvm-options", "-Xmx1g")
                     .trim()
                     .split("\\s+"));
 
@@ -114,6 +124,7 @@ class MeshHubBenchmarkIT {
     private static final Duration HEAP_SAMPLE_EVERY = Duration.ofSeconds(5);
     private static final Duration HEALTH_CHECK_EVERY = Duration.ofMillis(100);
     private static final Pattern GRPC_STARTED = Pattern.compile("gRPC Server started, listening on .*, port: (\\d+)");
+    private static final Pattern HEAP_USED = Pattern.compile("heap\\s+total \\d+K, used (\\d+)K");
     private static final Pattern HTTP_STARTED = Pattern.compile("Netty started on port (\\d+) \\(http\\)");
     private static final Metadata.Key<String> AUTHORIZATION =
             Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
@@ -178,7 +189,11 @@ class MeshHubBenchmarkIT {
                 .append("      streak: ")
                 .append(STREAK)
                 .append("\n      quorum: 2\n")
-                .append("      report-interval: ")
+                .append("      assignment: ")
+                .append(ASSIGNMENT)
+                .append("\n      witnesses-per-server: ")
+                .append(PER_SERVER)
+                .append("\n      report-interval: ")
                 .append(REPORT_INTERVAL.toMillis())
                 .append("ms\n      servers:\n");
         for (int i = 0; i < SERVERS; i++) {
@@ -220,6 +235,8 @@ class MeshHubBenchmarkIT {
         // Its path reports as last built, by server (null for its own): a report reuses them, so that this JVM's
         // cost of playing a thousand witnesses stays a small share of the two cores.
         private final PathReport[] paths = new PathReport[SERVERS];
+        // The servers it probes: every other one, or those GetFleet handed it.
+        private int[] probed;
         private long sequence;
 
         Witness(int index, ManagedChannel channel, String token) {
@@ -228,6 +245,24 @@ class MeshHubBenchmarkIT {
             bearer.put(AUTHORIZATION, "Bearer " + token);
             this.stub = WitnessServiceGrpc.newFutureStub(channel)
                     .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(bearer));
+            this.probed = IntStream.range(0, SERVERS)
+                    .filter(server -> server != home(index))
+                    .toArray();
+        }
+
+        /** Asks the hub which servers to probe, as a witness does each round. */
+        void fetchAssignment() throws Exception {
+            GetFleetResponse fleet = stub.withDeadlineAfter(30, TimeUnit.SECONDS)
+                    .getFleet(GetFleetRequest.getDefaultInstance())
+                    .get();
+            this.probed = fleet.getServersList().stream()
+                    .mapToInt(server -> Integer.parseInt(server.getName().substring(1)) - 1)
+                    .filter(server -> server != home(index))
+                    .toArray();
+        }
+
+        boolean probes(int server) {
+            return Arrays.stream(probed).anyMatch(each -> each == server);
         }
 
         /** Sets its streak against {@code server} and builds the report that carries it, in one step. */
@@ -246,10 +281,7 @@ class MeshHubBenchmarkIT {
                 report.addSelfChecks(
                         SelfCheck.newBuilder().setName("tcp 127.0.0.1:443").setPassing(true));
             }
-            for (int server = 0; server < SERVERS; server++) {
-                if (server == home(index)) {
-                    continue;
-                }
+            for (int server : probed) {
                 PathReport path = paths[server];
                 if (path == null || path.getFailures() != failures[server]) {
                     path = path(server);
@@ -341,7 +373,7 @@ class MeshHubBenchmarkIT {
                         "--server.address=127.0.0.1",
                         "--spring.config.additional-location=file:" + config));
         int grpcPort = Integer.parseInt(hub.awaitMessage(GRPC_STARTED, STARTUP));
-        int httpPort = Integer.parseInt(hub.awaitMessage(HTTP_STARTED, STARTUP));
+        hub.awaitMessage(HTTP_STARTED, STARTUP);
         int cores = Runtime.getRuntime().availableProcessors();
 
         // One WatchMesh stream per watcher, each on its own connection; the first one's messages are checked in full.
@@ -369,9 +401,17 @@ class MeshHubBenchmarkIT {
         BlockingQueue<Arrival> arrivals = watchers.get(0);
 
         List<Witness> witnesses = new ArrayList<>();
-        for (int i = 0; i < WITNESSES; i++) {
-            witnesses.add(new Witness(i, channel(grpcPort), tokens.get(i)));
+        List<ManagedChannel> pool = new ArrayList<>();
+        for (int i = 0; i < CONNECTIONS; i++) {
+            pool.add(channel(grpcPort));
         }
+        for (int i = 0; i < WITNESSES; i++) {
+            Witness witness = new Witness(i, pool.get(i % CONNECTIONS), tokens.get(i));
+            witness.fetchAssignment();
+            witnesses.add(witness);
+        }
+        int paths =
+                witnesses.stream().mapToInt(witness -> witness.probed.length).sum();
         AtomicInteger failedReports = new AtomicInteger();
         AtomicReference<Throwable> firstReportFailure = new AtomicReference<>();
         AtomicLong reportsSent = new AtomicLong();
@@ -452,11 +492,17 @@ class MeshHubBenchmarkIT {
         windowEnd = start + STEADY.toNanos();
         windowStart = start;
         var heapSampler = samplers.scheduleAtFixedRate(
-                () -> heapUsed(httpPort).ifPresent(used -> {
-                    synchronized (heapSamples) {
-                        heapSamples.add(used);
+                () -> {
+                    try {
+                        heapUsed().ifPresent(used -> {
+                            synchronized (heapSamples) {
+                                heapSamples.add(used);
+                            }
+                        });
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
                     }
-                }),
+                },
                 0,
                 HEAP_SAMPLE_EVERY.toMillis(),
                 TimeUnit.MILLISECONDS);
@@ -482,7 +528,7 @@ class MeshHubBenchmarkIT {
             int cycle = change / 4;
             int step = change % 4;
             int target = cycle * 37 % SERVERS;
-            Witness voter = witnesses.get((target + 1 + (step % 2)) % WITNESSES);
+            Witness voter = voters(witnesses, target).get(step % 2);
             Expected expected = switch (step) {
                 case 0, 2 -> new Expected(server(target), baseStatus(target), List.of("PAIR_CUT"));
                 case 1 -> new Expected(server(target), MeshStatus.MESH_STATUS_UNREACHABLE_FROM_SERVERS, List.of());
@@ -542,7 +588,7 @@ class MeshHubBenchmarkIT {
                 .isZero();
         assertThat(watchFailure.get()).as("WatchMesh stream error").isNull();
         timers.shutdownNow();
-        Optional<Long> heapAfterGc = heapAfterFullGc(httpPort);
+        Optional<Long> heapAfterGc = heapAfterFullGc();
 
         long[] parseNanos = parseNanos(whole.toByteArray());
         long cpuNanos = cpuAfter.minus(cpuBefore).toNanos();
@@ -554,19 +600,24 @@ class MeshHubBenchmarkIT {
             heapMax = heapSamples.stream().mapToLong(Long::longValue).max().orElse(-1);
             heapLast = heapSamples.isEmpty() ? -1 : heapSamples.get(heapSamples.size() - 1);
         }
-        String fleet = String.format("mesh hub @%dx%d", WITNESSES, SERVERS);
+        String fleet = String.format(
+                "mesh hub @%dx%d%s", WITNESSES, SERVERS, ASSIGNMENT.equals("full") ? "" : " k=" + PER_SERVER);
         double cpuShare = 100.0 * cpuNanos / wallNanos / cores;
         System.out.printf(
-                "%s (%d witnesses x %d servers, %d sites, a %d-byte report of %d paths from each witness"
-                        + " every %d s: %.1f reports/s; hub JVM %s): steady window %.1f s, %d reports%n",
+                "%s (%d witnesses x %d servers, %d sites, assignment %s: %,d paths; a %d-byte report of %d paths"
+                        + " from each witness every %d s: %.1f reports/s; %d connections; hub JVM %s): steady window"
+                        + " %.1f s, %d reports%n",
                 fleet,
                 WITNESSES,
                 SERVERS,
                 SITES,
+                ASSIGNMENT.equals("full") ? "full" : ASSIGNMENT + " (" + PER_SERVER + ")",
+                paths,
                 reportBytes,
-                SERVERS - 1,
+                witnesses.get(0).probed.length,
                 REPORT_INTERVAL.toSeconds(),
                 (double) WITNESSES / REPORT_INTERVAL.toSeconds(),
+                CONNECTIONS,
                 String.join(" ", HUB_JVM_OPTIONS),
                 wallNanos / 1e9,
                 reports);
@@ -653,6 +704,19 @@ class MeshHubBenchmarkIT {
                 millis(percentile(checks, 50)));
     }
 
+    /** The first two witnesses that probe server {@code target}: its quorum of 2 (every other one when full). */
+    private static List<Witness> voters(List<Witness> witnesses, int target) {
+        List<Witness> voters = new ArrayList<>();
+        for (int i = 1; i <= WITNESSES && voters.size() < 2; i++) {
+            Witness candidate = witnesses.get((target + i) % WITNESSES);
+            if (candidate.probes(target)) {
+                voters.add(candidate);
+            }
+        }
+        assertThat(voters).as("witnesses that probe server %d", target).hasSize(2);
+        return voters;
+    }
+
     /** Every server but {@code except} at its base status in what the client holds, its entry point unmarked. */
     private static boolean allAtBase(HeldView view, @Nullable String except) {
         if (view.servers.size() != SERVERS) {
@@ -729,49 +793,44 @@ class MeshHubBenchmarkIT {
                 .orElseThrow(() -> new AssertionError("the hub process's CPU time is not available here"));
     }
 
-    /** The hub's heap used now, from its actuator: the sum of {@code jvm_memory_used_bytes{area="heap"}}. */
-    private Optional<Long> heapUsed(int httpPort) {
-        try {
-            HttpResponse<String> response = http.send(
-                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/actuator/prometheus"))
-                            .timeout(Duration.ofSeconds(5))
-                            .build(),
-                    HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() != 200) {
-                return Optional.empty();
-            }
-            long used = 0;
-            for (String line : response.body().split("\n")) {
-                if (line.startsWith("jvm_memory_used_bytes{") && line.contains("area=\"heap\"")) {
-                    used += (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-                }
-            }
-            return Optional.of(used);
-        } catch (IOException | RuntimeException e) {
-            return Optional.empty();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+    /**
+     * The hub's heap used now, from {@code jcmd <pid> GC.heap_info} ("garbage-first heap total …K, used …K"): read
+     * from outside the hub, without scraping its metrics (10,000 servers are 100,000 series, and their scrape every
+     * 5 s would be a fifth of the hub's CPU).
+     */
+    private Optional<Long> heapUsed() throws InterruptedException {
+        Optional<String> info = jcmd("GC.heap_info");
+        if (info.isEmpty()) {
             return Optional.empty();
         }
+        Matcher used = HEAP_USED.matcher(info.get());
+        return used.find() ? Optional.of(Long.parseLong(used.group(1)) * 1024) : Optional.empty();
     }
 
     /** Runs a full GC in the hub ({@code jcmd <pid> GC.run}) and reads its heap used then. */
-    private Optional<Long> heapAfterFullGc(int httpPort) throws InterruptedException {
+    private Optional<Long> heapAfterFullGc() throws InterruptedException {
+        return jcmd("GC.run").isPresent() ? heapUsed() : Optional.empty();
+    }
+
+    /** What {@code jcmd <hub pid> command} printed, when it succeeded within 30 s. */
+    private Optional<String> jcmd(String command) throws InterruptedException {
         Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
         if (!Files.isExecutable(jcmd)) {
             return Optional.empty();
         }
         try {
             Process process = new ProcessBuilder(
-                            jcmd.toString(), Long.toString(hub.handle().pid()), "GC.run")
+                            jcmd.toString(), Long.toString(hub.handle().pid()), command)
                     .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                     .start();
+            byte[] output = process.getInputStream().readAllBytes();
             if (!process.waitFor(30, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
                 return Optional.empty();
             }
-            return process.exitValue() == 0 ? heapUsed(httpPort) : Optional.empty();
+            return process.exitValue() == 0
+                    ? Optional.of(new String(output, StandardCharsets.UTF_8))
+                    : Optional.empty();
         } catch (IOException e) {
             return Optional.empty();
         }
