@@ -137,9 +137,18 @@ abstract class MeshLabFleet {
             return sites.size();
         }
 
-        /** The paths of the matrix once every witness reported: each server's witnesses, none probing its own. */
+        /**
+         * The paths of the matrix once every witness (w{@code n} on s{@code n}) reported: each server's witnesses, none
+         * probing its own; with k per server, k of the others and every checker.
+         */
         int paths() {
-            return size() * (perServer == 0 ? size() - 1 : Math.min(perServer, size() - 1));
+            int paths = 0;
+            for (int server = 1; server <= size(); server++) {
+                int checkersElsewhere = checkers.size() - (checkers.contains(server) ? 1 : 0);
+                int othersElsewhere = size() - 1 - checkersElsewhere;
+                paths += checkersElsewhere + (perServer == 0 ? othersElsewhere : Math.min(perServer, othersElsewhere));
+            }
+            return paths;
         }
     }
 

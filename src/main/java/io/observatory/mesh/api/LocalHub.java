@@ -26,14 +26,15 @@ final class LocalHub implements HubLink {
 
     @Override
     public Optional<WitnessFleet> fetchFleet() {
-        HubSettings settings = hub.settings().hub();
+        MeshHub.InForce inForce = hub.inForce();
+        HubSettings settings = inForce.settings().hub();
         if (settings == null) {
             return Optional.empty();
         }
         return settings.witnesses().stream()
                 .filter(candidate -> candidate.name().equals(witness))
                 .findFirst()
-                .map(known -> MeshProtos.witnessFleet(MeshProtos.fleet(settings, known, hub.assignment())));
+                .map(known -> MeshProtos.witnessFleet(MeshProtos.fleet(settings, known, inForce.assignment())));
     }
 
     @Override

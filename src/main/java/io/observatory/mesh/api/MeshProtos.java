@@ -76,7 +76,6 @@ final class MeshProtos {
 
     private MeshProtos() {}
 
-    /** The fleet as witness {@code witness} is to probe it. */
     /**
      * What witness {@code witness} is handed: itself, how to probe and report, and the servers it probes (its
      * {@code assignment}) with its own server, which it reports on but does not probe.

@@ -27,7 +27,8 @@ import org.springframework.stereotype.Component;
  * on-ready callback. On shutdown (the context closing, before the gRPC server stops) every stream is completed.
  *
  * <p>A change costs O(servers + witnesses) reference comparisons and carries only what changed: one server's verdict,
- * its route and the standings that moved with it, a few hundred bytes at any fleet size; the first message is the
+ * its route's server list and the standings that moved with it, a few hundred bytes plus about 7 bytes a server of
+ * its route; the first message is the
  * whole view (about 300 bytes a server, 100 a witness, and with the matrix 60 bytes a cell). What a stream sent
  * counts against the server's bound of answers its clients have not read yet ({@link UnreadAnswers}, shared with the
  * unary answers and {@code WatchObservation}) until its transport is ready again: a stream whose next message would
@@ -99,7 +100,7 @@ public class MeshWatchers implements ApplicationListener<ContextClosedEvent>, Di
         private final Latest<GetMeshResponse> backlog = new Latest<>();
         private final GrpcWatch<GetMeshResponse> watch;
         private final boolean paths;
-        private @Nullable Object offered;
+        private @Nullable MeshView offered;
         // Read and written only where a message is taken, one thread at a time (the pump's): the view the client
         // holds and its version. A taken message is sent or ends the stream (later refusals end it), so the client
         // holds what was taken.
@@ -121,14 +122,21 @@ public class MeshWatchers implements ApplicationListener<ContextClosedEvent>, Di
                     () -> streams.remove(this));
         }
 
-        /** On the writer: keeps {@code view} when it is the first or its judgement (with the matrix: it) changed. */
-        @SuppressWarnings("ReferenceEquality") // each view is published once: another view is another reference
+        /**
+         * On the writer: keeps {@code view} when it is the first, or its judgement or its fleet (a server's entry
+         * points, a witness's site) changed; with the matrix, whenever the view changed.
+         */
+        @SuppressWarnings("ReferenceEquality") // each view and fleet is built once: another one is another reference
         void offer(MeshView view) {
-            Object offering = paths ? view : view.judgement();
-            if (offered != null && (paths ? offered == view : offered.equals(offering))) {
+            MeshView before = offered;
+            if (before != null
+                    && (paths
+                            ? before == view
+                            : before.fleet() == view.fleet()
+                                    && before.judgement().equals(view.judgement()))) {
                 return;
             }
-            offered = offering;
+            offered = view;
             backlog.offer(() -> take(view));
             watch.offered();
         }

@@ -33,7 +33,8 @@ public final class WitnessV1Service extends WitnessServiceGrpc.WitnessServiceImp
 
     @Override
     public void getFleet(GetFleetRequest request, StreamObserver<GetFleetResponse> responses) {
-        HubSettings settings = hub.settings().hub();
+        MeshHub.InForce inForce = hub.inForce();
+        HubSettings settings = inForce.settings().hub();
         String caller = WitnessAuthInterceptor.WITNESS.get();
         FleetWitnessSettings witness = settings == null
                 ? null
@@ -47,7 +48,7 @@ public final class WitnessV1Service extends WitnessServiceGrpc.WitnessServiceImp
                     .asRuntimeException());
             return;
         }
-        responses.onNext(MeshProtos.fleet(settings, witness, hub.assignment()));
+        responses.onNext(MeshProtos.fleet(settings, witness, inForce.assignment()));
         responses.onCompleted();
     }
 

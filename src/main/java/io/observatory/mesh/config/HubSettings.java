@@ -133,6 +133,16 @@ public record HubSettings(
         if (servers.isEmpty()) {
             problems.reject("servers", "none", "at least one server");
         }
+        if (assignmentInForce() == Assignment.K_PER_SERVER) {
+            String probedBy = "at most " + problems.name("witnesses-per-server") + " (" + witnessesPerServer
+                    + ") with assignment k-per-server: no more witnesses probe a server";
+            if (quorum > witnessesPerServer) {
+                problems.reject("quorum", String.valueOf(quorum), probedBy);
+            }
+            if (quorumSites > witnessesPerServer) {
+                problems.reject("quorum-sites", String.valueOf(quorumSites), probedBy);
+            }
+        }
         Map<String, Integer> serverIndex = new HashMap<>();
         for (int i = 0; i < servers.size(); i++) {
             String name = servers.get(i).name();

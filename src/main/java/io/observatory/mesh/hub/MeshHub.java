@@ -58,9 +58,9 @@ public final class MeshHub implements Reconfigurable {
     private final Clock clock;
     private final ObservationUpdater updater;
     private final MeshTransitionLog transitions = new MeshTransitionLog();
-    // volatile: replaced on the writer, read by gRPC threads for GetFleet.
-    private volatile MeshSettings settings;
-    private volatile WitnessAssignment assignment;
+    // volatile: replaced whole on the writer, read by gRPC threads for GetFleet: the settings and the assignment
+    // computed from them, so that a reader never pairs new settings with the old assignment.
+    private volatile InForce inForce;
     // Writer state below.
     private MeshFleet fleet;
     private MeshRules rules;
@@ -85,23 +85,30 @@ public final class MeshHub implements Reconfigurable {
         this.writer = writer;
         this.clock = clock;
         this.updater = updater;
-        this.settings = initial;
+        this.inForce = new InForce(initial, assignment(initial, initial.fleet()));
         this.fleet = initial.fleet();
         this.rules = initial.rules();
         this.ledger = new MeshLedger(fleet, rules.noDataAfter());
         this.judging = new IncrementalMeshJudge(fleet, new MeshEvidence(List.of(), List.of()), rules);
-        this.assignment = assignment(initial, fleet);
+    }
+
+    /**
+     * The mesh settings in force and which servers each witness probes under them.
+     *
+     * @param settings   the settings
+     * @param assignment computed from them
+     */
+    public record InForce(MeshSettings settings, WitnessAssignment assignment) {}
+
+    /** The settings in force with their assignment, read at once; any thread. */
+    public InForce inForce() {
+        return inForce;
     }
 
     /** Which servers each witness probes under {@code settings}' hub, {@code full} when it has none. */
     private static WitnessAssignment assignment(MeshSettings settings, MeshFleet fleet) {
         HubSettings hub = settings.hub();
         return hub == null ? WitnessAssignment.full(fleet) : hub.witnessAssignment(fleet);
-    }
-
-    /** Which servers each witness probes, as {@code GetFleet} hands them out; any thread. */
-    public WitnessAssignment assignment() {
-        return assignment;
     }
 
     /** The view in the current snapshot; any thread. */
@@ -111,13 +118,13 @@ public final class MeshHub implements Reconfigurable {
 
     /** The mesh settings in force; any thread. */
     public MeshSettings settings() {
-        return settings;
+        return inForce.settings();
     }
 
     /** Judges now and then every {@link #JUDGE_INTERVAL}, when this instance is a hub. */
     public void start() {
         writer.execute(() -> {
-            if (settings.role().hub() && tick == null && !stopped) {
+            if (settings().role().hub() && tick == null && !stopped) {
                 log.info(
                         "mesh hub: {} servers ({} entry points), {} witnesses ({}); streak {}, quorum {}{}, unreliable"
                                 + " share {}, no data after {}",
@@ -126,9 +133,10 @@ public final class MeshHub implements Reconfigurable {
                                 .mapToInt(server -> server.entryPoints().size())
                                 .sum(),
                         fleet.witnesses().size(),
-                        assignment.full()
+                        inForce.assignment().full()
                                 ? "each probes every other server"
-                                : "each server probed by " + assignment.perServer() + " of them and the checkers",
+                                : "each server probed by "
+                                        + inForce.assignment().perServer() + " of them and the checkers",
                         rules.streak(),
                         rules.quorum(),
                         rules.quorumSites() == 0 ? "" : " of " + rules.quorumSites() + " sites",
@@ -154,7 +162,7 @@ public final class MeshHub implements Reconfigurable {
      */
     public void report(String witness, Report report, Consumer<Outcome> outcome) {
         writer.execute(() -> {
-            Outcome recorded = settings.role().hub()
+            Outcome recorded = settings().role().hub()
                     ? ledger.record(witness, report, writer.nanoTime())
                     : Outcome.REFUSED_UNKNOWN_WITNESS;
             if (recorded == Outcome.ACCEPTED) {
@@ -219,13 +227,12 @@ public final class MeshHub implements Reconfigurable {
     @Override
     public void reconfigure(ObservatoryConfig next) {
         MeshSettings mesh = next.section(MeshSettings.SECTION);
-        if (mesh.equals(settings)) {
+        if (mesh.equals(inForce.settings())) {
             return;
         }
-        settings = mesh;
         fleet = mesh.fleet();
         rules = mesh.rules();
-        assignment = assignment(mesh, fleet);
+        inForce = new InForce(mesh, assignment(mesh, fleet));
         ledger.fleetChanged(fleet, rules.noDataAfter());
         receivedAt.keySet().retainAll(ledger.reports().keySet());
         judging = new IncrementalMeshJudge(
@@ -247,7 +254,7 @@ public final class MeshHub implements Reconfigurable {
     private void scheduleTick() {
         tick = writer.schedule(JUDGE_INTERVAL, () -> {
             tick = null;
-            if (settings.role().hub()) {
+            if (settings().role().hub()) {
                 judge();
                 scheduleTick();
             }

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.IntStream;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -120,33 +121,45 @@ public final class WitnessAssignment {
             }
         }
         int checkers = chosen.size();
-        // Each site's best witness, best first; then, while short of k, the best of the others.
-        List<Integer> leaders = new ArrayList<>();
-        for (int site = 0; site < bestWitness.length; site++) {
-            if (bestWitness[site] >= 0) {
-                leaders.add(bestWitness[site]);
-            }
-        }
-        leaders.sort((a, b) ->
-                Long.compareUnsigned(weight(serverHash, witnessHashes[b]), weight(serverHash, witnessHashes[a])));
-        for (int i = 0; i < leaders.size() && chosen.size() - checkers < k; i++) {
-            chosen.add(witnesses.get(leaders.get(i)).name());
-            taken.add(leaders.get(i));
+        // Each site's best witness, best first; then, while short of k, the best of the others: k passes of a
+        // max-selection over primitive weights, O(k × witnesses), never a sort.
+        int[] leaders =
+                Arrays.stream(bestWitness).filter(witness -> witness >= 0).toArray();
+        for (int pick : top(leaders, serverHash, witnessHashes, k)) {
+            chosen.add(witnesses.get(pick).name());
+            taken.add(pick);
         }
         if (chosen.size() - checkers < k) {
-            List<Integer> rest = new ArrayList<>();
-            for (int i = 0; i < witnesses.size(); i++) {
-                if (!taken.contains(i) && !server.name().equals(witnesses.get(i).server())) {
-                    rest.add(i);
-                }
-            }
-            rest.sort((a, b) ->
-                    Long.compareUnsigned(weight(serverHash, witnessHashes[b]), weight(serverHash, witnessHashes[a])));
-            for (int i = 0; i < rest.size() && chosen.size() - checkers < k; i++) {
-                chosen.add(witnesses.get(rest.get(i)).name());
+            int[] rest = IntStream.range(0, witnesses.size())
+                    .filter(i -> !taken.contains(i)
+                            && !server.name().equals(witnesses.get(i).server()))
+                    .toArray();
+            for (int pick : top(rest, serverHash, witnessHashes, k - (chosen.size() - checkers))) {
+                chosen.add(witnesses.get(pick).name());
             }
         }
         return List.copyOf(new TreeSet<>(chosen));
+    }
+
+    /** The (at most) {@code count} candidates of highest weight with the server, best first: O(count × candidates). */
+    private static int[] top(int[] candidates, long serverHash, long[] witnessHashes, int count) {
+        long[] weights = new long[candidates.length];
+        for (int i = 0; i < candidates.length; i++) {
+            weights[i] = weight(serverHash, witnessHashes[candidates[i]]);
+        }
+        boolean[] picked = new boolean[candidates.length];
+        int[] best = new int[Math.min(count, candidates.length)];
+        for (int n = 0; n < best.length; n++) {
+            int max = -1;
+            for (int i = 0; i < candidates.length; i++) {
+                if (!picked[i] && (max < 0 || Long.compareUnsigned(weights[i], weights[max]) > 0)) {
+                    max = i;
+                }
+            }
+            picked[max] = true;
+            best[n] = candidates[max];
+        }
+        return best;
     }
 
     /** Whether every witness probes every server but its own. */

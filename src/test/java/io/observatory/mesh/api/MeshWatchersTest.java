@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.grpc.Status;
 import io.observatory.api.UnreadAnswers;
 import io.observatory.config.ObservatoryConfig;
+import io.observatory.mesh.api.v1.EntryPointStatus;
 import io.observatory.mesh.api.v1.GetMeshResponse;
 import io.observatory.mesh.api.v1.RouteStatus;
 import io.observatory.mesh.api.v1.ServerStatus;
@@ -132,14 +133,30 @@ class MeshWatchersTest {
         assertThat(added.getVersion()).isEqualTo(2);
         assertThat(added.getBaseVersion()).isEqualTo(1);
 
-        writer.execute(() -> hub.reconfigure(config));
+        ObservatoryConfig alt = Configs.yaml(FLEET.replace(
+                "      - { name: s1, route: de, entry-points: [ { name: main, protocol: direct } ] }",
+                "      - { name: s1, route: de, entry-points: [ { name: main, protocol: direct },"
+                        + " { name: alt, protocol: direct } ] }"));
+        writer.execute(() -> hub.reconfigure(alt));
         writer.runDue();
         await().until(() -> call.messages().size() == 3);
-        GetMeshResponse removed = call.messages().get(2);
-        assertThat(removed.getServersList()).isEmpty();
-        assertThat(removed.getRemovedServersList()).containsExactly("s3");
-        assertThat(removed.getRemovedRoutesList()).containsExactly("nl");
-        assertThat(removed.getBaseVersion()).isEqualTo(2);
+        assertThat(call.messages().get(2).getServersList())
+                .as("s1's new entry point, though no verdict changed")
+                .singleElement()
+                .satisfies(server -> assertThat(server.getEntryPointsList())
+                        .extracting(EntryPointStatus::getName)
+                        .containsExactly("main", "alt"));
+        assertThat(call.messages().get(2).getRemovedServersList())
+                .as("s3 left with the new file")
+                .containsExactly("s3");
+
+        writer.execute(() -> hub.reconfigure(config));
+        writer.runDue();
+        await().until(() -> call.messages().size() == 4);
+        GetMeshResponse back = call.messages().get(3);
+        assertThat(back.getServersList()).extracting(ServerStatus::getName).containsExactly("s1");
+        assertThat(back.getBaseVersion()).isEqualTo(3);
+        assertThat(call.messages().get(2).getRemovedRoutesList()).containsExactly("nl");
     }
 
     @Test

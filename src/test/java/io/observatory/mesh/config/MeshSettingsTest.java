@@ -79,6 +79,26 @@ class MeshSettingsTest {
     }
 
     @Test
+    void bindWhenAssignmentIsKPerServerThenEachWitnessIsHandedItsServersAndTheQuorumMustFitK() {
+        MeshSettings mesh = Configs.yaml(
+                        hub("      assignment: k-per-server\n      witnesses-per-server: 1\n      quorum: 1\n"))
+                .section(MeshSettings.SECTION);
+
+        assertThat(mesh.hub().assignmentInForce()).isEqualTo(HubSettings.Assignment.K_PER_SERVER);
+        assertThat(mesh.hub().witnessAssignment(mesh.fleet()).witnessesOf("s1"))
+                .as("w1 runs on s1: w2 is its one witness")
+                .containsExactly("w2");
+        assertThat(Configs.yamlRejection(hub("      assignment: k-per-server\n      witnesses-per-server: 1\n")))
+                .isEqualTo("observatory.mesh.hub.quorum: 2 (expected: at most observatory.mesh.hub.witnesses-per-server"
+                        + " (1) with assignment k-per-server: no more witnesses probe a server)");
+        assertThat(Configs.yamlRejection(hub("      assignment: half\n")))
+                .startsWith("observatory.mesh.hub.assignment: half (expected: ");
+        assertThat(Configs.yaml(hub("")).section(MeshSettings.SECTION).hub().assignmentInForce())
+                .as("two servers: full by default")
+                .isEqualTo(HubSettings.Assignment.FULL);
+    }
+
+    @Test
     void bindWhenXrayEntryPointIsWrongThenOneLineThatNeverQuotesTheObject() {
         assertThat(Configs.yamlRejection(hub("").replace(S1_ENTRY, "{ name: main, protocol: xray }")))
                 .isEqualTo("observatory.mesh.hub.servers[0].entry-points[0].outbound: (none) (expected: an Xray"

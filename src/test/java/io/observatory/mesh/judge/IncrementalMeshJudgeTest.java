@@ -29,7 +29,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * <p>The generator favours the rules' edges: streaks around the streak length (failures and successes), votes shared
  * by few sites, self-reports failing, witnesses falling silent past {@code no-data-after} and coming back, checkers,
  * external witnesses, routes of one server, and reports naming their own server or entry points not in the fleet; and
- * now and then it starts a new incremental judge from the evidence and the votes held, as the hub does on a reload.
+ * now and then it starts a new incremental judge from the evidence and the votes held, as the hub does on a reload,
+ * often of a changed fleet (a witness moved, made a checker, of another site, or gone).
  */
 class IncrementalMeshJudgeTest {
 
@@ -81,7 +82,11 @@ class IncrementalMeshJudgeTest {
                     : random.nextInt(3);
             MeshEvidence evidence = evidence(selfReports, streaks, random).holding(scratch.votes());
             if (random.nextInt(15) == 0) {
-                // As the hub after a reload: a new incremental judge from the evidence and the votes held.
+                // As the hub after a reload, often of a changed fleet: a new incremental judge from the evidence and
+                // the votes held.
+                if (random.nextBoolean()) {
+                    fleet = fleet.changed(random);
+                }
                 incremental = new IncrementalMeshJudge(fleet.fleet(), evidence, rules);
             }
             MeshJudgement expected = MeshJudge.judge(fleet.fleet(), evidence, rules, now);
@@ -140,6 +145,44 @@ class IncrementalMeshJudgeTest {
                 witnesses.add(new Witness("w" + i, "site" + random.nextInt(3), server, random.nextInt(8) == 0));
             }
             return new Fleet(new MeshFleet(servers, witnesses), witnesses);
+        }
+
+        /**
+         * This fleet as a reload may change it: a witness moved to another server (or none), made a checker or not,
+         * moved to another site; or the last witness gone. Evidence of what changed stays, as the ledger keeps it.
+         */
+        Fleet changed(Random random) {
+            List<Witness> next = new ArrayList<>(witnesses);
+            int index = random.nextInt(next.size());
+            Witness witness = next.get(index);
+            switch (random.nextInt(4)) {
+                case 0 ->
+                    next.set(
+                            index,
+                            new Witness(
+                                    witness.name(),
+                                    witness.site(),
+                                    random.nextInt(4) == 0
+                                            ? null
+                                            : fleet.servers()
+                                                    .get(random.nextInt(
+                                                            fleet.servers().size()))
+                                                    .name(),
+                                    witness.checker()));
+                case 1 ->
+                    next.set(index, new Witness(witness.name(), witness.site(), witness.server(), !witness.checker()));
+                case 2 ->
+                    next.set(
+                            index,
+                            new Witness(
+                                    witness.name(), "site" + random.nextInt(3), witness.server(), witness.checker()));
+                default -> {
+                    if (next.size() > 1) {
+                        next.remove(next.size() - 1);
+                    }
+                }
+            }
+            return new Fleet(new MeshFleet(fleet.servers(), next), next);
         }
 
         /**
