@@ -81,10 +81,15 @@ final class MeshProtos {
      * {@code assignment}) with its own server, which it reports on but does not probe.
      */
     static GetFleetResponse fleet(HubSettings settings, FleetWitnessSettings witness, WitnessAssignment assignment) {
-        Set<String> handed = assignment.full() ? null : new HashSet<>(assignment.serversOf(witness.name()));
-        if (handed != null && witness.server() != null) {
-            handed.add(witness.server());
-        }
+        return fleet(settings, witness, assignment, servers(settings));
+    }
+
+    /**
+     * As {@link #fleet(HubSettings, FleetWitnessSettings, WitnessAssignment)}, from the fleet's server messages built
+     * once ({@link #servers}): O(servers handed) a call, not O(fleet) messages built.
+     */
+    static GetFleetResponse fleet(
+            HubSettings settings, FleetWitnessSettings witness, WitnessAssignment assignment, List<Server> servers) {
         GetFleetResponse.Builder fleet = GetFleetResponse.newBuilder()
                 .setWitness(WitnessIdentity.newBuilder()
                         .setName(witness.name())
@@ -96,10 +101,21 @@ final class MeshProtos {
                         .setProbeIntervalMillis(settings.probe().probeInterval().toMillis())
                         .setTimeoutMillis(settings.probe().timeout().toMillis()))
                 .setReportIntervalMillis(settings.reportInterval().toMillis());
+        if (assignment.full()) {
+            return fleet.addAllServers(servers).build();
+        }
+        Set<String> handed = new HashSet<>(assignment.serversOf(witness.name()));
+        if (witness.server() != null) {
+            handed.add(witness.server());
+        }
+        servers.stream().filter(server -> handed.contains(server.getName())).forEach(fleet::addServers);
+        return fleet.build();
+    }
+
+    /** Every server of the fleet as GetFleet hands it, in fleet order: built once per settings. */
+    static List<Server> servers(HubSettings settings) {
+        List<Server> servers = new ArrayList<>(settings.servers().size());
         settings.servers().forEach(server -> {
-            if (handed != null && !handed.contains(server.name())) {
-                return;
-            }
             Server.Builder message = Server.newBuilder().setName(server.name()).setRoute(server.route());
             for (EntryPointSettings entry : server.entryPoints()) {
                 EntryPoint.Builder entryPoint = EntryPoint.newBuilder()
@@ -127,9 +143,9 @@ final class MeshProtos {
                 }
                 message.addEntryPoints(entryPoint);
             }
-            fleet.addServers(message);
+            servers.add(message.build());
         });
-        return fleet.build();
+        return List.copyOf(servers);
     }
 
     /**

@@ -7,12 +7,20 @@ import com.google.protobuf.Timestamp;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.observatory.mesh.api.v1.ExtraMetric;
+import io.observatory.mesh.api.v1.GetFleetResponse;
 import io.observatory.mesh.api.v1.PathReport;
 import io.observatory.mesh.api.v1.ReportRequest;
 import io.observatory.mesh.api.v1.SelfCheck;
+import io.observatory.mesh.api.v1.Server;
 import io.observatory.mesh.api.v1.ServerMetrics;
+import io.observatory.mesh.config.FleetWitnessSettings;
+import io.observatory.mesh.config.HubSettings;
+import io.observatory.mesh.config.MeshSettings;
 import io.observatory.mesh.hub.MeshLedger;
+import io.observatory.mesh.judge.WitnessAssignment;
+import io.observatory.testing.Configs;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -33,6 +41,42 @@ class MeshProtosTest {
                 catchThrowableOfType(StatusRuntimeException.class, () -> MeshProtos.report(request.build(), NOW));
         assertThat(refused.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
         return refused.getStatus().getDescription();
+    }
+
+    @Test
+    void fleetWhenAssignmentIsKPerServerThenAWitnessIsHandedItsServersAndItsOwnOnly() {
+        HubSettings hub = Configs.yaml("""
+                        observatory.mesh:
+                          hub:
+                            assignment: k-per-server
+                            witnesses-per-server: 1
+                            quorum: 1
+                            servers:
+                              - { name: s1, route: r, entry-points: [ { name: main, protocol: direct } ] }
+                              - { name: s2, route: r, entry-points: [ { name: main, protocol: direct } ] }
+                              - { name: s3, route: r, entry-points: [ { name: main, protocol: direct } ] }
+                              - { name: s4, route: r, entry-points: [ { name: main, protocol: direct } ] }
+                            witnesses:
+                              - { name: w1, site: a, server: s1, certificate-subject: w1 }
+                              - { name: w2, site: b, server: s2, certificate-subject: w2 }
+                              - { name: w3, site: c, server: s3, certificate-subject: w3 }
+                              - { name: w4, site: d, server: s4, certificate-subject: w4 }
+                        """).section(MeshSettings.SECTION).hub();
+        WitnessAssignment assignment = hub.witnessAssignment(hub.fleet());
+        FleetWitnessSettings w1 = hub.witnesses().get(0);
+
+        GetFleetResponse fleet = MeshProtos.fleet(hub, w1, assignment);
+
+        List<String> expected = new ArrayList<>(assignment.serversOf("w1"));
+        expected.add("s1");
+        assertThat(fleet.getServersList())
+                .extracting(Server::getName)
+                .as("w1's servers by the assignment, and its own")
+                .containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(MeshProtos.fleet(hub, w1, WitnessAssignment.full(hub.fleet()))
+                        .getServersCount())
+                .as("full: every server")
+                .isEqualTo(4);
     }
 
     @Test
