@@ -13,11 +13,10 @@ import io.observatory.mesh.config.FleetWitnessSettings;
 import io.observatory.mesh.config.HubSettings;
 import io.observatory.mesh.hub.MeshHub;
 import io.observatory.mesh.hub.MeshLedger;
+import io.observatory.snapshot.Memo;
 import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicReference;
-import org.jspecify.annotations.Nullable;
 
 /**
  * What witnesses call on a hub, {@code observatory.mesh.v1.WitnessService} ({@code
@@ -30,10 +29,8 @@ public final class WitnessV1Service extends WitnessServiceGrpc.WitnessServiceImp
     private final Clock clock;
     // The fleet's server messages for the settings in force, built once for every GetFleet (each witness asks each
     // round: at 1,000 witnesses of a full 1,000-server mesh, 100 calls a second of 1,000 servers each).
-    private final AtomicReference<@Nullable Servers> servers = new AtomicReference<>();
-
-    /** The server messages of one settings in force. */
-    private record Servers(MeshHub.InForce inForce, List<Server> messages) {}
+    private final Memo<MeshHub.InForce, List<Server>> servers = new Memo<>(inForce ->
+            MeshProtos.servers(Objects.requireNonNull(inForce.settings().hub(), "GetFleet answers only a hub")));
 
     /** @param clock the wall clock a report's process start is checked against */
     WitnessV1Service(MeshHub hub, Clock clock) {
@@ -58,20 +55,8 @@ public final class WitnessV1Service extends WitnessServiceGrpc.WitnessServiceImp
                     .asRuntimeException());
             return;
         }
-        responses.onNext(MeshProtos.fleet(settings, witness, inForce.assignment(), servers(inForce, settings)));
+        responses.onNext(MeshProtos.fleet(settings, witness, inForce.assignment(), servers.get(inForce)));
         responses.onCompleted();
-    }
-
-    /** The fleet's server messages under {@code inForce}, built by the first call that needs them. */
-    @SuppressWarnings("ReferenceEquality") // each settings in force is published once: another is another reference
-    private List<Server> servers(MeshHub.InForce inForce, HubSettings settings) {
-        Servers last = servers.get();
-        if (last != null && last.inForce() == inForce) {
-            return last.messages();
-        }
-        Servers built = new Servers(inForce, MeshProtos.servers(settings));
-        servers.set(built);
-        return built.messages();
     }
 
     /**

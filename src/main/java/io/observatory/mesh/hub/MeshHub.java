@@ -85,8 +85,8 @@ public final class MeshHub implements Reconfigurable {
         this.writer = writer;
         this.clock = clock;
         this.updater = updater;
-        this.inForce = new InForce(initial, assignment(initial, initial.fleet()));
         this.fleet = initial.fleet();
+        this.inForce = new InForce(initial, assignment(initial, fleet));
         this.rules = initial.rules();
         this.ledger = new MeshLedger(fleet, rules.noDataAfter());
         this.judging = new IncrementalMeshJudge(fleet, new MeshEvidence(List.of(), List.of()), rules);

@@ -123,7 +123,6 @@ public final class MeshLedger {
     private final Map<String, Received> held = new HashMap<>();
     private final Map<String, Map<String, Carry>> carries = new HashMap<>();
     private Set<String> witnesses;
-    private Set<String> entryPoints;
     // By server name, the fleet's own strings: the server's name and each entry point's. A kept streak names them,
     // not the strings of the report it came in, so the ledger holds one copy of each name however many reports.
     private Map<String, FleetNames> names;
@@ -136,7 +135,6 @@ public final class MeshLedger {
      */
     public MeshLedger(MeshFleet fleet, Duration staleAfter) {
         this.witnesses = witnessNames(fleet);
-        this.entryPoints = entryPointTags(fleet);
         this.names = names(fleet);
         this.staleAfterNanos = staleAfter.toNanos();
     }
@@ -230,12 +228,12 @@ public final class MeshLedger {
     public void fleetChanged(MeshFleet fleet, Duration staleAfter) {
         staleAfterNanos = staleAfter.toNanos();
         witnesses = witnessNames(fleet);
-        entryPoints = entryPointTags(fleet);
         names = names(fleet);
         held.keySet().retainAll(witnesses);
         held.replaceAll((witness, entry) ->
                 new Received(inFleet(entry.report()), entry.receivedAtNanos(), entry.carriedAtNanos()));
         carries.keySet().retainAll(witnesses);
+        Set<String> entryPoints = entryPointTags(fleet);
         carries.values().forEach(carried -> carried.keySet().retainAll(entryPoints));
     }
 

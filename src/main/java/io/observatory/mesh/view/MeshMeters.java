@@ -11,13 +11,13 @@ import io.observatory.mesh.judge.MeshJudgement.RouteServing;
 import io.observatory.mesh.judge.MeshJudgement.ServerVerdict;
 import io.observatory.mesh.judge.MeshJudgement.WitnessStanding;
 import io.observatory.mesh.protocol.ServerMetrics;
+import io.observatory.snapshot.Memo;
 import io.observatory.snapshot.ObservationStore;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 import org.jspecify.annotations.Nullable;
@@ -86,8 +86,8 @@ class MeshMeters {
     private final Map<String, List<Meter>> extras = new HashMap<>();
     // The fleet whose servers, witnesses and routes have gauges: a view of the same fleet changes none of them.
     private @Nullable MeshFleet followedFleet;
-    // The last view indexed for the gauges, replaced whole by whichever scrape thread indexes a newer one.
-    private final AtomicReference<@Nullable Indexed> indexed = new AtomicReference<>();
+    // The last view indexed for the gauges, built once per view for every gauge of a scrape.
+    private final Memo<MeshView, Indexed> indexed = new Memo<>(MeshMeters::index);
 
     MeshMeters(ObservationStore store, MeterRegistry registry) {
         this.store = store;
@@ -277,7 +277,7 @@ class MeshMeters {
     }
 
     private @Nullable ServerVerdict server(MeshView view, String name) {
-        return index(view).servers().get(name);
+        return indexed.get(view).servers().get(name);
     }
 
     /** The value of series {@code series} server {@code name}'s witness reported last, or NaN while there is none. */
@@ -293,37 +293,29 @@ class MeshMeters {
     }
 
     private @Nullable RouteServing route(MeshView view, String route) {
-        return index(view).routes().get(route);
+        return indexed.get(view).routes().get(route);
     }
 
     private @Nullable WitnessStanding witness(MeshView view, String name) {
-        return index(view).witnesses().get(name);
+        return indexed.get(view).witnesses().get(name);
     }
 
     /**
-     * {@code view}'s verdicts, standings and routes by name, built once per view for every gauge of a scrape (a
-     * linear search per gauge was O(servers²) a scrape: 10⁸ comparisons at 10,000 servers). Any thread.
+     * {@code view}'s verdicts, standings and routes by name, built once per view ({@link #indexed}) for every gauge of
+     * a scrape (a linear search per gauge was O(servers²) a scrape: 10⁸ comparisons at 10,000 servers).
      */
-    @SuppressWarnings("ReferenceEquality") // each view is published once: the same view is the same reference
-    private Indexed index(MeshView view) {
-        Indexed last = indexed.get();
-        if (last != null && last.view() == view) {
-            return last;
-        }
+    private static Indexed index(MeshView view) {
         Map<String, ServerVerdict> servers = new HashMap<>();
         view.judgement().servers().forEach(verdict -> servers.put(verdict.name(), verdict));
         Map<String, WitnessStanding> witnesses = new HashMap<>();
         view.judgement().witnesses().forEach(standing -> witnesses.put(standing.name(), standing));
         Map<String, RouteServing> routes = new HashMap<>();
         view.judgement().routes().forEach(serving -> routes.put(serving.route(), serving));
-        Indexed next = new Indexed(view, servers, witnesses, routes);
-        indexed.set(next);
-        return next;
+        return new Indexed(servers, witnesses, routes);
     }
 
     /** A view's verdicts, standings and routes by name. */
     private record Indexed(
-            MeshView view,
             Map<String, ServerVerdict> servers,
             Map<String, WitnessStanding> witnesses,
             Map<String, RouteServing> routes) {}
