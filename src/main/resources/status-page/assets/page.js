@@ -27,7 +27,10 @@
     retries: 0,
     retryTimer: 0,
     panels: new Map(),
+    // Per panel whose module is still loading, its events so far, in order: a panel takes its part's whole data and
+    // then changes to it, so none may be left out.
     pendingPanels: new Map(),
+    panelsFailed: false,
   };
 
   // ---- the stream ---------------------------------------------------------------------------------------------
@@ -307,6 +310,11 @@
       const response = await fetch('status/assets/panels.json', { cache: 'no-store' });
       if (response.ok) names = await response.json();
     } catch (error) {
+      names = [];
+    }
+    if (!names.length) {
+      state.panelsFailed = true;
+      state.pendingPanels.clear();
       return;
     }
     for (const name of names) {
@@ -321,12 +329,14 @@
       try {
         const module = await import(new URL('status/assets/panels/' + name + '/panel.js', document.baseURI).href);
         state.panels.set(name, { section, render: module.render });
-        const pending = state.pendingPanels.get(name);
-        if (pending !== undefined) panel(name, pending);
       } catch (error) {
         section.hidden = false;
         section.textContent = 'The ' + name + ' panel did not load: ' + error.message;
+        state.panels.set(name, { section, render: () => {} });
       }
+      const pending = state.pendingPanels.get(name) || [];
+      state.pendingPanels.delete(name);
+      for (const data of pending) panel(name, data);
     }
   }
 
@@ -342,10 +352,12 @@
   function panel(name, data) {
     const loaded = state.panels.get(name);
     if (!loaded) {
-      state.pendingPanels.set(name, data);
+      if (!state.panelsFailed) {
+        if (!state.pendingPanels.has(name)) state.pendingPanels.set(name, []);
+        state.pendingPanels.get(name).push(data);
+      }
       return;
     }
-    state.pendingPanels.delete(name);
     loaded.render(loaded.section, data, { text, cell, milliseconds, detail: (key) => detail(name, key) });
   }
 

@@ -136,7 +136,7 @@ public class IncidentConfiguration {
 
         /** The incidents' panel of the status page and member of {@code /actuator/observatory}. */
         @Bean
-        PartView<IncidentHistory> incidentPage() {
+        PartView<IncidentHistory, Object> incidentPage() {
             return new IncidentPage();
         }
 

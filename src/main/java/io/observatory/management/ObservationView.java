@@ -29,7 +29,7 @@ import tools.jackson.databind.annotation.JsonNaming;
 record ObservationView(List<Outbound> status, @JsonAnyGetter Map<String, Object> parts) {
 
     /** Maps the observed outbounds of a snapshot, in its order (by tag), and the parts {@code views} show. */
-    static ObservationView of(Observation observation, List<PartView<?>> views) {
+    static ObservationView of(Observation observation, List<PartView<?, ?>> views) {
         Map<String, Object> parts = new LinkedHashMap<>();
         views.forEach(view -> {
             Object json = member(view, observation);
@@ -41,7 +41,7 @@ record ObservationView(List<Outbound> status, @JsonAnyGetter Map<String, Object>
                 observation.observed().stream().map(Outbound::of).toList(), parts);
     }
 
-    private static <T> @Nullable Object member(PartView<T> view, Observation observation) {
+    private static <T> @Nullable Object member(PartView<T, ?> view, Observation observation) {
         return view.endpointJson(observation.part(view.part()));
     }
 

@@ -16,9 +16,9 @@ import org.springframework.stereotype.Component;
 class ObservatoryEndpoint {
 
     private final ObservationStore store;
-    private final List<PartView<?>> views;
+    private final List<PartView<?, ?>> views;
 
-    ObservatoryEndpoint(ObservationStore store, List<PartView<?>> views) {
+    ObservatoryEndpoint(ObservationStore store, List<PartView<?, ?>> views) {
         this.store = store;
         this.views = List.copyOf(views);
     }

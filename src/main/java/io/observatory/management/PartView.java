@@ -13,11 +13,13 @@ import org.jspecify.annotations.Nullable;
  * <p>The panel is an ES module served at {@code /status/assets/panels/<name>/panel.js}, with its style at
  * {@code panel.css} beside it: it exports {@code render(section, data)}, which draws {@link #pageJson} into the
  * {@code <section>} the page gives it. The page fetches the data once from {@code /status/api/<name>} and then takes
- * each {@code <name>} event of its live stream.
+ * each {@code <name>} event of its live stream: the whole data first, then, where the part says how
+ * ({@link #pageChanges}), only what changed, which the panel applies to what it holds.
  *
  * @param <T> the part's value type
+ * @param <D> the panel's data, immutable: what {@link #pageJson} builds and {@link #pageChanges} compares
  */
-public interface PartView<T> {
+public interface PartView<T, D> {
 
     /** The part shown; its name names the JSON member, the panel, its data path and its events. */
     SnapshotPart<T> part();
@@ -32,7 +34,19 @@ public interface PartView<T> {
      *
      * @param now the wall clock when it is built
      */
-    Object pageJson(T value, Instant now);
+    D pageJson(T value, Instant now);
+
+    /**
+     * What changed in the panel's data from {@code before} to {@code after}, both built by {@link #pageJson} and the
+     * first the data the stream last sent: the data of a {@code <name>} event that the panel applies to the data it
+     * holds to hold {@code after}. Built once per pair for every stream, so it costs the comparison of the two, and
+     * what a single change of the part sends does not grow with the part. The default sends every event whole.
+     *
+     * @return the changes, or {@code null} to send {@code after} whole (e.g. when what it shows was replaced)
+     */
+    default @Nullable Object pageChanges(D before, D after) {
+        return null;
+    }
 
     /**
      * The classpath directory of the panel's {@code panel.js} and {@code panel.css}, ending in {@code /}, e.g.

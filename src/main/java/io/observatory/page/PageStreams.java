@@ -35,8 +35,10 @@ import tools.jackson.databind.json.JsonMapper;
  *       state), so a stream gets at most four of these a second ({@link #BATCHES_PER_SECOND}) however fast the
  *       writer publishes (at 10,000 outbounds probed on their own schedules, about 1,000 changes a second);
  *   <li>one event per capability part with a panel ({@link PartView}), named after the part, e.g. {@code mesh}: its
- *       {@link PartView#pageJson page data}, first unless the part is empty, then whenever it changed, at most once
- *       per its {@link PartView#pageInterval interval}; built once per value for every stream;
+ *       {@link PartView#pageJson page data} whole, first unless the part is empty, then whenever it changed, at most
+ *       once per its {@link PartView#pageInterval interval}, what changed since the data the stream holds
+ *       ({@link PartView#pageChanges}) or, for a part that does not say, the whole data again; each built once per
+ *       value (or pair) for every stream;
  *   <li>a comment after {@link #KEEP_ALIVE} without an event, so that proxies keep an idle stream open.
  * </ul>
  *
@@ -49,8 +51,9 @@ import tools.jackson.databind.json.JsonMapper;
  * neither memory nor a connection for long; the page reconnects and starts from a snapshot. On shutdown every stream is
  * completed, so the HTTP server's graceful shutdown does not wait for them.
  *
- * <p>Costs per stream one entry per row of its page; per look at a changed observation, one pass over the outbounds
- * matching its prefix (all 10,000 for none) and the JSON of its changed rows. Nothing per outbound or per change.
+ * <p>Costs per stream one entry per row of its page and, per panel, a reference to the data it last sent (shared by
+ * the streams that keep up); per look at a changed observation, one pass over the outbounds matching its prefix (all
+ * 10,000 for none) and the JSON of its changed rows. Nothing per outbound or per change.
  */
 final class PageStreams {
 
@@ -67,7 +70,7 @@ final class PageStreams {
 
     private final Scheduler page;
     private final RttHistory history;
-    private final List<PartView<?>> views;
+    private final List<Panel<?, ?>> panels;
     private final Clock clock;
     private final JsonMapper json;
     private final Duration stallLimit;
@@ -75,8 +78,6 @@ final class PageStreams {
     private final Set<Stream> streams = new LinkedHashSet<>();
     private Scheduler.@Nullable Cancellable tick;
     private boolean closed;
-    // Per part name, the page data last built and the value it was built from.
-    private final Map<String, Built> built = new HashMap<>();
 
     /**
      * @param page       the page's own thread, on which every stream is served; its ticker paces the streams
@@ -89,13 +90,13 @@ final class PageStreams {
     PageStreams(
             Scheduler page,
             RttHistory history,
-            List<PartView<?>> views,
+            List<PartView<?, ?>> views,
             Clock clock,
             JsonMapper json,
             Duration stallLimit) {
         this.page = page;
         this.history = history;
-        this.views = List.copyOf(views);
+        this.panels = views.stream().<Panel<?, ?>>map(this::panel).toList();
         this.clock = clock;
         this.json = json;
         this.stallLimit = stallLimit;
@@ -169,19 +170,121 @@ final class PageStreams {
         });
     }
 
-    /** The event data of {@code view}'s part, whose value is {@code value}, built once per value for every stream. */
-    private <T> String data(PartView<T> view, Object value) {
-        Built last = built.get(view.part().name());
-        if (last == null || last.value() != value) {
-            T typed = view.part().type().cast(value);
-            last = new Built(value, json.writeValueAsString(view.pageJson(typed, clock.instant())));
-            built.put(view.part().name(), last);
-        }
-        return last.json();
+    private <T, D> Panel<T, D> panel(PartView<T, D> view) {
+        return new Panel<>(view);
     }
 
-    /** A part's page data as JSON, and the value it was built from (compared by identity). */
-    private record Built(Object value, String json) {}
+    /**
+     * One part's panel as every stream sends it; page thread. Its data is built once per value of the part, its whole
+     * JSON once per value that a stream sends whole, and its changes once per pair of data, so the streams that keep up
+     * (which all hold the same data) share one event; a stream that fell behind has its own changes built.
+     */
+    private final class Panel<T, D> {
+
+        private final PartView<T, D> view;
+        private @Nullable Built<D> last;
+        private @Nullable Changes<D> lastChanges;
+
+        Panel(PartView<T, D> view) {
+            this.view = view;
+        }
+
+        /** Where a stream opened at {@code opened} (the page's ticker) stands with this panel: nothing sent yet. */
+        Slot slot(long opened) {
+            return new Slot() {
+                // What the stream last sent, null while the part was empty; and when, on the page's ticker.
+                private @Nullable Built<D> sent;
+                private long sentAt = opened - view.pageInterval().toNanos();
+
+                @Override
+                public boolean due(Observation observation, long now) {
+                    Object value = observation.part(view.part());
+                    return value != (sent == null ? view.part().empty() : sent.value())
+                            && now - sentAt >= view.pageInterval().toNanos();
+                }
+
+                @Override
+                public ServerSentEvent<String> take(Observation observation, long now) {
+                    Built<D> after = built(observation.part(view.part()));
+                    String data = eventData(sent, after);
+                    sent = after;
+                    sentAt = now;
+                    return ServerSentEvent.builder(data)
+                            .event(view.part().name())
+                            .build();
+                }
+            };
+        }
+
+        @SuppressWarnings("ReferenceEquality") // a part's value is replaced whole: another value, another reference
+        private Built<D> built(T value) {
+            Built<D> built = last;
+            if (built == null || built.value() != value) {
+                built = new Built<>(value, view.pageJson(value, clock.instant()));
+                last = built;
+            }
+            return built;
+        }
+
+        /** The data that takes a stream holding {@code before} to {@code after}: its changes, else {@code after} whole. */
+        @SuppressWarnings("ReferenceEquality") // a pair of data built once each: identity names it
+        private String eventData(@Nullable Built<D> before, Built<D> after) {
+            if (before == null) {
+                return after.json();
+            }
+            Changes<D> changes = lastChanges;
+            if (changes == null || changes.before() != before || changes.after() != after) {
+                Object data = view.pageChanges(before.data(), after.data());
+                changes = new Changes<>(before, after, data == null ? null : json.writeValueAsString(data));
+                lastChanges = changes;
+            }
+            return changes.json() != null ? changes.json() : after.json();
+        }
+    }
+
+    /** Where one stream stands with one panel; page thread. */
+    private interface Slot {
+
+        /** Whether the part changed since the stream last sent it and its interval passed since. */
+        boolean due(Observation observation, long now);
+
+        /** The part's event for the stream: its changes since what the stream holds, or the whole data. */
+        ServerSentEvent<String> take(Observation observation, long now);
+    }
+
+    /** A part's panel data built from one value (compared by identity), with its JSON built when first sent whole. */
+    private final class Built<D> {
+
+        private final Object value;
+        private final D data;
+        private @Nullable String json;
+
+        Built(Object value, D data) {
+            this.value = value;
+            this.data = data;
+        }
+
+        Object value() {
+            return value;
+        }
+
+        D data() {
+            return data;
+        }
+
+        String json() {
+            String built = json;
+            if (built == null) {
+                built = PageStreams.this.json.writeValueAsString(data);
+                json = built;
+            }
+            return built;
+        }
+    }
+
+    /** The changes from one built data to another as JSON, {@code null} when the part sends the latter whole. */
+    private record Changes<D>(
+            Built<D> before, Built<D> after, @Nullable String json) {}
 
     /**
      * One stream: its pump, and as its backlog what it last sent of its page; page thread only. What is due is read
@@ -198,9 +301,8 @@ final class PageStreams {
         private Map<String, Sent> sent = Map.of();
         private @Nullable List<String> window;
         private @Nullable OutboundWindow counted;
-        // Per part name: the value last sent, and when (the page's ticker).
-        private final Map<String, Object> partSeen = new HashMap<>();
-        private final Map<String, Long> partSentAt = new HashMap<>();
+        // Per panel, in the order of the panels: what the stream last sent of it.
+        private final List<Slot> slots;
         private long lastEventAt;
         // Set by each tick, cleared when the rows are looked at: a subscriber's demand between ticks sends the parts
         // and keep-alives due but never a second outbounds event in one interval.
@@ -218,10 +320,7 @@ final class PageStreams {
             this.client = client;
             this.connection = connection;
             this.lastEventAt = opened;
-            for (PartView<?> view : views) {
-                partSeen.put(view.part().name(), view.part().empty());
-                partSentAt.put(view.part().name(), opened - view.pageInterval().toNanos());
-            }
+            this.slots = panels.stream().map(panel -> panel.slot(opened)).toList();
             this.pump = new Pump<>(
                     new SseOutlet(sink, connection),
                     this,
@@ -248,7 +347,7 @@ final class PageStreams {
             Observation observation = history.observation();
             return putBack == null
                     && (observation == seen || !outboundsDue)
-                    && views.stream().noneMatch(view -> partDue(view, observation, now))
+                    && slots.stream().noneMatch(slot -> slot.due(observation, now))
                     && now - lastEventAt < KEEP_ALIVE.toNanos();
         }
 
@@ -268,16 +367,10 @@ final class PageStreams {
                             .build();
                 }
             }
-            for (int i = 0; event == null && i < views.size(); i++) {
-                PartView<?> view = views.get(i);
-                if (partDue(view, observation, now)) {
-                    String name = view.part().name();
-                    Object value = observation.part(view.part());
-                    partSeen.put(name, value);
-                    partSentAt.put(name, now);
-                    event = ServerSentEvent.builder(data(view, value))
-                            .event(name)
-                            .build();
+            for (int i = 0; event == null && i < slots.size(); i++) {
+                Slot slot = slots.get(i);
+                if (slot.due(observation, now)) {
+                    event = slot.take(observation, now);
                 }
             }
             if (event == null && now - lastEventAt >= KEEP_ALIVE.toNanos()) {
@@ -297,13 +390,6 @@ final class PageStreams {
         @Override
         public void clear() {
             putBack = null;
-        }
-
-        private boolean partDue(PartView<?> view, Observation observation, long now) {
-            String name = view.part().name();
-            return observation.part(view.part()) != partSeen.get(name)
-                    && now - partSentAt.getOrDefault(name, Long.MIN_VALUE / 2)
-                            >= view.pageInterval().toNanos();
         }
 
         /**

@@ -62,7 +62,7 @@ public class StatusPageConfiguration {
     PageStreams statusPageStreams(
             @Qualifier("statusPageThread") Scheduler page,
             RttHistory history,
-            List<PartView<?>> views,
+            List<PartView<?, ?>> views,
             Clock clock,
             JsonMapper json) {
         return new PageStreams(page, history, views, clock, json, STALL_LIMIT);
@@ -82,13 +82,13 @@ public class StatusPageConfiguration {
 
     @Bean
     RouterFunction<ServerResponse> statusPageRoutes(
-            RttHistory history, List<PartView<?>> views, PageStreams streams, Clock clock, HttpReads reads) {
+            RttHistory history, List<PartView<?, ?>> views, PageStreams streams, Clock clock, HttpReads reads) {
         StatusPageHandler handler = new StatusPageHandler(history, views, streams, clock);
         RouterFunctions.Builder data = RouterFunctions.route()
                 .GET("/status/api/outbounds", handler::outbounds)
                 .GET("/status/api/stream", handler::stream);
         RouterFunctions.Builder assets = RouterFunctions.route().GET("/status/assets/panels.json", handler::panels);
-        for (PartView<?> view : views) {
+        for (PartView<?, ?> view : views) {
             String name = view.part().name();
             if (RESERVED.contains(name)) {
                 throw new IllegalStateException("a part named " + name + " cannot have a status page panel"

@@ -34,11 +34,11 @@ final class StatusPageHandler {
     static final Resource PAGE = new ClassPathResource("status-page/index.html");
 
     private final RttHistory history;
-    private final List<PartView<?>> views;
+    private final List<PartView<?, ?>> views;
     private final PageStreams streams;
     private final Clock clock;
 
-    StatusPageHandler(RttHistory history, List<PartView<?>> views, PageStreams streams, Clock clock) {
+    StatusPageHandler(RttHistory history, List<PartView<?, ?>> views, PageStreams streams, Clock clock) {
         this.history = history;
         this.views = List.copyOf(views);
         this.streams = streams;
@@ -69,13 +69,13 @@ final class StatusPageHandler {
     }
 
     /** {@code GET /status/api/<name>}: the panel data of the part {@code view} shows. */
-    <T> Mono<ServerResponse> part(PartView<T> view) {
+    <T> Mono<ServerResponse> part(PartView<T, ?> view) {
         T value = history.observation().part(view.part());
         return data(MediaType.APPLICATION_JSON).bodyValue(view.pageJson(value, clock.instant()));
     }
 
     /** {@code GET /status/api/<name>/<key>}: one item of a panel's data in detail, or 404 naming the item. */
-    <T> Mono<ServerResponse> detail(PartView<T> view, String key) {
+    <T> Mono<ServerResponse> detail(PartView<T, ?> view, String key) {
         T value = history.observation().part(view.part());
         Object detail = view.pageDetail(value, key, clock.instant());
         return detail == null

@@ -322,6 +322,34 @@ class PageStreamsTest {
     }
 
     @Test
+    void partWhenItSaysWhatChangedThenTheWholeFirstThenItsChangesAndTheWholeWhenItCannotSay() {
+        start("a");
+        TestSubscriber<ServerSentEvent<String>> early = open(everything(), Long.MAX_VALUE);
+        time.execute(() -> updater.publish(NotesPart.PART, "mesh", Map.of()));
+        time.advance(Duration.ofSeconds(1));
+        time.execute(() -> updater.publish(NotesPart.PART, "mesh of 2", Map.of()));
+        time.advance(Duration.ofSeconds(1));
+        TestSubscriber<ServerSentEvent<String>> late = open(everything(), Long.MAX_VALUE);
+        time.execute(() -> updater.publish(NotesPart.PART, "mesh of 2 servers", Map.of()));
+        time.advance(Duration.ofSeconds(1));
+        time.execute(() -> updater.publish(NotesPart.PART, "fleet", Map.of()));
+        time.advance(Duration.ofSeconds(1));
+
+        assertThat(events(early, "notes"))
+                .extracting(event -> event.data())
+                .as("whole, what was appended twice, then whole: the text was replaced")
+                .containsExactly(
+                        "{\"text\":\"mesh\"}",
+                        "{\"appended\":\" of 2\"}",
+                        "{\"appended\":\" servers\"}",
+                        "{\"text\":\"fleet\"}");
+        assertThat(events(late, "notes"))
+                .extracting(event -> event.data())
+                .as("a stream opened later starts from the whole")
+                .containsExactly("{\"text\":\"mesh of 2\"}", "{\"appended\":\" servers\"}", "{\"text\":\"fleet\"}");
+    }
+
+    @Test
     void partWhenNothingPublishedThenNoEvent() {
         start("a");
         TestSubscriber<ServerSentEvent<String>> client = open(everything(), Long.MAX_VALUE);

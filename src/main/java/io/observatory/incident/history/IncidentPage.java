@@ -21,7 +21,7 @@ import org.jspecify.annotations.Nullable;
  * ({@code /status/api/incidents/<key>}, the key its subject in base64url) lists its incidents with start, end,
  * duration, reason and evidence. Subjects without an incident are 100 % available and not listed.
  */
-public final class IncidentPage implements PartView<IncidentHistory> {
+public final class IncidentPage implements PartView<IncidentHistory, Object> {
 
     /** The most subjects the panel lists. */
     static final int SUBJECTS = 200;

@@ -16,13 +16,14 @@ import tools.jackson.databind.PropertyNamingStrategies.SnakeCaseStrategy;
 import tools.jackson.databind.annotation.JsonNaming;
 
 /**
- * A hub's mesh as the status page shows it: the body of {@code GET /status/api/mesh} and the data of each {@code mesh}
- * event of the live stream. It is the {@code mesh} part of {@code /actuator/observatory} ({@link MeshJson}: servers,
+ * A hub's mesh as the status page shows it: the body of {@code GET /status/api/mesh} and the data of the first
+ * {@code mesh} event of the live stream, whose later ones carry what changed ({@link MeshPageChanges}). It is the {@code mesh} part of {@code /actuator/observatory} ({@link MeshJson}: servers,
  * witnesses, routes with their panic flag) plus what the page draws: a caption per server in the fleet monitor's
  * words, the witnesses whose last report is older than {@code no-data-after} ({@code stale}), and the witness ×
  * entry point matrix, each cell with the witness's streaks against the entry point and whether the hub counts it
  * as a vote. About 100 bytes per cell (plus its error's reason while it fails) and 200 per server and witness:
- * about 1 MB for 100 witnesses of 100 servers, which is why the stream sends it at most once a second. A larger
+ * about 1 MB for 100 witnesses of 100 servers, which is why the stream sends it whole once and then, at most once a
+ * second, what changed. A larger
  * matrix ({@value #MATRIX_MAX_CELLS} cells and more; a million at 1,000 × 1,000) is left out, its size said in
  * {@code matrixCells}: no page draws it readably, and each server's card ({@code GET /status/api/mesh/servers/<name>})
  * has its rows and column.

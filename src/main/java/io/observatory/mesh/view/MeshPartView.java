@@ -9,10 +9,11 @@ import org.springframework.stereotype.Component;
 
 /**
  * The mesh as people see it: {@code mesh} in {@code /actuator/observatory} on a hub ({@link MeshJson}), and the status
- * page's mesh panel ({@link MeshPage}: servers, routes, the witness × entry point matrix), sent at most once a second.
+ * page's mesh panel ({@link MeshPage}: servers, routes, the witness × entry point matrix), sent at most once a second:
+ * whole first, then what changed ({@link MeshPageChanges}).
  */
 @Component
-final class MeshPartView implements PartView<MeshView> {
+final class MeshPartView implements PartView<MeshView, MeshPage> {
 
     @Override
     public SnapshotPart<MeshView> part() {
@@ -27,8 +28,14 @@ final class MeshPartView implements PartView<MeshView> {
 
     /** The page's view; empty lists on an instance that is no hub, which the panel hides. */
     @Override
-    public Object pageJson(MeshView view, Instant now) {
+    public MeshPage pageJson(MeshView view, Instant now) {
         return MeshPage.of(view, now);
+    }
+
+    /** What changed ({@link MeshPageChanges}), or {@code null} when the fleet changed and the page is sent whole. */
+    @Override
+    public @Nullable Object pageChanges(MeshPage before, MeshPage after) {
+        return MeshPageChanges.of(before, after);
     }
 
     /** Server {@code key}'s card ({@link MeshCard}), or {@code null} when the fleet has no such server. */

@@ -1,7 +1,8 @@
 // The mesh panel of the status page: a hub's servers with their captions, its routes, and the witness × entry point
-// matrix. The page imports this module, gives it a <section> and calls render with the data of every "mesh" event
-// (io.observatory.mesh.view.MeshPage); on an instance that is no hub the data has no servers and the panel stays
-// hidden.
+// matrix. The page imports this module, gives it a <section> and calls render with the data of every "mesh" event:
+// the whole view first (io.observatory.mesh.view.MeshPage), then what changed (MeshPageChanges, "changes": true),
+// which the panel applies to the view it holds and redraws only the servers, routes and matrix rows it touches. On an
+// instance that is no hub the view has no servers and the panel stays hidden.
 'use strict';
 
 const LEGEND = [
@@ -19,36 +20,112 @@ const LEGEND = [
 let open = null;
 let latest = 0;
 
-export function render(section, view, helpers) {
-  const { text, cell, milliseconds } = helpers;
-  section.hidden = view.servers.length === 0;
+// The view the panel holds: the last whole view with every later event's changes applied. Servers, witnesses and
+// routes keep their fleet order (changes never add or remove one: a changed fleet comes whole).
+let held = null;
+
+export function render(section, data, helpers) {
+  let changes = null;
+  if (data.changes) {
+    if (held === null) return; // a stream's first event is whole
+    changes = data;
+    apply(held, changes);
+  } else {
+    held = hold(data);
+  }
+  section.hidden = held.servers.size === 0;
   if (section.hidden) return;
-  if (!section.querySelector('#matrix')) build(section, text);
-  const stale = new Set(view.stale);
-  section.querySelector('#servers').replaceChildren(...view.servers.map((server) => {
-    const li = document.createElement('li');
-    li.dataset.server = server.name;
-    li.dataset.status = server.status.toLowerCase();
-    const dot = document.createElement('span');
-    const cut = server.status === 'OK' && server.entry_points.some((entry) => entry.ranked);
-    dot.className = 'dot ' + (cut ? 'pair_cut' : server.status.toLowerCase());
-    dot.title = server.status.toLowerCase();
-    const name = text('button', 'name', server.name);
-    name.type = 'button';
-    name.title = 'open the card of ' + server.name;
-    name.addEventListener('click', () => {
-      open = server.name;
-      showCard(section, helpers);
-    });
-    li.append(dot, name, text('span', 'route', ' (' + server.route + ')'),
-      text('span', 'caption', view.captions[server.name]),
-      text('span', 'rotation', server.in_rotation ? 'in rotation' : 'out of rotation'));
-    const reasons = [server.reason, ...server.entry_points.map((entry) => entry.reason)].filter(Boolean);
-    if (reasons.length) li.append(text('span', 'reason', reasons.join('; ')));
-    if (server.metrics) li.append(metricsLine(server.metrics, text));
-    return li;
-  }));
-  section.querySelector('#routes').replaceChildren(...view.routes.map((route) => {
+  if (!section.querySelector('#matrix')) build(section, helpers.text);
+  drawServers(section, changes, helpers);
+  drawRoutes(section, changes, helpers);
+  drawMatrix(section, changes, helpers);
+  if (open !== null) showCard(section, helpers);
+}
+
+// The whole view, keyed: servers, witnesses, routes and captions by name, cells by witness and entry point.
+function hold(view) {
+  return {
+    streak: view.streak,
+    servers: new Map(view.servers.map((server) => [server.name, server])),
+    witnesses: new Map(view.witnesses.map((witness) => [witness.name, witness])),
+    routes: new Map(view.routes.map((route) => [route.route, route])),
+    captions: new Map(Object.entries(view.captions)),
+    stale: new Set(view.stale),
+    cells: new Map(view.cells.map((found) => [cellKey(found), found])),
+    matrixCells: view.matrix_cells,
+  };
+}
+
+// Applies one event's changes: each server, witness, route and cell it carries replaces the one held, a carried
+// witness is stale only when the event says so, and the removed cells go.
+function apply(view, changes) {
+  for (const server of changes.servers) {
+    view.servers.set(server.name, server);
+    view.captions.set(server.name, changes.captions[server.name]);
+  }
+  for (const witness of changes.witnesses) {
+    view.witnesses.set(witness.name, witness);
+    view.stale.delete(witness.name);
+  }
+  for (const name of changes.stale) view.stale.add(name);
+  for (const route of changes.routes) view.routes.set(route.route, route);
+  for (const found of changes.cells) view.cells.set(cellKey(found), found);
+  for (const key of changes.removed_cells) view.cells.delete(cellKey(key));
+  view.matrixCells = changes.matrix_cells;
+}
+
+function cellKey(cell) {
+  return cell.witness + ' ' + cell.tag;
+}
+
+// Replaces the element of container whose data-<key> is name with fresh, or appends fresh when there is none.
+function replaceItem(container, key, name, fresh) {
+  const old = container.querySelector('[data-' + key + '="' + CSS.escape(name) + '"]');
+  if (old) old.replaceWith(fresh);
+  else container.append(fresh);
+}
+
+// Every server's line on a whole view; only the changed servers' lines on changes.
+function drawServers(section, changes, helpers) {
+  const list = section.querySelector('#servers');
+  if (changes === null) {
+    list.replaceChildren(...[...held.servers.values()].map((server) => serverItem(server, section, helpers)));
+  } else {
+    for (const server of changes.servers) {
+      replaceItem(list, 'server', server.name, serverItem(server, section, helpers));
+    }
+  }
+}
+
+function serverItem(server, section, helpers) {
+  const { text } = helpers;
+  const li = document.createElement('li');
+  li.dataset.server = server.name;
+  li.dataset.status = server.status.toLowerCase();
+  const dot = document.createElement('span');
+  const cut = server.status === 'OK' && server.entry_points.some((entry) => entry.ranked);
+  dot.className = 'dot ' + (cut ? 'pair_cut' : server.status.toLowerCase());
+  dot.title = server.status.toLowerCase();
+  const name = text('button', 'name', server.name);
+  name.type = 'button';
+  name.title = 'open the card of ' + server.name;
+  name.addEventListener('click', () => {
+    open = server.name;
+    showCard(section, helpers);
+  });
+  li.append(dot, name, text('span', 'route', ' (' + server.route + ')'),
+    text('span', 'caption', held.captions.get(server.name)),
+    text('span', 'rotation', server.in_rotation ? 'in rotation' : 'out of rotation'));
+  const reasons = [server.reason, ...server.entry_points.map((entry) => entry.reason)].filter(Boolean);
+  if (reasons.length) li.append(text('span', 'reason', reasons.join('; ')));
+  if (server.metrics) li.append(metricsLine(server.metrics, text));
+  return li;
+}
+
+// Every route's row on a whole view; only the changed routes' rows on changes.
+function drawRoutes(section, changes, { text, cell }) {
+  const body = section.querySelector('#routes');
+  const row = (route) => {
     const tr = document.createElement('tr');
     tr.dataset.route = route.route;
     cell(tr, '', route.route);
@@ -56,67 +133,90 @@ export function render(section, view, helpers) {
     const panic = cell(tr, '', '');
     if (route.panic) panic.append(text('span', 'panic', 'PANIC: none in rotation, serving the best'));
     return tr;
-  }));
-  if (view.cells.length === 0 && view.matrix_cells > 0) {
+  };
+  if (changes === null) body.replaceChildren(...[...held.routes.values()].map(row));
+  else for (const route of changes.routes) replaceItem(body, 'route', route.route, row(route));
+}
+
+// The matrix: its head (an entry point's title is its server's caption) and a row per witness; on changes, the head
+// when a server changed and the rows of the witnesses whose standing or cells changed. A matrix too large to draw is
+// a line saying so.
+function drawMatrix(section, changes, helpers) {
+  const { text } = helpers;
+  const matrix = section.querySelector('#matrix');
+  if (held.cells.size === 0 && held.matrixCells > 0) {
     const tr = document.createElement('tr');
-    const td = text('td', 'matrix-omitted', 'The matrix has ' + view.matrix_cells.toLocaleString('en')
-      + ' cells, too many to draw: a server\'s card lists who reaches it and whom it reaches.');
-    tr.append(td);
-    section.querySelector('#matrix').replaceChildren(tr);
-    if (open !== null) showCard(section, helpers);
+    tr.append(text('td', 'matrix-omitted', 'The matrix has ' + held.matrixCells.toLocaleString('en')
+      + ' cells, too many to draw: a server\'s card lists who reaches it and whom it reaches.'));
+    matrix.replaceChildren(tr);
     return;
   }
-  const entries = view.servers.flatMap((server) => server.entry_points.map((entry) => ({ server, entry })));
-  const cells = new Map(view.cells.map((c) => [c.witness + ' ' + c.tag, c]));
+  const entries = [...held.servers.values()].flatMap((server) => server.entry_points.map((entry) => ({ server, entry })));
+  if (changes === null || !matrix.querySelector('tr.head')) {
+    matrix.replaceChildren(matrixHead(entries, text),
+      ...[...held.witnesses.values()].map((witness) => witnessRow(witness, entries, helpers)));
+    return;
+  }
+  if (changes.servers.length) matrix.querySelector('tr.head').replaceWith(matrixHead(entries, text));
+  const rows = new Set(changes.witnesses.map((witness) => witness.name));
+  for (const found of [...changes.cells, ...changes.removed_cells]) rows.add(found.witness);
+  for (const name of rows) {
+    const witness = held.witnesses.get(name);
+    if (witness) replaceItem(matrix, 'witness', name, witnessRow(witness, entries, helpers));
+  }
+}
+
+function matrixHead(entries, text) {
   const head = document.createElement('tr');
+  head.className = 'head';
   head.append(text('th', '', 'witness'));
   for (const { server, entry } of entries) {
     const th = text('th', '', entry.tag);
-    th.title = view.captions[server.name];
+    th.title = held.captions.get(server.name);
     head.append(th);
   }
-  const rows = view.witnesses.map((witness) => {
-    const tr = document.createElement('tr');
-    tr.dataset.witness = witness.name;
-    const th = text('th', '', witness.name);
-    th.append(text('small', 'site', ' ' + witness.site));
-    if (witness.checker) th.append(text('span', 'badge checker', 'checker'));
-    if (witness.status === 'UNRELIABLE') {
-      const badge = text('span', 'badge unreliable', 'unreliable ' + Math.round(witness.share * 100) + ' %');
-      badge.title = witness.reason || '';
-      th.append(badge);
+  return head;
+}
+
+function witnessRow(witness, entries, { text, milliseconds }) {
+  const tr = document.createElement('tr');
+  tr.dataset.witness = witness.name;
+  const th = text('th', '', witness.name);
+  th.append(text('small', 'site', ' ' + witness.site));
+  if (witness.checker) th.append(text('span', 'badge checker', 'checker'));
+  if (witness.status === 'UNRELIABLE') {
+    const badge = text('span', 'badge unreliable', 'unreliable ' + Math.round(witness.share * 100) + ' %');
+    badge.title = witness.reason || '';
+    th.append(badge);
+  }
+  if (held.stale.has(witness.name)) th.append(text('span', 'badge stale', 'stale'));
+  tr.append(th);
+  for (const { server, entry } of entries) {
+    const found = held.cells.get(witness.name + ' ' + entry.tag);
+    const td = document.createElement('td');
+    td.dataset.tag = entry.tag;
+    if (found) {
+      const kind = found.vote ? 'vote' : found.failures > 0 ? 'failing' : 'ok';
+      td.className = 'cell ' + kind;
+      td.textContent = found.failures > 0 ? String(found.failures)
+        : found.rtt_micros !== undefined ? milliseconds(found.rtt_micros) : 'ok';
+      td.title = found.failures > 0
+        ? found.failures + ' failed in a row: ' + (found.error || found.error_kind || 'failed')
+        : found.vote
+          ? 'a vote until ' + held.streak + ' successes in a row (' + found.successes + ' so far)'
+          : 'last probe succeeded';
+    } else if (witness.server === server.name) {
+      td.className = 'cell own';
+      td.textContent = 'own';
+      td.title = 'its own server: a witness does not probe it';
+    } else {
+      td.className = 'cell none';
+      td.textContent = '—';
+      td.title = 'no report of this entry point';
     }
-    if (stale.has(witness.name)) th.append(text('span', 'badge stale', 'stale'));
-    tr.append(th);
-    for (const { server, entry } of entries) {
-      const found = cells.get(witness.name + ' ' + entry.tag);
-      const td = document.createElement('td');
-      td.dataset.tag = entry.tag;
-      if (found) {
-        const kind = found.vote ? 'vote' : found.failures > 0 ? 'failing' : 'ok';
-        td.className = 'cell ' + kind;
-        td.textContent = found.failures > 0 ? String(found.failures)
-          : found.rtt_micros !== undefined ? milliseconds(found.rtt_micros) : 'ok';
-        td.title = found.failures > 0
-          ? found.failures + ' failed in a row: ' + (found.error || found.error_kind || 'failed')
-          : found.vote
-            ? 'a vote until ' + view.streak + ' successes in a row (' + found.successes + ' so far)'
-            : 'last probe succeeded';
-      } else if (witness.server === server.name) {
-        td.className = 'cell own';
-        td.textContent = 'own';
-        td.title = 'its own server: a witness does not probe it';
-      } else {
-        td.className = 'cell none';
-        td.textContent = '—';
-        td.title = 'no report of this entry point';
-      }
-      tr.append(td);
-    }
-    return tr;
-  });
-  section.querySelector('#matrix').replaceChildren(head, ...rows);
-  if (open !== null) showCard(section, helpers);
+    tr.append(td);
+  }
+  return tr;
 }
 
 // The open server's card: its status and why, its entry points, who reaches it and whom it reaches, its metrics and
