@@ -28,9 +28,9 @@
     retryTimer: 0,
     panels: new Map(),
     // Per panel whose module is still loading, its events so far, in order: a panel takes its part's whole data and
-    // then changes to it, so none may be left out.
+    // then changes to it, so none may be left out. Once the panels are loaded, an event of none of them is dropped.
     pendingPanels: new Map(),
-    panelsFailed: false,
+    panelsLoaded: false,
   };
 
   // ---- the stream ---------------------------------------------------------------------------------------------
@@ -312,11 +312,6 @@
     } catch (error) {
       names = [];
     }
-    if (!names.length) {
-      state.panelsFailed = true;
-      state.pendingPanels.clear();
-      return;
-    }
     for (const name of names) {
       const section = document.createElement('section');
       section.id = name;
@@ -330,14 +325,21 @@
         const module = await import(new URL('status/assets/panels/' + name + '/panel.js', document.baseURI).href);
         state.panels.set(name, { section, render: module.render });
       } catch (error) {
-        section.hidden = false;
-        section.textContent = 'The ' + name + ' panel did not load: ' + error.message;
-        state.panels.set(name, { section, render: () => {} });
+        stopPanel(name, section, 'did not load: ' + error.message);
       }
       const pending = state.pendingPanels.get(name) || [];
       state.pendingPanels.delete(name);
       for (const data of pending) panel(name, data);
     }
+    state.panelsLoaded = true;
+    state.pendingPanels.clear();
+  }
+
+  // A panel that failed says so in its section and takes no more events; the rest of the page works on.
+  function stopPanel(name, section, why) {
+    section.hidden = false;
+    section.textContent = 'The ' + name + ' panel ' + why;
+    state.panels.set(name, { section, render: () => {} });
   }
 
   // One item of a panel's data in detail (status/api/<name>/<key>), with the page's token; rejects with the reason.
@@ -352,13 +354,18 @@
   function panel(name, data) {
     const loaded = state.panels.get(name);
     if (!loaded) {
-      if (!state.panelsFailed) {
+      if (!state.panelsLoaded) {
         if (!state.pendingPanels.has(name)) state.pendingPanels.set(name, []);
         state.pendingPanels.get(name).push(data);
       }
       return;
     }
-    loaded.render(loaded.section, data, { text, cell, milliseconds, detail: (key) => detail(name, key) });
+    try {
+      loaded.render(loaded.section, data, { text, cell, milliseconds, detail: (key) => detail(name, key) });
+    } catch (error) {
+      // What it holds may be half updated: it stops rather than show a view that is not the instance's.
+      stopPanel(name, loaded.section, 'stopped (reload the page): ' + error.message);
+    }
   }
 
   // ---- controls -----------------------------------------------------------------------------------------------

@@ -11,10 +11,11 @@ import org.jspecify.annotations.Nullable;
  * and the page read every part from the same observation as the outbounds, so what they show belongs together.
  *
  * <p>The panel is an ES module served at {@code /status/assets/panels/<name>/panel.js}, with its style at
- * {@code panel.css} beside it: it exports {@code render(section, data)}, which draws {@link #pageJson} into the
- * {@code <section>} the page gives it. The page fetches the data once from {@code /status/api/<name>} and then takes
- * each {@code <name>} event of its live stream: the whole data first, then, where the part says how
- * ({@link #pageChanges}), only what changed, which the panel applies to what it holds.
+ * {@code panel.css} beside it: it exports {@code render(section, data, helpers)}, which draws the data of each
+ * {@code <name>} event of the page's live stream into the {@code <section>} the page gives it: {@link #pageJson}
+ * whole first, then, where the part says how ({@link #pageChanges}), only what changed, which the panel applies to
+ * the data it holds; {@code helpers} has the page's element builders and {@code detail(key)}, which fetches
+ * {@link #pageDetail}. {@code GET /status/api/<name>} serves the data whole.
  *
  * @param <T> the part's value type
  * @param <D> the panel's data, immutable: what {@link #pageJson} builds and {@link #pageChanges} compares
@@ -29,8 +30,9 @@ public interface PartView<T, D> {
     Object endpointJson(T value);
 
     /**
-     * The panel's data: {@code GET /status/api/<name>} and each {@code <name>} event of the live stream. Built once per
-     * value for every stream; the panel decides what of it to show (nothing, when its capability is idle here).
+     * The panel's data: {@code GET /status/api/<name>} and the whole data of a {@code <name>} event of the live stream
+     * (its first, and each one that {@link #pageChanges} does not describe). Built once per value for every stream;
+     * the panel decides what of it to show (nothing, when its capability is idle here).
      *
      * @param now the wall clock when it is built
      */
@@ -40,7 +42,9 @@ public interface PartView<T, D> {
      * What changed in the panel's data from {@code before} to {@code after}, both built by {@link #pageJson} and the
      * first the data the stream last sent: the data of a {@code <name>} event that the panel applies to the data it
      * holds to hold {@code after}. Built once per pair for every stream, so it costs the comparison of the two, and
-     * what a single change of the part sends does not grow with the part. The default sends every event whole.
+     * what a single change of the part sends does not grow with the part. The panel tells changes from whole data by
+     * their content (the mesh's carry {@code "changes": true}), so the two must differ. The default sends every event
+     * whole.
      *
      * @return the changes, or {@code null} to send {@code after} whole (e.g. when what it shows was replaced)
      */

@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -96,10 +97,10 @@ final class PageStreams {
             Duration stallLimit) {
         this.page = page;
         this.history = history;
-        this.panels = views.stream().<Panel<?, ?>>map(this::panel).toList();
         this.clock = clock;
         this.json = json;
         this.stallLimit = stallLimit;
+        this.panels = views.stream().<Panel<?, ?>>map(this::panel).toList();
     }
 
     /**
@@ -166,6 +167,8 @@ final class PageStreams {
             }
             if (!streams.isEmpty() && !closed) {
                 scheduleTick();
+            } else {
+                panels.forEach(Panel::forget);
             }
         });
     }
@@ -176,14 +179,19 @@ final class PageStreams {
 
     /**
      * One part's panel as every stream sends it; page thread. Its data is built once per value of the part, its whole
-     * JSON once per value that a stream sends whole, and its changes once per pair of data, so the streams that keep up
-     * (which all hold the same data) share one event; a stream that fell behind has its own changes built.
+     * JSON once per value that a stream sends whole, and the changes to it once per data a stream holds before it, so
+     * the streams that hold the same data share one event. What it keeps goes with the next value, or when no stream
+     * is open.
      */
     private final class Panel<T, D> {
 
         private final PartView<T, D> view;
+        // The data of the latest value a stream took, its whole JSON once sent, and the event that takes the data of
+        // each earlier value a stream held to it, by that data's serial.
         private @Nullable Built<D> last;
-        private @Nullable Changes<D> lastChanges;
+        private @Nullable String lastJson;
+        private final Map<Long, String> toLast = new HashMap<>();
+        private long serials;
 
         Panel(PartView<T, D> view) {
             this.view = view;
@@ -192,7 +200,9 @@ final class PageStreams {
         /** Where a stream opened at {@code opened} (the page's ticker) stands with this panel: nothing sent yet. */
         Slot slot(long opened) {
             return new Slot() {
-                // What the stream last sent, null while the part was empty; and when, on the page's ticker.
+                // What the stream holds, null while the part was empty; and when it took it, on the page's ticker. An
+                // event taken is sent (first of all, when the connection put it back) or the stream ends, so what it
+                // took is what its client holds.
                 private @Nullable Built<D> sent;
                 private long sentAt = opened - view.pageInterval().toNanos();
 
@@ -206,7 +216,7 @@ final class PageStreams {
                 @Override
                 public ServerSentEvent<String> take(Observation observation, long now) {
                     Built<D> after = built(observation.part(view.part()));
-                    String data = eventData(sent, after);
+                    String data = sent == null ? whole() : changesToLast(sent);
                     sent = after;
                     sentAt = now;
                     return ServerSentEvent.builder(data)
@@ -216,29 +226,43 @@ final class PageStreams {
             };
         }
 
+        /** Drops what it keeps: no stream is open. */
+        void forget() {
+            last = null;
+            lastJson = null;
+            toLast.clear();
+        }
+
         @SuppressWarnings("ReferenceEquality") // a part's value is replaced whole: another value, another reference
         private Built<D> built(T value) {
             Built<D> built = last;
             if (built == null || built.value() != value) {
-                built = new Built<>(value, view.pageJson(value, clock.instant()));
+                built = new Built<>(++serials, value, view.pageJson(value, clock.instant()));
                 last = built;
+                lastJson = null;
+                toLast.clear();
             }
             return built;
         }
 
-        /** The data that takes a stream holding {@code before} to {@code after}: its changes, else {@code after} whole. */
-        @SuppressWarnings("ReferenceEquality") // a pair of data built once each: identity names it
-        private String eventData(@Nullable Built<D> before, Built<D> after) {
-            if (before == null) {
-                return after.json();
+        /** The latest data whole, as JSON. */
+        private String whole() {
+            String whole = lastJson;
+            if (whole == null) {
+                whole = json.writeValueAsString(
+                        Objects.requireNonNull(last, "built before sent").data());
+                lastJson = whole;
             }
-            Changes<D> changes = lastChanges;
-            if (changes == null || changes.before() != before || changes.after() != after) {
-                Object data = view.pageChanges(before.data(), after.data());
-                changes = new Changes<>(before, after, data == null ? null : json.writeValueAsString(data));
-                lastChanges = changes;
-            }
-            return changes.json() != null ? changes.json() : after.json();
+            return whole;
+        }
+
+        /** The event that takes a stream holding {@code before} to the latest data: its changes, else the whole. */
+        private String changesToLast(Built<D> before) {
+            D after = Objects.requireNonNull(last, "built before sent").data();
+            return toLast.computeIfAbsent(before.serial(), serial -> {
+                Object changes = view.pageChanges(before.data(), after);
+                return changes == null ? whole() : json.writeValueAsString(changes);
+            });
         }
     }
 
@@ -252,39 +276,12 @@ final class PageStreams {
         ServerSentEvent<String> take(Observation observation, long now);
     }
 
-    /** A part's panel data built from one value (compared by identity), with its JSON built when first sent whole. */
-    private final class Built<D> {
-
-        private final Object value;
-        private final D data;
-        private @Nullable String json;
-
-        Built(Object value, D data) {
-            this.value = value;
-            this.data = data;
-        }
-
-        Object value() {
-            return value;
-        }
-
-        D data() {
-            return data;
-        }
-
-        String json() {
-            String built = json;
-            if (built == null) {
-                built = PageStreams.this.json.writeValueAsString(data);
-                json = built;
-            }
-            return built;
-        }
-    }
-
-    /** The changes from one built data to another as JSON, {@code null} when the part sends the latter whole. */
-    private record Changes<D>(
-            Built<D> before, Built<D> after, @Nullable String json) {}
+    /**
+     * A part's panel data built from one value (compared by identity).
+     *
+     * @param serial names it among the data built for its part, in the order built
+     */
+    private record Built<D>(long serial, Object value, D data) {}
 
     /**
      * One stream: its pump, and as its backlog what it last sent of its page; page thread only. What is due is read

@@ -29,6 +29,8 @@ import tools.jackson.databind.json.JsonMapper;
 class PageStreamsTest {
 
     private static final Duration STALL_LIMIT = Duration.ofSeconds(10);
+
+    private final NotesPart notes = new NotesPart();
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final FakeScheduler time = new FakeScheduler();
@@ -44,8 +46,8 @@ class PageStreamsTest {
 
     private void start(ObservatoryConfig config) {
         updater = new ObservationUpdater(config, time, time.clock());
-        streams = new PageStreams(
-                time, new RttHistory(updater.store()), List.of(new NotesPart()), time.clock(), JSON, STALL_LIMIT);
+        streams =
+                new PageStreams(time, new RttHistory(updater.store()), List.of(notes), time.clock(), JSON, STALL_LIMIT);
         time.runDue();
     }
 
@@ -322,16 +324,21 @@ class PageStreamsTest {
     }
 
     @Test
-    void partWhenItSaysWhatChangedThenTheWholeFirstThenItsChangesAndTheWholeWhenItCannotSay() {
+    void partWhenItSaysWhatChangedThenTheWholeFirstThenItsChangesSinceWhatEachStreamHoldsAndTheWholeWhenItCannotSay() {
         start("a");
         TestSubscriber<ServerSentEvent<String>> early = open(everything(), Long.MAX_VALUE);
+        FakeConnection stuck = new FakeConnection();
+        TestSubscriber<ServerSentEvent<String>> behind = open(everything(), Long.MAX_VALUE, stuck);
         time.execute(() -> updater.publish(NotesPart.PART, "mesh", Map.of()));
         time.advance(Duration.ofSeconds(1));
+        stuck.writable = false;
         time.execute(() -> updater.publish(NotesPart.PART, "mesh of 2", Map.of()));
         time.advance(Duration.ofSeconds(1));
         TestSubscriber<ServerSentEvent<String>> late = open(everything(), Long.MAX_VALUE);
         time.execute(() -> updater.publish(NotesPart.PART, "mesh of 2 servers", Map.of()));
         time.advance(Duration.ofSeconds(1));
+        stuck.writable = true;
+        time.advance(PageStreams.BATCH_INTERVAL);
         time.execute(() -> updater.publish(NotesPart.PART, "fleet", Map.of()));
         time.advance(Duration.ofSeconds(1));
 
@@ -347,6 +354,14 @@ class PageStreamsTest {
                 .extracting(event -> event.data())
                 .as("a stream opened later starts from the whole")
                 .containsExactly("{\"text\":\"mesh of 2\"}", "{\"appended\":\" servers\"}", "{\"text\":\"fleet\"}");
+        assertThat(events(behind, "notes"))
+                .extracting(event -> event.data())
+                .as("a stream that could not take ' of 2' gets what was appended since what it holds")
+                .containsExactly("{\"text\":\"mesh\"}", "{\"appended\":\" of 2 servers\"}", "{\"text\":\"fleet\"}");
+        assertThat(notes.changesBuilt())
+                .as("once per pair of texts, whatever the streams: mesh -> of 2, of 2 -> servers, mesh -> servers,"
+                        + " servers -> fleet")
+                .isEqualTo(4);
     }
 
     @Test

@@ -16,6 +16,8 @@ public final class NotesPart implements PartView<String, Map<String, String>> {
     /** The part, {@code notes}, empty until published. */
     public static final SnapshotPart<String> PART = new SnapshotPart<>("notes", String.class, "");
 
+    private int changesBuilt;
+
     @Override
     public SnapshotPart<String> part() {
         return PART;
@@ -34,9 +36,15 @@ public final class NotesPart implements PartView<String, Map<String, String>> {
     /** What was appended, as {@code {"appended": ...}}; {@code null} (the whole text) when the text was not appended to. */
     @Override
     public @Nullable Object pageChanges(Map<String, String> before, Map<String, String> after) {
+        changesBuilt++;
         String was = before.get("text");
         String is = after.get("text");
         return is.startsWith(was) ? Map.of("appended", is.substring(was.length())) : null;
+    }
+
+    /** How often {@link #pageChanges} was asked, on the page's thread. */
+    public int changesBuilt() {
+        return changesBuilt;
     }
 
     @Override

@@ -17,16 +17,15 @@ import tools.jackson.databind.annotation.JsonNaming;
 
 /**
  * A hub's mesh as the status page shows it: the body of {@code GET /status/api/mesh} and the data of the first
- * {@code mesh} event of the live stream, whose later ones carry what changed ({@link MeshPageChanges}). It is the {@code mesh} part of {@code /actuator/observatory} ({@link MeshJson}: servers,
- * witnesses, routes with their panic flag) plus what the page draws: a caption per server in the fleet monitor's
- * words, the witnesses whose last report is older than {@code no-data-after} ({@code stale}), and the witness ×
- * entry point matrix, each cell with the witness's streaks against the entry point and whether the hub counts it
- * as a vote. About 100 bytes per cell (plus its error's reason while it fails) and 200 per server and witness:
- * about 1 MB for 100 witnesses of 100 servers, which is why the stream sends it whole once and then, at most once a
- * second, what changed. A larger
- * matrix ({@value #MATRIX_MAX_CELLS} cells and more; a million at 1,000 × 1,000) is left out, its size said in
- * {@code matrixCells}: no page draws it readably, and each server's card ({@code GET /status/api/mesh/servers/<name>})
- * has its rows and column.
+ * {@code mesh} event of the live stream, whose later ones carry what changed ({@link MeshPageChanges}). It is the
+ * {@code mesh} part of {@code /actuator/observatory} ({@link MeshJson}: servers, witnesses, routes with their panic
+ * flag) plus what the page draws: a caption per server in the fleet monitor's words, the witnesses whose last report
+ * is older than {@code no-data-after} ({@code stale}), and the witness × entry point matrix, each cell with the
+ * witness's streaks against the entry point and whether the hub counts it as a vote. About 100 bytes per cell (plus
+ * its error's reason while it fails) and 200 per server and witness: about 1 MB for 100 witnesses of 100 servers,
+ * which is why the stream sends it whole once and then, at most once a second, what changed. A matrix of more than
+ * {@value #MATRIX_MAX_CELLS} cells (a million at 1,000 × 1,000) is left out, its size said in {@code matrixCells}:
+ * no page draws it readably, and each server's card ({@code GET /status/api/mesh/<server>}) has its rows and column.
  *
  * @param now      the hub's wall clock, unix milliseconds
  * @param streak   failed probes in a row that make a vote ({@code observatory.mesh.hub.streak})
@@ -38,8 +37,9 @@ import tools.jackson.databind.annotation.JsonNaming;
  *                 witness)} when no mark ranks it
  * @param stale    the witnesses that have not reported within {@code no-data-after} (or never have), in fleet order
  * @param cells    what each witness last reported about each entry point it probes, by witness then entry point;
- *                 empty when the matrix has more than {@value #MATRIX_MAX_CELLS} cells
+ *                 empty when the matrix is not drawn
  * @param matrixCells how many cells the matrix has, drawn or not
+ * @param matrixDrawn whether {@code cells} has them: {@code false} from {@value #MATRIX_MAX_CELLS} cells on
  */
 @JsonNaming(SnakeCaseStrategy.class)
 record MeshPage(
@@ -49,7 +49,8 @@ record MeshPage(
         Map<String, String> captions,
         List<String> stale,
         List<Cell> cells,
-        int matrixCells) {
+        int matrixCells,
+        boolean matrixDrawn) {
 
     /** The largest matrix the page draws: a 100-server fleet's with 100 witnesses. */
     static final int MATRIX_MAX_CELLS = 10_000;
@@ -67,7 +68,8 @@ record MeshPage(
                 .toList();
         Set<MeshEvidence.Path> votes = view.judgement().votes();
         int matrixCells = view.streaks().values().stream().mapToInt(List::size).sum();
-        List<Cell> cells = matrixCells > MATRIX_MAX_CELLS
+        boolean drawn = matrixCells <= MATRIX_MAX_CELLS;
+        List<Cell> cells = !drawn
                 ? List.of()
                 : view.paths().stream()
                         .map(path -> {
@@ -90,7 +92,7 @@ record MeshPage(
                                     path.reportTime().toEpochMilli());
                         })
                         .toList();
-        return new MeshPage(now.toEpochMilli(), rules.streak(), json, captions, stale, cells, matrixCells);
+        return new MeshPage(now.toEpochMilli(), rules.streak(), json, captions, stale, cells, matrixCells, drawn);
     }
 
     /** A server's caption, in the words of a fleet monitor's operator. */

@@ -18,12 +18,14 @@ import tools.jackson.databind.annotation.JsonNaming;
  * the former ({@link MeshPage}): the servers, witnesses, routes and cells that changed, each whole, and the cells that
  * went. The fleet is the same in both (else the event is the whole page), so no server, witness or route comes or
  * goes, and the panel keeps them in fleet order. What one change sends does not grow with the fleet: a server's
- * verdict is one server (and its route when its rotation moved), a witness's report its witness and its cells.
+ * verdict is its line (and its route when its rotation moved), a witness's report its line and the cells it changed,
+ * at most one per entry point it probes (and none when the matrix is not drawn).
  *
  * @param changes     always {@code true}: the event holds changes, not the whole page
  * @param now         the hub's wall clock, unix milliseconds
  * @param servers     the servers whose line changed, in fleet order
- * @param witnesses   the witnesses whose standing, last report or staleness changed, in fleet order
+ * @param witnesses   the witnesses whose line (site, server, checker, standing, last report) or staleness changed, in
+ *                    fleet order
  * @param routes      the routes whose servers or panic changed
  * @param captions    the caption of each server in {@code servers}
  * @param stale       those of {@code witnesses} that are stale now; the others are not
@@ -46,14 +48,15 @@ record MeshPageChanges(
 
     /**
      * What takes a page holding {@code before} to {@code after}, or {@code null} when it has to take {@code after}
-     * whole: the fleet changed (a server, its entry points, a witness or a route came, went or moved), the streak, or
-     * whether the matrix is drawn. O(servers + witnesses + routes + cells drawn) comparisons of records.
+     * whole: the fleet changed (a server, its entry points, a witness or a route came, went or moved; the hub stopped
+     * being one), the streak, or whether the matrix is drawn. O(servers + witnesses + routes + cells drawn)
+     * comparisons of records.
      */
     static @Nullable MeshPageChanges of(MeshPage before, MeshPage after) {
         MeshJson was = before.view();
         MeshJson is = after.view();
         if (before.streak() != after.streak()
-                || drawn(before) != drawn(after)
+                || before.matrixDrawn() != after.matrixDrawn()
                 || !names(was.servers(), MeshPageChanges::columns).equals(names(is.servers(), MeshPageChanges::columns))
                 || !names(was.witnesses(), MeshJson.Witness::name).equals(names(is.witnesses(), MeshJson.Witness::name))
                 || !names(was.routes(), MeshJson.Route::route).equals(names(is.routes(), MeshJson.Route::route))) {
@@ -110,10 +113,6 @@ record MeshPageChanges(
         StringBuilder columns = new StringBuilder(server.name());
         server.entryPoints().forEach(entry -> columns.append(' ').append(entry.tag()));
         return columns.toString();
-    }
-
-    private static boolean drawn(MeshPage page) {
-        return page.matrixCells() <= MeshPage.MATRIX_MAX_CELLS;
     }
 
     private static <T> List<String> names(List<T> items, Function<T, String> name) {

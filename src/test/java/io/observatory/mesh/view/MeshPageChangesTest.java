@@ -60,6 +60,8 @@ class MeshPageChangesTest {
             MeshPage shown = MeshPage.of(hub.view(), writer.clock().instant());
             Held held = Held.of(tree(shown));
             int changed = 0;
+            int removed = 0;
+            int staleFlips = 0;
             for (int step = 0; step < 60; step++) {
                 String witness = "w" + (1 + random.nextInt(SERVERS));
                 List<PathStreak> paths = new ArrayList<>();
@@ -88,10 +90,20 @@ class MeshPageChangesTest {
                 assertThat(held.cells()).as("seed %d step %d", seed, step).isEqualTo(expected.cells());
                 assertThat(held.matrixCells()).isEqualTo(expected.matrixCells());
                 changed += changes.servers().size();
+                removed += changes.removedCells().size();
+                Set<String> wasStale = Set.copyOf(shown.stale());
+                staleFlips += (int) changes.witnesses().stream()
+                        .filter(line -> wasStale.contains(line.name())
+                                != changes.stale().contains(line.name()))
+                        .count();
                 shown = next;
             }
             assertThat(changed)
                     .as("seed %d: verdicts changed along the way", seed)
+                    .isPositive();
+            assertThat(removed).as("seed %d: cells went along the way", seed).isPositive();
+            assertThat(staleFlips)
+                    .as("seed %d: witnesses fell silent or came back", seed)
                     .isPositive();
         }
     }

@@ -53,6 +53,7 @@ function hold(view) {
     stale: new Set(view.stale),
     cells: new Map(view.cells.map((found) => [cellKey(found), found])),
     matrixCells: view.matrix_cells,
+    matrixDrawn: view.matrix_drawn,
   };
 }
 
@@ -78,23 +79,20 @@ function cellKey(cell) {
   return cell.witness + ' ' + cell.tag;
 }
 
-// Replaces the element of container whose data-<key> is name with fresh, or appends fresh when there is none.
+// Replaces the element of container whose data-<key> is name with fresh; false when there is none (then the caller
+// draws the whole, in fleet order).
 function replaceItem(container, key, name, fresh) {
   const old = container.querySelector('[data-' + key + '="' + CSS.escape(name) + '"]');
   if (old) old.replaceWith(fresh);
-  else container.append(fresh);
+  return old !== null;
 }
 
 // Every server's line on a whole view; only the changed servers' lines on changes.
 function drawServers(section, changes, helpers) {
   const list = section.querySelector('#servers');
-  if (changes === null) {
-    list.replaceChildren(...[...held.servers.values()].map((server) => serverItem(server, section, helpers)));
-  } else {
-    for (const server of changes.servers) {
-      replaceItem(list, 'server', server.name, serverItem(server, section, helpers));
-    }
-  }
+  const drawn = changes !== null
+    && changes.servers.every((server) => replaceItem(list, 'server', server.name, serverItem(server, section, helpers)));
+  if (!drawn) list.replaceChildren(...[...held.servers.values()].map((server) => serverItem(server, section, helpers)));
 }
 
 function serverItem(server, section, helpers) {
@@ -134,8 +132,9 @@ function drawRoutes(section, changes, { text, cell }) {
     if (route.panic) panic.append(text('span', 'panic', 'PANIC: none in rotation, serving the best'));
     return tr;
   };
-  if (changes === null) body.replaceChildren(...[...held.routes.values()].map(row));
-  else for (const route of changes.routes) replaceItem(body, 'route', route.route, row(route));
+  const drawn = changes !== null
+    && changes.routes.every((route) => replaceItem(body, 'route', route.route, row(route)));
+  if (!drawn) body.replaceChildren(...[...held.routes.values()].map(row));
 }
 
 // The matrix: its head (an entry point's title is its server's caption) and a row per witness; on changes, the head
@@ -144,7 +143,7 @@ function drawRoutes(section, changes, { text, cell }) {
 function drawMatrix(section, changes, helpers) {
   const { text } = helpers;
   const matrix = section.querySelector('#matrix');
-  if (held.cells.size === 0 && held.matrixCells > 0) {
+  if (!held.matrixDrawn) {
     const tr = document.createElement('tr');
     tr.append(text('td', 'matrix-omitted', 'The matrix has ' + held.matrixCells.toLocaleString('en')
       + ' cells, too many to draw: a server\'s card lists who reaches it and whom it reaches.'));
@@ -152,18 +151,19 @@ function drawMatrix(section, changes, helpers) {
     return;
   }
   const entries = [...held.servers.values()].flatMap((server) => server.entry_points.map((entry) => ({ server, entry })));
-  if (changes === null || !matrix.querySelector('tr.head')) {
-    matrix.replaceChildren(matrixHead(entries, text),
-      ...[...held.witnesses.values()].map((witness) => witnessRow(witness, entries, helpers)));
-    return;
+  const head = matrix.querySelector('tr.head');
+  if (changes !== null && head !== null) {
+    if (changes.servers.length) head.replaceWith(matrixHead(entries, text));
+    const rows = new Set(changes.witnesses.map((witness) => witness.name));
+    for (const found of [...changes.cells, ...changes.removed_cells]) rows.add(found.witness);
+    const drawn = [...rows].every((name) => {
+      const witness = held.witnesses.get(name);
+      return witness !== undefined && replaceItem(matrix, 'witness', name, witnessRow(witness, entries, helpers));
+    });
+    if (drawn) return;
   }
-  if (changes.servers.length) matrix.querySelector('tr.head').replaceWith(matrixHead(entries, text));
-  const rows = new Set(changes.witnesses.map((witness) => witness.name));
-  for (const found of [...changes.cells, ...changes.removed_cells]) rows.add(found.witness);
-  for (const name of rows) {
-    const witness = held.witnesses.get(name);
-    if (witness) replaceItem(matrix, 'witness', name, witnessRow(witness, entries, helpers));
-  }
+  matrix.replaceChildren(matrixHead(entries, text),
+    ...[...held.witnesses.values()].map((witness) => witnessRow(witness, entries, helpers)));
 }
 
 function matrixHead(entries, text) {
