@@ -95,7 +95,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code .changes=100}, {@code .watchers=1} (WatchMesh streams; with more, also the latency until all have the
  * change), {@code .hub-jvm-options=-Xmx1g}, {@code .assignment=full} (or {@code k-per-server}: each witness reports
  * the servers GetFleet hands it), {@code .witnesses-per-server=5}, {@code .connections} (gRPC connections the witnesses
- * share, one each up to 1,000). About 2 minutes with the defaults, 6 at 10,000 servers. Asserts only correctness (every change
+ * share, one each up to 1,000), {@code .startup-seconds=60} (how long the hub may take to start; it prints how long it
+ * took). About 2 minutes with the defaults, 6 at 10,000 servers. Asserts only correctness (every change
  * is the next WatchMesh message with the right status and marks, every other server keeps its status, no other
  * message, every report answered), never a speed.
  */
@@ -119,7 +120,7 @@ class MeshHubBenchmarkIT {
                     .split("\\s+"));
 
     private static final int STREAK = 3;
-    private static final Duration STARTUP = Duration.ofSeconds(60);
+    private static final Duration STARTUP = Duration.ofSeconds(Long.getLong("benchmark.mesh.startup-seconds", 60));
     private static final Duration CHANGE_WITHIN = Duration.ofSeconds(10);
     private static final Duration HEAP_SAMPLE_EVERY = Duration.ofSeconds(5);
     private static final Duration HEALTH_CHECK_EVERY = Duration.ofMillis(100);
@@ -364,6 +365,7 @@ class MeshHubBenchmarkIT {
             tokens.add(HexFormat.of().formatHex(bytes));
         }
         Path config = hubConfig(directory, tokens);
+        long starting = System.nanoTime();
         hub = ServiceProcess.start(
                 HUB_JVM_OPTIONS,
                 List.of(
@@ -374,6 +376,9 @@ class MeshHubBenchmarkIT {
                         "--spring.config.additional-location=file:" + config));
         int grpcPort = Integer.parseInt(hub.awaitMessage(GRPC_STARTED, STARTUP));
         hub.awaitMessage(HTTP_STARTED, STARTUP);
+        System.out.printf(
+                "mesh hub benchmark: the hub of %,d servers started in %.1f s%n",
+                SERVERS, (System.nanoTime() - starting) / 1e9);
         int cores = Runtime.getRuntime().availableProcessors();
 
         // One WatchMesh stream per watcher, each on its own connection; the first one's messages are checked in full.
