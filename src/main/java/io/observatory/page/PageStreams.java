@@ -16,7 +16,6 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -39,7 +38,7 @@ import tools.jackson.databind.json.JsonMapper;
  *       {@link PartView#pageJson page data} whole, first unless the part is empty, then whenever it changed, at most
  *       once per its {@link PartView#pageInterval interval}, what changed since the data the stream holds
  *       ({@link PartView#pageChanges}) or, for a part that does not say, the whole data again; each built once per
- *       value (or pair) for every stream;
+ *       value (or pair) for every stream ({@link PanelEvents});
  *   <li>a comment after {@link #KEEP_ALIVE} without an event, so that proxies keep an idle stream open.
  * </ul>
  *
@@ -71,7 +70,7 @@ final class PageStreams {
 
     private final Scheduler page;
     private final RttHistory history;
-    private final List<Panel<?, ?>> panels;
+    private final List<PanelEvents<?, ?>> panels;
     private final Clock clock;
     private final JsonMapper json;
     private final Duration stallLimit;
@@ -100,7 +99,9 @@ final class PageStreams {
         this.clock = clock;
         this.json = json;
         this.stallLimit = stallLimit;
-        this.panels = views.stream().<Panel<?, ?>>map(this::panel).toList();
+        this.panels = views.stream()
+                .<PanelEvents<?, ?>>map(view -> PanelEvents.of(view, clock, json))
+                .toList();
     }
 
     /**
@@ -168,120 +169,10 @@ final class PageStreams {
             if (!streams.isEmpty() && !closed) {
                 scheduleTick();
             } else {
-                panels.forEach(Panel::forget);
+                panels.forEach(PanelEvents::forget);
             }
         });
     }
-
-    private <T, D> Panel<T, D> panel(PartView<T, D> view) {
-        return new Panel<>(view);
-    }
-
-    /**
-     * One part's panel as every stream sends it; page thread. Its data is built once per value of the part, its whole
-     * JSON once per value that a stream sends whole, and the changes to it once per data a stream holds before it, so
-     * the streams that hold the same data share one event. What it keeps goes with the next value, or when no stream
-     * is open.
-     */
-    private final class Panel<T, D> {
-
-        private final PartView<T, D> view;
-        // The data of the latest value a stream took, its whole JSON once sent, and the event that takes the data of
-        // each earlier value a stream held to it, by that data's serial.
-        private @Nullable Built<D> last;
-        private @Nullable String lastJson;
-        private final Map<Long, String> toLast = new HashMap<>();
-        private long serials;
-
-        Panel(PartView<T, D> view) {
-            this.view = view;
-        }
-
-        /** Where a stream opened at {@code opened} (the page's ticker) stands with this panel: nothing sent yet. */
-        Slot slot(long opened) {
-            return new Slot() {
-                // What the stream holds, null while the part was empty; and when it took it, on the page's ticker. An
-                // event taken is sent (first of all, when the connection put it back) or the stream ends, so what it
-                // took is what its client holds.
-                private @Nullable Built<D> sent;
-                private long sentAt = opened - view.pageInterval().toNanos();
-
-                @Override
-                public boolean due(Observation observation, long now) {
-                    Object value = observation.part(view.part());
-                    return value != (sent == null ? view.part().empty() : sent.value())
-                            && now - sentAt >= view.pageInterval().toNanos();
-                }
-
-                @Override
-                public ServerSentEvent<String> take(Observation observation, long now) {
-                    Built<D> after = built(observation.part(view.part()));
-                    String data = sent == null ? whole() : changesToLast(sent);
-                    sent = after;
-                    sentAt = now;
-                    return ServerSentEvent.builder(data)
-                            .event(view.part().name())
-                            .build();
-                }
-            };
-        }
-
-        /** Drops what it keeps: no stream is open. */
-        void forget() {
-            last = null;
-            lastJson = null;
-            toLast.clear();
-        }
-
-        @SuppressWarnings("ReferenceEquality") // a part's value is replaced whole: another value, another reference
-        private Built<D> built(T value) {
-            Built<D> built = last;
-            if (built == null || built.value() != value) {
-                built = new Built<>(++serials, value, view.pageJson(value, clock.instant()));
-                last = built;
-                lastJson = null;
-                toLast.clear();
-            }
-            return built;
-        }
-
-        /** The latest data whole, as JSON. */
-        private String whole() {
-            String whole = lastJson;
-            if (whole == null) {
-                whole = json.writeValueAsString(
-                        Objects.requireNonNull(last, "built before sent").data());
-                lastJson = whole;
-            }
-            return whole;
-        }
-
-        /** The event that takes a stream holding {@code before} to the latest data: its changes, else the whole. */
-        private String changesToLast(Built<D> before) {
-            D after = Objects.requireNonNull(last, "built before sent").data();
-            return toLast.computeIfAbsent(before.serial(), serial -> {
-                Object changes = view.pageChanges(before.data(), after);
-                return changes == null ? whole() : json.writeValueAsString(changes);
-            });
-        }
-    }
-
-    /** Where one stream stands with one panel; page thread. */
-    private interface Slot {
-
-        /** Whether the part changed since the stream last sent it and its interval passed since. */
-        boolean due(Observation observation, long now);
-
-        /** The part's event for the stream: its changes since what the stream holds, or the whole data. */
-        ServerSentEvent<String> take(Observation observation, long now);
-    }
-
-    /**
-     * A part's panel data built from one value (compared by identity).
-     *
-     * @param serial names it among the data built for its part, in the order built
-     */
-    private record Built<D>(long serial, Object value, D data) {}
 
     /**
      * One stream: its pump, and as its backlog what it last sent of its page; page thread only. What is due is read
@@ -299,7 +190,7 @@ final class PageStreams {
         private @Nullable List<String> window;
         private @Nullable OutboundWindow counted;
         // Per panel, in the order of the panels: what the stream last sent of it.
-        private final List<Slot> slots;
+        private final List<PanelEvents.Slot> slots;
         private long lastEventAt;
         // Set by each tick, cleared when the rows are looked at: a subscriber's demand between ticks sends the parts
         // and keep-alives due but never a second outbounds event in one interval.
@@ -365,7 +256,7 @@ final class PageStreams {
                 }
             }
             for (int i = 0; event == null && i < slots.size(); i++) {
-                Slot slot = slots.get(i);
+                PanelEvents.Slot slot = slots.get(i);
                 if (slot.due(observation, now)) {
                     event = slot.take(observation, now);
                 }
