@@ -100,7 +100,7 @@ final class PageStreams {
         this.json = json;
         this.stallLimit = stallLimit;
         this.panels = views.stream()
-                .<PanelEvents<?, ?>>map(view -> PanelEvents.of(view, clock, json))
+                .<PanelEvents<?, ?>>map(view -> new PanelEvents<>(view, clock, json))
                 .toList();
     }
 

@@ -32,20 +32,16 @@ final class PanelEvents<T, D> {
     private final Map<Long, String> toLast = new HashMap<>();
     private long serials;
 
-    private PanelEvents(PartView<T, D> view, Clock clock, JsonMapper json) {
-        this.view = view;
-        this.clock = clock;
-        this.json = json;
-    }
-
     /**
      * The events of {@code view}'s panel.
      *
      * @param clock the wall clock its data is built at
      * @param json  writes its events' data
      */
-    static <T, D> PanelEvents<T, D> of(PartView<T, D> view, Clock clock, JsonMapper json) {
-        return new PanelEvents<>(view, clock, json);
+    PanelEvents(PartView<T, D> view, Clock clock, JsonMapper json) {
+        this.view = view;
+        this.clock = clock;
+        this.json = json;
     }
 
     /** Where a stream opened at {@code opened} (the page's ticker) stands with this panel: nothing sent yet. */

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.PropertyNamingStrategies.SnakeCaseStrategy;
 import tools.jackson.databind.annotation.JsonNaming;
@@ -62,36 +63,21 @@ record MeshPageChanges(
                 || !names(was.routes(), MeshJson.Route::route).equals(names(is.routes(), MeshJson.Route::route))) {
             return null;
         }
-        List<MeshJson.Server> servers = new ArrayList<>();
+        List<MeshJson.Server> servers = changed(was.servers(), is.servers(), server -> false);
         Map<String, String> captions = new LinkedHashMap<>();
-        for (int i = 0; i < is.servers().size(); i++) {
-            MeshJson.Server server = is.servers().get(i);
-            if (!server.equals(was.servers().get(i))) {
-                servers.add(server);
-                captions.put(
-                        server.name(), Objects.requireNonNull(after.captions().get(server.name())));
-            }
-        }
+        servers.forEach(server -> captions.put(
+                server.name(), Objects.requireNonNull(after.captions().get(server.name()))));
         Set<String> staleBefore = new HashSet<>(before.stale());
         Set<String> staleAfter = new HashSet<>(after.stale());
-        List<MeshJson.Witness> witnesses = new ArrayList<>();
-        List<String> stale = new ArrayList<>();
-        for (int i = 0; i < is.witnesses().size(); i++) {
-            MeshJson.Witness witness = is.witnesses().get(i);
-            boolean staleNow = staleAfter.contains(witness.name());
-            if (!witness.equals(was.witnesses().get(i)) || staleNow != staleBefore.contains(witness.name())) {
-                witnesses.add(witness);
-                if (staleNow) {
-                    stale.add(witness.name());
-                }
-            }
-        }
-        List<MeshJson.Route> routes = new ArrayList<>();
-        for (int i = 0; i < is.routes().size(); i++) {
-            if (!is.routes().get(i).equals(was.routes().get(i))) {
-                routes.add(is.routes().get(i));
-            }
-        }
+        List<MeshJson.Witness> witnesses = changed(
+                was.witnesses(),
+                is.witnesses(),
+                witness -> staleAfter.contains(witness.name()) != staleBefore.contains(witness.name()));
+        List<String> stale = witnesses.stream()
+                .map(MeshJson.Witness::name)
+                .filter(staleAfter::contains)
+                .toList();
+        List<MeshJson.Route> routes = changed(was.routes(), is.routes(), route -> false);
         Map<CellKey, MeshPage.Cell> gone = new HashMap<>();
         before.cells().forEach(cell -> gone.put(CellKey.of(cell), cell));
         List<MeshPage.Cell> cells = new ArrayList<>();
@@ -106,6 +92,20 @@ record MeshPageChanges(
                 .toList();
         return new MeshPageChanges(
                 true, after.now(), servers, witnesses, routes, captions, stale, cells, removed, after.matrixCells());
+    }
+
+    /**
+     * The items of {@code is} that differ from the item of {@code was} at their place (the same name, as the fleet is
+     * the same), or for which {@code also} holds; in order.
+     */
+    private static <T> List<T> changed(List<T> was, List<T> is, Predicate<T> also) {
+        List<T> changed = new ArrayList<>();
+        for (int i = 0; i < is.size(); i++) {
+            if (!is.get(i).equals(was.get(i)) || also.test(is.get(i))) {
+                changed.add(is.get(i));
+            }
+        }
+        return changed;
     }
 
     /** A server's name and its entry points' tags: the matrix's columns it draws. */
