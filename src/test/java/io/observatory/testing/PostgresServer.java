@@ -1,5 +1,7 @@
 package io.observatory.testing;
 
+import static org.awaitility.Awaitility.await;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -118,7 +121,34 @@ public final class PostgresServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Starts the server and waits until it takes sessions: it accepts TCP connections while it is still starting up (a
+     * restart after a fast shutdown recovers first) and refuses them then ({@code FATAL: the database system is
+     * starting up}), so readiness is {@code pg_isready}'s, not the port's.
+     */
     private LoopbackDaemon launch() throws IOException {
+        LoopbackDaemon started = listening();
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(100))
+                .until(this::ready);
+        return started;
+    }
+
+    /** Whether {@code pg_isready} says the server accepts sessions. */
+    private boolean ready() throws IOException, InterruptedException {
+        Process check = new ProcessBuilder(
+                        bin.resolve("pg_isready").toString(), "-h", "127.0.0.1", "-p", Integer.toString(port), "-q")
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        if (!check.waitFor(5, TimeUnit.SECONDS)) {
+            check.destroyForcibly();
+            return false;
+        }
+        return check.exitValue() == 0;
+    }
+
+    private LoopbackDaemon listening() throws IOException {
         return LoopbackDaemon.start(
                 "postgres",
                 asServerUser(List.of(
